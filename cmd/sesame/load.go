@@ -1,0 +1,84 @@
+package main
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/projectsesame/sesame/internal/manifest"
+)
+
+// load reads the objects of every path, in order: "-" is stdin, a directory
+// is its manifest files in lexical order, anything else a file.
+func load(paths []string, stdin io.Reader) ([]runtime.Object, []manifest.Warning, error) {
+	var (
+		objects  []runtime.Object
+		warnings []manifest.Warning
+	)
+	for _, path := range paths {
+		files, err := expand(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, file := range files {
+			objs, warns, err := loadFile(file, stdin)
+			if err != nil {
+				return nil, nil, err
+			}
+			objects = append(objects, objs...)
+			warnings = append(warnings, warns...)
+		}
+	}
+	return objects, warnings, nil
+}
+
+// expand turns a path into the files to read.
+func expand(path string) ([]string, error) {
+	if path == "-" {
+		return []string{"-"}, nil
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return []string{path}, nil
+	}
+	var files []string
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && isManifest(p) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	slices.Sort(files)
+	return files, err
+}
+
+func isManifest(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+func loadFile(path string, stdin io.Reader) ([]runtime.Object, []manifest.Warning, error) {
+	if path == "-" {
+		return manifest.Decode("-", stdin)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return manifest.Decode(path, f)
+}

@@ -1,0 +1,182 @@
+package dag
+
+import (
+	"cmp"
+	"fmt"
+	"net/netip"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// clusterKey identifies a Cluster: a Service port.
+type clusterKey struct {
+	service types.NamespacedName
+	port    int32
+}
+
+// resolveBackends turns the backendRefs of one rule into weighted clusters.
+// A backendRef that cannot be used is left out and recorded in c for the
+// ResolvedRefs condition; when none is left, the rule answers 500, as the
+// spec requires ("If all entries in BackendRefs are invalid, and there are
+// also no filters specified in this route rule, all traffic which matches
+// this rule MUST receive a 500 status code"). Backends of weight 0 get no
+// traffic and are left out too.
+func (b *builder) resolveBackends(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, field string, c *compiledRules) []WeightedCluster {
+	var out []WeightedCluster
+	for bi := range rule.BackendRefs {
+		ref := &rule.BackendRefs[bi].BackendRef
+		at := fmt.Sprintf("%s.backendRefs[%d]", field, bi)
+		cluster, reason, problem := b.resolveServiceRef(route, ref)
+		if reason != "" {
+			c.refProblem(reason, at+": "+problem)
+			continue
+		}
+		weight := int32(1)
+		if ref.Weight != nil {
+			weight = *ref.Weight
+		}
+		if weight <= 0 {
+			continue
+		}
+		out = append(out, WeightedCluster{Cluster: cluster, Weight: uint32(weight)})
+	}
+	return out
+}
+
+// refProblem records a backendRef that cannot be used. The first reason
+// becomes the condition's reason; every problem goes in its message.
+func (c *compiledRules) refProblem(reason, problem string) {
+	if c.resolvedRefs {
+		c.resolvedRefs = false
+		c.refReason = reason
+	}
+	c.refProblems = append(c.refProblems, problem)
+}
+
+// resolveServiceRef finds the Cluster for a backendRef, or the reason it
+// cannot be used.
+func (b *builder) resolveServiceRef(route *gatewayv1.HTTPRoute, ref *gatewayv1.BackendRef) (*Cluster, string, string) {
+	group, kind, namespace := "", "Service", route.Namespace
+	if ref.Group != nil {
+		group = string(*ref.Group)
+	}
+	if ref.Kind != nil {
+		kind = string(*ref.Kind)
+	}
+	if ref.Namespace != nil {
+		namespace = string(*ref.Namespace)
+	}
+	if group != "" || kind != "Service" {
+		return nil, string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("kind %s is not supported; backends are core Services.", groupKind(group, kind))
+	}
+	name := types.NamespacedName{Namespace: namespace, Name: string(ref.Name)}
+	if !b.index.permitted(reference{
+		fromGroup: gatewayv1.GroupName, fromKind: "HTTPRoute", fromNamespace: route.Namespace,
+		toGroup: "", toKind: "Service", toNamespace: namespace, toName: string(ref.Name),
+	}) {
+		return nil, string(gatewayv1.RouteReasonRefNotPermitted), fmt.Sprintf("Service %s is in another namespace and no ReferenceGrant in %q allows HTTPRoutes from %q to refer to it.", name, namespace, route.Namespace)
+	}
+	svc := b.index.services[name]
+	if svc == nil {
+		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s not found.", name)
+	}
+	if ref.Port == nil {
+		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s: port is required.", name)
+	}
+	port := findServicePort(svc, int32(*ref.Port))
+	if port == nil {
+		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no port %d.", name, *ref.Port)
+	}
+	return b.clusterFor(name, port), "", ""
+}
+
+func groupKind(group, kind string) string {
+	if group == "" {
+		return "core/" + kind
+	}
+	return group + "/" + kind
+}
+
+func findServicePort(svc *corev1.Service, port int32) *corev1.ServicePort {
+	for i := range svc.Spec.Ports {
+		p := &svc.Spec.Ports[i]
+		if p.Port == port && (p.Protocol == "" || p.Protocol == corev1.ProtocolTCP) {
+			return p
+		}
+	}
+	return nil
+}
+
+// clusterFor returns the one Cluster of a Service port, creating it on first
+// use, so that routes sharing a backend share its cluster.
+func (b *builder) clusterFor(service types.NamespacedName, port *corev1.ServicePort) *Cluster {
+	key := clusterKey{service: service, port: port.Port}
+	if c := b.cluster[key]; c != nil {
+		return c
+	}
+	c := &Cluster{Service: service, Port: port.Port, PortName: port.Name}
+	b.cluster[key] = c
+	return c
+}
+
+// finishClusters fills in the endpoints of every cluster in use and puts the
+// clusters in the graph in order.
+func (b *builder) finishClusters() {
+	for _, c := range b.cluster {
+		c.Endpoints = b.endpoints(c)
+		b.graph.Clusters = append(b.graph.Clusters, c)
+	}
+	slices.SortFunc(b.graph.Clusters, func(x, y *Cluster) int {
+		return cmp.Or(
+			cmp.Compare(x.Service.Namespace, y.Service.Namespace),
+			cmp.Compare(x.Service.Name, y.Service.Name),
+			cmp.Compare(x.Port, y.Port),
+		)
+	})
+}
+
+// endpoints collects the ready addresses of a Service port from the
+// Service's EndpointSlices. A slice port belongs to the Service port of the
+// same name (Kubernetes names them alike); endpoints that are not ready, and
+// FQDN slices, which Envoy cannot use as EDS addresses, are left out.
+func (b *builder) endpoints(c *Cluster) []Endpoint {
+	var out []Endpoint
+	for _, slice := range b.index.endpointSlices[c.Service] {
+		if slice.AddressType != discoveryv1.AddressTypeIPv4 && slice.AddressType != discoveryv1.AddressTypeIPv6 {
+			continue
+		}
+		for _, sp := range slice.Ports {
+			if sp.Port == nil || *sp.Port < 1 || *sp.Port > 65535 || derefString(sp.Name) != c.PortName ||
+				(sp.Protocol != nil && *sp.Protocol != corev1.ProtocolTCP) {
+				continue
+			}
+			for _, ep := range slice.Endpoints {
+				if ep.Conditions.Ready != nil && !*ep.Conditions.Ready {
+					continue
+				}
+				for _, addr := range ep.Addresses {
+					// Zoned IPv6 addresses name an interface of the node,
+					// which means nothing to Envoy.
+					if ip, err := netip.ParseAddr(addr); err == nil && ip.Zone() == "" {
+						out = append(out, Endpoint{Address: ip.String(), Port: *sp.Port})
+					}
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(x, y Endpoint) int {
+		return cmp.Or(cmp.Compare(x.Address, y.Address), cmp.Compare(x.Port, y.Port))
+	})
+	return slices.Compact(out)
+}
+
+func derefString(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,56 @@
+package dag
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Build computes the routing graph and the status of every object in scope.
+// It is a pure function of in and opts: it reads no clock, file or network,
+// never changes in, and gives the same Graph for the same objects in any
+// order. Invalid objects do not stop it: they get a status that says what is
+// wrong, and everything else is still translated.
+func Build(in *Input, opts Options) *Graph {
+	b := &builder{
+		opts:    opts,
+		now:     metav1.NewTime(opts.Now),
+		index:   newIndex(in),
+		graph:   &Graph{},
+		cluster: map[clusterKey]*Cluster{},
+	}
+	if class := b.selectGatewayClass(in.GatewayClasses); class != nil {
+		if gw := b.selectGateway(in.Gateways, class); gw != nil {
+			g := b.buildGateway(gw)
+			for _, route := range sortedOldestFirst(in.HTTPRoutes) {
+				b.attachHTTPRoute(g, route)
+			}
+			b.finishGateway(g)
+		}
+	}
+	b.finishClusters()
+	sortStatus(b.graph.Status)
+	return b.graph
+}
+
+// builder holds the state of one Build.
+type builder struct {
+	opts    Options
+	now     metav1.Time
+	index   *index
+	graph   *Graph
+	cluster map[clusterKey]*Cluster
+}
+
+func (b *builder) conditions(obj metav1.Object) *conditions {
+	return newConditions(obj.GetGeneration(), b.now)
+}
+
+func (b *builder) addStatus(kind string, obj metav1.Object, status any) {
+	b.graph.Status = append(b.graph.Status, StatusUpdate{
+		APIVersion: gatewayv1.GroupVersion.String(),
+		Kind:       kind,
+		Namespace:  obj.GetNamespace(),
+		Name:       obj.GetName(),
+		Status:     status,
+	})
+}

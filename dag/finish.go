@@ -1,0 +1,116 @@
+package dag
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/hostmatch"
+)
+
+// finishGateway turns the accepted listeners of g, with the routes attached
+// to them, into graph Listeners, and writes the Gateway's status.
+func (b *builder) finishGateway(g *gateway) {
+	for _, pg := range g.ports {
+		gl := &Listener{
+			Gateway: types.NamespacedName{Namespace: g.obj.Namespace, Name: g.obj.Name},
+			Port:    pg.port,
+		}
+		for _, l := range pg.listeners {
+			// Every listener with a hostname gets its virtual host, even
+			// without routes, so that its hostname answers 404 rather than
+			// falling through to a more general listener's routes.
+			if l.hostname != "" {
+				if _, ok := l.hosts[l.hostname]; !ok {
+					l.hosts[l.hostname] = nil
+				}
+			}
+			for host, routes := range l.hosts {
+				sortRoutes(routes)
+				gl.VirtualHosts = append(gl.VirtualHosts, &VirtualHost{Listener: string(l.spec.Name), Hostname: host, Routes: routes})
+			}
+		}
+		slices.SortFunc(gl.VirtualHosts, func(x, y *VirtualHost) int {
+			return hostmatch.Compare(x.Hostname, y.Hostname)
+		})
+		b.graph.Listeners = append(b.graph.Listeners, gl)
+	}
+	b.gatewayStatus(g)
+}
+
+// sortRoutes puts routes in the order Envoy must try them, most specific
+// first, as the Gateway API orders matches: an exact path before any prefix,
+// a longer prefix before a shorter one; then the older route, then namespace
+// and name, then rule and match order.
+func sortRoutes(routes []*Route) {
+	slices.SortStableFunc(routes, func(x, y *Route) int {
+		return cmp.Or(
+			cmp.Compare(pathRank(x.Path.Type), pathRank(y.Path.Type)),
+			-cmp.Compare(len(x.Path.Value), len(y.Path.Value)),
+			x.age.Compare(y.age),
+			cmp.Compare(x.Source.Namespace, y.Source.Namespace),
+			cmp.Compare(x.Source.Name, y.Source.Name),
+			cmp.Compare(x.Source.Rule, y.Source.Rule),
+			cmp.Compare(x.Source.Match, y.Source.Match),
+			cmp.Compare(x.Path.Value, y.Path.Value),
+		)
+	})
+}
+
+func pathRank(t PathMatchType) int {
+	if t == PathExact {
+		return 0
+	}
+	return 1
+}
+
+// gatewayStatus writes the status of the Gateway being translated.
+func (b *builder) gatewayStatus(g *gateway) {
+	status := &gatewayv1.GatewayStatus{}
+	var accepted, rejected []string
+	for _, l := range g.listeners {
+		if l.accepted {
+			accepted = append(accepted, fmt.Sprintf("%q", l.spec.Name))
+		} else {
+			rejected = append(rejected, fmt.Sprintf("%q", l.spec.Name))
+		}
+		status.Listeners = append(status.Listeners, gatewayv1.ListenerStatus{
+			Name:           l.spec.Name,
+			SupportedKinds: nonNilKinds(l.kinds),
+			AttachedRoutes: int32(len(l.attached)),
+			Conditions:     l.cond.list,
+		})
+	}
+	cond := b.conditions(g.obj)
+	switch {
+	case len(accepted) == 0:
+		msg := "No listener is accepted; see the listener status."
+		if len(g.listeners) == 0 {
+			msg = "The Gateway has no listeners."
+		}
+		cond.set(string(gatewayv1.GatewayConditionAccepted), false, string(gatewayv1.GatewayReasonListenersNotValid), msg)
+		cond.set(string(gatewayv1.GatewayConditionProgrammed), false, string(gatewayv1.GatewayReasonInvalid), msg)
+	case len(rejected) > 0:
+		msg := fmt.Sprintf("Listeners %s are accepted; listeners %s are not, see their status.", strings.Join(accepted, ", "), strings.Join(rejected, ", "))
+		cond.set(string(gatewayv1.GatewayConditionAccepted), true, string(gatewayv1.GatewayReasonListenersNotValid), msg)
+		cond.set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Accepted listeners are programmed.")
+	default:
+		cond.set(string(gatewayv1.GatewayConditionAccepted), true, string(gatewayv1.GatewayReasonAccepted), "Gateway is accepted.")
+		cond.set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Gateway is programmed.")
+	}
+	status.Conditions = cond.list
+	b.addStatus("Gateway", g.obj, status)
+}
+
+// nonNilKinds keeps supportedKinds a list in the output even when empty, as
+// the API requires the field.
+func nonNilKinds(kinds []gatewayv1.RouteGroupKind) []gatewayv1.RouteGroupKind {
+	if kinds == nil {
+		return []gatewayv1.RouteGroupKind{}
+	}
+	return kinds
+}

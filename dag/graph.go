@@ -1,0 +1,117 @@
+package dag
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Graph is the routing graph of one translation: what Envoy should do, with
+// every element pointing back at the object it came from. Package xdsgen turns
+// it into Envoy resources. All slices are sorted, so a Graph built from the
+// same objects is the same whatever order they came in.
+type Graph struct {
+	// Listeners has one entry per port Envoy binds, ordered by port.
+	Listeners []*Listener
+	// Clusters are the Service ports that routes send traffic to, ordered by
+	// namespace, name and port.
+	Clusters []*Cluster
+	// Status is the status every object in scope should have.
+	Status []StatusUpdate
+}
+
+// Listener is one port of a Gateway: the Gateway listeners on that port,
+// merged.
+type Listener struct {
+	// Gateway is the Gateway the listener belongs to.
+	Gateway types.NamespacedName
+	// Port is the port Envoy binds.
+	Port int32
+	// VirtualHosts are ordered from the most to the least specific hostname.
+	// Their hostnames are distinct.
+	VirtualHosts []*VirtualHost
+}
+
+// VirtualHost is the set of routes served for one hostname on a Listener.
+type VirtualHost struct {
+	// Listener is the name of the Gateway listener the virtual host serves.
+	Listener string
+	// Hostname is the host the virtual host answers for: a precise name, a
+	// "*." wildcard with Gateway API suffix semantics, or "" for any host.
+	Hostname string
+	// Routes are in the order Envoy must try them: the first match wins.
+	// A virtual host with no routes answers 404; it exists so that a more
+	// general virtual host does not answer for a listener's hostname
+	// (Listener Isolation).
+	Routes []*Route
+}
+
+// PathMatchType is how a Route compares the request path.
+type PathMatchType string
+
+const (
+	// PathExact matches the path exactly.
+	PathExact PathMatchType = "Exact"
+	// PathPrefix matches whole path segments: "/v2" matches "/v2", "/v2/" and
+	// "/v2/x" but not "/v2x". "/" matches every path.
+	PathPrefix PathMatchType = "PathPrefix"
+)
+
+// PathMatch is a Route's condition on the request path.
+type PathMatch struct {
+	Type PathMatchType
+	// Value starts with "/". For PathPrefix it has no trailing "/" unless it
+	// is "/".
+	Value string
+}
+
+// Route is one match of one rule of a route object, and what to do with the
+// requests it matches.
+type Route struct {
+	// Source is where the route came from.
+	Source RouteSource
+	// Path is the condition on the request path.
+	Path PathMatch
+	// Backends share the matched traffic by weight. When it is empty, Envoy
+	// answers DirectResponseStatus itself.
+	Backends []WeightedCluster
+	// DirectResponseStatus is the HTTP status answered when Backends is empty:
+	// 500, as the Gateway API requires when no backend is valid.
+	DirectResponseStatus uint32
+
+	// age is the creation time of the source object, for ordering.
+	age time.Time
+}
+
+// RouteSource names the part of an object a Route came from.
+type RouteSource struct {
+	Kind      string // "HTTPRoute"
+	Namespace string
+	Name      string
+	Rule      int // index in spec.rules
+	Match     int // index in spec.rules[Rule].matches; 0 when it has none
+}
+
+// WeightedCluster is a backend of a Route with its share of traffic.
+type WeightedCluster struct {
+	Cluster *Cluster
+	Weight  uint32
+}
+
+// Cluster is one port of a Service, and the endpoints that serve it.
+type Cluster struct {
+	Service types.NamespacedName
+	// Port is the Service port number that routes refer to.
+	Port int32
+	// PortName is the Service port's name, which EndpointSlice ports carry.
+	PortName string
+	// Endpoints are the ready addresses serving the port, ordered by address
+	// and port, without duplicates.
+	Endpoints []Endpoint
+}
+
+// Endpoint is one address that serves a Cluster.
+type Endpoint struct {
+	Address string
+	Port    int32
+}

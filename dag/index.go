@@ -1,0 +1,90 @@
+package dag
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// index finds input objects by name. When two objects share a namespace and
+// name, which only hostile input does, the older one is kept, so the result
+// does not depend on input order.
+type index struct {
+	services        map[types.NamespacedName]*corev1.Service
+	endpointSlices  map[types.NamespacedName][]*discoveryv1.EndpointSlice // by Service
+	namespaces      map[string]*corev1.Namespace
+	referenceGrants map[string][]*gatewayv1.ReferenceGrant // by namespace
+}
+
+func newIndex(in *Input) *index {
+	idx := &index{
+		services:        map[types.NamespacedName]*corev1.Service{},
+		endpointSlices:  map[types.NamespacedName][]*discoveryv1.EndpointSlice{},
+		namespaces:      map[string]*corev1.Namespace{},
+		referenceGrants: map[string][]*gatewayv1.ReferenceGrant{},
+	}
+	for _, svc := range sortedOldestFirst(in.Services) {
+		key := types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}
+		if _, dup := idx.services[key]; !dup {
+			idx.services[key] = svc
+		}
+	}
+	for _, slice := range sortedOldestFirst(in.EndpointSlices) {
+		service := slice.Labels[discoveryv1.LabelServiceName]
+		if service == "" {
+			continue
+		}
+		key := types.NamespacedName{Namespace: slice.Namespace, Name: service}
+		idx.endpointSlices[key] = append(idx.endpointSlices[key], slice)
+	}
+	for _, ns := range sortedOldestFirst(in.Namespaces) {
+		if _, dup := idx.namespaces[ns.Name]; !dup {
+			idx.namespaces[ns.Name] = ns
+		}
+	}
+	for _, grant := range sortedOldestFirst(in.ReferenceGrants) {
+		idx.referenceGrants[grant.Namespace] = append(idx.referenceGrants[grant.Namespace], grant)
+	}
+	return idx
+}
+
+// reference is one object referring to another across namespaces.
+type reference struct {
+	fromGroup, fromKind, fromNamespace string
+	toGroup, toKind, toNamespace       string
+	toName                             string
+}
+
+// permitted reports whether a ReferenceGrant in the target namespace allows
+// ref. References within one namespace need no grant.
+func (idx *index) permitted(ref reference) bool {
+	if ref.fromNamespace == ref.toNamespace {
+		return true
+	}
+	for _, grant := range idx.referenceGrants[ref.toNamespace] {
+		if grantAllows(grant, ref) {
+			return true
+		}
+	}
+	return false
+}
+
+func grantAllows(grant *gatewayv1.ReferenceGrant, ref reference) bool {
+	fromOK := false
+	for _, from := range grant.Spec.From {
+		if string(from.Group) == ref.fromGroup && string(from.Kind) == ref.fromKind && string(from.Namespace) == ref.fromNamespace {
+			fromOK = true
+			break
+		}
+	}
+	if !fromOK {
+		return false
+	}
+	for _, to := range grant.Spec.To {
+		if string(to.Group) == ref.toGroup && string(to.Kind) == ref.toKind && (to.Name == nil || string(*to.Name) == ref.toName) {
+			return true
+		}
+	}
+	return false
+}

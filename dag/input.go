@@ -1,0 +1,61 @@
+package dag
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Input is every object a translation reads, grouped by kind. The order of
+// objects within a slice does not matter: Build sorts what it needs to.
+// Build only reads the objects; it never changes them.
+type Input struct {
+	GatewayClasses  []*gatewayv1.GatewayClass
+	Gateways        []*gatewayv1.Gateway
+	HTTPRoutes      []*gatewayv1.HTTPRoute
+	ReferenceGrants []*gatewayv1.ReferenceGrant
+	Services        []*corev1.Service
+	EndpointSlices  []*discoveryv1.EndpointSlice
+	Secrets         []*corev1.Secret
+	Namespaces      []*corev1.Namespace
+}
+
+// Add appends obj to the slice for its kind. It returns an error for a nil
+// object or a type Build does not read.
+func (in *Input) Add(obj runtime.Object) error {
+	switch o := obj.(type) {
+	case *gatewayv1.GatewayClass:
+		in.GatewayClasses = appendNonNil(in.GatewayClasses, o)
+	case *gatewayv1.Gateway:
+		in.Gateways = appendNonNil(in.Gateways, o)
+	case *gatewayv1.HTTPRoute:
+		in.HTTPRoutes = appendNonNil(in.HTTPRoutes, o)
+	case *gatewayv1.ReferenceGrant:
+		in.ReferenceGrants = appendNonNil(in.ReferenceGrants, o)
+	case *corev1.Service:
+		in.Services = appendNonNil(in.Services, o)
+	case *discoveryv1.EndpointSlice:
+		in.EndpointSlices = appendNonNil(in.EndpointSlices, o)
+	case *corev1.Secret:
+		in.Secrets = appendNonNil(in.Secrets, o)
+	case *corev1.Namespace:
+		in.Namespaces = appendNonNil(in.Namespaces, o)
+	case nil:
+		return fmt.Errorf("dag: nil object")
+	default:
+		return fmt.Errorf("dag: objects of type %T are not translated", obj)
+	}
+	return nil
+}
+
+// appendNonNil drops typed nil pointers, which would otherwise reach Build as
+// objects without metadata.
+func appendNonNil[T any](s []*T, o *T) []*T {
+	if o == nil {
+		return s
+	}
+	return append(s, o)
+}

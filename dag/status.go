@@ -1,0 +1,66 @@
+package dag
+
+import (
+	"cmp"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// StatusUpdate is the status one object should have, as a controller would
+// write it to the API server's status subresource.
+type StatusUpdate struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+	// Status is the object's whole status: *gatewayv1.GatewayClassStatus,
+	// *gatewayv1.GatewayStatus or *gatewayv1.HTTPRouteStatus.
+	Status any `json:"status"`
+}
+
+// sortStatus orders updates by apiVersion, kind, namespace and name.
+func sortStatus(updates []StatusUpdate) {
+	slices.SortFunc(updates, func(a, b StatusUpdate) int {
+		return cmp.Or(
+			cmp.Compare(a.APIVersion, b.APIVersion),
+			cmp.Compare(a.Kind, b.Kind),
+			cmp.Compare(a.Namespace, b.Namespace),
+			cmp.Compare(a.Name, b.Name),
+		)
+	})
+}
+
+// conditions builds the conditions of one object or listener, all with the
+// same observedGeneration and lastTransitionTime.
+type conditions struct {
+	generation int64
+	now        metav1.Time
+	list       []metav1.Condition
+}
+
+func newConditions(generation int64, now metav1.Time) *conditions {
+	return &conditions{generation: generation, now: now}
+}
+
+// set adds a condition, or replaces the one of the same type.
+func (c *conditions) set(typ string, status bool, reason, message string) {
+	cond := metav1.Condition{
+		Type:               typ,
+		Status:             metav1.ConditionFalse,
+		ObservedGeneration: c.generation,
+		LastTransitionTime: c.now,
+		Reason:             reason,
+		Message:            message,
+	}
+	if status {
+		cond.Status = metav1.ConditionTrue
+	}
+	for i := range c.list {
+		if c.list[i].Type == typ {
+			c.list[i] = cond
+			return
+		}
+	}
+	c.list = append(c.list, cond)
+}

@@ -1,0 +1,16 @@
+// Package sesame translates Kubernetes gateway objects into Envoy
+// configuration.
+//
+// Translate is the entry point: given Gateway API objects, Services and
+// EndpointSlices, it returns the Envoy resources (Listeners,
+// RouteConfigurations, Clusters, ClusterLoadAssignments, Secrets) that
+// implement them, and the status each object should be given. It is a pure
+// function: it reads no clock, file or network and keeps no state, so the same
+// objects, in any order, with the same Options give the same result, and the
+// result can be checked in a test or served by a go-control-plane xDS server
+// through Result.XDS.Snapshot.
+//
+// The work is done by packages that can be used alone: hostmatch (hostnames),
+// listenermerge (Gateway listeners by port), dag (the routing graph and
+// status) and xdsgen (Envoy messages).
+package sesame

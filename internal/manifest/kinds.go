@@ -1,0 +1,61 @@
+package manifest
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// kinds maps each apiVersion and kind Sesame reads to a constructor of its Go
+// type. Gateway API v1beta1 objects of kinds that v1 also serves have the same
+// schema, so they decode into the v1 types.
+var kinds = map[schema.GroupVersionKind]func() runtime.Object{
+	gatewayv1.SchemeGroupVersion.WithKind("GatewayClass"):   func() runtime.Object { return new(gatewayv1.GatewayClass) },
+	gatewayv1.SchemeGroupVersion.WithKind("Gateway"):        func() runtime.Object { return new(gatewayv1.Gateway) },
+	gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"):      func() runtime.Object { return new(gatewayv1.HTTPRoute) },
+	gatewayv1.SchemeGroupVersion.WithKind("ReferenceGrant"): func() runtime.Object { return new(gatewayv1.ReferenceGrant) },
+	v1beta1.WithKind("GatewayClass"):                        func() runtime.Object { return new(gatewayv1.GatewayClass) },
+	v1beta1.WithKind("Gateway"):                             func() runtime.Object { return new(gatewayv1.Gateway) },
+	v1beta1.WithKind("HTTPRoute"):                           func() runtime.Object { return new(gatewayv1.HTTPRoute) },
+	v1beta1.WithKind("ReferenceGrant"):                      func() runtime.Object { return new(gatewayv1.ReferenceGrant) },
+	corev1.SchemeGroupVersion.WithKind("Service"):           func() runtime.Object { return new(corev1.Service) },
+	corev1.SchemeGroupVersion.WithKind("Secret"):            func() runtime.Object { return new(corev1.Secret) },
+	corev1.SchemeGroupVersion.WithKind("Namespace"):         func() runtime.Object { return new(corev1.Namespace) },
+	discoveryv1.SchemeGroupVersion.WithKind("EndpointSlice"): func() runtime.Object {
+		return new(discoveryv1.EndpointSlice)
+	},
+}
+
+var v1beta1 = schema.GroupVersion{Group: gatewayv1.GroupName, Version: "v1beta1"}
+
+// canonical is the apiVersion and kind an object is reported under: the
+// newest version Sesame decodes it as.
+func canonical(gvk schema.GroupVersionKind) schema.GroupVersionKind {
+	if gvk.GroupVersion() == v1beta1 {
+		return gatewayv1.SchemeGroupVersion.WithKind(gvk.Kind)
+	}
+	return gvk
+}
+
+// knownVersions suggests the apiVersions Sesame reads for a kind it knows
+// under another version, so that "networking.k8s.io/v1beta1 Ingress" points
+// at the version to use.
+func knownVersions(gvk schema.GroupVersionKind) string {
+	var versions []string
+	for known := range kinds {
+		if known.Kind == gvk.Kind && known.Group == gvk.Group {
+			versions = append(versions, known.GroupVersion().String())
+		}
+	}
+	if len(versions) == 0 {
+		return ""
+	}
+	sort.Strings(versions)
+	return fmt.Sprintf(" (it reads %s %s)", strings.Join(versions, " or "), gvk.Kind)
+}

@@ -1,0 +1,154 @@
+// Package render writes a translation result as the document `sesame
+// translate` prints:
+//
+//	xds:
+//	  listeners: [...]   # envoy.config.listener.v3.Listener
+//	  routes: [...]      # envoy.config.route.v3.RouteConfiguration
+//	  clusters: [...]    # envoy.config.cluster.v3.Cluster
+//	  endpoints: [...]   # envoy.config.endpoint.v3.ClusterLoadAssignment
+//	  secrets: [...]     # envoy.extensions.transport_sockets.tls.v3.Secret
+//	status: [...]        # {apiVersion, kind, namespace, name, status}
+//
+// Envoy messages are in protojson form (proto field names in lowerCamelCase,
+// Any fields with "@type"). protojson deliberately varies its whitespace
+// between runs, so the JSON is decoded and encoded again: the output has
+// sorted keys and is byte-for-byte stable.
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"sigs.k8s.io/yaml"
+
+	"github.com/projectsesame/sesame"
+	"github.com/projectsesame/sesame/xdsgen"
+)
+
+// Format is an output format.
+type Format string
+
+// The formats Document writes.
+const (
+	YAML Format = "yaml"
+	JSON Format = "json"
+)
+
+// document is the shape of the output.
+type document struct {
+	XDS    xds   `json:"xds"`
+	Status []any `json:"status"`
+}
+
+type xds struct {
+	Listeners []json.RawMessage `json:"listeners"`
+	Routes    []json.RawMessage `json:"routes"`
+	Clusters  []json.RawMessage `json:"clusters"`
+	Endpoints []json.RawMessage `json:"endpoints"`
+	Secrets   []json.RawMessage `json:"secrets"`
+}
+
+// Document renders res in format f.
+func Document(res *sesame.Result, f Format) ([]byte, error) {
+	doc, err := build(res)
+	if err != nil {
+		return nil, err
+	}
+	// Each section is normalised on its own so that the document keeps xds
+	// before status, as a reader expects, while keys inside are sorted.
+	xdsJSON, err := normalise(doc.XDS)
+	if err != nil {
+		return nil, err
+	}
+	statusJSON, err := normalise(doc.Status)
+	if err != nil {
+		return nil, err
+	}
+	switch f {
+	case YAML:
+		xdsYAML, err := yaml.JSONToYAML(mustJSON(map[string]any{"xds": xdsJSON}))
+		if err != nil {
+			return nil, err
+		}
+		statusYAML, err := yaml.JSONToYAML(mustJSON(map[string]any{"status": statusJSON}))
+		if err != nil {
+			return nil, err
+		}
+		return append(xdsYAML, statusYAML...), nil
+	case JSON:
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		err := enc.Encode(struct {
+			XDS    any `json:"xds"`
+			Status any `json:"status"`
+		}{xdsJSON, statusJSON})
+		return buf.Bytes(), err
+	default:
+		return nil, fmt.Errorf("render: unknown format %q (want yaml or json)", f)
+	}
+}
+
+// normalise returns v as generic JSON values, whose maps encode with sorted
+// keys.
+func normalise(v any) (any, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	err = json.Unmarshal(data, &out)
+	return out, err
+}
+
+// mustJSON encodes values that came from JSON, which cannot fail.
+func mustJSON(v any) []byte {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic("render: " + err.Error())
+	}
+	return data
+}
+
+func build(res *sesame.Result) (*document, error) {
+	doc := &document{Status: []any{}}
+	var err error
+	r := res.XDS
+	if r == nil {
+		r = &xdsgen.Resources{}
+	}
+	if doc.XDS.Listeners, err = messages(r.Listeners); err != nil {
+		return nil, err
+	}
+	if doc.XDS.Routes, err = messages(r.Routes); err != nil {
+		return nil, err
+	}
+	if doc.XDS.Clusters, err = messages(r.Clusters); err != nil {
+		return nil, err
+	}
+	if doc.XDS.Endpoints, err = messages(r.Endpoints); err != nil {
+		return nil, err
+	}
+	if doc.XDS.Secrets, err = messages(r.Secrets); err != nil {
+		return nil, err
+	}
+	for _, s := range res.Status {
+		doc.Status = append(doc.Status, s)
+	}
+	return doc, nil
+}
+
+func messages[T proto.Message](in []T) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, 0, len(in))
+	for _, m := range in {
+		data, err := protojson.Marshal(m)
+		if err != nil {
+			return nil, fmt.Errorf("render: %w", err)
+		}
+		out = append(out, data)
+	}
+	return out, nil
+}

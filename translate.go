@@ -1,0 +1,61 @@
+package sesame
+
+import (
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/xdsgen"
+)
+
+// Options are the settings of a translation. The zero value is usable.
+type Options struct {
+	// ControllerName selects the GatewayClasses to act for, by their
+	// spec.controllerName. Empty means dag.DefaultControllerName,
+	// "projectsesame.io/gateway-controller".
+	ControllerName string
+	// Now is written to status conditions as lastTransitionTime. It is an
+	// option, not a clock reading, so that translations are reproducible.
+	Now time.Time
+}
+
+// Result is what a translation produces.
+type Result struct {
+	// XDS is the Envoy configuration.
+	XDS *xdsgen.Resources
+	// Status is the status each object in scope should have, ordered by
+	// apiVersion, kind, namespace and name.
+	Status []dag.StatusUpdate
+	// Warnings name the objects that were not translated because Sesame does
+	// not read their kind.
+	Warnings []string
+}
+
+// Translate turns objects into Envoy configuration and status. Objects that
+// are invalid get a status saying why and the rest are still translated;
+// objects of kinds Sesame does not read are listed in Result.Warnings.
+//
+// The error is not nil only if the generated configuration fails Envoy's
+// validation or does not form a consistent snapshot, which is a bug in
+// Sesame: please report it with the input.
+func Translate(objects []runtime.Object, opts Options) (*Result, error) {
+	var in dag.Input
+	res := &Result{}
+	for _, obj := range objects {
+		if err := in.Add(obj); err != nil {
+			res.Warnings = append(res.Warnings, err.Error())
+		}
+	}
+	graph := dag.Build(&in, dag.Options{ControllerName: opts.ControllerName, Now: opts.Now})
+	res.XDS = xdsgen.Generate(graph)
+	res.Status = graph.Status
+	if err := res.XDS.Validate(); err != nil {
+		return nil, fmt.Errorf("sesame: generated configuration is invalid: %w", err)
+	}
+	if _, err := res.XDS.Snapshot("check"); err != nil {
+		return nil, fmt.Errorf("sesame: generated configuration is inconsistent: %w", err)
+	}
+	return res, nil
+}

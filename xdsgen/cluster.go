@@ -1,0 +1,42 @@
+package xdsgen
+
+import (
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+
+	"github.com/projectsesame/sesame/dag"
+)
+
+// cluster builds the Envoy Cluster of a Service port. Its endpoints come over
+// EDS, in the ClusterLoadAssignment of the same name, so that endpoint
+// changes do not rebuild the cluster.
+func cluster(c *dag.Cluster) *clusterv3.Cluster {
+	name := clusterName(c)
+	return &clusterv3.Cluster{
+		Name:                 name,
+		ClusterDiscoveryType: &clusterv3.Cluster_Type{Type: clusterv3.Cluster_EDS},
+		EdsClusterConfig: &clusterv3.Cluster_EdsClusterConfig{
+			EdsConfig:   adsConfigSource(),
+			ServiceName: name,
+		},
+	}
+}
+
+// loadAssignment lists the ready endpoints of a Service port. A cluster with
+// no endpoints still gets one, empty, so that Envoy does not wait for it.
+func loadAssignment(c *dag.Cluster) *endpointv3.ClusterLoadAssignment {
+	cla := &endpointv3.ClusterLoadAssignment{ClusterName: clusterName(c)}
+	if len(c.Endpoints) == 0 {
+		return cla
+	}
+	locality := &endpointv3.LocalityLbEndpoints{}
+	for _, ep := range c.Endpoints {
+		locality.LbEndpoints = append(locality.LbEndpoints, &endpointv3.LbEndpoint{
+			HostIdentifier: &endpointv3.LbEndpoint_Endpoint{Endpoint: &endpointv3.Endpoint{
+				Address: socketAddress(ep.Address, ep.Port),
+			}},
+		})
+	}
+	cla.Endpoints = []*endpointv3.LocalityLbEndpoints{locality}
+	return cla
+}

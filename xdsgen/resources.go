@@ -1,0 +1,101 @@
+package xdsgen
+
+import (
+	"errors"
+	"fmt"
+
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
+	"github.com/envoyproxy/go-control-plane/pkg/cache/types"
+	cachev3 "github.com/envoyproxy/go-control-plane/pkg/cache/v3"
+	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
+
+	"github.com/projectsesame/sesame/dag"
+)
+
+// Resources is the Envoy configuration of one translation, each kind in a
+// deterministic order (by name).
+type Resources struct {
+	Listeners []*listenerv3.Listener
+	Routes    []*routev3.RouteConfiguration
+	Clusters  []*clusterv3.Cluster
+	Endpoints []*endpointv3.ClusterLoadAssignment
+	Secrets   []*tlsv3.Secret
+}
+
+// Generate turns a routing graph into Envoy resources. It is a pure function
+// of g.
+func Generate(g *dag.Graph) *Resources {
+	r := &Resources{}
+	for _, l := range g.Listeners {
+		r.Listeners = append(r.Listeners, listener(l))
+		r.Routes = append(r.Routes, routeConfiguration(l))
+	}
+	for _, c := range g.Clusters {
+		r.Clusters = append(r.Clusters, cluster(c))
+		r.Endpoints = append(r.Endpoints, loadAssignment(c))
+	}
+	return r
+}
+
+// validator is the method protoc-gen-validate generates on every Envoy
+// message.
+type validator interface{ ValidateAll() error }
+
+// Validate runs Envoy's own validation rules (ValidateAll) on every resource
+// and returns every failure, each naming its resource.
+func (r *Resources) Validate() error {
+	var errs []error
+	check := func(kind, name string, v validator) {
+		if err := v.ValidateAll(); err != nil {
+			errs = append(errs, fmt.Errorf("%s %q: %w", kind, name, err))
+		}
+	}
+	for _, x := range r.Listeners {
+		check("Listener", x.GetName(), x)
+	}
+	for _, x := range r.Routes {
+		check("RouteConfiguration", x.GetName(), x)
+	}
+	for _, x := range r.Clusters {
+		check("Cluster", x.GetName(), x)
+	}
+	for _, x := range r.Endpoints {
+		check("ClusterLoadAssignment", x.GetClusterName(), x)
+	}
+	for _, x := range r.Secrets {
+		check("Secret", x.GetName(), x)
+	}
+	return errors.Join(errs...)
+}
+
+// Snapshot packs the resources into a go-control-plane snapshot of the given
+// version, ready for a cache's SetSnapshot, and checks that it is consistent
+// (every route table and load assignment referred to is present).
+func (r *Resources) Snapshot(version string) (*cachev3.Snapshot, error) {
+	snap, err := cachev3.NewSnapshot(version, map[resourcev3.Type][]types.Resource{
+		resourcev3.ListenerType: asResources(r.Listeners),
+		resourcev3.RouteType:    asResources(r.Routes),
+		resourcev3.ClusterType:  asResources(r.Clusters),
+		resourcev3.EndpointType: asResources(r.Endpoints),
+		resourcev3.SecretType:   asResources(r.Secrets),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := snap.Consistent(); err != nil {
+		return nil, err
+	}
+	return snap, nil
+}
+
+func asResources[T types.Resource](in []T) []types.Resource {
+	out := make([]types.Resource, len(in))
+	for i, x := range in {
+		out[i] = x
+	}
+	return out
+}
