@@ -1,0 +1,232 @@
+package sesame_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/testing/protocmp"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+
+	"github.com/projectsesame/sesame"
+	"github.com/projectsesame/sesame/internal/manifest"
+	"github.com/projectsesame/sesame/internal/render"
+	"github.com/projectsesame/sesame/internal/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected output of golden cases")
+
+// goldenNow is the status lastTransitionTime of every golden case.
+var goldenNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// TestGolden translates the input.yaml of every testdata/golden/*.txtar case
+// and compares the result with its output.yaml: the Envoy resources message
+// by message with protocmp, the status as JSON values. With -update it
+// rewrites output.yaml instead.
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/golden/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no golden cases in testdata/golden")
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
+		t.Run(name, func(t *testing.T) { runGolden(t, file) })
+	}
+}
+
+func runGolden(t *testing.T, file string) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	archive := txtar.Parse(data)
+	input, ok := archive.Get("input.yaml")
+	if !ok {
+		t.Fatalf("%s has no input.yaml", file)
+	}
+	objects, _, err := manifest.Decode(file, bytes.NewReader(input))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sesame.Translate(objects, sesame.Options{Now: goldenNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEnvoy(t, res)
+	got, err := render.Document(res, render.YAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDeterministic(t, objects, got)
+
+	if *update {
+		archive.Set("output.yaml", got)
+		if err := os.WriteFile(file, txtar.Format(archive), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, ok := archive.Get("output.yaml")
+	if !ok {
+		t.Fatalf("%s has no output.yaml; run go test -update to write it", file)
+	}
+	compareDocuments(t, want, got)
+}
+
+// checkEnvoy asserts what every translation must give: resources that pass
+// Envoy's validation and form a consistent snapshot.
+func checkEnvoy(t *testing.T, res *sesame.Result) {
+	t.Helper()
+	if err := res.XDS.Validate(); err != nil {
+		t.Errorf("ValidateAll: %v", err)
+	}
+	snap, err := res.XDS.Snapshot("1")
+	if err != nil {
+		t.Fatalf("Snapshot: %v", err)
+	}
+	if err := snap.Consistent(); err != nil {
+		t.Errorf("Consistent: %v", err)
+	}
+}
+
+// checkDeterministic translates the objects in several shuffled orders and
+// requires byte-identical output.
+func checkDeterministic(t *testing.T, objects []runtime.Object, want []byte) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 5 {
+		shuffled := append([]runtime.Object(nil), objects...)
+		rng.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
+		res, err := sesame.Translate(shuffled, sesame.Options{Now: goldenNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := render.Document(res, render.YAML)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("shuffle %d gives different output:\n%s", i, cmp.Diff(string(want), string(got)))
+		}
+	}
+}
+
+// parsedDocument is an output document decoded for comparison.
+type parsedDocument struct {
+	xds    map[string][]proto.Message
+	status any
+}
+
+// sections maps each xds key to a constructor of its message type.
+var sections = map[string]func() proto.Message{
+	"listeners": func() proto.Message { return new(listenerv3.Listener) },
+	"routes":    func() proto.Message { return new(routev3.RouteConfiguration) },
+	"clusters":  func() proto.Message { return new(clusterv3.Cluster) },
+	"endpoints": func() proto.Message { return new(endpointv3.ClusterLoadAssignment) },
+	"secrets":   func() proto.Message { return new(tlsv3.Secret) },
+}
+
+func parseDocument(data []byte) (*parsedDocument, error) {
+	jsonData, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	var raw struct {
+		XDS    map[string][]json.RawMessage `json:"xds"`
+		Status any                          `json:"status"`
+	}
+	if err := json.Unmarshal(jsonData, &raw); err != nil {
+		return nil, err
+	}
+	doc := &parsedDocument{xds: map[string][]proto.Message{}, status: raw.Status}
+	for key, items := range raw.XDS {
+		newMessage, ok := sections[key]
+		if !ok {
+			return nil, fmt.Errorf("unknown xds section %q", key)
+		}
+		for i, item := range items {
+			m := newMessage()
+			if err := protojson.Unmarshal(item, m); err != nil {
+				return nil, fmt.Errorf("xds.%s[%d]: %w", key, i, err)
+			}
+			doc.xds[key] = append(doc.xds[key], m)
+		}
+	}
+	return doc, nil
+}
+
+// compareDocuments reports a readable difference between the expected and
+// actual output: per Envoy resource kind with protocmp, and for status.
+func compareDocuments(t *testing.T, wantData, gotData []byte) {
+	t.Helper()
+	want, err := parseDocument(wantData)
+	if err != nil {
+		t.Fatalf("expected output: %v", err)
+	}
+	got, err := parseDocument(gotData)
+	if err != nil {
+		t.Fatalf("actual output: %v", err)
+	}
+	for key := range sections {
+		if diff := cmp.Diff(want.xds[key], got.xds[key], protocmp.Transform()); diff != "" {
+			t.Errorf("xds.%s differs (-want +got):\n%s", key, diff)
+		}
+	}
+	if diff := cmp.Diff(want.status, got.status); diff != "" {
+		t.Errorf("status differs (-want +got):\n%s", diff)
+	}
+}
+
+// TestGoldenUpdateIsIdempotent checks that what -update writes reads back
+// unchanged: rewriting a case twice changes nothing.
+func TestGoldenUpdateIsIdempotent(t *testing.T) {
+	files, _ := filepath.Glob("testdata/golden/*.txtar")
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		archive := txtar.Parse(data)
+		input, _ := archive.Get("input.yaml")
+		objects, _, err := manifest.Decode(file, bytes.NewReader(input))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sesame.Translate(objects, sesame.Options{Now: goldenNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rendered, err := render.Document(res, render.YAML)
+		if err != nil {
+			t.Fatal(err)
+		}
+		archive.Set("output.yaml", rendered)
+		once := txtar.Format(archive)
+		reread := txtar.Parse(once)
+		if got, _ := reread.Get("output.yaml"); !bytes.Equal(got, rendered) {
+			t.Errorf("%s: output.yaml does not read back as written", file)
+		}
+		if twice := txtar.Format(reread); !bytes.Equal(twice, once) {
+			t.Errorf("%s: a second rewrite changes the file", file)
+		}
+	}
+}
