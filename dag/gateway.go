@@ -32,7 +32,7 @@ type listener struct {
 	spec      *gatewayv1.Listener
 	namespace string // the Gateway's
 	hostname  string
-	cond     *conditions
+	cond      *conditions
 	// valid is false when the listener itself is invalid or unsupported;
 	// accepted is false, in addition, when it conflicts with another.
 	valid, accepted bool
@@ -97,11 +97,11 @@ func (b *builder) validateListener(spec *gatewayv1.Listener, gw *gatewayv1.Gatew
 	l := &listener{
 		spec:      spec,
 		namespace: gw.Namespace,
-		cond:     b.conditions(gw),
-		valid:    true,
-		attached: map[types.NamespacedName]bool{},
-		hosts:    map[string][]*Route{},
-		from:     gatewayv1.NamespacesFromSame,
+		cond:      b.conditions(gw),
+		valid:     true,
+		attached:  map[types.NamespacedName]bool{},
+		hosts:     map[string][]*Route{},
+		from:      gatewayv1.NamespacesFromSame,
 	}
 	l.cond.set(string(gatewayv1.ListenerConditionAccepted), true, string(gatewayv1.ListenerReasonAccepted), "Listener is valid.")
 	l.cond.set(string(gatewayv1.ListenerConditionProgrammed), true, string(gatewayv1.ListenerReasonProgrammed), "Listener is programmed.")

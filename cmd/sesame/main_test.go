@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const quickstart = "../../testdata/examples/quickstart.yaml"
+
+// call runs the command with args and stdin, returning its exit code and
+// outputs.
+func call(stdin string, args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestTranslateQuickstart(t *testing.T) {
+	code, out, errOut := call("", "translate", "-f", quickstart, "--now", "2026-01-01T00:00:00Z")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"xds:\n  clusters:", "name: gateway/default/public/80", "cluster: service/default/app/8080", "\nstatus:\n", "kind: HTTPRoute"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if !strings.HasPrefix(out, "xds:") {
+		t.Errorf("output does not start with xds: %.40q", out)
+	}
+}
+
+func TestTranslateInputs(t *testing.T) {
+	data, err := os.ReadFile(quickstart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, fromFile, _ := call("", "translate", "-f", quickstart, "--now", "2026-01-01T00:00:00Z")
+
+	// Standard input gives the same document as the file.
+	code, fromStdin, errOut := call(string(data), "translate", "-f", "-", "--now", "2026-01-01T00:00:00Z")
+	if code != 0 || fromStdin != fromFile {
+		t.Errorf("stdin: exit %d, stderr %q, same output %v", code, errOut, fromStdin == fromFile)
+	}
+
+	// A directory is read recursively, in name order; objects split across
+	// files give the same document.
+	dir := t.TempDir()
+	docs := strings.Split(string(data), "\n---\n")
+	half := len(docs) / 2
+	mustWrite(t, filepath.Join(dir, "a.yaml"), strings.Join(docs[:half], "\n---\n"))
+	mustWrite(t, filepath.Join(dir, "sub", "b.yml"), strings.Join(docs[half:], "\n---\n"))
+	mustWrite(t, filepath.Join(dir, "notes.txt"), "not a manifest")
+	code, fromDir, errOut := call("", "translate", "-f", dir, "--now", "2026-01-01T00:00:00Z")
+	if code != 0 || fromDir != fromFile {
+		t.Errorf("directory: exit %d, stderr %q, same output %v", code, errOut, fromDir == fromFile)
+	}
+
+	// JSON output holds the same sections.
+	code, js, _ := call("", "translate", "-f", quickstart, "-o", "json")
+	if code != 0 || !strings.HasPrefix(js, "{\n  \"xds\": {") || !strings.Contains(js, "\"status\": [") {
+		t.Errorf("json: exit %d, output %.60q", code, js)
+	}
+}
+
+func TestTranslateErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	mustWrite(t, bad, "apiVersion: v1\nkind: Service\n---\nkind: [\n")
+	unknown := filepath.Join(dir, "unknown.yaml")
+	mustWrite(t, unknown, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n")
+
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+		stdout bool // whether anything is printed on stdout
+	}{
+		{"no command", nil, 2, "Usage:", false},
+		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`, false},
+		{"no input", []string{"translate"}, 2, "no input", false},
+		{"bad format", []string{"translate", "-f", quickstart, "-o", "xml"}, 2, `-o "xml"`, false},
+		{"bad time", []string{"translate", "-f", quickstart, "--now", "yesterday"}, 2, "-now", false},
+		{"stray argument", []string{"translate", quickstart}, 2, "unexpected argument", false},
+		{"missing file", []string{"translate", "-f", filepath.Join(dir, "nope.yaml")}, 1, "no such file", false},
+		{"bad YAML names file and document", []string{"translate", "-f", bad}, 1, bad + ": document 2: not valid YAML", false},
+		{"unknown kind is a warning", []string{"translate", "-f", unknown}, 0, "warning: " + unknown + ": document 1: skipped apps/v1 Deployment", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := call("", tt.args...)
+			if code != tt.code || !strings.Contains(errOut, tt.stderr) || (out != "") != tt.stdout {
+				t.Errorf("exit %d (want %d), stderr %q (want %q), stdout %.40q", code, tt.code, errOut, tt.stderr, out)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"--help"}, {"help", "translate"}, {"translate", "--help"}} {
+		code, out, _ := call("", args...)
+		if code != 0 || !strings.Contains(out, "translate") {
+			t.Errorf("%v: exit %d, output %.60q", args, code, out)
+		}
+	}
+	_, out, _ := call("", "translate", "--help")
+	for _, flag := range []string{"-f value", "-o string", "-controller-name", "-now"} {
+		if !strings.Contains(out, flag) {
+			t.Errorf("translate --help does not document %s", flag)
+		}
+	}
+}
+
+func mustWrite(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

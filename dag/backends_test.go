@@ -1,0 +1,45 @@
+package dag
+
+import (
+	"slices"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+func TestEndpoints(t *testing.T) {
+	slice := func(name string, family discoveryv1.AddressType, port *discoveryv1.EndpointPort, eps ...discoveryv1.Endpoint) *discoveryv1.EndpointSlice {
+		return &discoveryv1.EndpointSlice{
+			ObjectMeta:  metav1.ObjectMeta{Namespace: "ns", Name: name, Labels: map[string]string{discoveryv1.LabelServiceName: "web"}},
+			AddressType: family,
+			Ports:       []discoveryv1.EndpointPort{*port},
+			Endpoints:   eps,
+		}
+	}
+	http := &discoveryv1.EndpointPort{Name: new("http"), Port: new(int32(8080))}
+	metrics := &discoveryv1.EndpointPort{Name: new("metrics"), Port: new(int32(9090))}
+	udp := &discoveryv1.EndpointPort{Name: new("http"), Port: new(int32(8080)), Protocol: new(corev1.ProtocolUDP)}
+	badPort := &discoveryv1.EndpointPort{Name: new("http"), Port: new(int32(70000))}
+	ep := func(ready *bool, addrs ...string) discoveryv1.Endpoint {
+		return discoveryv1.Endpoint{Addresses: addrs, Conditions: discoveryv1.EndpointConditions{Ready: ready}}
+	}
+	in := &Input{EndpointSlices: []*discoveryv1.EndpointSlice{
+		slice("a", discoveryv1.AddressTypeIPv4, http, ep(nil, "10.0.0.2"), ep(new(true), "10.0.0.1"), ep(new(false), "10.0.0.9")),
+		slice("b", discoveryv1.AddressTypeIPv4, http, ep(nil, "10.0.0.1")),                // duplicate address
+		slice("c", discoveryv1.AddressTypeIPv4, metrics, ep(nil, "10.0.0.3")),             // another port
+		slice("d", discoveryv1.AddressTypeIPv6, http, ep(nil, "fd00::1", "fe80::1%eth0")), // zoned address dropped
+		slice("e", discoveryv1.AddressTypeFQDN, http, ep(nil, "web.example.com")),         // FQDN dropped
+		slice("f", discoveryv1.AddressTypeIPv4, udp, ep(nil, "10.0.0.4")),                 // UDP port
+		slice("g", discoveryv1.AddressTypeIPv4, badPort, ep(nil, "10.0.0.5")),             // port out of range
+		slice("h", discoveryv1.AddressTypeIPv4, http, ep(nil, "not-an-ip")),               // hostile address
+	}}
+	b := &builder{index: newIndex(in)}
+	got := b.endpoints(&Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 80, PortName: "http"})
+	want := []Endpoint{{"10.0.0.1", 8080}, {"10.0.0.2", 8080}, {"fd00::1", 8080}}
+	if !slices.Equal(got, want) {
+		t.Errorf("endpoints = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,47 @@
+package dag
+
+import (
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+func TestPermitted(t *testing.T) {
+	grant := func(ns, fromNS, toKind string, toName *string) *gatewayv1.ReferenceGrant {
+		return &gatewayv1.ReferenceGrant{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "g"},
+			Spec: gatewayv1.ReferenceGrantSpec{
+				From: []gatewayv1.ReferenceGrantFrom{{Group: gatewayv1.GroupName, Kind: "HTTPRoute", Namespace: gatewayv1.Namespace(fromNS)}},
+				To:   []gatewayv1.ReferenceGrantTo{{Group: "", Kind: gatewayv1.Kind(toKind), Name: (*gatewayv1.ObjectName)(toName)}},
+			},
+		}
+	}
+	ref := reference{
+		fromGroup: gatewayv1.GroupName, fromKind: "HTTPRoute", fromNamespace: "apps",
+		toGroup: "", toKind: "Service", toNamespace: "backends", toName: "web",
+	}
+	tests := []struct {
+		name   string
+		grants []*gatewayv1.ReferenceGrant
+		ref    reference
+		want   bool
+	}{
+		{"same namespace needs no grant", nil, reference{fromNamespace: "a", toNamespace: "a"}, true},
+		{"no grant", nil, ref, false},
+		{"grant for all services", []*gatewayv1.ReferenceGrant{grant("backends", "apps", "Service", nil)}, ref, true},
+		{"grant for this service", []*gatewayv1.ReferenceGrant{grant("backends", "apps", "Service", new("web"))}, ref, true},
+		{"grant for another service", []*gatewayv1.ReferenceGrant{grant("backends", "apps", "Service", new("db"))}, ref, false},
+		{"grant from another namespace", []*gatewayv1.ReferenceGrant{grant("backends", "other", "Service", nil)}, ref, false},
+		{"grant in the wrong namespace", []*gatewayv1.ReferenceGrant{grant("apps", "apps", "Service", nil)}, ref, false},
+		{"grant for another kind", []*gatewayv1.ReferenceGrant{grant("backends", "apps", "Secret", nil)}, ref, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			idx := newIndex(&Input{ReferenceGrants: tt.grants})
+			if got := idx.permitted(tt.ref); got != tt.want {
+				t.Errorf("permitted = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,77 @@
+package dag
+
+import (
+	"strings"
+	"testing"
+
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+func TestPathMatch(t *testing.T) {
+	exact, prefix, regex := gatewayv1.PathMatchExact, gatewayv1.PathMatchPathPrefix, gatewayv1.PathMatchRegularExpression
+	other := gatewayv1.PathMatchType("Glob")
+	tests := []struct {
+		name    string
+		path    *gatewayv1.HTTPPathMatch
+		want    PathMatch
+		problem string // a substring of the problem; "" when valid
+	}{
+		// Defaults: the API's default match is PathPrefix "/".
+		{"nil path", nil, PathMatch{PathPrefix, "/"}, ""},
+		{"no type", &gatewayv1.HTTPPathMatch{Value: new("/a")}, PathMatch{PathPrefix, "/a"}, ""},
+		{"no value", &gatewayv1.HTTPPathMatch{Type: &exact}, PathMatch{PathExact, "/"}, ""},
+
+		// Prefixes match whole segments; a trailing slash is ignored.
+		{"prefix", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/v2")}, PathMatch{PathPrefix, "/v2"}, ""},
+		{"prefix trailing slash", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/v2/")}, PathMatch{PathPrefix, "/v2"}, ""},
+		{"root prefix kept", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/")}, PathMatch{PathPrefix, "/"}, ""},
+		{"exact keeps trailing slash", &gatewayv1.HTTPPathMatch{Type: &exact, Value: new("/v2/")}, PathMatch{PathExact, "/v2/"}, ""},
+
+		// Invalid values.
+		{"relative", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("v2")}, PathMatch{}, "does not start with"},
+		{"query", &gatewayv1.HTTPPathMatch{Type: &exact, Value: new("/a?b=c")}, PathMatch{}, "query or fragment"},
+		{"fragment", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/a#b")}, PathMatch{}, "query or fragment"},
+		{"double slash", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/a//b")}, PathMatch{}, `"//"`},
+		{"regex not yet", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new("/a.*")}, PathMatch{}, "RegularExpression is not supported"},
+		{"unknown type", &gatewayv1.HTTPPathMatch{Type: &other, Value: new("/a")}, PathMatch{}, `"Glob" is not one of`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, problem := pathMatch(tt.path)
+			if tt.problem == "" {
+				if problem != "" || got != tt.want {
+					t.Errorf("pathMatch = %v, %q; want %v", got, problem, tt.want)
+				}
+				return
+			}
+			if !strings.Contains(problem, tt.problem) {
+				t.Errorf("problem = %q, want it to contain %q", problem, tt.problem)
+			}
+		})
+	}
+}
+
+func TestUnsupportedRuleFields(t *testing.T) {
+	get := gatewayv1.HTTPMethodGet
+	tests := []struct {
+		name string
+		rule gatewayv1.HTTPRouteRule
+		want string // substring; "" when the rule is supported
+	}{
+		{"plain rule", gatewayv1.HTTPRouteRule{}, ""},
+		{"header match", gatewayv1.HTTPRouteRule{Matches: []gatewayv1.HTTPRouteMatch{{}, {Headers: []gatewayv1.HTTPHeaderMatch{{Name: "x", Value: "y"}}}}}, "spec.rules[0].matches[1].headers"},
+		{"query match", gatewayv1.HTTPRouteRule{Matches: []gatewayv1.HTTPRouteMatch{{QueryParams: []gatewayv1.HTTPQueryParamMatch{{Name: "x", Value: "y"}}}}}, "queryParams"},
+		{"method match", gatewayv1.HTTPRouteRule{Matches: []gatewayv1.HTTPRouteMatch{{Method: &get}}}, ".method"},
+		{"filter", gatewayv1.HTTPRouteRule{Filters: []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterRequestRedirect}}}, "filter RequestRedirect"},
+		{"backend filter", gatewayv1.HTTPRouteRule{BackendRefs: []gatewayv1.HTTPBackendRef{{Filters: []gatewayv1.HTTPRouteFilter{{}}}}}, "backendRefs[0].filters"},
+		{"timeouts", gatewayv1.HTTPRouteRule{Timeouts: &gatewayv1.HTTPRouteTimeouts{}}, ".timeouts"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := unsupportedRuleFields(&tt.rule, "spec.rules[0]")
+			if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+				t.Errorf("unsupportedRuleFields = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
