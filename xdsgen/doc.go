@@ -1,0 +1,20 @@
+// Package xdsgen turns a routing graph (package dag) into Envoy xDS v3
+// resources and go-control-plane snapshots.
+//
+// Generate is a pure function of the graph: the same graph gives equal
+// messages in the same order. Every message it builds passes Envoy's own
+// validation (ValidateAll), and the resources form a consistent snapshot:
+// each Listener's HTTP connection manager takes its route table over ADS
+// from the RouteConfiguration of the same name, and each EDS Cluster's
+// endpoints come from the ClusterLoadAssignment of the same name. Resource
+// names are documented in names.go and say which object each came from.
+//
+// Choices that follow the Gateway API where Envoy's defaults differ:
+//   - RouteConfiguration.ignore_port_in_host_matching is set, so the port of
+//     the Host header is ignored when choosing a virtual host, while the header
+//     is forwarded unchanged.
+//   - PathPrefix matches use path_separated_prefix, which matches whole path
+//     segments as the spec requires ("/v2" matches "/v2/x", not "/v2x").
+//   - The HTTP connection manager normalises paths (RFC 3986), so that dot
+//     segments cannot step outside a matched prefix.
+package xdsgen

@@ -1,0 +1,114 @@
+package xdsgen
+
+import (
+	"testing"
+
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/protobuf/testing/protocmp"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame/dag"
+)
+
+func TestRouteMatch(t *testing.T) {
+	tests := []struct {
+		name string
+		path dag.PathMatch
+		want *routev3.RouteMatch
+	}{
+		{"exact", dag.PathMatch{Type: dag.PathExact, Value: "/a/"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Path{Path: "/a/"}}},
+		{"root prefix", dag.PathMatch{Type: dag.PathPrefix, Value: "/"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}}},
+		{"segment prefix", dag.PathMatch{Type: dag.PathPrefix, Value: "/v2"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_PathSeparatedPrefix{PathSeparatedPrefix: "/v2"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := routeMatch(tt.path)
+			if diff := cmp.Diff(tt.want, got, protocmp.Transform()); diff != "" {
+				t.Errorf("routeMatch (-want +got):\n%s", diff)
+			}
+			if err := got.ValidateAll(); err != nil {
+				t.Errorf("ValidateAll: %v", err)
+			}
+		})
+	}
+}
+
+func TestRouteAction(t *testing.T) {
+	a := &dag.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "a"}, Port: 80}
+	b := &dag.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "b"}, Port: 8080}
+	src := dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "r", Rule: 1, Match: 2}
+	root := dag.PathMatch{Type: dag.PathPrefix, Value: "/"}
+	match := &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}}
+	tests := []struct {
+		name  string
+		route *dag.Route
+		want  *routev3.Route
+	}{
+		{"no backend answers directly", &dag.Route{Source: src, Path: root, DirectResponseStatus: 500},
+			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
+				Action: &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: 500}}}},
+		{"one backend needs no weights", &dag.Route{Source: src, Path: root, Backends: []dag.WeightedCluster{{Cluster: a, Weight: 7}}},
+			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
+				Action: &routev3.Route_Route{Route: &routev3.RouteAction{ClusterSpecifier: &routev3.RouteAction_Cluster{Cluster: "service/ns/a/80"}}}}},
+		{"several backends share by weight", &dag.Route{Source: src, Path: root, Backends: []dag.WeightedCluster{{Cluster: a, Weight: 3}, {Cluster: b, Weight: 1}}},
+			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
+				Action: &routev3.Route_Route{Route: &routev3.RouteAction{ClusterSpecifier: &routev3.RouteAction_WeightedClusters{
+					WeightedClusters: &routev3.WeightedCluster{Clusters: []*routev3.WeightedCluster_ClusterWeight{
+						{Name: "service/ns/a/80", Weight: wrapperspb.UInt32(3)},
+						{Name: "service/ns/b/8080", Weight: wrapperspb.UInt32(1)},
+					}}}}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := route(tt.route)
+			if diff := cmp.Diff(tt.want, got, protocmp.Transform()); diff != "" {
+				t.Errorf("route (-want +got):\n%s", diff)
+			}
+			if err := got.ValidateAll(); err != nil {
+				t.Errorf("ValidateAll: %v", err)
+			}
+		})
+	}
+}
+
+func TestNames(t *testing.T) {
+	gw := types.NamespacedName{Namespace: "infra", Name: "public"}
+	svc := types.NamespacedName{Namespace: "apps", Name: "web"}
+	l := &dag.Listener{Gateway: gw, Port: 8080}
+	for _, tt := range []struct{ got, want string }{
+		{ListenerName(gw, 8080), "gateway/infra/public/8080"},
+		{ClusterName(svc, 443), "service/apps/web/443"},
+		{virtualHostName(l, &dag.VirtualHost{Listener: "http", Hostname: "*.example.com"}), "infra/public/http/*.example.com"},
+		{virtualHostName(l, &dag.VirtualHost{Listener: "http"}), "infra/public/http/*"},
+		{routeName(dag.RouteSource{Kind: "HTTPRoute", Namespace: "apps", Name: "web", Rule: 2, Match: 0}), "httproute/apps/web/rule/2/match/0"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestGenerateEmptyGraph(t *testing.T) {
+	r := Generate(&dag.Graph{})
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := r.Snapshot("v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.GetVersion("type.googleapis.com/envoy.config.listener.v3.Listener") != "v1" {
+		t.Error("snapshot version not set")
+	}
+}
+
+func TestSnapshotRejectsInconsistentResources(t *testing.T) {
+	g := &dag.Graph{Listeners: []*dag.Listener{{Gateway: types.NamespacedName{Namespace: "ns", Name: "gw"}, Port: 80}}}
+	r := Generate(g)
+	r.Routes = nil // the listener's route table is missing
+	if _, err := r.Snapshot("v1"); err == nil {
+		t.Fatal("Snapshot accepted a listener whose route table is missing")
+	}
+}
