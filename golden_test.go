@@ -54,29 +54,10 @@ func TestGolden(t *testing.T) {
 }
 
 func runGolden(t *testing.T, file string) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	archive := txtar.Parse(data)
-	input, ok := archive.Get("input.yaml")
-	if !ok {
-		t.Fatalf("%s has no input.yaml", file)
-	}
-	objects, _, err := manifest.Decode(file, bytes.NewReader(input))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := sesame.Translate(objects, sesame.Options{Now: goldenNow})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkEnvoy(t, res)
-	got, err := render.Document(res, render.YAML)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkDeterministic(t, objects, got)
+	c := loadCase(t, file)
+	checkEnvoy(t, c.result)
+	checkDeterministic(t, c.objects, c.rendered)
+	archive, got := c.archive, c.rendered
 
 	if *update {
 		archive.Set("output.yaml", got)
@@ -201,24 +182,8 @@ func compareDocuments(t *testing.T, wantData, gotData []byte) {
 func TestGoldenUpdateIsIdempotent(t *testing.T) {
 	files, _ := filepath.Glob("testdata/golden/*.txtar")
 	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		archive := txtar.Parse(data)
-		input, _ := archive.Get("input.yaml")
-		objects, _, err := manifest.Decode(file, bytes.NewReader(input))
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := sesame.Translate(objects, sesame.Options{Now: goldenNow})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rendered, err := render.Document(res, render.YAML)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := loadCase(t, file)
+		archive, rendered := c.archive, c.rendered
 		archive.Set("output.yaml", rendered)
 		once := txtar.Format(archive)
 		reread := txtar.Parse(once)
@@ -229,4 +194,35 @@ func TestGoldenUpdateIsIdempotent(t *testing.T) {
 			t.Errorf("%s: a second rewrite changes the file", file)
 		}
 	}
+}
+
+// goldenCase is a golden file, read and translated.
+type goldenCase struct {
+	archive  *txtar.Archive
+	objects  []runtime.Object
+	result   *sesame.Result
+	rendered []byte // what sesame translate prints for the input
+}
+
+func loadCase(t *testing.T, file string) *goldenCase {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &goldenCase{archive: txtar.Parse(data)}
+	input, ok := c.archive.Get("input.yaml")
+	if !ok {
+		t.Fatalf("%s has no input.yaml", file)
+	}
+	if c.objects, _, err = manifest.Decode(file, bytes.NewReader(input)); err != nil {
+		t.Fatal(err)
+	}
+	if c.result, err = sesame.Translate(c.objects, sesame.Options{Now: goldenNow}); err != nil {
+		t.Fatal(err)
+	}
+	if c.rendered, err = render.Document(c.result, render.YAML); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -60,16 +60,7 @@ func (c *compiledRules) refProblem(reason, problem string) {
 // resolveServiceRef finds the Cluster for a backendRef, or the reason it
 // cannot be used.
 func (b *builder) resolveServiceRef(route *gatewayv1.HTTPRoute, ref *gatewayv1.BackendRef) (*Cluster, string, string) {
-	group, kind, namespace := "", "Service", route.Namespace
-	if ref.Group != nil {
-		group = string(*ref.Group)
-	}
-	if ref.Kind != nil {
-		kind = string(*ref.Kind)
-	}
-	if ref.Namespace != nil {
-		namespace = string(*ref.Namespace)
-	}
+	group, kind, namespace := valueOr(ref.Group, ""), valueOr(ref.Kind, "Service"), valueOr(ref.Namespace, route.Namespace)
 	if group != "" || kind != "Service" {
 		return nil, string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("kind %s is not supported; backends are core Services.", groupKind(group, kind))
 	}
@@ -150,7 +141,7 @@ func (b *builder) endpoints(c *Cluster) []Endpoint {
 			continue
 		}
 		for _, sp := range slice.Ports {
-			if sp.Port == nil || *sp.Port < 1 || *sp.Port > 65535 || derefString(sp.Name) != c.PortName ||
+			if sp.Port == nil || *sp.Port < 1 || *sp.Port > 65535 || valueOr(sp.Name, "") != c.PortName ||
 				(sp.Protocol != nil && *sp.Protocol != corev1.ProtocolTCP) {
 				continue
 			}
@@ -174,9 +165,11 @@ func (b *builder) endpoints(c *Cluster) []Endpoint {
 	return slices.Compact(out)
 }
 
-func derefString(s *string) string {
-	if s == nil {
-		return ""
+// valueOr returns *p, or def when p is nil: the API's defaulting of optional
+// fields.
+func valueOr[T ~string](p *T, def string) string {
+	if p == nil {
+		return def
 	}
-	return *s
+	return string(*p)
 }

@@ -174,10 +174,7 @@ func allowedKinds(l *listener, kinds []gatewayv1.RouteGroupKind) []gatewayv1.Rou
 	var supported []gatewayv1.RouteGroupKind
 	var invalid []string
 	for _, k := range kinds {
-		group := gatewayv1.GroupName
-		if k.Group != nil {
-			group = string(*k.Group)
-		}
+		group := valueOr(k.Group, gatewayv1.GroupName)
 		if group == gatewayv1.GroupName && k.Kind == "HTTPRoute" {
 			if len(supported) == 0 {
 				supported = append(supported, httpRoute)

@@ -64,23 +64,28 @@ func (b *builder) attachHTTPRoute(g *gateway, route *gatewayv1.HTTPRoute) {
 	}
 	if len(parents) > 0 {
 		b.addStatus("HTTPRoute", route, &gatewayv1.HTTPRouteStatus{
-			RouteStatus: gatewayv1.RouteStatus{Parents: parents},
+			RouteStatus: gatewayv1.RouteStatus{Parents: append(b.foreignParents(route.Status.Parents), parents...)},
 		})
 	}
 }
 
+// foreignParents returns the parent statuses other controllers wrote, which a
+// status update must keep: each controller owns only its own entries. Entries
+// this controller wrote before are replaced, not kept, so that a parentRef
+// removed from the route loses its status.
+func (b *builder) foreignParents(existing []gatewayv1.RouteParentStatus) []gatewayv1.RouteParentStatus {
+	var out []gatewayv1.RouteParentStatus
+	for _, p := range existing {
+		if string(p.ControllerName) != b.opts.controllerName() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // refersTo reports whether a parentRef of a route in routeNamespace names gw.
 func refersTo(ref gatewayv1.ParentReference, routeNamespace string, gw *gatewayv1.Gateway) bool {
-	group, kind, namespace := gatewayv1.GroupName, "Gateway", routeNamespace
-	if ref.Group != nil {
-		group = string(*ref.Group)
-	}
-	if ref.Kind != nil {
-		kind = string(*ref.Kind)
-	}
-	if ref.Namespace != nil {
-		namespace = string(*ref.Namespace)
-	}
+	group, kind, namespace := valueOr(ref.Group, gatewayv1.GroupName), valueOr(ref.Kind, "Gateway"), valueOr(ref.Namespace, routeNamespace)
 	return group == gatewayv1.GroupName && kind == "Gateway" && namespace == gw.Namespace && string(ref.Name) == gw.Name
 }
 
