@@ -114,10 +114,21 @@ func (b *builder) clusterFor(service types.NamespacedName, port *corev1.ServiceP
 	return c
 }
 
-// finishClusters fills in the endpoints of every cluster in use and puts the
-// clusters in the graph in order.
+// finishClusters puts in the graph the clusters that served routes send
+// traffic to, with their endpoints. Services that only rejected routes or
+// weight-0 backends name get no cluster: Envoy would never use it.
 func (b *builder) finishClusters() {
-	for _, c := range b.cluster {
+	used := map[*Cluster]bool{}
+	for _, l := range b.graph.Listeners {
+		for _, vh := range l.VirtualHosts {
+			for _, r := range vh.Routes {
+				for _, wc := range r.Backends {
+					used[wc.Cluster] = true
+				}
+			}
+		}
+	}
+	for c := range used {
 		c.Endpoints = b.endpoints(c)
 		b.graph.Clusters = append(b.graph.Clusters, c)
 	}

@@ -2,6 +2,7 @@ package dag
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -12,20 +13,23 @@ import (
 // wrong, and everything else is still translated.
 func Build(in *Input, opts Options) *Graph {
 	b := &builder{
-		opts:    opts,
-		now:     metav1.NewTime(opts.Now),
-		index:   newIndex(in),
-		graph:   &Graph{},
-		cluster: map[clusterKey]*Cluster{},
+		opts:     opts,
+		now:      metav1.NewTime(opts.Now),
+		index:    newIndex(in),
+		graph:    &Graph{},
+		cluster:  map[clusterKey]*Cluster{},
+		unserved: map[types.NamespacedName]string{},
 	}
-	if class := b.selectGatewayClass(in.GatewayClasses); class != nil {
-		if gw := b.selectGateway(in.Gateways, class); gw != nil {
-			g := b.buildGateway(gw)
-			for _, route := range sortedOldestFirst(in.HTTPRoutes) {
-				b.attachHTTPRoute(g, route)
-			}
-			b.finishGateway(g)
-		}
+	classes := b.selectGatewayClass(in.GatewayClasses)
+	var g *gateway
+	if gw := b.selectGateway(in.Gateways, classes); gw != nil {
+		g = b.buildGateway(gw)
+	}
+	for _, route := range sortedOldestFirst(in.HTTPRoutes) {
+		b.attachHTTPRoute(g, route)
+	}
+	if g != nil {
+		b.finishGateway(g)
 	}
 	b.finishClusters()
 	sortStatus(b.graph.Status)
@@ -39,6 +43,9 @@ type builder struct {
 	index   *index
 	graph   *Graph
 	cluster map[clusterKey]*Cluster
+	// unserved holds the Gateways this controller is responsible for but does
+	// not serve, with the reason, so that routes naming them learn why.
+	unserved map[types.NamespacedName]string
 }
 
 func (b *builder) conditions(obj metav1.Object) *conditions {

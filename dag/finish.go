@@ -21,18 +21,7 @@ func (b *builder) finishGateway(g *gateway) {
 			Port:    pg.port,
 		}
 		for _, l := range pg.listeners {
-			// Every listener with a hostname gets its virtual host, even
-			// without routes, so that its hostname answers 404 rather than
-			// falling through to a more general listener's routes.
-			if l.hostname != "" {
-				if _, ok := l.hosts[l.hostname]; !ok {
-					l.hosts[l.hostname] = nil
-				}
-			}
-			for host, routes := range l.hosts {
-				sortRoutes(routes)
-				gl.VirtualHosts = append(gl.VirtualHosts, &VirtualHost{Listener: string(l.spec.Name), Hostname: host, Routes: routes})
-			}
+			gl.VirtualHosts = append(gl.VirtualHosts, l.virtualHosts()...)
 		}
 		slices.SortFunc(gl.VirtualHosts, func(x, y *VirtualHost) int {
 			return hostmatch.Compare(x.Hostname, y.Hostname)
@@ -40,6 +29,52 @@ func (b *builder) finishGateway(g *gateway) {
 		b.graph.Listeners = append(b.graph.Listeners, gl)
 	}
 	b.gatewayStatus(g)
+}
+
+// virtualHosts returns a virtual host for every hostname a route on l
+// serves under, and for l's own hostname. Envoy sends a request to exactly
+// one virtual host, the one with the most specific domain, so each virtual
+// host holds the routes of its own hostname and then, in order of
+// decreasing specificity, those of every less specific hostname of the
+// listener that also covers it: the spec gives "precedence" to routes with
+// the more specific matching hostname, it does not hide the others. Routes
+// of other listeners never join (Listener Isolation).
+func (l *listener) virtualHosts() []*VirtualHost {
+	// A listener with a hostname gets its virtual host even without routes,
+	// so that its hostname answers 404 rather than falling through to a
+	// more general listener's routes.
+	if l.hostname != "" {
+		if _, ok := l.hosts[l.hostname]; !ok {
+			l.hosts[l.hostname] = nil
+		}
+	}
+	hostnames := make([]string, 0, len(l.hosts))
+	for host, routes := range l.hosts {
+		sortRoutes(routes)
+		hostnames = append(hostnames, host)
+	}
+	slices.SortFunc(hostnames, hostmatch.Compare)
+
+	var out []*VirtualHost
+	for i, host := range hostnames {
+		vh := &VirtualHost{Listener: string(l.spec.Name), Hostname: host}
+		seen := map[*Route]bool{}
+		// hostnames is sorted most specific first, so the ones that can
+		// cover host come at or after i, already in precedence order.
+		for _, wider := range hostnames[i:] {
+			if r := hostmatch.Relate(host, wider, hostmatch.Suffix); r != hostmatch.Equivalent && r != hostmatch.MoreSpecific {
+				continue
+			}
+			for _, route := range l.hosts[wider] {
+				if !seen[route] {
+					seen[route] = true
+					vh.Routes = append(vh.Routes, route)
+				}
+			}
+		}
+		out = append(out, vh)
+	}
+	return out
 }
 
 // sortRoutes puts routes in the order Envoy must try them, most specific

@@ -39,10 +39,16 @@ type listener struct {
 	kinds           []gatewayv1.RouteGroupKind
 	from            gatewayv1.FromNamespaces
 	selector        labels.Selector
-	// attached is the set of routes attached to the listener.
-	attached map[types.NamespacedName]bool
-	// routes are what attached routes serve, by hostname.
+	// attached is the set of accepted routes attached to the listener, as
+	// attachedRoutes counts them; served is the subset whose rules it serves.
+	attached, served map[types.NamespacedName]bool
+	// hosts holds the routes served, by the hostname they serve under.
 	hosts map[string][]*Route
+}
+
+// name is the Gateway's namespace and name.
+func (g *gateway) name() types.NamespacedName {
+	return types.NamespacedName{Namespace: g.obj.Namespace, Name: g.obj.Name}
 }
 
 // buildGateway validates the listeners of gw and merges them by port.
@@ -100,6 +106,7 @@ func (b *builder) validateListener(spec *gatewayv1.Listener, gw *gatewayv1.Gatew
 		cond:      b.conditions(gw),
 		valid:     true,
 		attached:  map[types.NamespacedName]bool{},
+		served:    map[types.NamespacedName]bool{},
 		hosts:     map[string][]*Route{},
 		from:      gatewayv1.NamespacesFromSame,
 	}
@@ -165,9 +172,14 @@ func (b *builder) allowedNamespaces(l *listener, ns *gatewayv1.RouteNamespaces) 
 }
 
 // allowedKinds returns the route kinds the listener accepts: the kinds asked
-// for that Sesame supports, or HTTPRoute when none are asked for.
+// for that Sesame supports on the listener's protocol, or when none are asked
+// for, the kinds of that protocol. A listener of a protocol Sesame does not
+// serve accepts none.
 func allowedKinds(l *listener, kinds []gatewayv1.RouteGroupKind) []gatewayv1.RouteGroupKind {
 	httpRoute := gatewayv1.RouteGroupKind{Group: ptr(gatewayv1.Group(gatewayv1.GroupName)), Kind: "HTTPRoute"}
+	if l.spec.Protocol != gatewayv1.HTTPProtocolType {
+		return nil
+	}
 	if len(kinds) == 0 {
 		return []gatewayv1.RouteGroupKind{httpRoute}
 	}
@@ -192,24 +204,24 @@ func allowedKinds(l *listener, kinds []gatewayv1.RouteGroupKind) []gatewayv1.Rou
 
 // conflictMessage names the other listeners l conflicts with.
 func conflictMessage(l *listener, all []*listener, reason listenermerge.Reason) string {
-	var others []string
+	var names []string
 	for _, o := range all {
-		if o == l || o.spec.Port != l.spec.Port {
+		if o.spec.Port != l.spec.Port {
 			continue
 		}
 		if reason == listenermerge.HostnameConflict && o.hostname != l.hostname {
 			continue
 		}
-		others = append(others, fmt.Sprintf("%q", o.spec.Name))
+		names = append(names, fmt.Sprintf("%q", o.spec.Name))
 	}
 	if reason == listenermerge.ProtocolConflict {
-		return fmt.Sprintf("Port %d is shared with listeners %s, and HTTP cannot share a port with HTTPS or TLS.", l.spec.Port, strings.Join(others, ", "))
+		return fmt.Sprintf("Listeners %s share port %d, and HTTP cannot share a port with HTTPS or TLS; none of them is accepted.", strings.Join(names, ", "), l.spec.Port)
 	}
 	host := l.hostname
 	if host == "" {
 		host = "(none)"
 	}
-	return fmt.Sprintf("Listeners %s on port %d have the same hostname %s; none of them is accepted.", strings.Join(others, ", "), l.spec.Port, host)
+	return fmt.Sprintf("Listeners %s on port %d have the same hostname %s; none of them is accepted.", strings.Join(names, ", "), l.spec.Port, host)
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -3,8 +3,17 @@ package dag
 import (
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
+
+// classSelection is the outcome of selectGatewayClass.
+type classSelection struct {
+	// selected is the GatewayClass served; nil when none has our controller.
+	selected *gatewayv1.GatewayClass
+	// rejected are the other classes of our controller, by name.
+	rejected map[string]bool
+}
 
 // selectGatewayClass picks the GatewayClass this translation serves: the
 // oldest one whose controllerName is ours (seed: "Should two different
@@ -12,44 +21,53 @@ import (
 // [Sesame] will utilize the oldest created object and set a status on the
 // other(s) which describes that object as being rejected"). Classes of other
 // controllers are out of scope and get no status.
-func (b *builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) *gatewayv1.GatewayClass {
-	var selected *gatewayv1.GatewayClass
+func (b *builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSelection {
+	sel := classSelection{rejected: map[string]bool{}}
 	for _, class := range sortedOldestFirst(classes) {
 		if string(class.Spec.ControllerName) != b.opts.controllerName() {
 			continue
 		}
 		cond := b.conditions(class)
-		if selected == nil {
-			selected = class
+		if sel.selected == nil {
+			sel.selected = class
 			cond.set(string(gatewayv1.GatewayClassConditionStatusAccepted), true,
 				string(gatewayv1.GatewayClassReasonAccepted),
 				fmt.Sprintf("Accepted by controller %s.", b.opts.controllerName()))
 		} else {
+			sel.rejected[class.Name] = true
 			cond.set(string(gatewayv1.GatewayClassConditionStatusAccepted), false,
 				string(gatewayv1.GatewayClassReasonUnsupported),
-				fmt.Sprintf("GatewayClass %q has the same controllerName and is older; one controller serves one GatewayClass, the oldest.", selected.Name))
+				fmt.Sprintf("GatewayClass %q has the same controllerName and is older; one controller serves one GatewayClass, the oldest.", sel.selected.Name))
 		}
 		b.addStatus("GatewayClass", class, &gatewayv1.GatewayClassStatus{Conditions: cond.list})
 	}
-	return selected
+	return sel
 }
 
 // selectGateway picks the Gateway this translation serves: the oldest of the
-// class (seed: one Gateway describes one Envoy deployment). The others get
-// Accepted=False with reason NotSelected, a Sesame reason, because no reason
-// of the v1 API describes a Gateway that lost to an older one.
-func (b *builder) selectGateway(gateways []*gatewayv1.Gateway, class *gatewayv1.GatewayClass) *gatewayv1.Gateway {
+// selected class (seed: one Gateway describes one Envoy deployment). The
+// others of that class get Accepted=False with reason NotSelected, a Sesame
+// reason, because no reason of the v1 API describes a Gateway that lost to an
+// older one. Gateways of our rejected classes get no status of their own (the
+// class's status says why), but routes that name them are told.
+func (b *builder) selectGateway(gateways []*gatewayv1.Gateway, classes classSelection) *gatewayv1.Gateway {
 	var selected *gatewayv1.Gateway
 	for _, gw := range sortedOldestFirst(gateways) {
-		if string(gw.Spec.GatewayClassName) != class.Name {
+		key := types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name}
+		class := string(gw.Spec.GatewayClassName)
+		switch {
+		case classes.rejected[class]:
+			b.unserved[key] = fmt.Sprintf("its GatewayClass %q is not accepted; see the GatewayClass status.", class)
 			continue
-		}
-		if selected == nil {
+		case classes.selected == nil || class != classes.selected.Name:
+			continue
+		case selected == nil:
 			selected = gw
 			continue
 		}
-		cond := b.conditions(gw)
 		msg := fmt.Sprintf("Gateway %s/%s of the same GatewayClass is older; one Envoy fleet serves one Gateway, the oldest.", selected.Namespace, selected.Name)
+		b.unserved[key] = msg
+		cond := b.conditions(gw)
 		cond.set(string(gatewayv1.GatewayConditionAccepted), false, ReasonNotSelected, msg)
 		cond.set(string(gatewayv1.GatewayConditionProgrammed), false, string(gatewayv1.GatewayReasonInvalid), msg)
 		b.addStatus("Gateway", gw, &gatewayv1.GatewayStatus{Conditions: cond.list})

@@ -11,50 +11,28 @@ import (
 	"github.com/projectsesame/sesame/hostmatch"
 )
 
-// attachHTTPRoute attaches route to the listeners of g its parentRefs select,
-// adds its rules to their virtual hosts, and writes its status. Routes are
-// attached oldest first, which is the order the spec breaks ties in.
+// attachHTTPRoute attaches route to the listeners of g (nil when no Gateway
+// is served) that its parentRefs select, adds its rules to their virtual
+// hosts, and writes its status. Routes are attached oldest first, the order
+// in which the spec breaks ties.
 func (b *builder) attachHTTPRoute(g *gateway, route *gatewayv1.HTTPRoute) {
-	key := types.NamespacedName{Namespace: route.Namespace, Name: route.Name}
 	var parents []gatewayv1.RouteParentStatus
-	var rules *compiledRules // compiled once, when some parentRef is ours
-	hostnameErr := validateRouteHostnames(route.Spec.Hostnames)
-
+	var rules *compiledRules // compiled once, when some parentRef is served
 	for _, ref := range route.Spec.ParentRefs {
-		if !refersTo(ref, route.Namespace, g.obj) {
-			continue // not ours: another controller writes that parent's status
-		}
-		if rules == nil {
-			rules = b.compileHTTPRouteRules(route)
-		}
-		cond := b.conditions(route)
-		attachments, reason, msg := b.selectListeners(g, route, ref, hostnameErr)
+		target := parentTarget(ref, route.Namespace)
+		var cond *conditions
 		switch {
-		case reason != "":
-			cond.set(string(gatewayv1.RouteConditionAccepted), false, reason, msg)
-		case len(rules.routes) == 0:
-			cond.set(string(gatewayv1.RouteConditionAccepted), false, string(gatewayv1.RouteReasonUnsupportedValue),
-				"No rule can be served: "+strings.Join(rules.problems, " "))
-		default:
-			cond.set(string(gatewayv1.RouteConditionAccepted), true, string(gatewayv1.RouteReasonAccepted), "Route is accepted.")
-			for _, a := range attachments {
-				if a.listener.attached[key] {
-					continue // another parentRef attached it here already
-				}
-				a.listener.attached[key] = true
-				for _, host := range a.hostnames {
-					a.listener.hosts[host] = append(a.listener.hosts[host], rules.routes...)
-				}
+		case g != nil && target == g.name():
+			if rules == nil {
+				rules = b.compileHTTPRouteRules(route)
 			}
-		}
-		if rules.resolvedRefs {
-			cond.set(string(gatewayv1.RouteConditionResolvedRefs), true, string(gatewayv1.RouteReasonResolvedRefs), "All references are resolved.")
-		} else {
-			cond.set(string(gatewayv1.RouteConditionResolvedRefs), false, rules.refReason, strings.Join(rules.refProblems, " "))
-		}
-		if len(rules.problems) > 0 && len(rules.routes) > 0 {
-			cond.set(string(gatewayv1.RouteConditionPartiallyInvalid), true, string(gatewayv1.RouteReasonUnsupportedValue),
-				"Some rules are dropped: "+strings.Join(rules.problems, " "))
+			cond = b.attachToParent(g, route, ref, rules)
+		case b.unserved[target] != "":
+			cond = b.conditions(route)
+			cond.set(string(gatewayv1.RouteConditionAccepted), false, string(gatewayv1.RouteReasonNoMatchingParent),
+				fmt.Sprintf("Gateway %s is not served: %s", target, b.unserved[target]))
+		default:
+			continue // not ours: another controller writes that parent's status
 		}
 		parents = append(parents, gatewayv1.RouteParentStatus{
 			ParentRef:      ref,
@@ -62,31 +40,99 @@ func (b *builder) attachHTTPRoute(g *gateway, route *gatewayv1.HTTPRoute) {
 			Conditions:     cond.list,
 		})
 	}
-	if len(parents) > 0 {
+	foreign, hadOurs := b.foreignParents(route.Status.Parents)
+	if len(parents) > 0 || hadOurs {
 		b.addStatus("HTTPRoute", route, &gatewayv1.HTTPRouteStatus{
-			RouteStatus: gatewayv1.RouteStatus{Parents: append(b.foreignParents(route.Status.Parents), parents...)},
+			RouteStatus: gatewayv1.RouteStatus{Parents: append(foreign, parents...)},
 		})
 	}
 }
 
+// attachToParent handles one parentRef naming the served Gateway and returns
+// the conditions of that parent's status.
+func (b *builder) attachToParent(g *gateway, route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, rules *compiledRules) *conditions {
+	cond := b.conditions(route)
+	attachments, reason, msg := b.selectListeners(g, route, ref)
+	accepted := reason == "" && len(rules.routes) > 0
+	switch {
+	case reason != "":
+		cond.set(string(gatewayv1.RouteConditionAccepted), false, reason, msg)
+	case len(rules.routes) == 0:
+		cond.set(string(gatewayv1.RouteConditionAccepted), false, string(gatewayv1.RouteReasonUnsupportedValue),
+			"No rule can be served: "+strings.Join(rules.problems, " "))
+	default:
+		cond.set(string(gatewayv1.RouteConditionAccepted), true, string(gatewayv1.RouteReasonAccepted), "Route is accepted."+msg)
+		b.addRoutes(route, attachments, rules)
+		b.countAttachment(g, route, ref)
+	}
+	if rules.resolvedRefs {
+		cond.set(string(gatewayv1.RouteConditionResolvedRefs), true, string(gatewayv1.RouteReasonResolvedRefs), "All references are resolved.")
+	} else {
+		cond.set(string(gatewayv1.RouteConditionResolvedRefs), false, rules.refReason, strings.Join(rules.refProblems, " "))
+	}
+	// The spec sets PartiallyInvalid only on accepted routes, and its
+	// message must start with "Dropped Rule".
+	if accepted && len(rules.problems) > 0 {
+		cond.set(string(gatewayv1.RouteConditionPartiallyInvalid), true, string(gatewayv1.RouteReasonUnsupportedValue),
+			"Dropped Rule: "+strings.Join(rules.problems, " "))
+	}
+	return cond
+}
+
+// addRoutes adds the routes of an accepted route to the virtual hosts of the
+// listeners it attaches to, once per listener even when several parentRefs
+// select the same listener.
+func (b *builder) addRoutes(route *gatewayv1.HTTPRoute, attachments []attachment, rules *compiledRules) {
+	key := types.NamespacedName{Namespace: route.Namespace, Name: route.Name}
+	for _, a := range attachments {
+		if a.listener.served[key] {
+			continue
+		}
+		a.listener.served[key] = true
+		for _, host := range a.hostnames {
+			a.listener.hosts[host] = append(a.listener.hosts[host], rules.routes...)
+		}
+	}
+}
+
+// countAttachment counts an accepted route on every listener its parentRef
+// selects and whose allowedRoutes admit it. The spec bases attachedRoutes
+// "solely on the combination of the AllowedRoutes field on the corresponding
+// Listener and the Route's ParentRefs field", whatever the listener's own
+// status and whatever the hostnames.
+func (b *builder) countAttachment(g *gateway, route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference) {
+	key := types.NamespacedName{Namespace: route.Namespace, Name: route.Name}
+	for _, l := range g.selectedBy(ref) {
+		if l.allowsKind() && b.allowsNamespace(l, route.Namespace) {
+			l.attached[key] = true
+		}
+	}
+}
+
+// parentTarget is the Gateway a parentRef names, or the zero name when it
+// names something else.
+func parentTarget(ref gatewayv1.ParentReference, routeNamespace string) types.NamespacedName {
+	if valueOr(ref.Group, gatewayv1.GroupName) != gatewayv1.GroupName || valueOr(ref.Kind, "Gateway") != "Gateway" {
+		return types.NamespacedName{}
+	}
+	return types.NamespacedName{Namespace: valueOr(ref.Namespace, routeNamespace), Name: string(ref.Name)}
+}
+
 // foreignParents returns the parent statuses other controllers wrote, which a
-// status update must keep: each controller owns only its own entries. Entries
-// this controller wrote before are replaced, not kept, so that a parentRef
-// removed from the route loses its status.
-func (b *builder) foreignParents(existing []gatewayv1.RouteParentStatus) []gatewayv1.RouteParentStatus {
+// status update must keep, since each controller owns only its own entries,
+// and whether there were entries of ours. Ours are replaced rather than kept,
+// so that a parentRef removed from the route loses its status.
+func (b *builder) foreignParents(existing []gatewayv1.RouteParentStatus) ([]gatewayv1.RouteParentStatus, bool) {
 	var out []gatewayv1.RouteParentStatus
+	hadOurs := false
 	for _, p := range existing {
-		if string(p.ControllerName) != b.opts.controllerName() {
+		if string(p.ControllerName) == b.opts.controllerName() {
+			hadOurs = true
+		} else {
 			out = append(out, p)
 		}
 	}
-	return out
-}
-
-// refersTo reports whether a parentRef of a route in routeNamespace names gw.
-func refersTo(ref gatewayv1.ParentReference, routeNamespace string, gw *gatewayv1.Gateway) bool {
-	group, kind, namespace := valueOr(ref.Group, gatewayv1.GroupName), valueOr(ref.Kind, "Gateway"), valueOr(ref.Namespace, routeNamespace)
-	return group == gatewayv1.GroupName && kind == "Gateway" && namespace == gw.Namespace && string(ref.Name) == gw.Name
+	return out, hadOurs
 }
 
 // attachment is a listener a route attaches to, with the hostnames it serves
@@ -97,73 +143,82 @@ type attachment struct {
 }
 
 // selectListeners finds the listeners of g that ref selects and that accept
-// route, in the order the spec checks them: the listener named by sectionName
-// and port, then whether it is accepted, then allowedRoutes, then hostnames.
-// It returns a reason and message for Accepted=False when none is left.
-func (b *builder) selectListeners(g *gateway, route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, hostnameErr error) ([]attachment, string, string) {
-	var named []*listener
-	for _, l := range g.listeners {
-		if ref.SectionName != nil && l.spec.Name != *ref.SectionName {
-			continue
-		}
-		if ref.Port != nil && l.spec.Port != *ref.Port {
-			continue
-		}
-		named = append(named, l)
-	}
+// route, checking in the order a person debugging would: the listeners named
+// by sectionName and port, then whether they are accepted, then their
+// allowedRoutes kinds and namespaces, then hostnames. It returns a reason
+// and message for Accepted=False when no listener is left; when some are,
+// the message may hold a note for the Accepted=True condition.
+func (b *builder) selectListeners(g *gateway, route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference) ([]attachment, string, string) {
+	named := g.selectedBy(ref)
 	if len(named) == 0 {
-		return nil, string(gatewayv1.RouteReasonNoMatchingParent), fmt.Sprintf("Gateway %s/%s has no listener%s.", g.obj.Namespace, g.obj.Name, describeRef(ref))
+		return nil, string(gatewayv1.RouteReasonNoMatchingParent), fmt.Sprintf("Gateway %s has no listener%s.", g.name(), describeRef(ref))
 	}
-	var accepted []*listener
-	for _, l := range named {
-		if l.accepted {
-			accepted = append(accepted, l)
-		}
-	}
+	accepted := filter(named, func(l *listener) bool { return l.accepted })
 	if len(accepted) == 0 {
-		return nil, string(gatewayv1.RouteReasonNoMatchingParent), fmt.Sprintf("No listener%s of Gateway %s/%s is accepted; see the Gateway's listener status.", describeRef(ref), g.obj.Namespace, g.obj.Name)
+		return nil, string(gatewayv1.RouteReasonNoMatchingParent), fmt.Sprintf("No listener%s of Gateway %s is accepted; see the Gateway's listener status.", describeRef(ref), g.name())
 	}
-	var allowed []*listener
-	for _, l := range accepted {
-		if b.allows(l, route) {
-			allowed = append(allowed, l)
-		}
+	kindOK := filter(accepted, (*listener).allowsKind)
+	if len(kindOK) == 0 {
+		return nil, string(gatewayv1.RouteReasonNotAllowedByListeners), fmt.Sprintf("No listener%s allows HTTPRoutes in allowedRoutes.kinds.", describeRef(ref))
 	}
+	allowed := filter(kindOK, func(l *listener) bool { return b.allowsNamespace(l, route.Namespace) })
 	if len(allowed) == 0 {
-		return nil, string(gatewayv1.RouteReasonNotAllowedByListeners), fmt.Sprintf("No listener%s allows HTTPRoutes from namespace %q.", describeRef(ref), route.Namespace)
+		return nil, string(gatewayv1.RouteReasonNotAllowedByListeners), fmt.Sprintf("No listener%s allows routes from namespace %q.", describeRef(ref), route.Namespace)
 	}
-	if hostnameErr != nil {
-		return nil, string(gatewayv1.RouteReasonUnsupportedValue), hostnameErr.Error()
+	if err := validateRouteHostnames(route.Spec.Hostnames); err != nil {
+		return nil, string(gatewayv1.RouteReasonUnsupportedValue), err.Error()
 	}
+	routeHosts := hostnameStrings(route.Spec.Hostnames)
 	var attachments []attachment
+	var isolated []string
+	intersects := false
 	for _, l := range allowed {
-		hosts := hostmatch.Attach(l.hostname, g.siblingHostnames(l), hostnameStrings(route.Spec.Hostnames), hostmatch.Suffix)
-		if len(hosts) > 0 {
-			attachments = append(attachments, attachment{listener: l, hostnames: hosts})
+		if len(hostmatch.Attach(l.hostname, nil, routeHosts, hostmatch.Suffix)) == 0 {
+			continue
 		}
+		intersects = true
+		hosts := hostmatch.Attach(l.hostname, g.siblingHostnames(l), routeHosts, hostmatch.Suffix)
+		if len(hosts) == 0 {
+			isolated = append(isolated, fmt.Sprintf("%q", l.spec.Name))
+			continue
+		}
+		attachments = append(attachments, attachment{listener: l, hostnames: hosts})
 	}
-	if len(attachments) == 0 {
-		return nil, string(gatewayv1.RouteReasonNoMatchingListenerHostname), fmt.Sprintf("No hostname of the route intersects a listener's hostname%s.", describeRef(ref))
+	if !intersects {
+		return nil, string(gatewayv1.RouteReasonNoMatchingListenerHostname), fmt.Sprintf("No hostname of the route intersects the hostname of a listener%s.", describeRef(ref))
 	}
-	return attachments, "", ""
+	note := ""
+	if len(isolated) > 0 {
+		note = fmt.Sprintf(" On listener %s every hostname of the route belongs to a more specific listener on the same port, which serves those requests (Listener Isolation).", strings.Join(isolated, ", "))
+	}
+	return attachments, "", note
 }
 
-// allows reports whether listener l accepts route by namespace and kind.
-func (b *builder) allows(l *listener, route *gatewayv1.HTTPRoute) bool {
-	if len(l.kinds) == 0 {
-		return false
-	}
+// selectedBy returns the listeners a parentRef selects by sectionName and
+// port; both unset selects every listener.
+func (g *gateway) selectedBy(ref gatewayv1.ParentReference) []*listener {
+	return filter(g.listeners, func(l *listener) bool {
+		return (ref.SectionName == nil || l.spec.Name == *ref.SectionName) &&
+			(ref.Port == nil || l.spec.Port == *ref.Port)
+	})
+}
+
+// allowsKind reports whether the listener accepts HTTPRoutes.
+func (l *listener) allowsKind() bool { return len(l.kinds) > 0 }
+
+// allowsNamespace reports whether the listener accepts routes from namespace.
+func (b *builder) allowsNamespace(l *listener, namespace string) bool {
 	switch l.from {
 	case gatewayv1.NamespacesFromAll:
 		return true
 	case gatewayv1.NamespacesFromSelector:
-		ns := b.index.namespaces[route.Namespace]
-		if ns == nil {
+		ns := b.index.namespaces[namespace]
+		if ns == nil || l.selector == nil {
 			return false // labels unknown: do not guess in favour of access
 		}
 		return l.selector.Matches(labels.Set(ns.Labels))
 	default:
-		return route.Namespace == l.namespace
+		return namespace == l.namespace
 	}
 }
 
@@ -210,6 +265,16 @@ func hostnameStrings(hostnames []gatewayv1.Hostname) []string {
 	out := make([]string, len(hostnames))
 	for i, h := range hostnames {
 		out[i] = string(h)
+	}
+	return out
+}
+
+func filter[T any](in []T, keep func(T) bool) []T {
+	var out []T
+	for _, x := range in {
+		if keep(x) {
+			out = append(out, x)
+		}
 	}
 	return out
 }
