@@ -22,6 +22,11 @@
 // that no traffic goes where its author did not mean it to) and named in a
 // PartiallyInvalid condition, or in Accepted=False when no rule is left.
 //
+// Known gap: when some backendRefs of a rule are invalid and some valid, the
+// spec wants the invalid ones' share of traffic answered with 500; this
+// version sends all of it to the valid backends (ResolvedRefs=False still
+// names every invalid reference). A rule with no valid backend answers 500.
+//
 // # The seeds and Gateway API v1
 //
 // Seeds 000/001 describe Gateway API support before v1. Where they differ the
