@@ -2,6 +2,7 @@ package xdsgen
 
 import (
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -43,17 +44,7 @@ func virtualHostName(l *dag.Listener, vh *dag.VirtualHost) string {
 }
 
 func routeName(src dag.RouteSource) string {
-	return fmt.Sprintf("%s/%s/%s/rule/%d/match/%d", lowerKind(src.Kind), src.Namespace, src.Name, src.Rule, src.Match)
-}
-
-func lowerKind(kind string) string {
-	b := []byte(kind)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
+	return fmt.Sprintf("%s/%s/%s/rule/%d/match/%d", strings.ToLower(src.Kind), src.Namespace, src.Name, src.Rule, src.Match)
 }
 
 func clusterName(c *dag.Cluster) string { return ClusterName(c.Service, c.Port) }
