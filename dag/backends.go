@@ -18,33 +18,30 @@ type clusterKey struct {
 	port    int32
 }
 
-// resolveBackends turns the backendRefs of one rule into weighted clusters.
-// A backendRef that cannot be used is left out and recorded in c for the
-// ResolvedRefs condition; when none is left, the rule answers 500, as the
-// spec requires ("If all entries in BackendRefs are invalid, and there are
-// also no filters specified in this route rule, all traffic which matches
-// this rule MUST receive a 500 status code"). Backends of weight 0 get no
-// traffic and are left out too.
-func (b *builder) resolveBackends(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, field string, c *compiledRules) []WeightedCluster {
-	var out []WeightedCluster
-	for bi := range rule.BackendRefs {
-		ref := &rule.BackendRefs[bi].BackendRef
-		at := fmt.Sprintf("%s.backendRefs[%d]", field, bi)
-		cluster, reason, problem := b.resolveServiceRef(route, ref)
-		if reason != "" {
-			c.refProblem(reason, at+": "+problem)
-			continue
-		}
-		weight := int32(1)
+// resolveBackends turns the backendRefs of one rule of a route of kind
+// fromKind in fromNamespace into weighted clusters. A backendRef that cannot
+// be used is left out, recorded in c for the ResolvedRefs condition, and its
+// weight added to invalidWeight: the spec wants that share of traffic
+// answered with an error. Backends of weight 0 get no traffic and are left
+// out too.
+func (b *builder) resolveBackends(fromKind, fromNamespace string, refs []gatewayv1.BackendRef, field string, c *compiledRules) (backends []WeightedCluster, invalidWeight uint32) {
+	for bi := range refs {
+		ref := &refs[bi]
+		weight := uint32(1)
 		if ref.Weight != nil {
-			weight = *ref.Weight
+			weight = uint32(max(*ref.Weight, 0))
 		}
-		if weight <= 0 {
+		cluster, reason, problem := b.resolveServiceRef(fromKind, fromNamespace, ref)
+		if reason != "" {
+			c.refProblem(reason, fmt.Sprintf("%s.backendRefs[%d]: %s", field, bi, problem))
+			invalidWeight += weight
 			continue
 		}
-		out = append(out, WeightedCluster{Cluster: cluster, Weight: uint32(weight)})
+		if weight > 0 {
+			backends = append(backends, WeightedCluster{Cluster: cluster, Weight: weight})
+		}
 	}
-	return out
+	return backends, invalidWeight
 }
 
 // refProblem records a backendRef that cannot be used. The first reason
@@ -59,17 +56,17 @@ func (c *compiledRules) refProblem(reason, problem string) {
 
 // resolveServiceRef finds the Cluster for a backendRef, or the reason it
 // cannot be used.
-func (b *builder) resolveServiceRef(route *gatewayv1.HTTPRoute, ref *gatewayv1.BackendRef) (*Cluster, string, string) {
-	group, kind, namespace := valueOr(ref.Group, ""), valueOr(ref.Kind, "Service"), valueOr(ref.Namespace, route.Namespace)
+func (b *builder) resolveServiceRef(fromKind, fromNamespace string, ref *gatewayv1.BackendRef) (*Cluster, string, string) {
+	group, kind, namespace := valueOr(ref.Group, ""), valueOr(ref.Kind, "Service"), valueOr(ref.Namespace, fromNamespace)
 	if group != "" || kind != "Service" {
 		return nil, string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("kind %s is not supported; backends are core Services.", groupKind(group, kind))
 	}
 	name := types.NamespacedName{Namespace: namespace, Name: string(ref.Name)}
 	if !b.index.permitted(reference{
-		fromGroup: gatewayv1.GroupName, fromKind: "HTTPRoute", fromNamespace: route.Namespace,
+		fromGroup: gatewayv1.GroupName, fromKind: fromKind, fromNamespace: fromNamespace,
 		toGroup: "", toKind: "Service", toNamespace: namespace, toName: string(ref.Name),
 	}) {
-		return nil, string(gatewayv1.RouteReasonRefNotPermitted), fmt.Sprintf("Service %s is in another namespace and no ReferenceGrant in %q allows HTTPRoutes from %q to refer to it.", name, namespace, route.Namespace)
+		return nil, string(gatewayv1.RouteReasonRefNotPermitted), fmt.Sprintf("Service %s is in another namespace and no ReferenceGrant in %q allows %ss from %q to refer to it.", name, namespace, fromKind, fromNamespace)
 	}
 	svc := b.index.services[name]
 	if svc == nil {
@@ -119,12 +116,24 @@ func (b *builder) clusterFor(service types.NamespacedName, port *corev1.ServiceP
 // weight-0 backends name get no cluster: Envoy would never use it.
 func (b *builder) finishClusters() {
 	used := map[*Cluster]bool{}
-	for _, l := range b.graph.Listeners {
-		for _, vh := range l.VirtualHosts {
+	addAll := func(backends []WeightedCluster) {
+		for _, wc := range backends {
+			used[wc.Cluster] = true
+		}
+	}
+	addHosts := func(vhosts []*VirtualHost) {
+		for _, vh := range vhosts {
 			for _, r := range vh.Routes {
-				for _, wc := range r.Backends {
-					used[wc.Cluster] = true
-				}
+				addAll(r.Backends)
+			}
+		}
+	}
+	for _, l := range b.graph.Listeners {
+		addHosts(l.VirtualHosts)
+		for _, fc := range l.FilterChains {
+			addHosts(fc.VirtualHosts)
+			if fc.TCP != nil {
+				addAll(fc.TCP.Backends)
 			}
 		}
 	}

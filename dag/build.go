@@ -18,20 +18,29 @@ func Build(in *Input, opts Options) *Graph {
 		index:    newIndex(in),
 		graph:    &Graph{},
 		cluster:  map[clusterKey]*Cluster{},
+		secret:   map[types.NamespacedName]*Secret{},
 		unserved: map[types.NamespacedName]string{},
 	}
 	classes := b.selectGatewayClass(in.GatewayClasses)
-	var g *gateway
-	if gw := b.selectGateway(in.Gateways, classes); gw != nil {
-		g = b.buildGateway(gw)
+	var gateways []*gateway
+	for _, gw := range b.selectGateways(in.Gateways, classes) {
+		gateways = append(gateways, b.buildGateway(gw))
+	}
+	byName := map[types.NamespacedName]*gateway{}
+	for _, g := range gateways {
+		byName[g.name()] = g
 	}
 	for _, route := range sortedOldestFirst(in.HTTPRoutes) {
-		b.attachHTTPRoute(g, route)
+		b.attachHTTPRoute(byName, route)
 	}
-	if g != nil {
+	for _, route := range sortedOldestFirst(in.TLSRoutes) {
+		b.attachTLSRoute(byName, route)
+	}
+	for _, g := range gateways {
 		b.finishGateway(g)
 	}
 	b.finishClusters()
+	b.finishSecrets()
 	sortStatus(b.graph.Status)
 	return b.graph
 }
@@ -43,6 +52,7 @@ type builder struct {
 	index   *index
 	graph   *Graph
 	cluster map[clusterKey]*Cluster
+	secret  map[types.NamespacedName]*Secret
 	// unserved holds the Gateways this controller is responsible for but does
 	// not serve, with the reason, so that routes naming them learn why.
 	unserved map[types.NamespacedName]string

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/hostmatch"
@@ -17,15 +16,32 @@ import (
 func (b *builder) finishGateway(g *gateway) {
 	for _, pg := range g.ports {
 		gl := &Listener{
-			Gateway: types.NamespacedName{Namespace: g.obj.Namespace, Name: g.obj.Name},
-			Port:    pg.port,
+			Gateway:  g.name(),
+			Port:     pg.port,
+			BindPort: b.opts.bindPort(pg.port),
+			Secure:   pg.secure,
 		}
-		for _, l := range pg.listeners {
-			gl.VirtualHosts = append(gl.VirtualHosts, l.virtualHosts()...)
+		accepted := filter(pg.listeners, func(l *listener) bool { return l.accepted })
+		if len(accepted) == 0 {
+			continue // every listener lacks a usable certificate
+		}
+		for _, l := range accepted {
+			switch l.spec.Protocol {
+			case gatewayv1.HTTPProtocolType:
+				gl.VirtualHosts = append(gl.VirtualHosts, l.virtualHosts()...)
+			case gatewayv1.HTTPSProtocolType:
+				gl.FilterChains = append(gl.FilterChains, httpsFilterChain(l, accepted))
+			case gatewayv1.TLSProtocolType:
+				gl.FilterChains = append(gl.FilterChains, tlsFilterChains(l)...)
+			}
 		}
 		slices.SortFunc(gl.VirtualHosts, func(x, y *VirtualHost) int {
 			return hostmatch.Compare(x.Hostname, y.Hostname)
 		})
+		sortFilterChains(gl.FilterChains)
+		if gl.Secure && len(gl.FilterChains) == 0 {
+			continue // TLS listeners without routes: Envoy needs a chain
+		}
 		b.graph.Listeners = append(b.graph.Listeners, gl)
 	}
 	b.gatewayStatus(g)
@@ -130,7 +146,7 @@ func (b *builder) gatewayStatus(g *gateway) {
 		cond.set(string(gatewayv1.GatewayConditionAccepted), false, string(gatewayv1.GatewayReasonListenersNotValid), msg)
 		cond.set(string(gatewayv1.GatewayConditionProgrammed), false, string(gatewayv1.GatewayReasonInvalid), msg)
 	case len(rejected) > 0:
-		msg := fmt.Sprintf("Listeners %s are accepted; listeners %s are not, see their status.", strings.Join(accepted, ", "), strings.Join(rejected, ", "))
+		msg := fmt.Sprintf("Not accepted, see their status: %s. Accepted: %s.", strings.Join(rejected, ", "), strings.Join(accepted, ", "))
 		cond.set(string(gatewayv1.GatewayConditionAccepted), true, string(gatewayv1.GatewayReasonListenersNotValid), msg)
 		cond.set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Accepted listeners are programmed.")
 	default:

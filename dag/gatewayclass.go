@@ -44,14 +44,15 @@ func (b *builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSel
 	return sel
 }
 
-// selectGateway picks the Gateway this translation serves: the oldest of the
-// selected class (seed: one Gateway describes one Envoy deployment). The
-// others of that class get Accepted=False with reason NotSelected, a Sesame
-// reason, because no reason of the v1 API describes a Gateway that lost to an
-// older one. Gateways of our rejected classes get no status of their own (the
-// class's status says why), but routes that name them are told.
-func (b *builder) selectGateway(gateways []*gatewayv1.Gateway, classes classSelection) *gatewayv1.Gateway {
-	var selected *gatewayv1.Gateway
+// selectGateways picks the Gateways this translation serves: the oldest of
+// the selected class (seed: one Gateway describes one Envoy deployment), or
+// all of them with Options.AllGateways. The others of that class get
+// Accepted=False with reason NotSelected, a Sesame reason, because no reason
+// of the v1 API describes a Gateway that lost to an older one. Gateways of
+// our rejected classes get no status of their own (the class's status says
+// why), but routes that name them are told.
+func (b *builder) selectGateways(gateways []*gatewayv1.Gateway, classes classSelection) []*gatewayv1.Gateway {
+	var selected []*gatewayv1.Gateway
 	for _, gw := range sortedOldestFirst(gateways) {
 		key := types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name}
 		class := string(gw.Spec.GatewayClassName)
@@ -61,11 +62,11 @@ func (b *builder) selectGateway(gateways []*gatewayv1.Gateway, classes classSele
 			continue
 		case classes.selected == nil || class != classes.selected.Name:
 			continue
-		case selected == nil:
-			selected = gw
+		case len(selected) == 0 || b.opts.AllGateways:
+			selected = append(selected, gw)
 			continue
 		}
-		msg := fmt.Sprintf("Gateway %s/%s of the same GatewayClass is older; one Envoy fleet serves one Gateway, the oldest.", selected.Namespace, selected.Name)
+		msg := fmt.Sprintf("Gateway %s/%s of the same GatewayClass is older; one Envoy fleet serves one Gateway, the oldest.", selected[0].Namespace, selected[0].Name)
 		b.unserved[key] = msg
 		cond := b.conditions(gw)
 		cond.set(string(gatewayv1.GatewayConditionAccepted), false, ReasonNotSelected, msg)

@@ -16,20 +16,76 @@ type Graph struct {
 	// Clusters are the Service ports that routes send traffic to, ordered by
 	// namespace, name and port.
 	Clusters []*Cluster
+	// Secrets are the certificates listeners use, ordered by namespace and
+	// name.
+	Secrets []*Secret
 	// Status is the status every object in scope should have.
 	Status []StatusUpdate
 }
 
 // Listener is one port of a Gateway: the Gateway listeners on that port,
-// merged.
+// merged. A plain HTTP port has VirtualHosts; a secure port (HTTPS and TLS
+// listeners) has FilterChains, one per TLS server name set.
 type Listener struct {
 	// Gateway is the Gateway the listener belongs to.
 	Gateway types.NamespacedName
-	// Port is the port Envoy binds.
+	// Port is the port of the Gateway's listeners, as clients see it.
 	Port int32
-	// VirtualHosts are ordered from the most to the least specific hostname.
-	// Their hostnames are distinct.
+	// BindPort is the port Envoy binds: Port, unless Options.BindPorts maps
+	// it elsewhere.
+	BindPort int32
+	// Secure is true for a port of HTTPS and TLS listeners.
+	Secure bool
+	// VirtualHosts, for an HTTP port, are ordered from the most to the least
+	// specific hostname. Their hostnames are distinct.
 	VirtualHosts []*VirtualHost
+	// FilterChains, for a secure port, are ordered by their first server name
+	// from the most to the least specific; the one without server names, if
+	// any, is last. No two share a server name.
+	FilterChains []*FilterChain
+}
+
+// FilterChain is what a secure port does with connections whose TLS server
+// name (SNI) is one of ServerNames: terminate TLS and route HTTP (an HTTPS
+// listener), or terminate TLS or pass it through and forward the stream (a
+// TLS listener with a TLSRoute).
+type FilterChain struct {
+	// Listener is the name of the Gateway listener the chain serves.
+	Listener string
+	// Protocol is the Gateway listener's protocol: HTTPS or TLS.
+	Protocol string
+	// ServerNames are the SNI names the chain matches, precise or "*."
+	// wildcards; empty matches any name and connections without SNI.
+	ServerNames []string
+	// Certificates terminate TLS; empty means TLS passes through.
+	Certificates []*Secret
+	// VirtualHosts route the HTTP requests of an HTTPS chain, as on an HTTP
+	// port, followed by the virtual hosts of the other HTTPS listeners on the
+	// port, which answer 421 Misdirected Request.
+	VirtualHosts []*VirtualHost
+	// TCP forwards the connections of a TLS chain.
+	TCP *TCPRoute
+}
+
+// TCPRoute forwards whole connections: the TLSRoute rule that serves a TLS
+// chain.
+type TCPRoute struct {
+	Source RouteSource
+	// Backends share connections by weight with the RejectWeight share,
+	// which is closed at once: the share of the rule's invalid backends.
+	// With no Backends every connection is closed.
+	Backends     []WeightedCluster
+	RejectWeight uint32
+
+	age time.Time
+}
+
+// Secret is the certificate chain and private key of a kubernetes.io/tls
+// Secret that a listener uses.
+type Secret struct {
+	Name        types.NamespacedName
+	Certificate []byte // PEM
+	PrivateKey  []byte // PEM
 }
 
 // VirtualHost is the set of routes served for one hostname on a Listener.
@@ -44,6 +100,11 @@ type VirtualHost struct {
 	// general virtual host does not answer for a listener's hostname
 	// (Listener Isolation).
 	Routes []*Route
+	// Misdirected is true for the virtual host of another HTTPS listener on
+	// the same port: a request for its hostname arrived on a connection
+	// whose server name chose this listener, and is answered 421, as the
+	// spec advises (Listener.Hostname, RFC 7540 9.1.2).
+	Misdirected bool
 }
 
 // PathMatchType is how a Route compares the request path.
@@ -85,11 +146,11 @@ type Route struct {
 
 // RouteSource names the part of an object a Route came from.
 type RouteSource struct {
-	Kind      string // "HTTPRoute"
+	Kind      string // "HTTPRoute" or "TLSRoute"
 	Namespace string
 	Name      string
 	Rule      int // index in spec.rules
-	Match     int // index in spec.rules[Rule].matches; 0 when it has none
+	Match     int // index in spec.rules[Rule].matches; 0 when it has none or for TLSRoute
 }
 
 // WeightedCluster is a backend of a Route with its share of traffic.

@@ -12,6 +12,7 @@ import (
 // does not depend on input order.
 type index struct {
 	services        map[types.NamespacedName]*corev1.Service
+	secrets         map[types.NamespacedName]*corev1.Secret
 	endpointSlices  map[types.NamespacedName][]*discoveryv1.EndpointSlice // by Service
 	namespaces      map[string]*corev1.Namespace
 	referenceGrants map[string][]*gatewayv1.ReferenceGrant // by namespace
@@ -20,6 +21,7 @@ type index struct {
 func newIndex(in *Input) *index {
 	idx := &index{
 		services:        map[types.NamespacedName]*corev1.Service{},
+		secrets:         map[types.NamespacedName]*corev1.Secret{},
 		endpointSlices:  map[types.NamespacedName][]*discoveryv1.EndpointSlice{},
 		namespaces:      map[string]*corev1.Namespace{},
 		referenceGrants: map[string][]*gatewayv1.ReferenceGrant{},
@@ -28,6 +30,12 @@ func newIndex(in *Input) *index {
 		key := types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}
 		if _, dup := idx.services[key]; !dup {
 			idx.services[key] = svc
+		}
+	}
+	for _, secret := range sortedOldestFirst(in.Secrets) {
+		key := types.NamespacedName{Namespace: secret.Namespace, Name: secret.Name}
+		if _, dup := idx.secrets[key]; !dup {
+			idx.secrets[key] = secret
 		}
 	}
 	for _, slice := range sortedOldestFirst(in.EndpointSlices) {

@@ -7,10 +7,13 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
-// compiledRules is what an HTTPRoute's rules become: the routes that can be
+// compiledRules is what a route's rules become: the routes that can be
 // served, and what is wrong with the rest.
 type compiledRules struct {
+	// routes are the HTTP routes of an HTTPRoute; tcp the connection route
+	// of a TLSRoute.
 	routes []*Route
+	tcp    *TCPRoute
 	// problems says, per dropped rule, why it is dropped.
 	problems []string
 	// resolvedRefs is false when some backendRef cannot be used; refReason
@@ -19,6 +22,9 @@ type compiledRules struct {
 	refReason    string
 	refProblems  []string
 }
+
+// servable reports whether any rule is left to serve.
+func (c *compiledRules) servable() bool { return len(c.routes) > 0 || c.tcp != nil }
 
 // compileHTTPRouteRules turns the rules of route into Routes. A rule that
 // uses something this version does not translate is dropped whole, with a
@@ -38,7 +44,13 @@ func (b *builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRul
 			c.problems = append(c.problems, problem)
 			continue
 		}
-		backends := b.resolveBackends(route, rule, field, c)
+		refs := make([]gatewayv1.BackendRef, len(rule.BackendRefs))
+		for i := range rule.BackendRefs {
+			refs[i] = rule.BackendRefs[i].BackendRef
+		}
+		// The share of invalid backends is not answered with 500 yet; see
+		// the package doc.
+		backends, _ := b.resolveBackends("HTTPRoute", route.Namespace, refs, field, c)
 		for mi, path := range paths {
 			r := &Route{
 				Source:   RouteSource{Kind: "HTTPRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},

@@ -40,3 +40,13 @@ func loadAssignment(c *dag.Cluster) *endpointv3.ClusterLoadAssignment {
 	cla.Endpoints = []*endpointv3.LocalityLbEndpoints{locality}
 	return cla
 }
+
+// rejectCluster is a static cluster without endpoints: a connection sent to
+// it is closed at once.
+func rejectCluster() *clusterv3.Cluster {
+	return &clusterv3.Cluster{
+		Name:                 RejectClusterName,
+		ClusterDiscoveryType: &clusterv3.Cluster_Type{Type: clusterv3.Cluster_STATIC},
+		LoadAssignment:       &endpointv3.ClusterLoadAssignment{ClusterName: RejectClusterName},
+	}
+}

@@ -4,6 +4,7 @@ import (
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
+	tlsinspectorv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/listener/tls_inspector/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
@@ -15,20 +16,73 @@ import (
 // Well-known Envoy extension names.
 const (
 	httpConnectionManagerFilter = "envoy.filters.network.http_connection_manager"
+	tcpProxyFilter              = "envoy.filters.network.tcp_proxy"
+	directResponseFilter        = "envoy.filters.network.direct_response"
 	routerFilter                = "envoy.filters.http.router"
+	tlsInspectorFilter          = "envoy.filters.listener.tls_inspector"
+	tlsTransportSocket          = "envoy.transport_sockets.tls"
 )
 
-// listener builds the Envoy Listener for one port: every address, one filter
-// chain, and an HTTP connection manager that takes its routes over RDS (ADS)
-// from the route table of the same name.
+// listener builds the Envoy Listener for one port on every address. An HTTP
+// port has one filter chain whose HTTP connection manager takes the port's
+// route table over RDS. A secure port has a filter chain per server name set,
+// chosen by the TLS inspector's reading of SNI: HTTPS chains terminate TLS
+// and route with their own route table; TLS chains forward the connection,
+// terminated or as it is.
 func listener(l *dag.Listener) *listenerv3.Listener {
 	name := ListenerName(l.Gateway, l.Port)
+	out := &listenerv3.Listener{
+		Name:    name,
+		Address: socketAddress("0.0.0.0", l.BindPort),
+	}
+	if !l.Secure {
+		out.FilterChains = []*listenerv3.FilterChain{{
+			Filters: []*listenerv3.Filter{httpConnectionManager(name, name)},
+		}}
+		return out
+	}
+	out.ListenerFilters = []*listenerv3.ListenerFilter{{
+		Name:       tlsInspectorFilter,
+		ConfigType: &listenerv3.ListenerFilter_TypedConfig{TypedConfig: mustAny(&tlsinspectorv3.TlsInspector{})},
+	}}
+	for _, fc := range l.FilterChains {
+		out.FilterChains = append(out.FilterChains, filterChain(l, fc))
+	}
+	return out
+}
+
+func filterChain(l *dag.Listener, fc *dag.FilterChain) *listenerv3.FilterChain {
+	out := &listenerv3.FilterChain{Name: filterChainName(l, fc)}
+	if len(fc.ServerNames) > 0 {
+		out.FilterChainMatch = &listenerv3.FilterChainMatch{ServerNames: fc.ServerNames}
+	}
+	if len(fc.Certificates) > 0 {
+		var alpn []string
+		if fc.TCP == nil {
+			alpn = []string{"h2", "http/1.1"} // HTTP after termination
+		}
+		out.TransportSocket = &corev3.TransportSocket{
+			Name:       tlsTransportSocket,
+			ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(downstreamTLS(fc.Certificates, alpn))},
+		}
+	}
+	if fc.TCP != nil {
+		out.Filters = []*listenerv3.Filter{tcpFilter(filterChainName(l, fc), fc.TCP)}
+	} else {
+		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc))}
+	}
+	return out
+}
+
+// httpConnectionManager routes HTTP with the route table routeName, which it
+// takes over RDS (ADS).
+func httpConnectionManager(statPrefix, routeName string) *listenerv3.Filter {
 	hcm := &hcmv3.HttpConnectionManager{
-		StatPrefix: name,
+		StatPrefix: statPrefix,
 		CodecType:  hcmv3.HttpConnectionManager_AUTO,
 		RouteSpecifier: &hcmv3.HttpConnectionManager_Rds{Rds: &hcmv3.Rds{
 			ConfigSource:    adsConfigSource(),
-			RouteConfigName: name,
+			RouteConfigName: routeName,
 		}},
 		HttpFilters: []*hcmv3.HttpFilter{{
 			Name:       routerFilter,
@@ -38,15 +92,9 @@ func listener(l *dag.Listener) *listenerv3.Listener {
 		// "/public/../admin" would match a route for "/public".
 		NormalizePath: wrapperspb.Bool(true),
 	}
-	return &listenerv3.Listener{
-		Name:    name,
-		Address: socketAddress("0.0.0.0", l.Port),
-		FilterChains: []*listenerv3.FilterChain{{
-			Filters: []*listenerv3.Filter{{
-				Name:       httpConnectionManagerFilter,
-				ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: mustAny(hcm)},
-			}},
-		}},
+	return &listenerv3.Filter{
+		Name:       httpConnectionManagerFilter,
+		ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: mustAny(hcm)},
 	}
 }
 

@@ -13,15 +13,21 @@ import (
 // Envoy's configuration or stats can find the object behind it:
 //
 //	Listener            gateway/<namespace>/<gateway>/<port>
-//	RouteConfiguration  gateway/<namespace>/<gateway>/<port>        (the route table of that listener)
-//	VirtualHost         <namespace>/<gateway>/<listener>/<hostname> ("*" for a listener or route without hostname)
+//	RouteConfiguration  gateway/<namespace>/<gateway>/<port>             (HTTP: the route table of the port)
+//	                    gateway/<namespace>/<gateway>/<port>/<listener>  (HTTPS: the route table of one listener)
+//	FilterChain         gateway/<namespace>/<gateway>/<port>/<listener>  (HTTPS)
+//	                    gateway/<namespace>/<gateway>/<port>/<listener>/tlsroute/<namespace>/<name>  (TLS)
+//	VirtualHost         <namespace>/<gateway>/<listener>/<hostname>      ("*" for a listener or route without hostname)
 //	Route               httproute/<namespace>/<name>/rule/<i>/match/<j>
 //	Cluster             service/<namespace>/<service>/<port>
 //	ClusterLoadAssignment  the name of its Cluster
+//	Secret              secret/<namespace>/<name>
 //
-// <port> is the port Envoy binds for a listener, and the Service port (not the
-// target port) for a cluster. Kubernetes names cannot hold "/", so the names
-// split back into their parts unambiguously.
+// <port> is the Gateway listener's port for a listener (Envoy may bind another,
+// see dag.Options.BindPorts), and the Service port (not the target port) for a
+// cluster. Kubernetes names cannot hold "/", so the names split back into
+// their parts unambiguously. One more cluster has a fixed name,
+// RejectClusterName, when a TLSRoute must refuse a share of its connections.
 
 // ListenerName is the name of the Envoy Listener, and of its route table, for
 // one port of a Gateway.
@@ -48,3 +54,27 @@ func routeName(src dag.RouteSource) string {
 }
 
 func clusterName(c *dag.Cluster) string { return ClusterName(c.Service, c.Port) }
+
+// RejectClusterName is the cluster without endpoints that takes the share of
+// a TLSRoute's connections meant for invalid backends: Envoy closes a
+// connection it cannot forward, which is the rejection the spec asks for.
+const RejectClusterName = "sesame/reject-connections"
+
+// SecretName is the name of the Envoy Secret holding a Kubernetes Secret's
+// certificate and key.
+func SecretName(secret types.NamespacedName) string {
+	return fmt.Sprintf("secret/%s/%s", secret.Namespace, secret.Name)
+}
+
+// httpsRouteName is the route table of one HTTPS listener.
+func httpsRouteName(l *dag.Listener, fc *dag.FilterChain) string {
+	return fmt.Sprintf("%s/%s", ListenerName(l.Gateway, l.Port), fc.Listener)
+}
+
+func filterChainName(l *dag.Listener, fc *dag.FilterChain) string {
+	name := fmt.Sprintf("%s/%s", ListenerName(l.Gateway, l.Port), fc.Listener)
+	if fc.TCP != nil {
+		name += fmt.Sprintf("/%s/%s/%s", strings.ToLower(fc.TCP.Source.Kind), fc.TCP.Source.Namespace, fc.TCP.Source.Name)
+	}
+	return name
+}

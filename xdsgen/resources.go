@@ -16,8 +16,10 @@ import (
 	"github.com/projectsesame/sesame/dag"
 )
 
-// Resources is the Envoy configuration of one translation, each kind in a
-// deterministic order (by name).
+// Resources is the Envoy configuration of one translation, each kind in the
+// graph's deterministic order: listeners and their route tables by Gateway
+// and port, clusters and load assignments by Service and port, secrets by
+// Secret.
 type Resources struct {
 	Listeners []*listenerv3.Listener
 	Routes    []*routev3.RouteConfiguration
@@ -30,13 +32,29 @@ type Resources struct {
 // of g.
 func Generate(g *dag.Graph) *Resources {
 	r := &Resources{}
+	reject := false
 	for _, l := range g.Listeners {
 		r.Listeners = append(r.Listeners, listener(l))
-		r.Routes = append(r.Routes, routeConfiguration(l))
+		if !l.Secure {
+			r.Routes = append(r.Routes, routeConfiguration(ListenerName(l.Gateway, l.Port), l, l.VirtualHosts))
+		}
+		for _, fc := range l.FilterChains {
+			if fc.TCP == nil {
+				r.Routes = append(r.Routes, routeConfiguration(httpsRouteName(l, fc), l, fc.VirtualHosts))
+			} else if fc.TCP.RejectWeight > 0 && len(fc.TCP.Backends) > 0 {
+				reject = true
+			}
+		}
 	}
 	for _, c := range g.Clusters {
 		r.Clusters = append(r.Clusters, cluster(c))
 		r.Endpoints = append(r.Endpoints, loadAssignment(c))
+	}
+	if reject {
+		r.Clusters = append(r.Clusters, rejectCluster())
+	}
+	for _, s := range g.Secrets {
+		r.Secrets = append(r.Secrets, secret(s))
 	}
 	return r
 }

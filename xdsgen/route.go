@@ -8,18 +8,17 @@ import (
 	"github.com/projectsesame/sesame/hostmatch"
 )
 
-// routeConfiguration builds the route table of one listener: a virtual host
-// per hostname, in the graph's order, each with its routes in the order Envoy
-// tries them.
-func routeConfiguration(l *dag.Listener) *routev3.RouteConfiguration {
+// routeConfiguration builds a route table: a virtual host per hostname, in
+// the graph's order, each with its routes in the order Envoy tries them.
+func routeConfiguration(name string, l *dag.Listener, vhosts []*dag.VirtualHost) *routev3.RouteConfiguration {
 	rc := &routev3.RouteConfiguration{
-		Name: ListenerName(l.Gateway, l.Port),
+		Name: name,
 		// The Gateway API matches hostnames without the port of the Host
 		// header and forwards that header unmodified; this option does the
 		// first without undoing the second, as stripping the port would.
 		IgnorePortInHostMatching: true,
 	}
-	for _, vh := range l.VirtualHosts {
+	for _, vh := range vhosts {
 		rc.VirtualHosts = append(rc.VirtualHosts, virtualHost(l, vh))
 	}
 	return rc
@@ -29,6 +28,14 @@ func virtualHost(l *dag.Listener, vh *dag.VirtualHost) *routev3.VirtualHost {
 	out := &routev3.VirtualHost{
 		Name:    virtualHostName(l, vh),
 		Domains: []string{hostmatch.Domain(vh.Hostname)},
+	}
+	if vh.Misdirected {
+		out.Routes = []*routev3.Route{{
+			Name:   "misdirected",
+			Match:  &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}},
+			Action: &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: 421}},
+		}}
+		return out
 	}
 	for _, r := range vh.Routes {
 		out.Routes = append(out.Routes, route(r))

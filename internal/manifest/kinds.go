@@ -13,13 +13,16 @@ import (
 )
 
 // kinds maps each apiVersion and kind Sesame reads to a constructor of its Go
-// type. Gateway API v1beta1 objects of kinds that v1 also serves have the same
-// schema, so they decode into the v1 types.
+// type. Gateway API v1beta1 objects (and v1alpha2/v1alpha3 TLSRoutes) of kinds
+// that v1 also serves have the v1 schema, so they decode into the v1 types.
 var kinds = map[schema.GroupVersionKind]func() runtime.Object{
 	gatewayv1.SchemeGroupVersion.WithKind("GatewayClass"):   func() runtime.Object { return new(gatewayv1.GatewayClass) },
 	gatewayv1.SchemeGroupVersion.WithKind("Gateway"):        func() runtime.Object { return new(gatewayv1.Gateway) },
 	gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"):      func() runtime.Object { return new(gatewayv1.HTTPRoute) },
 	gatewayv1.SchemeGroupVersion.WithKind("ReferenceGrant"): func() runtime.Object { return new(gatewayv1.ReferenceGrant) },
+	gatewayv1.SchemeGroupVersion.WithKind("TLSRoute"):       func() runtime.Object { return new(gatewayv1.TLSRoute) },
+	v1alpha2.WithKind("TLSRoute"):                           func() runtime.Object { return new(gatewayv1.TLSRoute) },
+	v1alpha3.WithKind("TLSRoute"):                           func() runtime.Object { return new(gatewayv1.TLSRoute) },
 	v1beta1.WithKind("GatewayClass"):                        func() runtime.Object { return new(gatewayv1.GatewayClass) },
 	v1beta1.WithKind("Gateway"):                             func() runtime.Object { return new(gatewayv1.Gateway) },
 	v1beta1.WithKind("HTTPRoute"):                           func() runtime.Object { return new(gatewayv1.HTTPRoute) },
@@ -32,12 +35,18 @@ var kinds = map[schema.GroupVersionKind]func() runtime.Object{
 	},
 }
 
-var v1beta1 = schema.GroupVersion{Group: gatewayv1.GroupName, Version: "v1beta1"}
+// Older Gateway API versions whose objects have the v1 schema, as far as
+// Sesame reads them.
+var (
+	v1beta1  = schema.GroupVersion{Group: gatewayv1.GroupName, Version: "v1beta1"}
+	v1alpha2 = schema.GroupVersion{Group: gatewayv1.GroupName, Version: "v1alpha2"}
+	v1alpha3 = schema.GroupVersion{Group: gatewayv1.GroupName, Version: "v1alpha3"}
+)
 
 // canonical is the apiVersion and kind an object is reported under: the
 // newest version Sesame decodes it as.
 func canonical(gvk schema.GroupVersionKind) schema.GroupVersionKind {
-	if gvk.GroupVersion() == v1beta1 {
+	if gv := gvk.GroupVersion(); gv == v1beta1 || gv == v1alpha2 || gv == v1alpha3 {
 		return gatewayv1.SchemeGroupVersion.WithKind(gvk.Kind)
 	}
 	return gvk

@@ -1,0 +1,118 @@
+package dag
+
+import (
+	"cmp"
+	"crypto/tls"
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// resolveCertificates finds the Secrets a terminating listener's
+// certificateRefs name and checks that each holds a certificate chain and the
+// private key that matches it. Usable ones go to l.certificates; every other
+// one is named in ResolvedRefs=False, with the spec's reasons: RefNotPermitted
+// for a cross-namespace reference no ReferenceGrant allows, otherwise
+// InvalidCertificateRef. A listener left with no usable certificate cannot be
+// programmed and is rejected. Messages never quote Secret data: a private
+// key must not reach status or logs.
+func (b *builder) resolveCertificates(l *listener, gw *gatewayv1.Gateway) {
+	if l.spec.TLS == nil || l.mode != gatewayv1.TLSModeTerminate {
+		return
+	}
+	var reason string
+	var problems []string
+	for i, ref := range l.spec.TLS.CertificateRefs {
+		secret, why, problem := b.resolveCertificate(ref, gw)
+		if problem != "" {
+			if reason == "" {
+				reason = why
+			}
+			problems = append(problems, fmt.Sprintf("tls.certificateRefs[%d]: %s", i, problem))
+			continue
+		}
+		l.certificates = append(l.certificates, secret)
+	}
+	if len(problems) == 0 {
+		return
+	}
+	msg := strings.Join(problems, " ")
+	l.cond.set(string(gatewayv1.ListenerConditionResolvedRefs), false, reason, msg)
+	if len(l.certificates) == 0 {
+		l.reject(reason, "No certificate can be used: "+msg)
+	}
+}
+
+// resolveCertificate resolves one certificateRef, or says why it cannot be
+// used.
+func (b *builder) resolveCertificate(ref gatewayv1.SecretObjectReference, gw *gatewayv1.Gateway) (*Secret, string, string) {
+	invalid := string(gatewayv1.ListenerReasonInvalidCertificateRef)
+	group, kind := valueOr(ref.Group, ""), valueOr(ref.Kind, "Secret")
+	name := types.NamespacedName{Namespace: valueOr(ref.Namespace, gw.Namespace), Name: string(ref.Name)}
+	if group != "" || kind != "Secret" {
+		return nil, invalid, fmt.Sprintf("kind %s is not supported; certificates are core Secrets.", groupKind(group, kind))
+	}
+	if !b.index.permitted(reference{
+		fromGroup: gatewayv1.GroupName, fromKind: "Gateway", fromNamespace: gw.Namespace,
+		toGroup: "", toKind: "Secret", toNamespace: name.Namespace, toName: name.Name,
+	}) {
+		return nil, string(gatewayv1.ListenerReasonRefNotPermitted),
+			fmt.Sprintf("Secret %s is in another namespace and no ReferenceGrant in %q allows Gateways from %q to refer to it.", name, name.Namespace, gw.Namespace)
+	}
+	obj := b.index.secrets[name]
+	if obj == nil {
+		return nil, invalid, fmt.Sprintf("Secret %s not found.", name)
+	}
+	if obj.Type != corev1.SecretTypeTLS {
+		return nil, invalid, fmt.Sprintf("Secret %s has type %q; certificates are Secrets of type %s.", name, obj.Type, corev1.SecretTypeTLS)
+	}
+	cert, key := secretValue(obj, corev1.TLSCertKey), secretValue(obj, corev1.TLSPrivateKeyKey)
+	if _, err := tls.X509KeyPair(cert, key); err != nil {
+		// crypto/tls errors describe the problem, never the key.
+		return nil, invalid, fmt.Sprintf("Secret %s does not hold a PEM certificate and its private key in %s and %s: %v.", name, corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)
+	}
+	return b.secretFor(name, cert, key), "", ""
+}
+
+// secretFor returns the one Secret value of a Kubernetes Secret, so that
+// listeners sharing a certificate share its Envoy Secret.
+func (b *builder) secretFor(name types.NamespacedName, cert, key []byte) *Secret {
+	if s := b.secret[name]; s != nil {
+		return s
+	}
+	s := &Secret{Name: name, Certificate: cert, PrivateKey: key}
+	b.secret[name] = s
+	return s
+}
+
+// finishSecrets puts in the graph the Secrets that programmed filter chains
+// use, ordered by namespace and name.
+func (b *builder) finishSecrets() {
+	used := map[*Secret]bool{}
+	for _, l := range b.graph.Listeners {
+		for _, fc := range l.FilterChains {
+			for _, s := range fc.Certificates {
+				used[s] = true
+			}
+		}
+	}
+	for s := range used {
+		b.graph.Secrets = append(b.graph.Secrets, s)
+	}
+	slices.SortFunc(b.graph.Secrets, func(x, y *Secret) int {
+		return cmp.Or(cmp.Compare(x.Name.Namespace, y.Name.Namespace), cmp.Compare(x.Name.Name, y.Name.Name))
+	})
+}
+
+// secretValue reads a key of a Secret as the API server stores it: a
+// stringData entry, which manifests often use, overrides data.
+func secretValue(s *corev1.Secret, key string) []byte {
+	if v, ok := s.StringData[key]; ok {
+		return []byte(v)
+	}
+	return s.Data[key]
+}

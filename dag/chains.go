@@ -1,0 +1,96 @@
+package dag
+
+import (
+	"cmp"
+	"slices"
+
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/hostmatch"
+)
+
+// httpsFilterChain is the filter chain of an HTTPS listener: its hostname as
+// the server name, its certificates, and its virtual hosts, followed by one
+// per other HTTPS listener on the port that answers 421.
+//
+// Why 421: a client may reuse a connection whose server name chose this
+// listener for a request to another host (HTTP/2 connection coalescing).
+// The spec (Listener.Hostname) advises: when another listener on the port
+// has an exact match or a more specific wildcard for the request's host, or
+// this listener does not match it and another does, answer 421 Misdirected
+// Request so the client retries on a new connection; when no listener
+// matches, 404. Envoy picks the virtual host with the most specific domain,
+// so a 421 virtual host per sibling hostname gives exactly that.
+func httpsFilterChain(l *listener, siblings []*listener) *FilterChain {
+	fc := &FilterChain{
+		Listener:     string(l.spec.Name),
+		Protocol:     string(l.spec.Protocol),
+		ServerNames:  serverNames(l.hostname),
+		Certificates: l.certificates,
+		VirtualHosts: l.virtualHosts(),
+	}
+	domains := map[string]bool{}
+	for _, vh := range fc.VirtualHosts {
+		domains[vh.Hostname] = true
+	}
+	var misdirected []*VirtualHost
+	for _, s := range siblings {
+		if s == l || s.spec.Protocol != gatewayv1.HTTPSProtocolType || domains[s.hostname] {
+			continue
+		}
+		domains[s.hostname] = true
+		misdirected = append(misdirected, &VirtualHost{Listener: string(s.spec.Name), Hostname: s.hostname, Misdirected: true})
+	}
+	slices.SortFunc(misdirected, func(x, y *VirtualHost) int { return hostmatch.Compare(x.Hostname, y.Hostname) })
+	fc.VirtualHosts = append(fc.VirtualHosts, misdirected...)
+	return fc
+}
+
+// tlsFilterChains are the filter chains of a TLS listener: one per TLSRoute
+// served on it, matching the SNI hostnames the route holds there.
+func tlsFilterChains(l *listener) []*FilterChain {
+	byRoute := map[*TCPRoute][]string{}
+	for host, route := range l.tlsRoutes {
+		byRoute[route] = append(byRoute[route], host)
+	}
+	var out []*FilterChain
+	for route, hosts := range byRoute {
+		slices.SortFunc(hosts, hostmatch.Compare)
+		var names []string
+		for _, h := range hosts {
+			names = append(names, serverNames(h)...)
+		}
+		out = append(out, &FilterChain{
+			Listener:     string(l.spec.Name),
+			Protocol:     string(l.spec.Protocol),
+			ServerNames:  names,
+			Certificates: l.certificates,
+			TCP:          route,
+		})
+	}
+	return out
+}
+
+// serverNames is the SNI match for a hostname: none for "", which matches
+// any name and connections without one.
+func serverNames(hostname string) []string {
+	if hostname == "" {
+		return nil
+	}
+	return []string{hostname}
+}
+
+// sortFilterChains orders chains by their most specific server name, the
+// chain without server names last; ties, which distinct listeners cannot
+// produce, by listener name.
+func sortFilterChains(chains []*FilterChain) {
+	first := func(fc *FilterChain) string {
+		if len(fc.ServerNames) == 0 {
+			return ""
+		}
+		return fc.ServerNames[0]
+	}
+	slices.SortFunc(chains, func(x, y *FilterChain) int {
+		return cmp.Or(hostmatch.Compare(first(x), first(y)), cmp.Compare(x.Listener, y.Listener))
+	})
+}

@@ -1,0 +1,215 @@
+package dag
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/hostmatch"
+)
+
+// listener is one entry of a Gateway's spec.listeners and what translation
+// found out about it.
+type listener struct {
+	spec      *gatewayv1.Listener
+	namespace string // the Gateway's
+	hostname  string
+	cond      *conditions
+	// valid is false when the listener itself is invalid or unsupported;
+	// accepted is false, in addition, when it conflicts with another or has
+	// no usable certificate.
+	valid, accepted bool
+	// mode is how an HTTPS or TLS listener treats TLS; certificates are the
+	// usable Secrets of certificateRefs, for Terminate.
+	mode         gatewayv1.TLSModeType
+	certificates []*Secret
+	kinds        []gatewayv1.RouteGroupKind
+	from         gatewayv1.FromNamespaces
+	selector     labels.Selector
+	// attached is the set of accepted routes attached to the listener, as
+	// attachedRoutes counts them; served is the subset whose rules it serves.
+	attached, served map[types.NamespacedName]bool
+	// hosts holds the HTTP routes served, by the hostname they serve under.
+	hosts map[string][]*Route
+	// tlsRoutes holds, for a TLS listener, the route that serves each SNI
+	// hostname: the oldest, when several ask for one.
+	tlsRoutes map[string]*TCPRoute
+}
+
+// routeKinds lists, per listener protocol, the route kinds Sesame serves on
+// it. The first is the default when allowedRoutes.kinds is empty.
+var routeKinds = map[gatewayv1.ProtocolType][]gatewayv1.Kind{
+	gatewayv1.HTTPProtocolType:  {"HTTPRoute"},
+	gatewayv1.HTTPSProtocolType: {"HTTPRoute"},
+	gatewayv1.TLSProtocolType:   {"TLSRoute"},
+}
+
+// validateListener checks what Sesame can serve of one listener on its own,
+// before merging.
+func (b *builder) validateListener(spec *gatewayv1.Listener, gw *gatewayv1.Gateway) *listener {
+	l := &listener{
+		spec:      spec,
+		namespace: gw.Namespace,
+		cond:      b.conditions(gw),
+		valid:     true,
+		attached:  map[types.NamespacedName]bool{},
+		served:    map[types.NamespacedName]bool{},
+		hosts:     map[string][]*Route{},
+		tlsRoutes: map[string]*TCPRoute{},
+		from:      gatewayv1.NamespacesFromSame,
+	}
+	l.cond.set(string(gatewayv1.ListenerConditionAccepted), true, string(gatewayv1.ListenerReasonAccepted), "Listener is valid.")
+	l.cond.set(string(gatewayv1.ListenerConditionProgrammed), true, string(gatewayv1.ListenerReasonProgrammed), "Listener is programmed.")
+	l.cond.set(string(gatewayv1.ListenerConditionResolvedRefs), true, string(gatewayv1.ListenerReasonResolvedRefs), "All references are resolved.")
+
+	if _, ok := routeKinds[spec.Protocol]; !ok {
+		l.reject(string(gatewayv1.ListenerReasonUnsupportedProtocol),
+			fmt.Sprintf("Protocol %q is not supported: Sesame serves HTTP, HTTPS and TLS listeners.", spec.Protocol))
+	} else {
+		l.validateTLS()
+	}
+	if spec.Port < 1 || spec.Port > 65535 {
+		l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), fmt.Sprintf("Port %d is not in 1-65535.", spec.Port))
+	}
+	if spec.Hostname != nil {
+		l.hostname = string(*spec.Hostname)
+		if err := hostmatch.Validate(l.hostname); err != nil {
+			l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), fmt.Sprintf("Hostname: %v.", err))
+		}
+	}
+	var kinds []gatewayv1.RouteGroupKind
+	if ar := spec.AllowedRoutes; ar != nil {
+		b.allowedNamespaces(l, ar.Namespaces)
+		kinds = ar.Kinds
+	}
+	l.kinds = allowedKinds(l, kinds)
+	return l
+}
+
+// validateTLS checks the tls field against the protocol, as the API's own
+// validation rules do: HTTP has none, HTTPS terminates, TLS terminates or
+// passes through, and terminating needs certificates.
+func (l *listener) validateTLS() {
+	tls := l.spec.TLS
+	if l.spec.Protocol == gatewayv1.HTTPProtocolType {
+		if tls != nil {
+			l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), "An HTTP listener must not have tls; use protocol HTTPS.")
+		}
+		return
+	}
+	if tls == nil {
+		l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), fmt.Sprintf("A %s listener needs tls.", l.spec.Protocol))
+		return
+	}
+	l.mode = gatewayv1.TLSModeTerminate
+	if tls.Mode != nil {
+		l.mode = *tls.Mode
+	}
+	switch {
+	case l.mode != gatewayv1.TLSModeTerminate && l.mode != gatewayv1.TLSModePassthrough:
+		l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), fmt.Sprintf("tls.mode %q is not one of Terminate, Passthrough.", l.mode))
+	case l.mode == gatewayv1.TLSModePassthrough && l.spec.Protocol == gatewayv1.HTTPSProtocolType:
+		l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), "An HTTPS listener terminates TLS; for tls.mode Passthrough use protocol TLS with TLSRoutes.")
+	case l.mode == gatewayv1.TLSModeTerminate && len(tls.CertificateRefs) == 0:
+		l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), "tls.mode Terminate needs at least one tls.certificateRefs entry.")
+	}
+}
+
+// reject marks a listener as not accepted, keeping the first reason given.
+func (l *listener) reject(reason, message string) {
+	if !l.valid {
+		return
+	}
+	l.valid, l.accepted = false, false
+	l.cond.set(string(gatewayv1.ListenerConditionAccepted), false, reason, message)
+	l.cond.set(string(gatewayv1.ListenerConditionProgrammed), false, string(gatewayv1.ListenerReasonInvalid), "Listener is not accepted: "+message)
+}
+
+func (b *builder) allowedNamespaces(l *listener, ns *gatewayv1.RouteNamespaces) {
+	if ns == nil || ns.From == nil {
+		return
+	}
+	l.from = *ns.From
+	switch l.from {
+	case gatewayv1.NamespacesFromSame, gatewayv1.NamespacesFromAll:
+	case gatewayv1.NamespacesFromSelector:
+		if ns.Selector == nil {
+			l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), "AllowedRoutes.namespaces.from is Selector but no selector is given.")
+			return
+		}
+		sel, err := metav1.LabelSelectorAsSelector(ns.Selector)
+		if err != nil {
+			l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), fmt.Sprintf("AllowedRoutes.namespaces.selector: %v.", err))
+			return
+		}
+		l.selector = sel
+	default:
+		l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), fmt.Sprintf("AllowedRoutes.namespaces.from %q is not one of All, Same, Selector.", l.from))
+	}
+}
+
+// allowedKinds returns the route kinds the listener accepts: the kinds asked
+// for that Sesame serves on the listener's protocol, or when none are asked
+// for, that protocol's kinds. A listener of a protocol Sesame does not serve
+// accepts none.
+func allowedKinds(l *listener, asked []gatewayv1.RouteGroupKind) []gatewayv1.RouteGroupKind {
+	served, ok := routeKinds[l.spec.Protocol]
+	if !ok {
+		return nil
+	}
+	group := ptr(gatewayv1.Group(gatewayv1.GroupName))
+	if len(asked) == 0 {
+		return []gatewayv1.RouteGroupKind{{Group: group, Kind: served[0]}}
+	}
+	var supported []gatewayv1.RouteGroupKind
+	var invalid []string
+	for _, k := range asked {
+		g := valueOr(k.Group, gatewayv1.GroupName)
+		switch {
+		case g == gatewayv1.GroupName && slices.Contains(served, k.Kind):
+			if !containsKind(supported, k.Kind) {
+				supported = append(supported, gatewayv1.RouteGroupKind{Group: group, Kind: k.Kind})
+			}
+		default:
+			invalid = append(invalid, fmt.Sprintf("%s/%s", g, k.Kind))
+		}
+	}
+	if len(invalid) > 0 {
+		l.cond.set(string(gatewayv1.ListenerConditionResolvedRefs), false, string(gatewayv1.ListenerReasonInvalidRouteKinds),
+			fmt.Sprintf("Route kinds %s are not supported on a %s listener; it accepts %s.", strings.Join(invalid, ", "), l.spec.Protocol, served[0]))
+	}
+	return supported
+}
+
+// allowsKind reports whether the listener accepts routes of kind.
+func (l *listener) allowsKind(kind gatewayv1.Kind) bool { return containsKind(l.kinds, kind) }
+
+// allowsNamespace reports whether the listener accepts routes from namespace.
+func (b *builder) allowsNamespace(l *listener, namespace string) bool {
+	switch l.from {
+	case gatewayv1.NamespacesFromAll:
+		return true
+	case gatewayv1.NamespacesFromSelector:
+		ns := b.index.namespaces[namespace]
+		if ns == nil || l.selector == nil {
+			return false // labels unknown: do not guess in favour of access
+		}
+		return l.selector.Matches(labels.Set(ns.Labels))
+	default:
+		return namespace == l.namespace
+	}
+}
+
+func containsKind(kinds []gatewayv1.RouteGroupKind, kind gatewayv1.Kind) bool {
+	for _, k := range kinds {
+		if k.Kind == kind {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,298 @@
+package dag
+
+import (
+	"fmt"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/hostmatch"
+)
+
+// routeObject is what attachment needs of any route kind.
+type routeObject struct {
+	kind      gatewayv1.Kind // "HTTPRoute" or "TLSRoute"
+	meta      metav1.Object
+	spec      *gatewayv1.CommonRouteSpec
+	hostnames []gatewayv1.Hostname
+	status    *gatewayv1.RouteStatus // as the object has it now
+	// protocols are the listener protocols the kind attaches to.
+	protocols []gatewayv1.ProtocolType
+	// compile turns the route's rules into routes, once.
+	compile func() *compiledRules
+}
+
+func (r *routeObject) key() types.NamespacedName {
+	return types.NamespacedName{Namespace: r.meta.GetNamespace(), Name: r.meta.GetName()}
+}
+
+// attachRoute attaches a route to the listeners of the served gateways that
+// its parentRefs select, adds its rules to them, and returns
+// its status: the parent statuses other controllers wrote, then one per
+// parentRef this controller is responsible for. ok is false when the route
+// names no parent of ours and had no status from us: it is out of scope.
+func (b *builder) attachRoute(gateways map[types.NamespacedName]*gateway, r *routeObject) (status gatewayv1.RouteStatus, ok bool) {
+	var parents []gatewayv1.RouteParentStatus
+	var rules *compiledRules // compiled once, when some parentRef is served
+	for _, ref := range r.spec.ParentRefs {
+		target := parentTarget(ref, r.meta.GetNamespace())
+		var cond *conditions
+		switch g := gateways[target]; {
+		case g != nil:
+			if rules == nil {
+				rules = r.compile()
+			}
+			cond = b.attachToParent(g, r, ref, rules)
+		case b.unserved[target] != "":
+			cond = b.conditions(r.meta)
+			cond.set(string(gatewayv1.RouteConditionAccepted), false, string(gatewayv1.RouteReasonNoMatchingParent),
+				fmt.Sprintf("Gateway %s is not served: %s", target, b.unserved[target]))
+		default:
+			continue // not ours: another controller writes that parent's status
+		}
+		parents = append(parents, gatewayv1.RouteParentStatus{
+			ParentRef:      ref,
+			ControllerName: gatewayv1.GatewayController(b.opts.controllerName()),
+			Conditions:     cond.list,
+		})
+	}
+	foreign, hadOurs := b.foreignParents(r.status.Parents)
+	return gatewayv1.RouteStatus{Parents: append(foreign, parents...)}, len(parents) > 0 || hadOurs
+}
+
+// attachToParent handles one parentRef naming the served Gateway and returns
+// the conditions of that parent's status.
+func (b *builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.ParentReference, rules *compiledRules) *conditions {
+	cond := b.conditions(r.meta)
+	attachments, reason, msg := b.selectListeners(g, r, ref)
+	if reason == "" && !rules.servable() {
+		reason, msg = string(gatewayv1.RouteReasonUnsupportedValue), "No rule can be served: "+strings.Join(rules.problems, " ")
+	}
+	if reason == "" {
+		if taken := b.addRules(r, attachments, rules); len(taken) > 0 {
+			reason = ReasonHostnameTaken
+			msg = "Every hostname of the route is served by an older route: " + strings.Join(taken, ", ") + "."
+		}
+	}
+	if reason != "" {
+		cond.set(string(gatewayv1.RouteConditionAccepted), false, reason, msg)
+	} else {
+		cond.set(string(gatewayv1.RouteConditionAccepted), true, string(gatewayv1.RouteReasonAccepted), "Route is accepted."+msg)
+		b.countAttachment(g, r, ref)
+	}
+	if rules.resolvedRefs {
+		cond.set(string(gatewayv1.RouteConditionResolvedRefs), true, string(gatewayv1.RouteReasonResolvedRefs), "All references are resolved.")
+	} else {
+		cond.set(string(gatewayv1.RouteConditionResolvedRefs), false, rules.refReason, strings.Join(rules.refProblems, " "))
+	}
+	// The spec sets PartiallyInvalid only on accepted routes, and its
+	// message must start with "Dropped Rule".
+	if reason == "" && len(rules.problems) > 0 {
+		cond.set(string(gatewayv1.RouteConditionPartiallyInvalid), true, string(gatewayv1.RouteReasonUnsupportedValue),
+			"Dropped Rule: "+strings.Join(rules.problems, " "))
+	}
+	return cond
+}
+
+// ReasonHostnameTaken is the reason of Accepted=False on a TLSRoute whose
+// every SNI hostname an older TLSRoute on the same listener serves. No v1
+// reason describes it; the seeds settle such conflicts for the oldest route.
+const ReasonHostnameTaken = "HostnameTaken"
+
+// addRules adds the rules of an accepted route to the listeners it attaches
+// to, once per listener even when several parentRefs select it. For a
+// TLSRoute it returns the hostnames older routes hold, when that leaves the
+// route nothing to serve.
+func (b *builder) addRules(r *routeObject, attachments []attachment, rules *compiledRules) (taken []string) {
+	key := r.key()
+	servesSomething := false
+	for _, a := range attachments {
+		if a.listener.served[key] {
+			servesSomething = true
+			continue
+		}
+		if rules.tcp != nil {
+			t := addTLSRoute(a.listener, a.hostnames, rules.tcp)
+			taken = append(taken, t...)
+			if len(t) == len(a.hostnames) {
+				continue
+			}
+		} else {
+			for _, host := range a.hostnames {
+				a.listener.hosts[host] = append(a.listener.hosts[host], rules.routes...)
+			}
+		}
+		a.listener.served[key] = true
+		servesSomething = true
+	}
+	if servesSomething || len(attachments) == 0 {
+		return nil
+	}
+	return taken
+}
+
+// countAttachment counts an accepted route on every listener its parentRef
+// selects and whose allowedRoutes admit it. The spec bases attachedRoutes
+// "solely on the combination of the AllowedRoutes field on the corresponding
+// Listener and the Route's ParentRefs field", whatever the listener's own
+// status and whatever the hostnames.
+func (b *builder) countAttachment(g *gateway, r *routeObject, ref gatewayv1.ParentReference) {
+	for _, l := range g.selectedBy(ref) {
+		if l.allowsKind(r.kind) && b.allowsNamespace(l, r.meta.GetNamespace()) {
+			l.attached[r.key()] = true
+		}
+	}
+}
+
+// attachment is a listener a route attaches to, with the hostnames it serves
+// under there.
+type attachment struct {
+	listener  *listener
+	hostnames []string
+}
+
+// selectListeners finds the listeners of g that ref selects and that accept
+// the route, checking in the order a person debugging would: the listeners
+// named by sectionName and port, whether they are accepted, whether their
+// protocol carries the route's kind, their allowedRoutes kinds and
+// namespaces, then hostnames. It returns a reason and message for
+// Accepted=False when no listener is left; when some are, the message may
+// hold a note for the Accepted=True condition.
+func (b *builder) selectListeners(g *gateway, r *routeObject, ref gatewayv1.ParentReference) ([]attachment, string, string) {
+	named := g.selectedBy(ref)
+	if len(named) == 0 {
+		return nil, string(gatewayv1.RouteReasonNoMatchingParent), fmt.Sprintf("Gateway %s has no listener%s.", g.name(), describeRef(ref))
+	}
+	accepted := filter(named, func(l *listener) bool { return l.accepted })
+	if len(accepted) == 0 {
+		return nil, string(gatewayv1.RouteReasonNoMatchingParent), fmt.Sprintf("No listener%s of Gateway %s is accepted; see the Gateway's listener status.", describeRef(ref), g.name())
+	}
+	// TLSRoute: "The implementation MUST raise an 'Accepted' Condition with a
+	// status of False ... with the reason of UnsupportedValue in case a
+	// Listener of the wrong type is used"; the same holds for HTTPRoute.
+	protocolOK := filter(accepted, func(l *listener) bool { return containsProtocol(r.protocols, l.spec.Protocol) })
+	if len(protocolOK) == 0 {
+		return nil, string(gatewayv1.RouteReasonUnsupportedValue), fmt.Sprintf("No listener%s has a protocol that carries %ss (%s).", describeRef(ref), r.kind, joinProtocols(r.protocols))
+	}
+	kindOK := filter(protocolOK, func(l *listener) bool { return l.allowsKind(r.kind) })
+	if len(kindOK) == 0 {
+		return nil, string(gatewayv1.RouteReasonNotAllowedByListeners), fmt.Sprintf("No listener%s allows %ss in allowedRoutes.kinds.", describeRef(ref), r.kind)
+	}
+	allowed := filter(kindOK, func(l *listener) bool { return b.allowsNamespace(l, r.meta.GetNamespace()) })
+	if len(allowed) == 0 {
+		return nil, string(gatewayv1.RouteReasonNotAllowedByListeners), fmt.Sprintf("No listener%s allows routes from namespace %q.", describeRef(ref), r.meta.GetNamespace())
+	}
+	if err := validateRouteHostnames(r.hostnames); err != nil {
+		return nil, string(gatewayv1.RouteReasonUnsupportedValue), err.Error()
+	}
+	routeHosts := hostnameStrings(r.hostnames)
+	var attachments []attachment
+	var isolated []string
+	intersects := false
+	for _, l := range allowed {
+		if len(hostmatch.Attach(l.hostname, nil, routeHosts, hostmatch.Suffix)) == 0 {
+			continue
+		}
+		intersects = true
+		hosts := hostmatch.Attach(l.hostname, g.siblingHostnames(l), routeHosts, hostmatch.Suffix)
+		if len(hosts) == 0 {
+			isolated = append(isolated, fmt.Sprintf("%q", l.spec.Name))
+			continue
+		}
+		attachments = append(attachments, attachment{listener: l, hostnames: hosts})
+	}
+	if !intersects {
+		return nil, string(gatewayv1.RouteReasonNoMatchingListenerHostname), fmt.Sprintf("No hostname of the route intersects the hostname of a listener%s.", describeRef(ref))
+	}
+	note := ""
+	if len(isolated) > 0 {
+		note = fmt.Sprintf(" On listener %s every hostname of the route belongs to a more specific listener on the same port, which serves those requests (Listener Isolation).", strings.Join(isolated, ", "))
+	}
+	return attachments, "", note
+}
+
+// parentTarget is the Gateway a parentRef names, or the zero name when it
+// names something else.
+func parentTarget(ref gatewayv1.ParentReference, routeNamespace string) types.NamespacedName {
+	if valueOr(ref.Group, gatewayv1.GroupName) != gatewayv1.GroupName || valueOr(ref.Kind, "Gateway") != "Gateway" {
+		return types.NamespacedName{}
+	}
+	return types.NamespacedName{Namespace: valueOr(ref.Namespace, routeNamespace), Name: string(ref.Name)}
+}
+
+// foreignParents returns the parent statuses other controllers wrote, which a
+// status update must keep, since each controller owns only its own entries,
+// and whether there were entries of ours. Ours are replaced rather than kept,
+// so that a parentRef removed from the route loses its status.
+func (b *builder) foreignParents(existing []gatewayv1.RouteParentStatus) ([]gatewayv1.RouteParentStatus, bool) {
+	var out []gatewayv1.RouteParentStatus
+	hadOurs := false
+	for _, p := range existing {
+		if string(p.ControllerName) == b.opts.controllerName() {
+			hadOurs = true
+		} else {
+			out = append(out, p)
+		}
+	}
+	return out, hadOurs
+}
+
+func describeRef(ref gatewayv1.ParentReference) string {
+	var s string
+	if ref.SectionName != nil {
+		s += fmt.Sprintf(" named %q", *ref.SectionName)
+	}
+	if ref.Port != nil {
+		s += fmt.Sprintf(" on port %d", *ref.Port)
+	}
+	return s
+}
+
+// validateRouteHostnames rejects the whole route when one hostname is
+// invalid: dropping it alone could leave no hostname, which would widen the
+// route to every host.
+func validateRouteHostnames(hostnames []gatewayv1.Hostname) error {
+	for i, h := range hostnames {
+		if err := hostmatch.Validate(string(h)); err != nil {
+			return fmt.Errorf("spec.hostnames[%d]: %v", i, err)
+		}
+	}
+	return nil
+}
+
+func hostnameStrings(hostnames []gatewayv1.Hostname) []string {
+	out := make([]string, len(hostnames))
+	for i, h := range hostnames {
+		out[i] = string(h)
+	}
+	return out
+}
+
+func containsProtocol(protocols []gatewayv1.ProtocolType, p gatewayv1.ProtocolType) bool {
+	for _, x := range protocols {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
+
+func joinProtocols(protocols []gatewayv1.ProtocolType) string {
+	s := make([]string, len(protocols))
+	for i, p := range protocols {
+		s[i] = string(p)
+	}
+	return strings.Join(s, " or ")
+}
+
+func filter[T any](in []T, keep func(T) bool) []T {
+	var out []T
+	for _, x := range in {
+		if keep(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}

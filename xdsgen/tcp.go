@@ -1,0 +1,43 @@
+package xdsgen
+
+import (
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	directresponsev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/direct_response/v3"
+	tcpproxyv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/tcp_proxy/v3"
+
+	"github.com/projectsesame/sesame/dag"
+)
+
+// tcpFilter forwards the connections of a TLS filter chain to the route's
+// backends. With no valid backend it closes them: a direct_response filter
+// without a response does just that, which is the rejection the spec asks
+// for when a TLSRoute cannot forward.
+func tcpFilter(statPrefix string, r *dag.TCPRoute) *listenerv3.Filter {
+	if len(r.Backends) == 0 {
+		return &listenerv3.Filter{
+			Name:       directResponseFilter,
+			ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: mustAny(&directresponsev3.Config{})},
+		}
+	}
+	proxy := &tcpproxyv3.TcpProxy{StatPrefix: statPrefix}
+	if len(r.Backends) == 1 && r.RejectWeight == 0 {
+		proxy.ClusterSpecifier = &tcpproxyv3.TcpProxy_Cluster{Cluster: clusterName(r.Backends[0].Cluster)}
+	} else {
+		weighted := &tcpproxyv3.TcpProxy_WeightedCluster{}
+		for _, b := range r.Backends {
+			weighted.Clusters = append(weighted.Clusters, &tcpproxyv3.TcpProxy_WeightedCluster_ClusterWeight{
+				Name: clusterName(b.Cluster), Weight: b.Weight,
+			})
+		}
+		if r.RejectWeight > 0 {
+			weighted.Clusters = append(weighted.Clusters, &tcpproxyv3.TcpProxy_WeightedCluster_ClusterWeight{
+				Name: RejectClusterName, Weight: r.RejectWeight,
+			})
+		}
+		proxy.ClusterSpecifier = &tcpproxyv3.TcpProxy_WeightedClusters{WeightedClusters: weighted}
+	}
+	return &listenerv3.Filter{
+		Name:       tcpProxyFilter,
+		ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: mustAny(proxy)},
+	}
+}
