@@ -35,7 +35,8 @@ var update = flag.Bool("update", false, "rewrite the expected output of golden c
 // goldenNow is the status lastTransitionTime of every golden case.
 var goldenNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// TestGolden translates the input.yaml of every testdata/golden/*.txtar case
+// TestGolden translates the input.yaml of every testdata/golden/*.txtar case,
+// with the settings of its optional options.yaml (allGateways, bindPorts),
 // and compares the result with its output.yaml: the Envoy resources message
 // by message with protocmp, the status as JSON values. With -update it
 // rewrites output.yaml instead.
@@ -56,7 +57,7 @@ func TestGolden(t *testing.T) {
 func runGolden(t *testing.T, file string) {
 	c := loadCase(t, file)
 	checkEnvoy(t, c.result)
-	checkDeterministic(t, c.objects, c.rendered)
+	checkDeterministic(t, c.objects, c.options, c.rendered)
 	archive, got := c.archive, c.rendered
 
 	if *update {
@@ -91,13 +92,13 @@ func checkEnvoy(t *testing.T, res *sesame.Result) {
 
 // checkDeterministic translates the objects in several shuffled orders and
 // requires byte-identical output.
-func checkDeterministic(t *testing.T, objects []runtime.Object, want []byte) {
+func checkDeterministic(t *testing.T, objects []runtime.Object, opts sesame.Options, want []byte) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 5 {
 		shuffled := append([]runtime.Object(nil), objects...)
 		rng.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
-		res, err := sesame.Translate(shuffled, sesame.Options{Now: goldenNow})
+		res, err := sesame.Translate(shuffled, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,6 +200,7 @@ func TestGoldenUpdateIsIdempotent(t *testing.T) {
 // goldenCase is a golden file, read and translated.
 type goldenCase struct {
 	archive  *txtar.Archive
+	options  sesame.Options // from the optional options.yaml
 	objects  []runtime.Object
 	result   *sesame.Result
 	rendered []byte // what sesame translate prints for the input
@@ -218,7 +220,18 @@ func loadCase(t *testing.T, file string) *goldenCase {
 	if c.objects, _, err = manifest.Decode(file, bytes.NewReader(input)); err != nil {
 		t.Fatal(err)
 	}
-	if c.result, err = sesame.Translate(c.objects, sesame.Options{Now: goldenNow}); err != nil {
+	c.options = sesame.Options{Now: goldenNow}
+	if data, ok := c.archive.Get("options.yaml"); ok {
+		var o struct {
+			AllGateways bool            `json:"allGateways"`
+			BindPorts   map[int32]int32 `json:"bindPorts"`
+		}
+		if err := yaml.UnmarshalStrict(data, &o); err != nil {
+			t.Fatalf("%s: options.yaml: %v", file, err)
+		}
+		c.options.AllGateways, c.options.BindPorts = o.AllGateways, o.BindPorts
+	}
+	if c.result, err = sesame.Translate(c.objects, c.options); err != nil {
 		t.Fatal(err)
 	}
 	if c.rendered, err = render.Document(c.result, render.YAML); err != nil {

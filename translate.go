@@ -19,6 +19,13 @@ type Options struct {
 	// Now is written to status conditions as lastTransitionTime. It is an
 	// option, not a clock reading, so that translations are reproducible.
 	Now time.Time
+	// BindPorts maps a Gateway listener port to the port Envoy binds (for
+	// example 80 to 8080 behind a port-translating load balancer); see
+	// dag.Options.BindPorts.
+	BindPorts map[int32]int32
+	// AllGateways serves every Gateway of the GatewayClass, each into its
+	// own resources, instead of only the oldest; see dag.Options.AllGateways.
+	AllGateways bool
 }
 
 // Result is what a translation produces.
@@ -48,7 +55,12 @@ func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 			res.Warnings = append(res.Warnings, err.Error())
 		}
 	}
-	graph := dag.Build(&in, dag.Options{ControllerName: opts.ControllerName, Now: opts.Now})
+	graph := dag.Build(&in, dag.Options{
+		ControllerName: opts.ControllerName,
+		Now:            opts.Now,
+		BindPorts:      opts.BindPorts,
+		AllGateways:    opts.AllGateways,
+	})
 	res.XDS = xdsgen.Generate(graph)
 	res.Status = graph.Status
 	if err := res.XDS.Validate(); err != nil {

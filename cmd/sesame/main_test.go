@@ -86,6 +86,8 @@ func TestTranslateErrors(t *testing.T) {
 		{"bad format", []string{"translate", "-f", quickstart, "-o", "xml"}, 2, `-o "xml"`, false},
 		{"bad time", []string{"translate", "-f", quickstart, "--now", "yesterday"}, 2, "-now", false},
 		{"stray argument", []string{"translate", quickstart}, 2, "unexpected argument", false},
+		{"bad bind port", []string{"translate", "-f", quickstart, "--bind-port", "80:8080"}, 2, "want GATEWAY=ENVOY", false},
+		{"bind port out of range", []string{"translate", "-f", quickstart, "--bind-port", "80=70000"}, 2, "1-65535", false},
 		{"missing file", []string{"translate", "-f", filepath.Join(dir, "nope.yaml")}, 1, "no such file", false},
 		{"bad YAML names file and document", []string{"translate", "-f", bad}, 1, bad + ": document 2: not valid YAML", false},
 		{"unknown kind is a warning", []string{"translate", "-f", unknown}, 0, "warning: " + unknown + ": document 1: skipped apps/v1 Deployment", true},
@@ -100,6 +102,16 @@ func TestTranslateErrors(t *testing.T) {
 	}
 }
 
+func TestBindPort(t *testing.T) {
+	code, out, errOut := call("", "translate", "-f", quickstart, "--bind-port", "80=8080", "--bind-port", "443=8443")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "portValue: 8080") || !strings.Contains(out, "name: gateway/default/public/80") {
+		t.Errorf("listener does not bind 8080 under the Gateway's port name")
+	}
+}
+
 func TestHelp(t *testing.T) {
 	for _, args := range [][]string{{"help"}, {"--help"}, {"help", "translate"}, {"translate", "--help"}} {
 		code, out, _ := call("", args...)
@@ -108,7 +120,7 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	_, out, _ := call("", "translate", "--help")
-	for _, flag := range []string{"-f value", "-o string", "-controller-name", "-now"} {
+	for _, flag := range []string{"-f value", "-o string", "-controller-name", "-now", "-bind-port", "-all-gateways"} {
 		if !strings.Contains(out, flag) {
 			t.Errorf("translate --help does not document %s", flag)
 		}

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,10 +33,13 @@ PATH is a YAML or JSON file with one or more documents (separated by "---",
 v1 List documents allowed), a directory (its *.yaml, *.yml and *.json files,
 recursively, in name order), or "-" for standard input.
 
-Read: GatewayClass, Gateway, HTTPRoute, ReferenceGrant
-(gateway.networking.k8s.io/v1, or v1beta1), Service, Secret, Namespace (v1),
-EndpointSlice (discovery.k8s.io/v1). Objects of other kinds are skipped with a
-warning on stderr.
+Read: GatewayClass, Gateway, HTTPRoute, TLSRoute, ReferenceGrant
+(gateway.networking.k8s.io/v1; v1beta1, and v1alpha2/v1alpha3 for TLSRoute),
+Service, Secret, Namespace (v1), EndpointSlice (discovery.k8s.io/v1). Objects of
+other kinds are skipped with a warning on stderr.
+
+The secrets section holds the certificates and private keys of the Secrets
+that HTTPS and TLS listeners use, as Envoy receives them.
 
 Objects that are invalid get a status saying why; the rest is still
 translated and the exit code is 0. Input that cannot be read (a missing file,
@@ -43,6 +48,32 @@ stderr and nothing on stdout. Bad flags exit 2.
 
 Flags:
 `
+
+// portMap collects repeated --bind-port GATEWAY=ENVOY flags.
+type portMap map[int32]int32
+
+func (m portMap) String() string {
+	var parts []string
+	for from, to := range m {
+		parts = append(parts, fmt.Sprintf("%d=%d", from, to))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ",")
+}
+
+func (m portMap) Set(v string) error {
+	from, to, ok := strings.Cut(v, "=")
+	if !ok {
+		return fmt.Errorf("want GATEWAY=ENVOY, like 80=8080")
+	}
+	f, err1 := strconv.ParseUint(from, 10, 16)
+	t, err2 := strconv.ParseUint(to, 10, 16)
+	if err1 != nil || err2 != nil || f == 0 || t == 0 {
+		return fmt.Errorf("ports must be numbers in 1-65535")
+	}
+	m[int32(f)] = int32(t)
+	return nil
+}
 
 // pathList collects repeated -f flags.
 type pathList []string
@@ -60,6 +91,9 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		now        = fs.String("now", "", "the time written to status lastTransitionTime, RFC 3339\n(default: the current time; set it for reproducible output)")
 	)
 	fs.Var(&paths, "f", "a file, a directory, or - for standard input (repeatable, required)")
+	bindPorts := portMap{}
+	fs.Var(bindPorts, "bind-port", "GATEWAY=ENVOY: bind Envoy on port ENVOY for Gateway listeners on port GATEWAY,\ne.g. 80=8080 (repeatable; default: the Gateway's ports)")
+	allGateways := fs.Bool("all-gateways", false, "serve every Gateway of the GatewayClass, each into its own resources\n(default: only the oldest, one Gateway per Envoy fleet)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), translateUsage)
 		fs.PrintDefaults()
@@ -103,7 +137,12 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
-	res, err := sesame.Translate(objects, sesame.Options{ControllerName: *controller, Now: at})
+	res, err := sesame.Translate(objects, sesame.Options{
+		ControllerName: *controller,
+		Now:            at,
+		BindPorts:      bindPorts,
+		AllGateways:    *allGateways,
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "sesame translate: %v\n", err)
 		return 1
