@@ -12,20 +12,40 @@
 //
 // # What this version translates
 //
-// GatewayClass (by spec.controllerName), Gateway with HTTP listeners,
-// HTTPRoute (path Exact and PathPrefix matches, weighted Service
-// backendRefs), ReferenceGrant for cross-namespace backends, Namespace labels
-// for allowedRoutes selectors, Services and EndpointSlices. Listeners of other
-// protocols get Accepted=False with reason UnsupportedProtocol; HTTPRoute
-// rules that use header, query or method matches, RegularExpression paths,
-// filters, timeouts, retries or session persistence are dropped whole (so
-// that no traffic goes where its author did not mean it to) and named in a
+// GatewayClass (by spec.controllerName); Gateway with HTTP, HTTPS and TLS
+// listeners, merged per port by package listenermerge; HTTPS listeners
+// terminate TLS with kubernetes.io/tls Secrets; TLS listeners pass TLS
+// through or terminate it and forward streams by SNI; HTTPRoute (path Exact
+// and PathPrefix matches, weighted Service backendRefs) on HTTP and HTTPS
+// listeners; TLSRoute on TLS listeners; ReferenceGrant for cross-namespace
+// backends and certificates; Namespace labels for allowedRoutes selectors;
+// Services and EndpointSlices. Listeners of other protocols get
+// Accepted=False with reason UnsupportedProtocol; HTTPRoute rules that use
+// header, query or method matches, RegularExpression paths, filters,
+// timeouts, retries or session persistence are dropped whole (so that no
+// traffic goes where its author did not mean it to) and named in a
 // PartiallyInvalid condition, or in Accepted=False when no rule is left.
+// GRPCRoute is not read yet, so allowedRoutes.kinds naming it gets
+// InvalidRouteKinds rather than a promise nothing keeps.
 //
-// Known gap: when some backendRefs of a rule are invalid and some valid, the
-// spec wants the invalid ones' share of traffic answered with 500; this
-// version sends all of it to the valid backends (ResolvedRefs=False still
-// names every invalid reference). A rule with no valid backend answers 500.
+// Known gap: when some backendRefs of an HTTPRoute rule are invalid and some
+// valid, the spec wants the invalid ones' share of traffic answered with
+// 500; this version sends all of it to the valid backends (ResolvedRefs=False
+// still names every invalid reference). A rule with no valid backend answers
+// 500. TLSRoutes do reject the invalid share of connections.
+//
+// # Listeners, ports and Envoy
+//
+// Each port of a Gateway becomes one Listener of the graph. An HTTP port has
+// one set of virtual hosts. A secure port has a FilterChain per HTTPS
+// listener (its hostname as SNI, its certificates, its own virtual hosts,
+// and 421 virtual hosts for the other HTTPS listeners' hostnames, as the spec
+// advises for misdirected requests) and per TLSRoute on a TLS listener (the
+// route's SNI hostnames within the listener's). Listener Isolation holds on
+// both: a hostname a more specific listener on the port claims never serves a
+// less specific listener's routes. Options.BindPorts maps the Gateway's port
+// to the port Envoy binds (seed: 80 and 443 reach Envoy on 8080 and 8443);
+// names and status keep the Gateway's port.
 //
 // # The seeds and Gateway API v1
 //
@@ -39,9 +59,12 @@
 //     listener) and parentRefs (on the route).
 //   - Seed: one Gateway describes one Envoy deployment, and of several
 //     GatewayClasses or Gateways for one controller the oldest is used. v1 is
-//     silent, so Sesame keeps this: the others get Accepted=False, a
-//     GatewayClass with reason Unsupported, a Gateway with the Sesame reason
-//     NotSelected (no v1 reason describes it).
+//     silent, so Sesame keeps this by default: the others get Accepted=False,
+//     a GatewayClass with reason Unsupported, a Gateway with the Sesame reason
+//     NotSelected (no v1 reason describes it), and routes naming them are
+//     told. Options.AllGateways serves every Gateway of the class instead
+//     (the seeds' rejected alternative), each into separately named
+//     resources.
 //   - Seed: conflicting listeners are "both rejected". v1 agrees ("ALL
 //     indistinct Listeners must not be accepted") and adds that the Gateway
 //     stays accepted while one distinct listener is left, with reason
@@ -50,6 +73,23 @@
 //     one or more labels. Gateway API objects use v1's rule (hostmatch.Suffix).
 //   - Seed: listeners identical but for TLS settings conflict. v1: TLS never
 //     makes listeners distinct. Same outcome: a HostnameConflict.
+//   - Seed TLS model: a Gateway listener's tls is a default that HTTPRoutes
+//     may override (tls.routeOverride, RouteTLSConfig). Neither field exists in
+//     v1: certificates belong to the listener (tls.certificateRefs), routes
+//     carry none. Sesame follows v1; the seeds' test matrix for route
+//     overrides has nothing left to test. The seeds' "different TLS config on
+//     the same hostname is a conflict" stays, as HostnameConflict.
+//   - Seed: Listeners that refer to other route kinds than HTTPRoute or
+//     TLSRoute are ignored with a condition. v1: ResolvedRefs=False with
+//     InvalidRouteKinds, naming the kinds, and supportedKinds lists the rest.
+//   - Seed: TLSRoute "only allows simple routing based on SNI", implemented
+//     per the spec. Where two TLSRoutes ask for one SNI hostname on a
+//     listener, the seeds' rule for route conflicts applies: the oldest wins,
+//     and a route left with nothing gets Accepted=False with the Sesame
+//     reason HostnameTaken naming the winner.
+//   - Seed: the external port can differ from the port Envoy binds
+//     (Options.BindPorts); the seeds' redirect rule for that port belongs to
+//     the RequestRedirect filter, which comes with the HTTP routing work.
 //   - Seed: spec.addresses is ignored and status.addresses is not written;
 //     Sesame keeps this, as it does not own the Envoy Service.
 //   - Seed: objects out of scope keep whatever status they have. Sesame writes
