@@ -1,8 +1,6 @@
 package xdsgen
 
 import (
-	"errors"
-	"fmt"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
@@ -57,37 +55,6 @@ func Generate(g *dag.Graph) *Resources {
 		r.Secrets = append(r.Secrets, secret(s))
 	}
 	return r
-}
-
-// validator is the method protoc-gen-validate generates on every Envoy
-// message.
-type validator interface{ ValidateAll() error }
-
-// Validate runs Envoy's own validation rules (ValidateAll) on every resource
-// and returns every failure, each naming its resource.
-func (r *Resources) Validate() error {
-	var errs []error
-	check := func(kind, name string, v validator) {
-		if err := v.ValidateAll(); err != nil {
-			errs = append(errs, fmt.Errorf("%s %q: %w", kind, name, err))
-		}
-	}
-	for _, x := range r.Listeners {
-		check("Listener", x.GetName(), x)
-	}
-	for _, x := range r.Routes {
-		check("RouteConfiguration", x.GetName(), x)
-	}
-	for _, x := range r.Clusters {
-		check("Cluster", x.GetName(), x)
-	}
-	for _, x := range r.Endpoints {
-		check("ClusterLoadAssignment", x.GetClusterName(), x)
-	}
-	for _, x := range r.Secrets {
-		check("Secret", x.GetName(), x)
-	}
-	return errors.Join(errs...)
 }
 
 // Snapshot packs the resources into a go-control-plane snapshot of the given

@@ -1,0 +1,56 @@
+package xdsgen
+
+import (
+	"strings"
+	"testing"
+
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+)
+
+func TestValidateCatchesWhatEnvoyRejects(t *testing.T) {
+	vh := func(name string, domains ...string) *routev3.VirtualHost {
+		return &routev3.VirtualHost{Name: name, Domains: domains}
+	}
+	fc := func(name string, sni ...string) *listenerv3.FilterChain {
+		c := &listenerv3.FilterChain{Name: name, Filters: []*listenerv3.Filter{httpConnectionManager("s", "r")}}
+		if len(sni) > 0 {
+			c.FilterChainMatch = &listenerv3.FilterChainMatch{ServerNames: sni}
+		}
+		return c
+	}
+	listener := func(name string, chains ...*listenerv3.FilterChain) *listenerv3.Listener {
+		return &listenerv3.Listener{Name: name, Address: socketAddress("0.0.0.0", 443), FilterChains: chains}
+	}
+	tests := []struct {
+		name string
+		r    *Resources
+		want string // substring of the error; "" for valid
+	}{
+		{"valid", &Resources{
+			Routes:    []*routev3.RouteConfiguration{{Name: "r", VirtualHosts: []*routev3.VirtualHost{vh("a", "a.com"), vh("b", "b.com")}}},
+			Listeners: []*listenerv3.Listener{listener("l", fc("a", "a.com"), fc("b", "b.com"), fc("any"))},
+		}, ""},
+		{"schema", &Resources{Routes: []*routev3.RouteConfiguration{{Name: "r", VirtualHosts: []*routev3.VirtualHost{vh("a")}}}}, "Domains"},
+		{"duplicate domain", &Resources{Routes: []*routev3.RouteConfiguration{{Name: "r", VirtualHosts: []*routev3.VirtualHost{vh("a", "x.com"), vh("b", "x.com")}}}}, `domain "x.com" is in two virtual hosts`},
+		{"duplicate virtual host", &Resources{Routes: []*routev3.RouteConfiguration{{Name: "r", VirtualHosts: []*routev3.VirtualHost{vh("a", "x.com"), vh("a", "y.com")}}}}, `virtual host name "a" is used twice`},
+		{"duplicate route table", &Resources{Routes: []*routev3.RouteConfiguration{{Name: "r"}, {Name: "r"}}}, `RouteConfiguration "r": the name is used twice`},
+		{"duplicate chain match", &Resources{Listeners: []*listenerv3.Listener{listener("l", fc("a", "a.com"), fc("b", "a.com"))}}, `filter chain "b" has the same match`},
+		{"two chains without match", &Resources{Listeners: []*listenerv3.Listener{listener("l", fc("a"), fc("b"))}}, "same match"},
+		{"duplicate chain name", &Resources{Listeners: []*listenerv3.Listener{listener("l", fc("a", "a.com"), fc("a", "b.com"))}}, `filter chain name "a" is used twice`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.r.Validate()
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Validate() = %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
