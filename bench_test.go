@@ -27,3 +27,12 @@ func BenchmarkTranslateQuickstart(b *testing.B) {
 		}
 	}
 }
+
+func mustRead(t testing.TB, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
