@@ -18,7 +18,9 @@ import (
 // one is named in ResolvedRefs=False, with the spec's reasons: RefNotPermitted
 // for a cross-namespace reference no ReferenceGrant allows, otherwise
 // InvalidCertificateRef. A listener left with no usable certificate cannot be
-// programmed and is rejected. Messages never quote Secret data: a private
+// programmed and is rejected. Listeners already rejected, for a conflict say,
+// are resolved too, so that their status names every broken reference.
+// Messages never quote Secret data: a private
 // key must not reach status or logs.
 func (b *builder) resolveCertificates(l *listener, gw *gatewayv1.Gateway) {
 	if l.spec.TLS == nil || l.mode != gatewayv1.TLSModeTerminate {
@@ -29,21 +31,18 @@ func (b *builder) resolveCertificates(l *listener, gw *gatewayv1.Gateway) {
 	for i, ref := range l.spec.TLS.CertificateRefs {
 		secret, why, problem := b.resolveCertificate(ref, gw)
 		if problem != "" {
-			if reason == "" {
+			if reason == "" || why == string(gatewayv1.ListenerReasonRefNotPermitted) {
 				reason = why
 			}
-			problems = append(problems, fmt.Sprintf("tls.certificateRefs[%d]: %s", i, problem))
+			problem = fmt.Sprintf("tls.certificateRefs[%d]: %s", i, problem)
+			problems = append(problems, problem)
+			l.refProblem(why, problem)
 			continue
 		}
 		l.certificates = append(l.certificates, secret)
 	}
-	if len(problems) == 0 {
-		return
-	}
-	msg := strings.Join(problems, " ")
-	l.cond.set(string(gatewayv1.ListenerConditionResolvedRefs), false, reason, msg)
-	if len(l.certificates) == 0 {
-		l.reject(reason, "No certificate can be used: "+msg)
+	if len(l.certificates) == 0 && len(problems) > 0 {
+		l.reject(reason, "No certificate can be used: "+strings.Join(problems, " "))
 	}
 }
 

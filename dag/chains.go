@@ -47,8 +47,28 @@ func httpsFilterChain(l *listener, siblings []*listener) *FilterChain {
 }
 
 // tlsFilterChains are the filter chains of a TLS listener: one per TLSRoute
-// served on it, matching the SNI hostnames the route holds there.
+// served on it, matching the SNI hostnames the route holds there, and one
+// that closes connections for the rest of the listener's hostname. Without
+// it a server name that the listener claims but no route serves would fall
+// through to a less specific listener's chain, an HTTPS fallback say, which
+// Listener Isolation forbids: unmatched traffic "MUST be rejected".
 func tlsFilterChains(l *listener) []*FilterChain {
+	chains := tlsRouteChains(l)
+	for _, fc := range chains {
+		if slices.Equal(fc.ServerNames, serverNames(l.hostname)) || slices.Contains(fc.ServerNames, l.hostname) {
+			return chains // a route serves the whole hostname
+		}
+	}
+	return append(chains, &FilterChain{
+		Listener:    string(l.spec.Name),
+		Protocol:    string(l.spec.Protocol),
+		ServerNames: serverNames(l.hostname),
+		Reject:      true,
+	})
+}
+
+// tlsRouteChains are the chains of the TLSRoutes served on a TLS listener.
+func tlsRouteChains(l *listener) []*FilterChain {
 	byRoute := map[*TCPRoute][]string{}
 	for host, route := range l.tlsRoutes {
 		byRoute[route] = append(byRoute[route], host)

@@ -87,9 +87,23 @@ func TestAddTLSRouteOldestWins(t *testing.T) {
 	sortFilterChains(chains)
 	var got []string
 	for _, fc := range chains {
+		if fc.Reject {
+			got = append(got, fmt.Sprintf("reject%v", fc.ServerNames))
+			continue
+		}
 		got = append(got, fmt.Sprintf("%s%v", fc.TCP.Source.Name, fc.ServerNames))
 	}
-	if fmt.Sprint(got) != "[old[a.example.com b.example.com] young[c.example.com]]" {
+	// The rest of the listener's hostname is closed, not left to fall
+	// through to another listener's chain.
+	if fmt.Sprint(got) != "[old[a.example.com b.example.com] young[c.example.com] reject[*.example.com]]" {
 		t.Errorf("chains = %v", got)
+	}
+
+	// A route that serves the listener's whole hostname leaves nothing to
+	// close.
+	whole := testListener("whole", gatewayv1.TLSProtocolType, "*.example.com")
+	addTLSRoute(whole, []string{"*.example.com"}, old)
+	if chains := tlsFilterChains(whole); len(chains) != 1 || chains[0].Reject {
+		t.Errorf("chains for a fully served listener: %d, first rejects: %v", len(chains), chains[0].Reject)
 	}
 }

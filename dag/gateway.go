@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/listenermerge"
 )
 
@@ -73,12 +74,68 @@ func (b *builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 		for _, i := range group.Listeners {
 			l := candidateOf[i]
 			l.accepted = true
-			b.resolveCertificates(l, gw)
 			pg.listeners = append(pg.listeners, l)
 		}
 		g.ports = append(g.ports, pg)
 	}
+	for _, l := range g.listeners {
+		b.resolveCertificates(l, gw)
+	}
+	b.checkBindPorts(g)
+	for _, pg := range g.ports {
+		markOverlappingTLS(pg.listeners)
+	}
 	return g
+}
+
+// checkBindPorts rejects the listeners of Gateway ports that Options.BindPorts
+// sends to one Envoy port, as Envoy cannot bind a port twice: all of them,
+// since neither has a better claim, with the spec's PortUnavailable.
+func (b *builder) checkBindPorts(g *gateway) {
+	byBind := map[int32][]int32{}
+	for _, pg := range g.ports {
+		if len(filter(pg.listeners, func(l *listener) bool { return l.accepted })) == 0 {
+			continue // nothing to bind
+		}
+		bind := b.opts.bindPort(pg.port)
+		byBind[bind] = append(byBind[bind], pg.port)
+	}
+	for _, pg := range g.ports {
+		ports := byBind[b.opts.bindPort(pg.port)]
+		if len(ports) < 2 {
+			continue
+		}
+		msg := fmt.Sprintf("Gateway ports %v all bind Envoy port %d (see the bind port mapping); none of them is served.", ports, b.opts.bindPort(pg.port))
+		for _, l := range pg.listeners {
+			l.reject(string(gatewayv1.ListenerReasonPortUnavailable), msg)
+		}
+	}
+}
+
+// markOverlappingTLS sets OverlappingTLSConfig on the accepted listeners of a
+// port that terminate TLS for hostnames another such listener also matches:
+// a client may reuse a connection made for one for the other (HTTP/2
+// coalescing). The spec requires detecting overlapping hostnames; it is a
+// negative-polarity condition, set only when true.
+func markOverlappingTLS(listeners []*listener) {
+	for _, l := range listeners {
+		if !l.accepted || len(l.certificates) == 0 {
+			continue
+		}
+		var overlaps []string
+		for _, o := range listeners {
+			if o == l || !o.accepted || len(o.certificates) == 0 {
+				continue
+			}
+			if hostmatch.Relate(l.hostname, o.hostname, hostmatch.Suffix) != hostmatch.Disjoint {
+				overlaps = append(overlaps, fmt.Sprintf("%q", o.spec.Name))
+			}
+		}
+		if len(overlaps) > 0 {
+			l.cond.set(string(gatewayv1.ListenerConditionOverlappingTLSConfig), true, string(gatewayv1.ListenerReasonOverlappingHostnames),
+				fmt.Sprintf("Listeners %s on the same port terminate TLS for hostnames this listener also matches; clients reusing connections may reach the other listener's certificate.", strings.Join(overlaps, ", ")))
+		}
+	}
 }
 
 // conflictMessage names the listeners l conflicts with, itself included.

@@ -65,7 +65,14 @@ type FilterChain struct {
 	VirtualHosts []*VirtualHost
 	// TCP forwards the connections of a TLS chain.
 	TCP *TCPRoute
+	// Reject closes every connection: the part of a TLS listener's hostname
+	// that no TLSRoute serves.
+	Reject bool
 }
+
+// RoutesHTTP reports whether the chain terminates TLS and routes HTTP (an
+// HTTPS listener) rather than forwarding or closing connections.
+func (fc *FilterChain) RoutesHTTP() bool { return fc.Protocol == "HTTPS" }
 
 // TCPRoute forwards whole connections: the TLSRoute rule that serves a TLS
 // chain.

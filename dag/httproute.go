@@ -24,13 +24,14 @@ func (b *builder) attachHTTPRoute(gateways map[types.NamespacedName]*gateway, ro
 // attachTLSRoute attaches a TLSRoute and records its status.
 func (b *builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.TLSRoute) {
 	status, ok := b.attachRoute(gateways, &routeObject{
-		kind:      "TLSRoute",
-		meta:      route,
-		spec:      &route.Spec.CommonRouteSpec,
-		hostnames: route.Spec.Hostnames,
-		status:    &route.Status.RouteStatus,
-		protocols: []gatewayv1.ProtocolType{gatewayv1.TLSProtocolType},
-		compile:   func() *compiledRules { return b.compileTLSRouteRules(route) },
+		kind:           "TLSRoute",
+		meta:           route,
+		spec:           &route.Spec.CommonRouteSpec,
+		hostnames:      route.Spec.Hostnames,
+		status:         &route.Status.RouteStatus,
+		protocols:      []gatewayv1.ProtocolType{gatewayv1.TLSProtocolType},
+		strictProtocol: true,
+		compile:        func() *compiledRules { return b.compileTLSRouteRules(route) },
 	})
 	if ok {
 		b.addStatus("TLSRoute", route, &gatewayv1.TLSRouteStatus{RouteStatus: status})

@@ -103,7 +103,7 @@ func (l *listener) validateTLS() {
 		return
 	}
 	if tls == nil {
-		l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), fmt.Sprintf("A %s listener needs tls.", l.spec.Protocol))
+		l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), fmt.Sprintf("Protocol %s needs tls.", l.spec.Protocol))
 		return
 	}
 	l.mode = gatewayv1.TLSModeTerminate
@@ -117,6 +117,28 @@ func (l *listener) validateTLS() {
 		l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), "An HTTPS listener terminates TLS; for tls.mode Passthrough use protocol TLS with TLSRoutes.")
 	case l.mode == gatewayv1.TLSModeTerminate && len(tls.CertificateRefs) == 0:
 		l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), "tls.mode Terminate needs at least one tls.certificateRefs entry.")
+	}
+}
+
+// refProblem records a reference the listener cannot resolve in its
+// ResolvedRefs condition. Messages accumulate. The reason is the first one
+// given, except that RefNotPermitted wins: the spec allows the other reasons
+// "only when the reference is allowed".
+func (l *listener) refProblem(reason, message string) {
+	for i := range l.cond.list {
+		c := &l.cond.list[i]
+		if c.Type != string(gatewayv1.ListenerConditionResolvedRefs) {
+			continue
+		}
+		if c.Status == metav1.ConditionTrue {
+			c.Status, c.Reason, c.Message = metav1.ConditionFalse, reason, message
+			return
+		}
+		if reason == string(gatewayv1.ListenerReasonRefNotPermitted) {
+			c.Reason = reason
+		}
+		c.Message += " " + message
+		return
 	}
 }
 
@@ -180,7 +202,7 @@ func allowedKinds(l *listener, asked []gatewayv1.RouteGroupKind) []gatewayv1.Rou
 		}
 	}
 	if len(invalid) > 0 {
-		l.cond.set(string(gatewayv1.ListenerConditionResolvedRefs), false, string(gatewayv1.ListenerReasonInvalidRouteKinds),
+		l.refProblem(string(gatewayv1.ListenerReasonInvalidRouteKinds),
 			fmt.Sprintf("Route kinds %s are not supported on a %s listener; it accepts %s.", strings.Join(invalid, ", "), l.spec.Protocol, served[0]))
 	}
 	return supported

@@ -2,6 +2,7 @@ package dag
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,8 +19,13 @@ type routeObject struct {
 	spec      *gatewayv1.CommonRouteSpec
 	hostnames []gatewayv1.Hostname
 	status    *gatewayv1.RouteStatus // as the object has it now
-	// protocols are the listener protocols the kind attaches to.
-	protocols []gatewayv1.ProtocolType
+	// protocols are the listener protocols the kind attaches to. With
+	// strictProtocol, a route whose selected listeners are all of other
+	// protocols is told so (UnsupportedValue), as the TLSRoute spec requires;
+	// otherwise allowedRoutes.kinds decides (NotAllowedByListeners), which
+	// is what the conformance tests expect of an HTTPRoute on a TLS listener.
+	protocols      []gatewayv1.ProtocolType
+	strictProtocol bool
 	// compile turns the route's rules into routes, once.
 	compile func() *compiledRules
 }
@@ -71,9 +77,13 @@ func (b *builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.Paren
 		reason, msg = string(gatewayv1.RouteReasonUnsupportedValue), "No rule can be served: "+strings.Join(rules.problems, " ")
 	}
 	if reason == "" {
-		if taken := b.addRules(r, attachments, rules); len(taken) > 0 {
+		taken, servesNothing := b.addRules(r, attachments, rules)
+		switch {
+		case servesNothing:
 			reason = ReasonHostnameTaken
 			msg = "Every hostname of the route is served by an older route: " + strings.Join(taken, ", ") + "."
+		case len(taken) > 0:
+			msg += " Hostnames served by an older route instead: " + strings.Join(taken, ", ") + "."
 		}
 	}
 	if reason != "" {
@@ -103,14 +113,14 @@ const ReasonHostnameTaken = "HostnameTaken"
 
 // addRules adds the rules of an accepted route to the listeners it attaches
 // to, once per listener even when several parentRefs select it. For a
-// TLSRoute it returns the hostnames older routes hold, when that leaves the
-// route nothing to serve.
-func (b *builder) addRules(r *routeObject, attachments []attachment, rules *compiledRules) (taken []string) {
+// TLSRoute it returns the hostnames older routes hold, and whether that
+// leaves the route nothing to serve.
+func (b *builder) addRules(r *routeObject, attachments []attachment, rules *compiledRules) (taken []string, servesNothing bool) {
 	key := r.key()
-	servesSomething := false
+	serves := false
 	for _, a := range attachments {
 		if a.listener.served[key] {
-			servesSomething = true
+			serves = true
 			continue
 		}
 		if rules.tcp != nil {
@@ -125,12 +135,9 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 			}
 		}
 		a.listener.served[key] = true
-		servesSomething = true
+		serves = true
 	}
-	if servesSomething || len(attachments) == 0 {
-		return nil
-	}
-	return taken
+	return taken, !serves && len(attachments) > 0
 }
 
 // countAttachment counts an accepted route on every listener its parentRef
@@ -171,12 +178,12 @@ func (b *builder) selectListeners(g *gateway, r *routeObject, ref gatewayv1.Pare
 	}
 	// TLSRoute: "The implementation MUST raise an 'Accepted' Condition with a
 	// status of False ... with the reason of UnsupportedValue in case a
-	// Listener of the wrong type is used"; the same holds for HTTPRoute.
-	protocolOK := filter(accepted, func(l *listener) bool { return containsProtocol(r.protocols, l.spec.Protocol) })
-	if len(protocolOK) == 0 {
+	// Listener of the wrong type is used".
+	protocolOK := filter(accepted, func(l *listener) bool { return slices.Contains(r.protocols, l.spec.Protocol) })
+	if len(protocolOK) == 0 && r.strictProtocol {
 		return nil, string(gatewayv1.RouteReasonUnsupportedValue), fmt.Sprintf("No listener%s has a protocol that carries %ss (%s).", describeRef(ref), r.kind, joinProtocols(r.protocols))
 	}
-	kindOK := filter(protocolOK, func(l *listener) bool { return l.allowsKind(r.kind) })
+	kindOK := filter(accepted, func(l *listener) bool { return l.allowsKind(r.kind) })
 	if len(kindOK) == 0 {
 		return nil, string(gatewayv1.RouteReasonNotAllowedByListeners), fmt.Sprintf("No listener%s allows %ss in allowedRoutes.kinds.", describeRef(ref), r.kind)
 	}
@@ -204,7 +211,17 @@ func (b *builder) selectListeners(g *gateway, r *routeObject, ref gatewayv1.Pare
 		attachments = append(attachments, attachment{listener: l, hostnames: hosts})
 	}
 	if !intersects {
-		return nil, string(gatewayv1.RouteReasonNoMatchingListenerHostname), fmt.Sprintf("No hostname of the route intersects the hostname of a listener%s.", describeRef(ref))
+		msg := fmt.Sprintf("No hostname of the route intersects the hostname of an accepted listener%s.", describeRef(ref))
+		var unaccepted []string
+		for _, l := range named {
+			if !l.accepted && len(hostmatch.Attach(l.hostname, nil, routeHosts, hostmatch.Suffix)) > 0 {
+				unaccepted = append(unaccepted, fmt.Sprintf("%q", l.spec.Name))
+			}
+		}
+		if len(unaccepted) > 0 {
+			msg += fmt.Sprintf(" Listeners %s match its hostnames but are not accepted; see the Gateway's listener status.", strings.Join(unaccepted, ", "))
+		}
+		return nil, string(gatewayv1.RouteReasonNoMatchingListenerHostname), msg
 	}
 	note := ""
 	if len(isolated) > 0 {
@@ -268,15 +285,6 @@ func hostnameStrings(hostnames []gatewayv1.Hostname) []string {
 		out[i] = string(h)
 	}
 	return out
-}
-
-func containsProtocol(protocols []gatewayv1.ProtocolType, p gatewayv1.ProtocolType) bool {
-	for _, x := range protocols {
-		if x == p {
-			return true
-		}
-	}
-	return false
 }
 
 func joinProtocols(protocols []gatewayv1.ProtocolType) string {

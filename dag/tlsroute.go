@@ -40,7 +40,11 @@ func (b *builder) compileTLSRouteRules(route *gatewayv1.TLSRoute) *compiledRules
 func addTLSRoute(l *listener, hostnames []string, tcp *TCPRoute) (taken []string) {
 	for _, h := range hostnames {
 		if owner := l.tlsRoutes[h]; owner != nil && owner.Source != tcp.Source {
-			taken = append(taken, fmt.Sprintf("%s (TLSRoute %s/%s)", h, owner.Source.Namespace, owner.Source.Name))
+			name := h
+			if name == "" {
+				name = "(any server name)"
+			}
+			taken = append(taken, fmt.Sprintf("%s (TLSRoute %s/%s)", name, owner.Source.Namespace, owner.Source.Name))
 			continue
 		}
 		l.tlsRoutes[h] = tcp

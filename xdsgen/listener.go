@@ -56,9 +56,13 @@ func filterChain(l *dag.Listener, fc *dag.FilterChain) *listenerv3.FilterChain {
 	if len(fc.ServerNames) > 0 {
 		out.FilterChainMatch = &listenerv3.FilterChainMatch{ServerNames: fc.ServerNames}
 	}
+	if fc.Reject {
+		out.Filters = []*listenerv3.Filter{closeConnections()}
+		return out
+	}
 	if len(fc.Certificates) > 0 {
 		var alpn []string
-		if fc.TCP == nil {
+		if fc.RoutesHTTP() {
 			alpn = []string{"h2", "http/1.1"} // HTTP after termination
 		}
 		out.TransportSocket = &corev3.TransportSocket{
@@ -66,10 +70,10 @@ func filterChain(l *dag.Listener, fc *dag.FilterChain) *listenerv3.FilterChain {
 			ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(downstreamTLS(fc.Certificates, alpn))},
 		}
 	}
-	if fc.TCP != nil {
-		out.Filters = []*listenerv3.Filter{tcpFilter(filterChainName(l, fc), fc.TCP)}
-	} else {
+	if fc.RoutesHTTP() {
 		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc))}
+	} else {
+		out.Filters = []*listenerv3.Filter{tcpFilter(filterChainName(l, fc), fc.TCP)}
 	}
 	return out
 }

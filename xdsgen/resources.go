@@ -1,7 +1,6 @@
 package xdsgen
 
 import (
-
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
@@ -37,9 +36,10 @@ func Generate(g *dag.Graph) *Resources {
 			r.Routes = append(r.Routes, routeConfiguration(ListenerName(l.Gateway, l.Port), l, l.VirtualHosts))
 		}
 		for _, fc := range l.FilterChains {
-			if fc.TCP == nil {
+			switch {
+			case fc.RoutesHTTP():
 				r.Routes = append(r.Routes, routeConfiguration(httpsRouteName(l, fc), l, fc.VirtualHosts))
-			} else if fc.TCP.RejectWeight > 0 && len(fc.TCP.Backends) > 0 {
+			case fc.TCP != nil && fc.TCP.RejectWeight > 0 && len(fc.TCP.Backends) > 0:
 				reject = true
 			}
 		}

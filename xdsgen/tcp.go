@@ -14,10 +14,7 @@ import (
 // for when a TLSRoute cannot forward.
 func tcpFilter(statPrefix string, r *dag.TCPRoute) *listenerv3.Filter {
 	if len(r.Backends) == 0 {
-		return &listenerv3.Filter{
-			Name:       directResponseFilter,
-			ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: mustAny(&directresponsev3.Config{})},
-		}
+		return closeConnections()
 	}
 	proxy := &tcpproxyv3.TcpProxy{StatPrefix: statPrefix}
 	if len(r.Backends) == 1 && r.RejectWeight == 0 {
@@ -39,5 +36,14 @@ func tcpFilter(statPrefix string, r *dag.TCPRoute) *listenerv3.Filter {
 	return &listenerv3.Filter{
 		Name:       tcpProxyFilter,
 		ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: mustAny(proxy)},
+	}
+}
+
+// closeConnections is a network filter that closes each connection at once:
+// a direct_response filter without a response.
+func closeConnections() *listenerv3.Filter {
+	return &listenerv3.Filter{
+		Name:       directResponseFilter,
+		ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: mustAny(&directresponsev3.Config{})},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -44,11 +45,13 @@ func (r *Resources) Validate() error {
 				errs = append(errs, fmt.Errorf("Listener %q: filter chain name %q is used twice", x.GetName(), fc.GetName()))
 			}
 			chainNames[fc.GetName()] = true
-			key := deterministic(fc.GetFilterChainMatch())
-			if matches[key] {
-				errs = append(errs, fmt.Errorf("Listener %q: filter chain %q has the same match as another", x.GetName(), fc.GetName()))
+			for _, key := range matchKeys(fc) {
+				if matches[key] {
+					errs = append(errs, fmt.Errorf("Listener %q: filter chain %q has the same match as another", x.GetName(), fc.GetName()))
+					break
+				}
+				matches[key] = true
 			}
-			matches[key] = true
 		}
 	}
 	for _, x := range r.Routes {
@@ -81,6 +84,27 @@ func (r *Resources) Validate() error {
 		unique("Secret", x.GetName())
 	}
 	return errors.Join(errs...)
+}
+
+// matchKeys are the distinct things a filter chain matches: Envoy refuses two
+// chains that share a server name (or both have none) with otherwise equal
+// matches, even when their server name lists differ.
+func matchKeys(fc *listenerv3.FilterChain) []string {
+	m, _ := proto.Clone(fc.GetFilterChainMatch()).(*listenerv3.FilterChainMatch)
+	if m == nil {
+		m = &listenerv3.FilterChainMatch{}
+	}
+	names := m.GetServerNames()
+	m.ServerNames = nil
+	rest := deterministic(m)
+	if len(names) == 0 {
+		return []string{"\x00" + rest}
+	}
+	keys := make([]string, len(names))
+	for i, n := range names {
+		keys[i] = n + "\x00" + rest
+	}
+	return keys
 }
 
 // deterministic is a comparable form of a message: equal messages give

@@ -36,6 +36,7 @@ func TestValidateCatchesWhatEnvoyRejects(t *testing.T) {
 		{"duplicate virtual host", &Resources{Routes: []*routev3.RouteConfiguration{{Name: "r", VirtualHosts: []*routev3.VirtualHost{vh("a", "x.com"), vh("a", "y.com")}}}}, `virtual host name "a" is used twice`},
 		{"duplicate route table", &Resources{Routes: []*routev3.RouteConfiguration{{Name: "r"}, {Name: "r"}}}, `RouteConfiguration "r": the name is used twice`},
 		{"duplicate chain match", &Resources{Listeners: []*listenerv3.Listener{listener("l", fc("a", "a.com"), fc("b", "a.com"))}}, `filter chain "b" has the same match`},
+		{"chains sharing one server name", &Resources{Listeners: []*listenerv3.Listener{listener("l", fc("a", "a.com", "b.com"), fc("b", "b.com", "c.com"))}}, `filter chain "b" has the same match`},
 		{"two chains without match", &Resources{Listeners: []*listenerv3.Listener{listener("l", fc("a"), fc("b"))}}, "same match"},
 		{"duplicate chain name", &Resources{Listeners: []*listenerv3.Listener{listener("l", fc("a", "a.com"), fc("a", "b.com"))}}, `filter chain name "a" is used twice`},
 	}
