@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/xdsgen"
@@ -38,6 +39,19 @@ type Result struct {
 	// Warnings name the objects that were not translated because Sesame does
 	// not read their kind.
 	Warnings []string
+
+	graph *dag.Graph
+}
+
+// Gateways lists the Gateways the result serves, by namespace and name.
+func (r *Result) Gateways() []types.NamespacedName { return r.graph.Gateways() }
+
+// ForGateway returns the Envoy resources of one served Gateway: its listeners
+// and route tables and the clusters, load assignments and secrets they use.
+// With Options.AllGateways each Gateway's Envoy fleet takes its own part,
+// since two Gateways may use the same port.
+func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
+	return xdsgen.Generate(r.graph.ForGateway(gateway))
 }
 
 // Translate turns objects into Envoy configuration and status. Objects that
@@ -61,6 +75,7 @@ func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 		BindPorts:      opts.BindPorts,
 		AllGateways:    opts.AllGateways,
 	})
+	res.graph = graph
 	res.XDS = xdsgen.Generate(graph)
 	res.Status = graph.Status
 	if err := res.XDS.Validate(); err != nil {

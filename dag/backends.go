@@ -115,33 +115,15 @@ func (b *builder) clusterFor(service types.NamespacedName, port *corev1.ServiceP
 // traffic to, with their endpoints. Services that only rejected routes or
 // weight-0 backends name get no cluster: Envoy would never use it.
 func (b *builder) finishClusters() {
-	used := map[*Cluster]bool{}
-	addAll := func(backends []WeightedCluster) {
-		for _, wc := range backends {
-			used[wc.Cluster] = true
-		}
-	}
-	addHosts := func(vhosts []*VirtualHost) {
-		for _, vh := range vhosts {
-			for _, r := range vh.Routes {
-				addAll(r.Backends)
-			}
-		}
-	}
-	for _, l := range b.graph.Listeners {
-		addHosts(l.VirtualHosts)
-		for _, fc := range l.FilterChains {
-			addHosts(fc.VirtualHosts)
-			if fc.TCP != nil {
-				addAll(fc.TCP.Backends)
-			}
-		}
-	}
-	for c := range used {
+	for _, c := range usedClusters(b.graph.Listeners) {
 		c.Endpoints = b.endpoints(c)
 		b.graph.Clusters = append(b.graph.Clusters, c)
 	}
-	slices.SortFunc(b.graph.Clusters, func(x, y *Cluster) int {
+	sortClusters(b.graph.Clusters)
+}
+
+func sortClusters(clusters []*Cluster) {
+	slices.SortFunc(clusters, func(x, y *Cluster) int {
 		return cmp.Or(
 			cmp.Compare(x.Service.Namespace, y.Service.Namespace),
 			cmp.Compare(x.Service.Name, y.Service.Name),

@@ -1,10 +1,8 @@
 package dag
 
 import (
-	"cmp"
 	"crypto/tls"
 	"fmt"
-	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -91,20 +89,7 @@ func (b *builder) secretFor(name types.NamespacedName, cert, key []byte) *Secret
 // finishSecrets puts in the graph the Secrets that programmed filter chains
 // use, ordered by namespace and name.
 func (b *builder) finishSecrets() {
-	used := map[*Secret]bool{}
-	for _, l := range b.graph.Listeners {
-		for _, fc := range l.FilterChains {
-			for _, s := range fc.Certificates {
-				used[s] = true
-			}
-		}
-	}
-	for s := range used {
-		b.graph.Secrets = append(b.graph.Secrets, s)
-	}
-	slices.SortFunc(b.graph.Secrets, func(x, y *Secret) int {
-		return cmp.Or(cmp.Compare(x.Name.Namespace, y.Name.Namespace), cmp.Compare(x.Name.Name, y.Name.Name))
-	})
+	b.graph.Secrets = usedSecrets(b.graph.Listeners)
 }
 
 // secretValue reads a key of a Secret as the API server stores it: a

@@ -112,6 +112,17 @@ func TestBindPort(t *testing.T) {
 	}
 }
 
+func TestOneGateway(t *testing.T) {
+	code, out, errOut := call("", "translate", "-f", quickstart, "--gateway", "default/public")
+	if code != 0 || !strings.Contains(out, "gateway/default/public/80") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = call("", "translate", "-f", quickstart, "--gateway", "default/nope")
+	if code != 1 || !strings.Contains(errOut, "not a served Gateway; served: [default/public]") {
+		t.Errorf("unknown Gateway: exit %d, stderr %q", code, errOut)
+	}
+}
+
 func TestHelp(t *testing.T) {
 	for _, args := range [][]string{{"help"}, {"--help"}, {"help", "translate"}, {"translate", "--help"}} {
 		code, out, _ := call("", args...)
@@ -120,7 +131,7 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	_, out, _ := call("", "translate", "--help")
-	for _, flag := range []string{"-f value", "-o string", "-controller-name", "-now", "-bind-port", "-all-gateways"} {
+	for _, flag := range []string{"-f value", "-o string", "-controller-name", "-now", "-bind-port", "-all-gateways", "-gateway"} {
 		if !strings.Contains(out, flag) {
 			t.Errorf("translate --help does not document %s", flag)
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/projectsesame/sesame"
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/internal/render"
@@ -94,6 +96,7 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	bindPorts := portMap{}
 	fs.Var(bindPorts, "bind-port", "GATEWAY=ENVOY: bind Envoy on port ENVOY for Gateway listeners on port GATEWAY,\ne.g. 80=8080 (repeatable; default: the Gateway's ports)")
 	allGateways := fs.Bool("all-gateways", false, "serve every Gateway of the GatewayClass, each into its own resources\n(default: only the oldest, one Gateway per Envoy fleet)")
+	onlyGateway := fs.String("gateway", "", "NAMESPACE/NAME: print only the Envoy resources of this Gateway, as its own\nEnvoy fleet takes them (status stays whole)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), translateUsage)
 		fs.PrintDefaults()
@@ -149,6 +152,15 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+	if *onlyGateway != "" {
+		ns, name, ok := strings.Cut(*onlyGateway, "/")
+		gw := types.NamespacedName{Namespace: ns, Name: name}
+		if !ok || !slices.Contains(res.Gateways(), gw) {
+			fmt.Fprintf(stderr, "sesame translate: --gateway %q: not a served Gateway; served: %v\n", *onlyGateway, res.Gateways())
+			return 1
+		}
+		res.XDS = res.ForGateway(gw)
 	}
 	out, err := render.Document(res, format)
 	if err != nil {

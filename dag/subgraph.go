@@ -1,0 +1,92 @@
+package dag
+
+import (
+	"cmp"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// ForGateway returns the part of the graph one Gateway needs: its listeners,
+// and the clusters and secrets they use, sharing the values of g. With
+// Options.AllGateways each Gateway is meant for its own Envoy fleet, which
+// takes its own part; the graph as a whole may bind a port once per Gateway.
+// Status is not included: it belongs to the whole translation.
+func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
+	part := &Graph{}
+	for _, l := range g.Listeners {
+		if l.Gateway == gateway {
+			part.Listeners = append(part.Listeners, l)
+		}
+	}
+	part.Clusters = usedClusters(part.Listeners)
+	sortClusters(part.Clusters)
+	part.Secrets = usedSecrets(part.Listeners)
+	return part
+}
+
+// Gateways returns the Gateways that have listeners in the graph, ordered by
+// namespace and name.
+func (g *Graph) Gateways() []types.NamespacedName {
+	var out []types.NamespacedName
+	for _, l := range g.Listeners {
+		if !slices.Contains(out, l.Gateway) {
+			out = append(out, l.Gateway)
+		}
+	}
+	slices.SortFunc(out, func(a, b types.NamespacedName) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+// usedClusters returns the clusters the routes of listeners send traffic
+// to, each once, in no particular order.
+func usedClusters(listeners []*Listener) []*Cluster {
+	var out []*Cluster
+	seen := map[*Cluster]bool{}
+	add := func(backends []WeightedCluster) {
+		for _, wc := range backends {
+			if !seen[wc.Cluster] {
+				seen[wc.Cluster] = true
+				out = append(out, wc.Cluster)
+			}
+		}
+	}
+	addHosts := func(vhosts []*VirtualHost) {
+		for _, vh := range vhosts {
+			for _, r := range vh.Routes {
+				add(r.Backends)
+			}
+		}
+	}
+	for _, l := range listeners {
+		addHosts(l.VirtualHosts)
+		for _, fc := range l.FilterChains {
+			addHosts(fc.VirtualHosts)
+			if fc.TCP != nil {
+				add(fc.TCP.Backends)
+			}
+		}
+	}
+	return out
+}
+
+// usedSecrets returns the Secrets the filter chains of listeners use,
+// ordered by namespace and name.
+func usedSecrets(listeners []*Listener) []*Secret {
+	var out []*Secret
+	for _, l := range listeners {
+		for _, fc := range l.FilterChains {
+			for _, s := range fc.Certificates {
+				if !slices.Contains(out, s) {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(x, y *Secret) int {
+		return cmp.Or(cmp.Compare(x.Name.Namespace, y.Name.Namespace), cmp.Compare(x.Name.Name, y.Name.Name))
+	})
+	return out
+}
