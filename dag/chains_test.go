@@ -42,7 +42,7 @@ func TestHTTPSFilterChainMisdirected(t *testing.T) {
 	passthrough := testListener("db", gatewayv1.TLSProtocolType, "db.example.com")
 	all := []*listener{foo, wild, fallback, passthrough}
 	// A route on the wildcard listener for bar.example.com.
-	wild.hosts["bar.example.com"] = []*Route{{Path: PathMatch{PathPrefix, "/"}}}
+	wild.hosts["bar.example.com"] = []*Route{{Match: RouteMatch{Path: PathMatch{PathPrefix, "/"}}}}
 
 	tests := []struct {
 		l    *listener

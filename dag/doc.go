@@ -17,22 +17,21 @@
 // terminate TLS with kubernetes.io/tls Secrets; TLS listeners pass TLS
 // through or terminate it and forward streams by SNI; HTTPRoute (path Exact
 // and PathPrefix matches, weighted Service backendRefs) on HTTP and HTTPS
-// listeners; TLSRoute on TLS listeners; ReferenceGrant for cross-namespace
-// backends and certificates; Namespace labels for allowedRoutes selectors;
-// Services and EndpointSlices. Listeners of other protocols get
-// Accepted=False with reason UnsupportedProtocol; HTTPRoute rules that use
-// header, query or method matches, RegularExpression paths, filters,
-// timeouts, retries or session persistence are dropped whole (so that no
-// traffic goes where its author did not mean it to) and named in a
-// PartiallyInvalid condition, or in Accepted=False when no rule is left.
+// listeners, with path (Exact, PathPrefix, RegularExpression), header,
+// query parameter and method matches in the spec's precedence; TLSRoute on
+// TLS listeners; ReferenceGrant for cross-namespace backends and
+// certificates; Namespace labels for allowedRoutes selectors; Services and
+// EndpointSlices. Listeners of other protocols get Accepted=False with
+// reason UnsupportedProtocol; HTTPRoute rules that use filters, timeouts,
+// retries or session persistence are dropped whole (so that no traffic goes
+// where its author did not mean it to) and named in a PartiallyInvalid
+// condition, or in Accepted=False when no rule is left.
 // GRPCRoute is not read yet, so allowedRoutes.kinds naming it gets
 // InvalidRouteKinds rather than a promise nothing keeps.
 //
-// Known gap: when some backendRefs of an HTTPRoute rule are invalid and some
-// valid, the spec wants the invalid ones' share of traffic answered with
-// 500; this version sends all of it to the valid backends (ResolvedRefs=False
-// still names every invalid reference). A rule with no valid backend answers
-// 500. TLSRoutes do reject the invalid share of connections.
+// When some backendRefs of a rule are invalid, their share of the traffic is
+// answered 500 (HTTP) or refused (TLS), as the spec requires; a rule with no
+// valid backend answers 500 for all of it.
 //
 // # Listeners, ports and Envoy
 //

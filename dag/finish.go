@@ -93,30 +93,48 @@ func (l *listener) virtualHosts() []*VirtualHost {
 	return out
 }
 
-// sortRoutes puts routes in the order Envoy must try them, most specific
-// first, as the Gateway API orders matches: an exact path before any prefix,
-// a longer prefix before a shorter one; then the older route, then namespace
-// and name, then rule and match order.
+// sortRoutes puts routes in the order Envoy must try them, the Gateway
+// API's precedence (HTTPRouteRule.Matches): an Exact path first, then a
+// RegularExpression path (the spec does not rank it; Sesame puts it between,
+// as it is more specific than a prefix in common use), then the longest
+// PathPrefix; then a method match; then more header matches; then more query
+// parameter matches; then the oldest route, then namespace and name, then
+// rule and match order. Hostname precedence is applied before, by the
+// virtual host a route lands in.
 func sortRoutes(routes []*Route) {
 	slices.SortStableFunc(routes, func(x, y *Route) int {
+		a, b := &x.Match, &y.Match
 		return cmp.Or(
-			cmp.Compare(pathRank(x.Path.Type), pathRank(y.Path.Type)),
-			-cmp.Compare(len(x.Path.Value), len(y.Path.Value)),
+			cmp.Compare(pathRank(a.Path.Type), pathRank(b.Path.Type)),
+			-cmp.Compare(len(a.Path.Value), len(b.Path.Value)),
+			-cmp.Compare(boolRank(a.Method != ""), boolRank(b.Method != "")),
+			-cmp.Compare(len(a.Headers), len(b.Headers)),
+			-cmp.Compare(len(a.QueryParams), len(b.QueryParams)),
 			x.age.Compare(y.age),
 			cmp.Compare(x.Source.Namespace, y.Source.Namespace),
 			cmp.Compare(x.Source.Name, y.Source.Name),
 			cmp.Compare(x.Source.Rule, y.Source.Rule),
 			cmp.Compare(x.Source.Match, y.Source.Match),
-			cmp.Compare(x.Path.Value, y.Path.Value),
+			cmp.Compare(a.Path.Value, b.Path.Value),
 		)
 	})
 }
 
 func pathRank(t PathMatchType) int {
-	if t == PathExact {
+	switch t {
+	case PathExact:
 		return 0
+	case PathRegularExpression:
+		return 1
 	}
-	return 1
+	return 2
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // gatewayStatus writes the status of the Gateway being translated.

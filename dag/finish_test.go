@@ -11,7 +11,7 @@ func TestSortRoutes(t *testing.T) {
 	r := func(name string, age int, rule, match int, typ PathMatchType, value string) *Route {
 		return &Route{
 			Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule, Match: match},
-			Path:   PathMatch{typ, value},
+			Match:  RouteMatch{Path: PathMatch{typ, value}},
 			age:    t0.Add(time.Duration(age) * time.Minute),
 		}
 	}

@@ -2,7 +2,6 @@ package dag
 
 import (
 	"fmt"
-	"strings"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -39,7 +38,7 @@ func (b *builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRul
 			c.problems = append(c.problems, problem)
 			continue
 		}
-		paths, problem := rulePaths(rule, field)
+		matches, problem := ruleMatches(rule, field)
 		if problem != "" {
 			c.problems = append(c.problems, problem)
 			continue
@@ -48,15 +47,14 @@ func (b *builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRul
 		for i := range rule.BackendRefs {
 			refs[i] = rule.BackendRefs[i].BackendRef
 		}
-		// The share of invalid backends is not answered with 500 yet; see
-		// the package doc.
-		backends, _ := b.resolveBackends("HTTPRoute", route.Namespace, refs, field, c)
-		for mi, path := range paths {
+		backends, invalid := b.resolveBackends("HTTPRoute", route.Namespace, refs, field, c)
+		for mi, match := range matches {
 			r := &Route{
-				Source:   RouteSource{Kind: "HTTPRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
-				Path:     path,
-				Backends: backends,
-				age:      route.CreationTimestamp.Time,
+				Source:        RouteSource{Kind: "HTTPRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
+				Match:         match,
+				Backends:      backends,
+				InvalidWeight: invalid,
+				age:           route.CreationTimestamp.Time,
 			}
 			if len(backends) == 0 {
 				r.DirectResponseStatus = 500
@@ -70,17 +68,6 @@ func (b *builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRul
 // unsupportedRuleFields names the first field of rule that this version of
 // Sesame does not translate.
 func unsupportedRuleFields(rule *gatewayv1.HTTPRouteRule, field string) string {
-	for mi, m := range rule.Matches {
-		f := fmt.Sprintf("%s.matches[%d]", field, mi)
-		switch {
-		case len(m.Headers) > 0:
-			return f + ".headers: header matches are not supported by this version of Sesame."
-		case len(m.QueryParams) > 0:
-			return f + ".queryParams: query parameter matches are not supported by this version of Sesame."
-		case m.Method != nil:
-			return f + ".method: method matches are not supported by this version of Sesame."
-		}
-	}
 	for bi, ref := range rule.BackendRefs {
 		if len(ref.Filters) > 0 {
 			return fmt.Sprintf("%s.backendRefs[%d].filters: filters are not supported by this version of Sesame.", field, bi)
@@ -99,56 +86,19 @@ func unsupportedRuleFields(rule *gatewayv1.HTTPRouteRule, field string) string {
 	return ""
 }
 
-// rulePaths returns the path match of each of rule's matches. A rule without
-// matches matches every path, as the API's default ("PathPrefix /") says.
-func rulePaths(rule *gatewayv1.HTTPRouteRule, field string) ([]PathMatch, string) {
+// ruleMatches compiles the matches of rule. A rule without matches matches
+// every path, as the API's default ("PathPrefix /") says.
+func ruleMatches(rule *gatewayv1.HTTPRouteRule, field string) ([]RouteMatch, string) {
 	if len(rule.Matches) == 0 {
-		return []PathMatch{{Type: PathPrefix, Value: "/"}}, ""
+		return []RouteMatch{{Path: PathMatch{Type: PathPrefix, Value: "/"}}}, ""
 	}
-	paths := make([]PathMatch, 0, len(rule.Matches))
-	for mi, m := range rule.Matches {
-		p, err := pathMatch(m.Path)
-		if err != "" {
-			return nil, fmt.Sprintf("%s.matches[%d].path: %s", field, mi, err)
+	matches := make([]RouteMatch, 0, len(rule.Matches))
+	for mi := range rule.Matches {
+		m, problem := compileMatch(&rule.Matches[mi])
+		if problem != "" {
+			return nil, fmt.Sprintf("%s.matches[%d].%s", field, mi, problem)
 		}
-		paths = append(paths, p)
+		matches = append(matches, m)
 	}
-	return paths, ""
-}
-
-// pathMatch validates one path match and normalises it: a prefix loses its
-// trailing slash, because the spec matches prefixes by whole segments and
-// ignores a trailing "/" ("/abc/" matches "/abc").
-func pathMatch(p *gatewayv1.HTTPPathMatch) (PathMatch, string) {
-	typ, value := gatewayv1.PathMatchPathPrefix, "/"
-	if p != nil {
-		if p.Type != nil {
-			typ = *p.Type
-		}
-		if p.Value != nil {
-			value = *p.Value
-		}
-	}
-	if !strings.HasPrefix(value, "/") {
-		return PathMatch{}, fmt.Sprintf("value %q does not start with \"/\".", value)
-	}
-	if i := strings.IndexAny(value, "?#"); i >= 0 {
-		return PathMatch{}, fmt.Sprintf("value %q contains %q; a path match cannot hold a query or fragment.", value, value[i])
-	}
-	if strings.Contains(value, "//") {
-		return PathMatch{}, fmt.Sprintf("value %q contains \"//\".", value)
-	}
-	switch typ {
-	case gatewayv1.PathMatchExact:
-		return PathMatch{Type: PathExact, Value: value}, ""
-	case gatewayv1.PathMatchPathPrefix:
-		if len(value) > 1 {
-			value = strings.TrimSuffix(value, "/")
-		}
-		return PathMatch{Type: PathPrefix, Value: value}, ""
-	case gatewayv1.PathMatchRegularExpression:
-		return PathMatch{}, "type RegularExpression is not supported by this version of Sesame."
-	default:
-		return PathMatch{}, fmt.Sprintf("type %q is not one of Exact, PathPrefix, RegularExpression.", typ)
-	}
+	return matches, ""
 }

@@ -32,7 +32,10 @@ func TestPathMatch(t *testing.T) {
 		{"query", &gatewayv1.HTTPPathMatch{Type: &exact, Value: new("/a?b=c")}, PathMatch{}, "query or fragment"},
 		{"fragment", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/a#b")}, PathMatch{}, "query or fragment"},
 		{"double slash", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/a//b")}, PathMatch{}, `"//"`},
-		{"regex not yet", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new("/a.*")}, PathMatch{}, "RegularExpression is not supported"},
+		{"regex", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new("/a.*")}, PathMatch{PathRegularExpression, "/a.*"}, ""},
+		{"regex need not start with a slash", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new(".*/x")}, PathMatch{PathRegularExpression, ".*/x"}, ""},
+		{"bad regex", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new("/a(")}, PathMatch{}, "invalid RE2 regular expression"},
+		{"Perl-only regex", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new(`/(?=a)`)}, PathMatch{}, "invalid RE2"},
 		{"unknown type", &gatewayv1.HTTPPathMatch{Type: &other, Value: new("/a")}, PathMatch{}, `"Glob" is not one of`},
 	}
 	for _, tt := range tests {
@@ -52,16 +55,13 @@ func TestPathMatch(t *testing.T) {
 }
 
 func TestUnsupportedRuleFields(t *testing.T) {
-	get := gatewayv1.HTTPMethodGet
 	tests := []struct {
 		name string
 		rule gatewayv1.HTTPRouteRule
 		want string // substring; "" when the rule is supported
 	}{
 		{"plain rule", gatewayv1.HTTPRouteRule{}, ""},
-		{"header match", gatewayv1.HTTPRouteRule{Matches: []gatewayv1.HTTPRouteMatch{{}, {Headers: []gatewayv1.HTTPHeaderMatch{{Name: "x", Value: "y"}}}}}, "spec.rules[0].matches[1].headers"},
-		{"query match", gatewayv1.HTTPRouteRule{Matches: []gatewayv1.HTTPRouteMatch{{QueryParams: []gatewayv1.HTTPQueryParamMatch{{Name: "x", Value: "y"}}}}}, "queryParams"},
-		{"method match", gatewayv1.HTTPRouteRule{Matches: []gatewayv1.HTTPRouteMatch{{Method: &get}}}, ".method"},
+		{"matches are supported", gatewayv1.HTTPRouteRule{Matches: []gatewayv1.HTTPRouteMatch{{Headers: []gatewayv1.HTTPHeaderMatch{{Name: "x", Value: "y"}}}}}, ""},
 		{"filter", gatewayv1.HTTPRouteRule{Filters: []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterRequestRedirect}}}, "filter RequestRedirect"},
 		{"backend filter", gatewayv1.HTTPRouteRule{BackendRefs: []gatewayv1.HTTPBackendRef{{Filters: []gatewayv1.HTTPRouteFilter{{}}}}}, "backendRefs[0].filters"},
 		{"timeouts", gatewayv1.HTTPRouteRule{Timeouts: &gatewayv1.HTTPRouteTimeouts{}}, ".timeouts"},

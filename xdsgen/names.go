@@ -55,6 +55,11 @@ func routeName(src dag.RouteSource) string {
 
 func clusterName(c *dag.Cluster) string { return ClusterName(c.Service, c.Port) }
 
+// InvalidBackendClusterName is the cluster, deliberately never defined, that
+// takes the share of an HTTP route's traffic meant for invalid backends;
+// routes naming it answer 500 (cluster_not_found_response_code).
+const InvalidBackendClusterName = "sesame/invalid-backend"
+
 // RejectClusterName is the cluster without endpoints that takes the share of
 // a TLSRoute's connections meant for invalid backends: Envoy closes a
 // connection it cannot forward, which is the rejection the spec asks for.

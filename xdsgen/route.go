@@ -2,6 +2,7 @@ package xdsgen
 
 import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/projectsesame/sesame/dag"
@@ -46,42 +47,85 @@ func virtualHost(l *dag.Listener, vh *dag.VirtualHost) *routev3.VirtualHost {
 func route(r *dag.Route) *routev3.Route {
 	out := &routev3.Route{
 		Name:  routeName(r.Source),
-		Match: routeMatch(r.Path),
+		Match: routeMatch(r.Match),
 	}
-	switch len(r.Backends) {
-	case 0:
+	if len(r.Backends) == 0 {
 		out.Action = &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: r.DirectResponseStatus}}
-	case 1:
-		out.Action = &routev3.Route_Route{Route: &routev3.RouteAction{
-			ClusterSpecifier: &routev3.RouteAction_Cluster{Cluster: clusterName(r.Backends[0].Cluster)},
-		}}
-	default:
-		weighted := &routev3.WeightedCluster{}
-		for _, b := range r.Backends {
-			weighted.Clusters = append(weighted.Clusters, &routev3.WeightedCluster_ClusterWeight{
-				Name:   clusterName(b.Cluster),
-				Weight: wrapperspb.UInt32(b.Weight),
-			})
-		}
-		out.Action = &routev3.Route_Route{Route: &routev3.RouteAction{
-			ClusterSpecifier: &routev3.RouteAction_WeightedClusters{WeightedClusters: weighted},
-		}}
+		return out
 	}
+	out.Action = &routev3.Route_Route{Route: routeAction(r)}
 	return out
 }
 
-// routeMatch expresses a path match. Envoy's path_separated_prefix has the
+// routeAction forwards to the route's backends. The share of invalid
+// backends goes to InvalidBackendClusterName, a cluster that does not exist,
+// and cluster_not_found_response_code turns it into the 500 the spec asks
+// for; Envoy accepts names of missing clusters in routes it gets over RDS.
+func routeAction(r *dag.Route) *routev3.RouteAction {
+	if len(r.Backends) == 1 && r.InvalidWeight == 0 {
+		return &routev3.RouteAction{
+			ClusterSpecifier: &routev3.RouteAction_Cluster{Cluster: clusterName(r.Backends[0].Cluster)},
+		}
+	}
+	weighted := &routev3.WeightedCluster{}
+	for _, b := range r.Backends {
+		weighted.Clusters = append(weighted.Clusters, &routev3.WeightedCluster_ClusterWeight{
+			Name:   clusterName(b.Cluster),
+			Weight: wrapperspb.UInt32(b.Weight),
+		})
+	}
+	action := &routev3.RouteAction{ClusterSpecifier: &routev3.RouteAction_WeightedClusters{WeightedClusters: weighted}}
+	if r.InvalidWeight > 0 {
+		weighted.Clusters = append(weighted.Clusters, &routev3.WeightedCluster_ClusterWeight{
+			Name:   InvalidBackendClusterName,
+			Weight: wrapperspb.UInt32(r.InvalidWeight),
+		})
+		action.ClusterNotFoundResponseCode = routev3.RouteAction_INTERNAL_SERVER_ERROR
+	}
+	return action
+}
+
+// routeMatch expresses a match. Envoy's path_separated_prefix has the
 // Gateway API's segment-wise semantics ("/v2" matches "/v2" and "/v2/x", not
-// "/v2x") but cannot be "/", which a plain prefix expresses exactly.
-func routeMatch(p dag.PathMatch) *routev3.RouteMatch {
+// "/v2x") but cannot be "/", which a plain prefix expresses exactly. The
+// method is the :method pseudo-header.
+func routeMatch(rm dag.RouteMatch) *routev3.RouteMatch {
 	m := &routev3.RouteMatch{}
-	switch {
+	switch p := rm.Path; {
 	case p.Type == dag.PathExact:
 		m.PathSpecifier = &routev3.RouteMatch_Path{Path: p.Value}
+	case p.Type == dag.PathRegularExpression:
+		m.PathSpecifier = &routev3.RouteMatch_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: p.Value}}
 	case p.Value == "/":
 		m.PathSpecifier = &routev3.RouteMatch_Prefix{Prefix: "/"}
 	default:
 		m.PathSpecifier = &routev3.RouteMatch_PathSeparatedPrefix{PathSeparatedPrefix: p.Value}
 	}
+	if rm.Method != "" {
+		m.Headers = append(m.Headers, headerMatcher(dag.StringMatch{Name: ":method", Type: dag.MatchExact, Value: rm.Method}))
+	}
+	for _, h := range rm.Headers {
+		m.Headers = append(m.Headers, headerMatcher(h))
+	}
+	for _, q := range rm.QueryParams {
+		m.QueryParameters = append(m.QueryParameters, &routev3.QueryParameterMatcher{
+			Name:                         q.Name,
+			QueryParameterMatchSpecifier: &routev3.QueryParameterMatcher_StringMatch{StringMatch: stringMatcher(q)},
+		})
+	}
 	return m
+}
+
+func headerMatcher(h dag.StringMatch) *routev3.HeaderMatcher {
+	return &routev3.HeaderMatcher{
+		Name:                 h.Name,
+		HeaderMatchSpecifier: &routev3.HeaderMatcher_StringMatch{StringMatch: stringMatcher(h)},
+	}
+}
+
+func stringMatcher(s dag.StringMatch) *matcherv3.StringMatcher {
+	if s.Type == dag.MatchRegularExpression {
+		return &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: s.Value}}}
+	}
+	return &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_Exact{Exact: s.Value}}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/testing/protocmp"
 	"google.golang.org/protobuf/types/known/wrapperspb"
@@ -21,10 +22,11 @@ func TestRouteMatch(t *testing.T) {
 		{"exact", dag.PathMatch{Type: dag.PathExact, Value: "/a/"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Path{Path: "/a/"}}},
 		{"root prefix", dag.PathMatch{Type: dag.PathPrefix, Value: "/"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}}},
 		{"segment prefix", dag.PathMatch{Type: dag.PathPrefix, Value: "/v2"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_PathSeparatedPrefix{PathSeparatedPrefix: "/v2"}}},
+		{"regex", dag.PathMatch{Type: dag.PathRegularExpression, Value: "/v[0-9]+/.*"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: "/v[0-9]+/.*"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := routeMatch(tt.path)
+			got := routeMatch(dag.RouteMatch{Path: tt.path})
 			if diff := cmp.Diff(tt.want, got, protocmp.Transform()); diff != "" {
 				t.Errorf("routeMatch (-want +got):\n%s", diff)
 			}
@@ -35,24 +37,63 @@ func TestRouteMatch(t *testing.T) {
 	}
 }
 
+func TestRouteMatchConditions(t *testing.T) {
+	got := routeMatch(dag.RouteMatch{
+		Path:        dag.PathMatch{Type: dag.PathExact, Value: "/a"},
+		Method:      "POST",
+		Headers:     []dag.StringMatch{{Name: "x-env", Type: dag.MatchExact, Value: "canary"}, {Name: "x-user", Type: dag.MatchRegularExpression, Value: "a.*"}},
+		QueryParams: []dag.StringMatch{{Name: "Debug", Type: dag.MatchExact, Value: "1"}},
+	})
+	exact := func(v string) *matcherv3.StringMatcher {
+		return &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_Exact{Exact: v}}
+	}
+	want := &routev3.RouteMatch{
+		PathSpecifier: &routev3.RouteMatch_Path{Path: "/a"},
+		Headers: []*routev3.HeaderMatcher{
+			{Name: ":method", HeaderMatchSpecifier: &routev3.HeaderMatcher_StringMatch{StringMatch: exact("POST")}},
+			{Name: "x-env", HeaderMatchSpecifier: &routev3.HeaderMatcher_StringMatch{StringMatch: exact("canary")}},
+			{Name: "x-user", HeaderMatchSpecifier: &routev3.HeaderMatcher_StringMatch{StringMatch: &matcherv3.StringMatcher{
+				MatchPattern: &matcherv3.StringMatcher_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: "a.*"}}}}},
+		},
+		QueryParameters: []*routev3.QueryParameterMatcher{
+			{Name: "Debug", QueryParameterMatchSpecifier: &routev3.QueryParameterMatcher_StringMatch{StringMatch: exact("1")}},
+		},
+	}
+	if diff := cmp.Diff(want, got, protocmp.Transform()); diff != "" {
+		t.Errorf("routeMatch (-want +got):\n%s", diff)
+	}
+	if err := got.ValidateAll(); err != nil {
+		t.Error(err)
+	}
+}
+
 func TestRouteAction(t *testing.T) {
 	a := &dag.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "a"}, Port: 80}
 	b := &dag.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "b"}, Port: 8080}
 	src := dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "r", Rule: 1, Match: 2}
-	root := dag.PathMatch{Type: dag.PathPrefix, Value: "/"}
+	root := dag.RouteMatch{Path: dag.PathMatch{Type: dag.PathPrefix, Value: "/"}}
 	match := &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}}
 	tests := []struct {
 		name  string
 		route *dag.Route
 		want  *routev3.Route
 	}{
-		{"no backend answers directly", &dag.Route{Source: src, Path: root, DirectResponseStatus: 500},
+		{"no backend answers directly", &dag.Route{Source: src, Match: root, DirectResponseStatus: 500},
 			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
 				Action: &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: 500}}}},
-		{"one backend needs no weights", &dag.Route{Source: src, Path: root, Backends: []dag.WeightedCluster{{Cluster: a, Weight: 7}}},
+		{"one backend needs no weights", &dag.Route{Source: src, Match: root, Backends: []dag.WeightedCluster{{Cluster: a, Weight: 7}}},
 			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
 				Action: &routev3.Route_Route{Route: &routev3.RouteAction{ClusterSpecifier: &routev3.RouteAction_Cluster{Cluster: "service/ns/a/80"}}}}},
-		{"several backends share by weight", &dag.Route{Source: src, Path: root, Backends: []dag.WeightedCluster{{Cluster: a, Weight: 3}, {Cluster: b, Weight: 1}}},
+		{"invalid backends answer 500 for their share", &dag.Route{Source: src, Match: root, Backends: []dag.WeightedCluster{{Cluster: a, Weight: 1}}, InvalidWeight: 3},
+			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
+				Action: &routev3.Route_Route{Route: &routev3.RouteAction{
+					ClusterNotFoundResponseCode: routev3.RouteAction_INTERNAL_SERVER_ERROR,
+					ClusterSpecifier: &routev3.RouteAction_WeightedClusters{
+						WeightedClusters: &routev3.WeightedCluster{Clusters: []*routev3.WeightedCluster_ClusterWeight{
+							{Name: "service/ns/a/80", Weight: wrapperspb.UInt32(1)},
+							{Name: InvalidBackendClusterName, Weight: wrapperspb.UInt32(3)},
+						}}}}}}},
+		{"several backends share by weight", &dag.Route{Source: src, Match: root, Backends: []dag.WeightedCluster{{Cluster: a, Weight: 3}, {Cluster: b, Weight: 1}}},
 			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
 				Action: &routev3.Route_Route{Route: &routev3.RouteAction{ClusterSpecifier: &routev3.RouteAction_WeightedClusters{
 					WeightedClusters: &routev3.WeightedCluster{Clusters: []*routev3.WeightedCluster_ClusterWeight{

@@ -1,0 +1,108 @@
+package dag
+
+import "time"
+
+// VirtualHost is the set of routes served for one hostname on a Listener.
+type VirtualHost struct {
+	// Listener is the name of the Gateway listener the virtual host serves.
+	Listener string
+	// Hostname is the host the virtual host answers for: a precise name, a
+	// "*." wildcard with Gateway API suffix semantics, or "" for any host.
+	Hostname string
+	// Routes are in the order Envoy must try them: the first match wins.
+	// A virtual host with no routes answers 404; it exists so that a more
+	// general virtual host does not answer for a listener's hostname
+	// (Listener Isolation).
+	Routes []*Route
+	// Misdirected is true for the virtual host of another HTTPS listener on
+	// the same port: a request for its hostname arrived on a connection
+	// whose server name chose this listener, and is answered 421, as the
+	// spec advises (Listener.Hostname, RFC 7540 9.1.2).
+	Misdirected bool
+}
+
+// Route is one match of one rule of a route object, and what to do with the
+// requests it matches.
+type Route struct {
+	// Source is where the route came from.
+	Source RouteSource
+	// Match is the condition a request must meet.
+	Match RouteMatch
+	// Backends share the matched traffic by weight with InvalidWeight, the
+	// share of the rule's invalid backends, which is answered 500 (the
+	// spec: "the proportion of requests that would otherwise have been
+	// routed to an invalid backend MUST receive a 500"). When Backends is
+	// empty, Envoy answers DirectResponseStatus itself.
+	Backends      []WeightedCluster
+	InvalidWeight uint32
+	// DirectResponseStatus is the HTTP status answered when Backends is empty
+	// and there is no Redirect: 500, as the Gateway API requires when no
+	// backend is valid.
+	DirectResponseStatus uint32
+
+	// age is the creation time of the source object, for ordering.
+	age time.Time
+}
+
+// RouteMatch is what a request must have to take a Route: every field that
+// is set must match (AND).
+type RouteMatch struct {
+	Path PathMatch
+	// Method is the HTTP method, or "" for any.
+	Method string
+	// Headers compare header values; names are lower case and distinct
+	// (the spec considers only the first of equivalent names).
+	Headers []StringMatch
+	// QueryParams compare the first value of query parameters; names are
+	// case-sensitive and distinct.
+	QueryParams []StringMatch
+}
+
+// PathMatchType is how a Route compares the request path.
+type PathMatchType string
+
+const (
+	// PathExact matches the path exactly.
+	PathExact PathMatchType = "Exact"
+	// PathPrefix matches whole path segments: "/v2" matches "/v2", "/v2/" and
+	// "/v2/x" but not "/v2x". "/" matches every path.
+	PathPrefix PathMatchType = "PathPrefix"
+	// PathRegularExpression matches the whole path against an RE2 regular
+	// expression.
+	PathRegularExpression PathMatchType = "RegularExpression"
+)
+
+// PathMatch is a Route's condition on the request path.
+type PathMatch struct {
+	Type PathMatchType
+	// Value starts with "/" for Exact and PathPrefix; for PathPrefix it has
+	// no trailing "/" unless it is "/". For RegularExpression it is the RE2
+	// expression.
+	Value string
+}
+
+// StringMatchType is how a StringMatch compares a value.
+type StringMatchType string
+
+const (
+	// MatchExact compares the value exactly.
+	MatchExact StringMatchType = "Exact"
+	// MatchRegularExpression matches the whole value against RE2.
+	MatchRegularExpression StringMatchType = "RegularExpression"
+)
+
+// StringMatch is a condition on a named header or query parameter.
+type StringMatch struct {
+	Name  string
+	Type  StringMatchType
+	Value string
+}
+
+// RouteSource names the part of an object a Route came from.
+type RouteSource struct {
+	Kind      string // "HTTPRoute", "GRPCRoute" or "TLSRoute"
+	Namespace string
+	Name      string
+	Rule      int // index in spec.rules
+	Match     int // index in spec.rules[Rule].matches; 0 when it has none or for TLSRoute
+}

@@ -1,0 +1,166 @@
+package dag
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// compileMatch turns one HTTPRouteMatch into a RouteMatch, or says what is
+// wrong with it. Surface syntax and internal form differ in three ways: a
+// prefix loses its trailing slash (the spec ignores it), header names are
+// lower-cased (HTTP header names are case-insensitive), and of several
+// conditions on one header or query parameter only the first is kept, as
+// the spec requires ("only the first entry with an equivalent name MUST be
+// considered for a match").
+func compileMatch(m *gatewayv1.HTTPRouteMatch) (RouteMatch, string) {
+	var out RouteMatch
+	var problem string
+	if out.Path, problem = pathMatch(m.Path); problem != "" {
+		return RouteMatch{}, "path: " + problem
+	}
+	if m.Method != nil {
+		out.Method = string(*m.Method)
+		if !validMethod(out.Method) {
+			return RouteMatch{}, fmt.Sprintf("method: %q is not an HTTP method token.", out.Method)
+		}
+	}
+	seen := map[string]bool{}
+	for i, h := range m.Headers {
+		name := strings.ToLower(string(h.Name))
+		sm, problem := stringMatch(name, (*string)(h.Type), h.Value)
+		if problem == "" && !validHeaderName(name) {
+			problem = fmt.Sprintf("%q is not a header name.", h.Name)
+		}
+		if problem != "" {
+			return RouteMatch{}, fmt.Sprintf("headers[%d]: %s", i, problem)
+		}
+		if !seen[name] {
+			seen[name] = true
+			out.Headers = append(out.Headers, sm)
+		}
+	}
+	seen = map[string]bool{}
+	for i, q := range m.QueryParams {
+		name := string(q.Name)
+		sm, problem := stringMatch(name, (*string)(q.Type), q.Value)
+		if problem == "" && name == "" {
+			problem = "the name is empty."
+		}
+		if problem != "" {
+			return RouteMatch{}, fmt.Sprintf("queryParams[%d]: %s", i, problem)
+		}
+		if !seen[name] {
+			seen[name] = true
+			out.QueryParams = append(out.QueryParams, sm)
+		}
+	}
+	return out, ""
+}
+
+// stringMatch validates one header or query parameter condition. The type
+// defaults to Exact, as the API does.
+func stringMatch(name string, typ *string, value string) (StringMatch, string) {
+	t := StringMatchType(MatchExact)
+	if typ != nil {
+		t = StringMatchType(*typ)
+	}
+	switch t {
+	case MatchExact:
+	case MatchRegularExpression:
+		if problem := checkRegex(value); problem != "" {
+			return StringMatch{}, problem
+		}
+	default:
+		return StringMatch{}, fmt.Sprintf("type %q is not one of Exact, RegularExpression.", t)
+	}
+	return StringMatch{Name: name, Type: t, Value: value}, ""
+}
+
+// maxRegexLength bounds regular expressions. Envoy refuses RE2 programs
+// above a size (100 by default, re2.max_program_size.error_level), which a
+// Go program cannot measure exactly; a length bound keeps every accepted
+// expression well inside it for ordinary patterns and rejects the rest with
+// a clear message instead of a configuration Envoy would refuse.
+const maxRegexLength = 256
+
+// checkRegex reports why value is not an RE2 expression Sesame passes to
+// Envoy. Go's regexp implements RE2 syntax, so it is the reference.
+func checkRegex(value string) string {
+	if len(value) > maxRegexLength {
+		return fmt.Sprintf("the regular expression is %d bytes long; Sesame allows %d.", len(value), maxRegexLength)
+	}
+	if _, err := regexp.Compile(value); err != nil {
+		return fmt.Sprintf("invalid RE2 regular expression %q: %v.", value, err)
+	}
+	return ""
+}
+
+// pathMatch validates one path match and normalises it: a prefix loses its
+// trailing slash, because the spec matches prefixes by whole segments and
+// ignores a trailing "/" ("/abc/" matches "/abc").
+func pathMatch(p *gatewayv1.HTTPPathMatch) (PathMatch, string) {
+	typ, value := gatewayv1.PathMatchPathPrefix, "/"
+	if p != nil {
+		if p.Type != nil {
+			typ = *p.Type
+		}
+		if p.Value != nil {
+			value = *p.Value
+		}
+	}
+	if typ == gatewayv1.PathMatchRegularExpression {
+		if problem := checkRegex(value); problem != "" {
+			return PathMatch{}, problem
+		}
+		return PathMatch{Type: PathRegularExpression, Value: value}, ""
+	}
+	if !strings.HasPrefix(value, "/") {
+		return PathMatch{}, fmt.Sprintf("value %q does not start with \"/\".", value)
+	}
+	if i := strings.IndexAny(value, "?#"); i >= 0 {
+		return PathMatch{}, fmt.Sprintf("value %q contains %q; a path match cannot hold a query or fragment.", value, value[i])
+	}
+	if strings.Contains(value, "//") {
+		return PathMatch{}, fmt.Sprintf("value %q contains \"//\".", value)
+	}
+	switch typ {
+	case gatewayv1.PathMatchExact:
+		return PathMatch{Type: PathExact, Value: value}, ""
+	case gatewayv1.PathMatchPathPrefix:
+		if len(value) > 1 {
+			value = strings.TrimSuffix(value, "/")
+		}
+		return PathMatch{Type: PathPrefix, Value: value}, ""
+	default:
+		return PathMatch{}, fmt.Sprintf("type %q is not one of Exact, PathPrefix, RegularExpression.", typ)
+	}
+}
+
+// validMethod reports whether m is an HTTP method token (RFC 9110: tchar+).
+func validMethod(m string) bool {
+	if m == "" {
+		return false
+	}
+	for i := 0; i < len(m); i++ {
+		if !isTokenChar(m[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// validHeaderName reports whether a lower-cased name is a header field name
+// (RFC 9110 token). Pseudo-headers such as ":authority" are not allowed: the
+// spec's HTTPHeaderName excludes them.
+func validHeaderName(name string) bool { return validMethod(name) }
+
+func isTokenChar(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}
