@@ -15,9 +15,8 @@
 // GatewayClass (by spec.controllerName); Gateway with HTTP, HTTPS and TLS
 // listeners, merged per port by package listenermerge; HTTPS listeners
 // terminate TLS with kubernetes.io/tls Secrets; TLS listeners pass TLS
-// through or terminate it and forward streams by SNI; HTTPRoute (path Exact
-// and PathPrefix matches, weighted Service backendRefs) on HTTP and HTTPS
-// listeners, with path (Exact, PathPrefix, RegularExpression), header,
+// through or terminate it and forward streams by SNI; HTTPRoute with
+// weighted Service backendRefs on HTTP and HTTPS listeners, with path (Exact, PathPrefix, RegularExpression), header,
 // query parameter and method matches in the spec's precedence; TLSRoute on
 // TLS listeners; ReferenceGrant for cross-namespace backends and
 // certificates; Namespace labels for allowedRoutes selectors; Services and
