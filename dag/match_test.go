@@ -1,0 +1,70 @@
+package dag
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+func TestCompileMatch(t *testing.T) {
+	regex := gatewayv1.HeaderMatchRegularExpression
+	qregex := gatewayv1.QueryParamMatchRegularExpression
+	bogus := gatewayv1.HeaderMatchType("Prefix")
+	get, weird := gatewayv1.HTTPMethod("GET"), gatewayv1.HTTPMethod("GE T")
+	header := func(name, value string, typ *gatewayv1.HeaderMatchType) gatewayv1.HTTPHeaderMatch {
+		return gatewayv1.HTTPHeaderMatch{Name: gatewayv1.HTTPHeaderName(name), Value: value, Type: typ}
+	}
+	query := func(name, value string, typ *gatewayv1.QueryParamMatchType) gatewayv1.HTTPQueryParamMatch {
+		return gatewayv1.HTTPQueryParamMatch{Name: gatewayv1.HTTPHeaderName(name), Value: value, Type: typ}
+	}
+	tests := []struct {
+		name    string
+		match   gatewayv1.HTTPRouteMatch
+		want    string // fmt of the RouteMatch's method, headers and query params
+		problem string // substring; "" when valid
+	}{
+		// Methods.
+		{"no conditions", gatewayv1.HTTPRouteMatch{}, " [] []", ""},
+		{"method", gatewayv1.HTTPRouteMatch{Method: &get}, "GET [] []", ""},
+		{"bad method", gatewayv1.HTTPRouteMatch{Method: &weird}, "", `method: "GE T"`},
+
+		// Headers: names lower-cased; the first of equivalent names wins.
+		{"header", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("X-Env", "canary", nil)}}, " [{x-env Exact canary}] []", ""},
+		{"duplicate header names", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("X-Env", "a", nil), header("x-env", "b", nil)}}, " [{x-env Exact a}] []", ""},
+		{"header regex", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", "^a+$", &regex)}}, " [{x RegularExpression ^a+$}] []", ""},
+		{"bad header regex", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", "a(", &regex)}}, "", "headers[0]: invalid RE2"},
+		{"unknown header type", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", "a", &bogus)}}, "", `type "Prefix"`},
+		{"pseudo-header", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header(":authority", "a", nil)}}, "", "not a header name"},
+
+		// Query parameters: names keep their case.
+		{"query", gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{query("Debug", "1", nil)}}, " [] [{Debug Exact 1}]", ""},
+		{"query names are case-sensitive", gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{query("a", "1", nil), query("A", "2", nil), query("a", "3", nil)}}, " [] [{a Exact 1} {A Exact 2}]", ""},
+		{"query regex", gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{query("q", "[0-9]+", &qregex)}}, " [] [{q RegularExpression [0-9]+}]", ""},
+		{"empty query name", gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{query("", "1", nil)}}, "", "queryParams[0]: the name is empty"},
+
+		// Regular expressions stay within what Envoy accepts.
+		{"long regex", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", strings.Repeat("a", 300), &regex)}}, "", "300 bytes long"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, problem := compileMatch(&tt.match)
+			if tt.problem != "" {
+				if !strings.Contains(problem, tt.problem) {
+					t.Errorf("problem = %q, want it to contain %q", problem, tt.problem)
+				}
+				return
+			}
+			if problem != "" {
+				t.Fatalf("unexpected problem %q", problem)
+			}
+			if s := fmt.Sprint(got.Method, " ", got.Headers, " ", got.QueryParams); s != tt.want {
+				t.Errorf("compileMatch = %q, want %q", s, tt.want)
+			}
+			if got.Path != (PathMatch{Type: PathPrefix, Value: "/"}) {
+				t.Errorf("default path = %v", got.Path)
+			}
+		})
+	}
+}
