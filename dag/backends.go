@@ -24,7 +24,10 @@ type clusterKey struct {
 // weight added to invalidWeight: the spec wants that share of traffic
 // answered with an error. Backends of weight 0 get no traffic and are left
 // out too.
-func (b *builder) resolveBackends(fromKind, fromNamespace string, refs []gatewayv1.BackendRef, field string, c *compiledRules) (backends []WeightedCluster, invalidWeight uint32) {
+//
+// backendFilters, when not nil, gives the header changes of the backendRef
+// at an index (HTTPRoute backendRef filters).
+func (b *builder) resolveBackends(fromKind, fromNamespace string, refs []gatewayv1.BackendRef, field string, c *compiledRules, backendFilters func(int) (HeaderModifier, HeaderModifier)) (backends []WeightedCluster, invalidWeight uint32) {
 	for bi := range refs {
 		ref := &refs[bi]
 		weight := uint32(1)
@@ -38,7 +41,11 @@ func (b *builder) resolveBackends(fromKind, fromNamespace string, refs []gateway
 			continue
 		}
 		if weight > 0 {
-			backends = append(backends, WeightedCluster{Cluster: cluster, Weight: weight})
+			wc := WeightedCluster{Cluster: cluster, Weight: weight}
+			if backendFilters != nil {
+				wc.RequestHeaders, wc.ResponseHeaders = backendFilters(bi)
+			}
+			backends = append(backends, wc)
 		}
 	}
 	return backends, invalidWeight

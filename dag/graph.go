@@ -99,6 +99,9 @@ type Secret struct {
 type WeightedCluster struct {
 	Cluster *Cluster
 	Weight  uint32
+	// RequestHeaders and ResponseHeaders change the requests sent to this
+	// backend and its responses (backendRef filters).
+	RequestHeaders, ResponseHeaders HeaderModifier
 }
 
 // Cluster is one port of a Service, and the endpoints that serve it.

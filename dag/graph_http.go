@@ -39,6 +39,8 @@ type Route struct {
 	// and there is no Redirect: 500, as the Gateway API requires when no
 	// backend is valid.
 	DirectResponseStatus uint32
+	// Filters apply to every request the route matches.
+	Filters Filters
 
 	// age is the creation time of the source object, for ordering.
 	age time.Time
@@ -105,4 +107,67 @@ type RouteSource struct {
 	Name      string
 	Rule      int // index in spec.rules
 	Match     int // index in spec.rules[Rule].matches; 0 when it has none or for TLSRoute
+}
+
+// Filters are what a Route does to a request and its response besides
+// choosing a backend. The zero value does nothing.
+type Filters struct {
+	RequestHeaders, ResponseHeaders HeaderModifier
+	// Redirect, when set, answers every request with a redirect instead of
+	// forwarding it.
+	Redirect *Redirect
+	// Rewrite changes the request before it is forwarded.
+	Rewrite *Rewrite
+	// Mirrors send a copy of a share of requests to other backends; their
+	// answers are ignored.
+	Mirrors []Mirror
+	// Timeout bounds the whole request, BackendTimeout each request to a
+	// backend; nil leaves Envoy's default, zero disables the timeout.
+	Timeout, BackendTimeout *time.Duration
+}
+
+// HeaderModifier changes headers. Names are lower case.
+type HeaderModifier struct {
+	Set, Add []Header
+	Remove   []string
+}
+
+// Header is one header field.
+type Header struct {
+	Name, Value string
+}
+
+// Redirect is an HTTP redirect. Zero fields keep the request's value.
+type Redirect struct {
+	Scheme   string // "http" or "https"
+	Hostname string
+	// Port is the port for the Location header; 0 derives it as the spec
+	// says: the scheme's well-known port when Scheme is set, otherwise the
+	// Gateway listener's port. Default ports are left out of the Location.
+	Port       int32
+	Path       *PathRewrite
+	StatusCode int
+}
+
+// PathRewrite replaces the path of a request.
+type PathRewrite struct {
+	// Full is the whole new path; when it is empty, Prefix replaces the
+	// matched PathPrefix (ReplacePrefixMatch).
+	Full string
+	// MatchedPrefix is the route's PathPrefix value, and Prefix what
+	// replaces it.
+	MatchedPrefix, Prefix string
+	ReplacePrefix         bool
+}
+
+// Rewrite changes a request before it is forwarded.
+type Rewrite struct {
+	Hostname string // "" keeps the Host header
+	Path     *PathRewrite
+}
+
+// Mirror copies Numerator/Denominator of the requests to Cluster.
+type Mirror struct {
+	Cluster                *Cluster
+	Numerator, Denominator uint32
 }

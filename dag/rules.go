@@ -25,59 +25,107 @@ type compiledRules struct {
 // servable reports whether any rule is left to serve.
 func (c *compiledRules) servable() bool { return len(c.routes) > 0 || c.tcp != nil }
 
-// compileHTTPRouteRules turns the rules of route into Routes. A rule that
-// uses something this version does not translate is dropped whole, with a
-// problem naming it: serving it without that part would send traffic the
-// author did not mean to send.
+// compileHTTPRouteRules turns the rules of route into Routes, one per match.
+// A rule that cannot be served as written is dropped whole, with a problem
+// naming it: serving it without the part that is wrong would send traffic
+// where its author did not mean it to go.
 func (b *builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRules {
 	c := &compiledRules{resolvedRefs: true}
 	for ri := range route.Spec.Rules {
 		rule := &route.Spec.Rules[ri]
 		field := fmt.Sprintf("spec.rules[%d]", ri)
-		if problem := unsupportedRuleFields(rule, field); problem != "" {
-			c.problems = append(c.problems, problem)
-			continue
-		}
-		matches, problem := ruleMatches(rule, field)
+		routes, problem := b.compileHTTPRouteRule(route, rule, ri, field, c)
 		if problem != "" {
 			c.problems = append(c.problems, problem)
 			continue
 		}
-		refs := make([]gatewayv1.BackendRef, len(rule.BackendRefs))
-		for i := range rule.BackendRefs {
-			refs[i] = rule.BackendRefs[i].BackendRef
-		}
-		backends, invalid := b.resolveBackends("HTTPRoute", route.Namespace, refs, field, c)
-		for mi, match := range matches {
-			r := &Route{
-				Source:        RouteSource{Kind: "HTTPRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
-				Match:         match,
-				Backends:      backends,
-				InvalidWeight: invalid,
-				age:           route.CreationTimestamp.Time,
-			}
-			if len(backends) == 0 {
-				r.DirectResponseStatus = 500
-			}
-			c.routes = append(c.routes, r)
-		}
+		c.routes = append(c.routes, routes...)
 	}
 	return c
+}
+
+func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules) ([]*Route, string) {
+	if problem := unsupportedRuleFields(rule, field); problem != "" {
+		return nil, problem
+	}
+	matches, problem := ruleMatches(rule, field)
+	if problem != "" {
+		return nil, problem
+	}
+	filters, problem := b.compileFilters(route, rule.Filters, field, c)
+	if problem != "" {
+		return nil, problem
+	}
+	timeout, backendTimeout, problem := timeouts(rule.Timeouts, field)
+	if problem != "" {
+		return nil, problem
+	}
+	refs := make([]gatewayv1.BackendRef, len(rule.BackendRefs))
+	mods := make([][2]HeaderModifier, len(rule.BackendRefs))
+	for i := range rule.BackendRefs {
+		refs[i] = rule.BackendRefs[i].BackendRef
+		if mods[i], problem = backendRefFilters(rule.BackendRefs[i].Filters, fmt.Sprintf("%s.backendRefs[%d]", field, i)); problem != "" {
+			return nil, problem
+		}
+	}
+	backends, invalid := b.resolveBackends("HTTPRoute", route.Namespace, refs, field, c,
+		func(i int) (HeaderModifier, HeaderModifier) { return mods[i][0], mods[i][1] })
+
+	var routes []*Route
+	for mi, match := range matches {
+		f, problem := filters.forMatch(match)
+		if problem != "" {
+			return nil, fmt.Sprintf("%s.matches[%d]: %s", field, mi, problem)
+		}
+		f.Timeout, f.BackendTimeout = timeout, backendTimeout
+		r := &Route{
+			Source:        RouteSource{Kind: "HTTPRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
+			Match:         match,
+			Backends:      backends,
+			InvalidWeight: invalid,
+			Filters:       f,
+			age:           route.CreationTimestamp.Time,
+		}
+		if filters.unresolved || f.Redirect != nil {
+			// Nothing is forwarded: the rule answers 500, or redirects.
+			r.Backends, r.InvalidWeight = nil, 0
+		}
+		if len(r.Backends) == 0 {
+			r.DirectResponseStatus = 500
+		}
+		routes = append(routes, r)
+	}
+	return routes, ""
+}
+
+// backendRefFilters compiles the filters of one backendRef: header changes
+// for requests to that backend and its responses. Others are not supported
+// per backend.
+func backendRefFilters(filters []gatewayv1.HTTPRouteFilter, field string) ([2]HeaderModifier, string) {
+	var out [2]HeaderModifier
+	var problem string
+	for i := range filters {
+		f := &filters[i]
+		at := fmt.Sprintf("%s.filters[%d]", field, i)
+		switch f.Type {
+		case gatewayv1.HTTPRouteFilterRequestHeaderModifier:
+			out[0], problem = headerModifier(f.RequestHeaderModifier, "requestHeaderModifier")
+		case gatewayv1.HTTPRouteFilterResponseHeaderModifier:
+			out[1], problem = headerModifier(f.ResponseHeaderModifier, "responseHeaderModifier")
+		default:
+			problem = fmt.Sprintf("filter %s is not supported on a backendRef by this version of Sesame; use it on the rule.", f.Type)
+		}
+		if problem != "" {
+			return out, at + ": " + problem
+		}
+	}
+	return out, ""
 }
 
 // unsupportedRuleFields names the first field of rule that this version of
 // Sesame does not translate.
 func unsupportedRuleFields(rule *gatewayv1.HTTPRouteRule, field string) string {
-	for bi, ref := range rule.BackendRefs {
-		if len(ref.Filters) > 0 {
-			return fmt.Sprintf("%s.backendRefs[%d].filters: filters are not supported by this version of Sesame.", field, bi)
-		}
-	}
 	switch {
-	case len(rule.Filters) > 0:
-		return fmt.Sprintf("%s.filters: filter %s is not supported by this version of Sesame.", field, rule.Filters[0].Type)
-	case rule.Timeouts != nil:
-		return field + ".timeouts: timeouts are not supported by this version of Sesame."
 	case rule.Retry != nil:
 		return field + ".retry: retries are not supported by this version of Sesame."
 	case rule.SessionPersistence != nil:

@@ -62,9 +62,8 @@ func TestUnsupportedRuleFields(t *testing.T) {
 	}{
 		{"plain rule", gatewayv1.HTTPRouteRule{}, ""},
 		{"matches are supported", gatewayv1.HTTPRouteRule{Matches: []gatewayv1.HTTPRouteMatch{{Headers: []gatewayv1.HTTPHeaderMatch{{Name: "x", Value: "y"}}}}}, ""},
-		{"filter", gatewayv1.HTTPRouteRule{Filters: []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterRequestRedirect}}}, "filter RequestRedirect"},
-		{"backend filter", gatewayv1.HTTPRouteRule{BackendRefs: []gatewayv1.HTTPBackendRef{{Filters: []gatewayv1.HTTPRouteFilter{{}}}}}, "backendRefs[0].filters"},
-		{"timeouts", gatewayv1.HTTPRouteRule{Timeouts: &gatewayv1.HTTPRouteTimeouts{}}, ".timeouts"},
+		{"filters are supported", gatewayv1.HTTPRouteRule{Filters: []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterRequestRedirect}}}, ""},
+		{"retry", gatewayv1.HTTPRouteRule{Retry: &gatewayv1.HTTPRouteRetry{}}, ".retry: retries"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

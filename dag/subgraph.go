@@ -57,6 +57,9 @@ func usedClusters(listeners []*Listener) []*Cluster {
 		for _, vh := range vhosts {
 			for _, r := range vh.Routes {
 				add(r.Backends)
+				for _, m := range r.Filters.Mirrors {
+					add([]WeightedCluster{{Cluster: m.Cluster}})
+				}
 			}
 		}
 	}

@@ -33,12 +33,12 @@ func Generate(g *dag.Graph) *Resources {
 	for _, l := range g.Listeners {
 		r.Listeners = append(r.Listeners, listener(l))
 		if !l.Secure {
-			r.Routes = append(r.Routes, routeConfiguration(ListenerName(l.Gateway, l.Port), l, l.VirtualHosts))
+			r.Routes = append(r.Routes, routeConfiguration(ListenerName(l.Gateway, l.Port), l, "http", l.VirtualHosts))
 		}
 		for _, fc := range l.FilterChains {
 			switch {
 			case fc.RoutesHTTP():
-				r.Routes = append(r.Routes, routeConfiguration(httpsRouteName(l, fc), l, fc.VirtualHosts))
+				r.Routes = append(r.Routes, routeConfiguration(httpsRouteName(l, fc), l, "https", fc.VirtualHosts))
 			case fc.TCP != nil && fc.TCP.RejectWeight > 0 && len(fc.TCP.Backends) > 0:
 				reject = true
 			}

@@ -11,7 +11,11 @@ import (
 
 // routeConfiguration builds a route table: a virtual host per hostname, in
 // the graph's order, each with its routes in the order Envoy tries them.
-func routeConfiguration(name string, l *dag.Listener, vhosts []*dag.VirtualHost) *routev3.RouteConfiguration {
+//
+// scheme is what clients use to reach the listener, "http" or "https"; with
+// the listener's (Gateway) port it completes redirects.
+func routeConfiguration(name string, l *dag.Listener, scheme string, vhosts []*dag.VirtualHost) *routev3.RouteConfiguration {
+	at := origin{scheme: scheme, port: l.Port}
 	rc := &routev3.RouteConfiguration{
 		Name: name,
 		// The Gateway API matches hostnames without the port of the Host
@@ -20,12 +24,19 @@ func routeConfiguration(name string, l *dag.Listener, vhosts []*dag.VirtualHost)
 		IgnorePortInHostMatching: true,
 	}
 	for _, vh := range vhosts {
-		rc.VirtualHosts = append(rc.VirtualHosts, virtualHost(l, vh))
+		rc.VirtualHosts = append(rc.VirtualHosts, virtualHost(l, vh, at))
 	}
 	return rc
 }
 
-func virtualHost(l *dag.Listener, vh *dag.VirtualHost) *routev3.VirtualHost {
+// origin is where requests reach a route table: the scheme and the port
+// clients use.
+type origin struct {
+	scheme string
+	port   int32
+}
+
+func virtualHost(l *dag.Listener, vh *dag.VirtualHost, at origin) *routev3.VirtualHost {
 	out := &routev3.VirtualHost{
 		Name:    virtualHostName(l, vh),
 		Domains: []string{hostmatch.Domain(vh.Hostname)},
@@ -39,21 +50,26 @@ func virtualHost(l *dag.Listener, vh *dag.VirtualHost) *routev3.VirtualHost {
 		return out
 	}
 	for _, r := range vh.Routes {
-		out.Routes = append(out.Routes, route(r))
+		out.Routes = append(out.Routes, route(r, at))
 	}
 	return out
 }
 
-func route(r *dag.Route) *routev3.Route {
+func route(r *dag.Route, at origin) *routev3.Route {
 	out := &routev3.Route{
 		Name:  routeName(r.Source),
 		Match: routeMatch(r.Match),
 	}
-	if len(r.Backends) == 0 {
+	out.RequestHeadersToAdd, out.RequestHeadersToRemove = headersToAdd(r.Filters.RequestHeaders), r.Filters.RequestHeaders.Remove
+	out.ResponseHeadersToAdd, out.ResponseHeadersToRemove = headersToAdd(r.Filters.ResponseHeaders), r.Filters.ResponseHeaders.Remove
+	switch {
+	case r.Filters.Redirect != nil:
+		out.Action = &routev3.Route_Redirect{Redirect: redirectAction(r.Filters.Redirect, at)}
+	case len(r.Backends) == 0:
 		out.Action = &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: r.DirectResponseStatus}}
-		return out
+	default:
+		out.Action = &routev3.Route_Route{Route: routeAction(r)}
 	}
-	out.Action = &routev3.Route_Route{Route: routeAction(r)}
 	return out
 }
 
@@ -62,26 +78,33 @@ func route(r *dag.Route) *routev3.Route {
 // and cluster_not_found_response_code turns it into the 500 the spec asks
 // for; Envoy accepts names of missing clusters in routes it gets over RDS.
 func routeAction(r *dag.Route) *routev3.RouteAction {
-	if len(r.Backends) == 1 && r.InvalidWeight == 0 {
-		return &routev3.RouteAction{
-			ClusterSpecifier: &routev3.RouteAction_Cluster{Cluster: clusterName(r.Backends[0].Cluster)},
+	action := &routev3.RouteAction{}
+	if len(r.Backends) == 1 && r.InvalidWeight == 0 && !hasHeaderChanges(r.Backends[0]) {
+		action.ClusterSpecifier = &routev3.RouteAction_Cluster{Cluster: clusterName(r.Backends[0].Cluster)}
+	} else {
+		weighted := &routev3.WeightedCluster{}
+		for _, b := range r.Backends {
+			weighted.Clusters = append(weighted.Clusters, &routev3.WeightedCluster_ClusterWeight{
+				Name:                    clusterName(b.Cluster),
+				Weight:                  wrapperspb.UInt32(b.Weight),
+				RequestHeadersToAdd:     headersToAdd(b.RequestHeaders),
+				RequestHeadersToRemove:  b.RequestHeaders.Remove,
+				ResponseHeadersToAdd:    headersToAdd(b.ResponseHeaders),
+				ResponseHeadersToRemove: b.ResponseHeaders.Remove,
+			})
 		}
+		if r.InvalidWeight > 0 {
+			weighted.Clusters = append(weighted.Clusters, &routev3.WeightedCluster_ClusterWeight{
+				Name:   InvalidBackendClusterName,
+				Weight: wrapperspb.UInt32(r.InvalidWeight),
+			})
+			action.ClusterNotFoundResponseCode = routev3.RouteAction_INTERNAL_SERVER_ERROR
+		}
+		action.ClusterSpecifier = &routev3.RouteAction_WeightedClusters{WeightedClusters: weighted}
 	}
-	weighted := &routev3.WeightedCluster{}
-	for _, b := range r.Backends {
-		weighted.Clusters = append(weighted.Clusters, &routev3.WeightedCluster_ClusterWeight{
-			Name:   clusterName(b.Cluster),
-			Weight: wrapperspb.UInt32(b.Weight),
-		})
-	}
-	action := &routev3.RouteAction{ClusterSpecifier: &routev3.RouteAction_WeightedClusters{WeightedClusters: weighted}}
-	if r.InvalidWeight > 0 {
-		weighted.Clusters = append(weighted.Clusters, &routev3.WeightedCluster_ClusterWeight{
-			Name:   InvalidBackendClusterName,
-			Weight: wrapperspb.UInt32(r.InvalidWeight),
-		})
-		action.ClusterNotFoundResponseCode = routev3.RouteAction_INTERNAL_SERVER_ERROR
-	}
+	applyRewrite(action, r.Filters.Rewrite)
+	applyMirrors(action, r.Filters.Mirrors)
+	applyTimeouts(action, r.Filters.Timeout, r.Filters.BackendTimeout)
 	return action
 }
 

@@ -1,0 +1,284 @@
+package dag
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/hostmatch"
+)
+
+// compiledFilters are the filters of one HTTPRoute rule, before they meet the
+// rule's matches (a prefix rewrite needs the matched prefix).
+type compiledFilters struct {
+	Filters
+	// unresolved is true when an ExtensionRef names a filter Sesame does not
+	// know: the spec says such a filter "MUST NOT be skipped" and the
+	// requests it would process "MUST receive a HTTP error response".
+	unresolved bool
+}
+
+// compileFilters validates the filters of a rule. problem names the first
+// filter the rule cannot be served with; then the rule is dropped. Filters
+// whose only fault is an unresolvable reference (a mirror's Service) are
+// left out and reported through c instead, as the spec keeps the rule.
+func (b *builder) compileFilters(route *gatewayv1.HTTPRoute, filters []gatewayv1.HTTPRouteFilter, field string, c *compiledRules) (compiledFilters, string) {
+	var out compiledFilters
+	seen := map[gatewayv1.HTTPRouteFilterType]bool{}
+	for i := range filters {
+		f := &filters[i]
+		at := fmt.Sprintf("%s.filters[%d]", field, i)
+		repeatable := f.Type == gatewayv1.HTTPRouteFilterRequestMirror || f.Type == gatewayv1.HTTPRouteFilterExtensionRef
+		if seen[f.Type] && !repeatable {
+			return out, fmt.Sprintf("%s: filter %s appears twice; it may appear once.", at, f.Type)
+		}
+		seen[f.Type] = true
+		var problem string
+		switch f.Type {
+		case gatewayv1.HTTPRouteFilterRequestHeaderModifier:
+			out.RequestHeaders, problem = headerModifier(f.RequestHeaderModifier, "requestHeaderModifier")
+		case gatewayv1.HTTPRouteFilterResponseHeaderModifier:
+			out.ResponseHeaders, problem = headerModifier(f.ResponseHeaderModifier, "responseHeaderModifier")
+		case gatewayv1.HTTPRouteFilterRequestRedirect:
+			out.Redirect, problem = redirect(f.RequestRedirect)
+		case gatewayv1.HTTPRouteFilterURLRewrite:
+			out.Rewrite, problem = rewrite(f.URLRewrite)
+		case gatewayv1.HTTPRouteFilterRequestMirror:
+			var m *Mirror
+			if m, problem = b.mirror(route, f.RequestMirror, at, c); m != nil {
+				out.Mirrors = append(out.Mirrors, *m)
+			}
+		case gatewayv1.HTTPRouteFilterExtensionRef:
+			ref := "(none)"
+			if f.ExtensionRef != nil {
+				ref = fmt.Sprintf("%s %q", groupKind(string(f.ExtensionRef.Group), string(f.ExtensionRef.Kind)), f.ExtensionRef.Name)
+			}
+			c.refProblem(string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("%s: extensionRef %s is not a filter Sesame knows; requests this rule matches are answered 500.", at, ref))
+			out.unresolved = true
+		case gatewayv1.HTTPRouteFilterCORS, gatewayv1.HTTPRouteFilterExternalAuth:
+			problem = fmt.Sprintf("filter %s is not supported by this version of Sesame.", f.Type)
+		default:
+			problem = fmt.Sprintf("filter type %q is not one of the Gateway API's.", f.Type)
+		}
+		if problem != "" {
+			return out, at + ": " + problem
+		}
+	}
+	if out.Redirect != nil && out.Rewrite != nil {
+		return out, field + ".filters: RequestRedirect and URLRewrite cannot be used together (IncompatibleFilters)."
+	}
+	return out, ""
+}
+
+// forMatch completes the filters for one match: a ReplacePrefixMatch
+// replaces that match's prefix, and needs one.
+func (f compiledFilters) forMatch(m RouteMatch) (Filters, string) {
+	out := f.Filters
+	needsPrefix := "ReplacePrefixMatch needs a PathPrefix match; this match is " + string(m.Path.Type) + "."
+	if r := out.Redirect; r != nil && r.Path != nil && r.Path.ReplacePrefix {
+		if m.Path.Type != PathPrefix {
+			return Filters{}, needsPrefix
+		}
+		copied, path := *r, *r.Path
+		path.MatchedPrefix = m.Path.Value
+		copied.Path = &path
+		out.Redirect = &copied
+	}
+	if r := out.Rewrite; r != nil && r.Path != nil && r.Path.ReplacePrefix {
+		if m.Path.Type != PathPrefix {
+			return Filters{}, needsPrefix
+		}
+		copied, path := *r, *r.Path
+		path.MatchedPrefix = m.Path.Value
+		copied.Path = &path
+		out.Rewrite = &copied
+	}
+	return out, ""
+}
+
+// headerModifier validates a header filter: names are header tokens, unique
+// within set, add and remove (the API's rules), and lower-cased, as header
+// names are case-insensitive.
+func headerModifier(f *gatewayv1.HTTPHeaderFilter, field string) (HeaderModifier, string) {
+	if f == nil {
+		return HeaderModifier{}, field + " is missing."
+	}
+	var out HeaderModifier
+	list := func(headers []gatewayv1.HTTPHeader, name string) ([]Header, string) {
+		var hs []Header
+		seen := map[string]bool{}
+		for i, h := range headers {
+			n := strings.ToLower(string(h.Name))
+			switch {
+			case !validHeaderName(n):
+				return nil, fmt.Sprintf("%s.%s[%d]: %q is not a header name.", field, name, i, h.Name)
+			case seen[n]:
+				return nil, fmt.Sprintf("%s.%s[%d]: header %q is named twice.", field, name, i, h.Name)
+			}
+			seen[n] = true
+			hs = append(hs, Header{Name: n, Value: h.Value})
+		}
+		return hs, ""
+	}
+	var problem string
+	if out.Set, problem = list(f.Set, "set"); problem != "" {
+		return HeaderModifier{}, problem
+	}
+	if out.Add, problem = list(f.Add, "add"); problem != "" {
+		return HeaderModifier{}, problem
+	}
+	seen := map[string]bool{}
+	for i, name := range f.Remove {
+		n := strings.ToLower(name)
+		if !validHeaderName(n) || seen[n] {
+			return HeaderModifier{}, fmt.Sprintf("%s.remove[%d]: %q is not a header name, or is named twice.", field, i, name)
+		}
+		seen[n] = true
+		out.Remove = append(out.Remove, n)
+	}
+	return out, ""
+}
+
+// redirect validates a RequestRedirect filter. The status defaults to 302,
+// as the API does.
+func redirect(f *gatewayv1.HTTPRequestRedirectFilter) (*Redirect, string) {
+	if f == nil {
+		return nil, "requestRedirect is missing."
+	}
+	out := &Redirect{StatusCode: 302}
+	if f.Scheme != nil {
+		out.Scheme = *f.Scheme
+		if out.Scheme != "http" && out.Scheme != "https" {
+			return nil, fmt.Sprintf("requestRedirect.scheme %q is not http or https.", out.Scheme)
+		}
+	}
+	if f.Hostname != nil {
+		out.Hostname = string(*f.Hostname)
+		if err := hostmatch.ValidatePrecise(out.Hostname); err != nil {
+			return nil, fmt.Sprintf("requestRedirect.hostname: %v.", err)
+		}
+	}
+	if f.Port != nil {
+		out.Port = int32(*f.Port)
+		if out.Port < 1 || out.Port > 65535 {
+			return nil, fmt.Sprintf("requestRedirect.port %d is not in 1-65535.", out.Port)
+		}
+	}
+	if f.StatusCode != nil {
+		out.StatusCode = *f.StatusCode
+		switch out.StatusCode {
+		case 301, 302, 303, 307, 308:
+		default:
+			return nil, fmt.Sprintf("requestRedirect.statusCode %d is not one of 301, 302, 303, 307, 308.", out.StatusCode)
+		}
+	}
+	var problem string
+	out.Path, problem = pathModifier(f.Path, "requestRedirect.path")
+	return out, problem
+}
+
+// rewrite validates a URLRewrite filter.
+func rewrite(f *gatewayv1.HTTPURLRewriteFilter) (*Rewrite, string) {
+	if f == nil {
+		return nil, "urlRewrite is missing."
+	}
+	out := &Rewrite{}
+	if f.Hostname != nil {
+		out.Hostname = string(*f.Hostname)
+		if err := hostmatch.ValidatePrecise(out.Hostname); err != nil {
+			return nil, fmt.Sprintf("urlRewrite.hostname: %v.", err)
+		}
+	}
+	var problem string
+	out.Path, problem = pathModifier(f.Path, "urlRewrite.path")
+	return out, problem
+}
+
+func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*PathRewrite, string) {
+	if p == nil {
+		return nil, ""
+	}
+	switch p.Type {
+	case gatewayv1.FullPathHTTPPathModifier:
+		if p.ReplaceFullPath == nil || !strings.HasPrefix(*p.ReplaceFullPath, "/") {
+			return nil, field + ".replaceFullPath must be a path starting with \"/\"."
+		}
+		return &PathRewrite{Full: *p.ReplaceFullPath}, ""
+	case gatewayv1.PrefixMatchHTTPPathModifier:
+		prefix := "/"
+		if p.ReplacePrefixMatch != nil && *p.ReplacePrefixMatch != "" {
+			prefix = *p.ReplacePrefixMatch
+		}
+		if !strings.HasPrefix(prefix, "/") {
+			return nil, field + ".replacePrefixMatch must start with \"/\"."
+		}
+		return &PathRewrite{Prefix: prefix, ReplacePrefix: true}, ""
+	default:
+		return nil, fmt.Sprintf("%s.type %q is not ReplaceFullPath or ReplacePrefixMatch.", field, p.Type)
+	}
+}
+
+// mirror resolves a RequestMirror filter. An unusable backend is reported in
+// ResolvedRefs and the mirror left out; the rule still serves.
+func (b *builder) mirror(route *gatewayv1.HTTPRoute, f *gatewayv1.HTTPRequestMirrorFilter, at string, c *compiledRules) (*Mirror, string) {
+	if f == nil {
+		return nil, "requestMirror is missing."
+	}
+	num, den := uint32(100), uint32(100)
+	switch {
+	case f.Percent != nil && f.Fraction != nil:
+		return nil, "requestMirror has both percent and fraction; give one."
+	case f.Percent != nil:
+		if *f.Percent < 0 || *f.Percent > 100 {
+			return nil, fmt.Sprintf("requestMirror.percent %d is not in 0-100.", *f.Percent)
+		}
+		num = uint32(*f.Percent)
+	case f.Fraction != nil:
+		d := int32(100)
+		if f.Fraction.Denominator != nil {
+			d = *f.Fraction.Denominator
+		}
+		if d < 1 || f.Fraction.Numerator < 0 || f.Fraction.Numerator > d {
+			return nil, fmt.Sprintf("requestMirror.fraction %d/%d is not a fraction between 0 and 1.", f.Fraction.Numerator, d)
+		}
+		num, den = uint32(f.Fraction.Numerator), uint32(d)
+	}
+	ref := gatewayv1.BackendRef{BackendObjectReference: f.BackendRef}
+	cluster, reason, problem := b.resolveServiceRef("HTTPRoute", route.Namespace, &ref)
+	if reason != "" {
+		c.refProblem(reason, fmt.Sprintf("%s.requestMirror.backendRef: %s The mirror is left out.", at, problem))
+		return nil, ""
+	}
+	return &Mirror{Cluster: cluster, Numerator: num, Denominator: den}, ""
+}
+
+// timeouts validates a rule's timeouts (GEP-2257 durations, which Go's
+// time.ParseDuration reads). The backend timeout may not exceed the request
+// timeout, which encompasses it.
+func timeouts(t *gatewayv1.HTTPRouteTimeouts, field string) (request, backend *time.Duration, problem string) {
+	if t == nil {
+		return nil, nil, ""
+	}
+	parse := func(d *gatewayv1.Duration, name string) (*time.Duration, string) {
+		if d == nil {
+			return nil, ""
+		}
+		v, err := time.ParseDuration(string(*d))
+		if err != nil || v < 0 {
+			return nil, fmt.Sprintf("%s.timeouts.%s: %q is not a duration such as 10s or 1m30s.", field, name, *d)
+		}
+		return &v, ""
+	}
+	if request, problem = parse(t.Request, "request"); problem != "" {
+		return nil, nil, problem
+	}
+	if backend, problem = parse(t.BackendRequest, "backendRequest"); problem != "" {
+		return nil, nil, problem
+	}
+	if request != nil && backend != nil && *request != 0 && (*backend == 0 || *backend > *request) {
+		return nil, nil, fmt.Sprintf("%s.timeouts: backendRequest %s exceeds request %s, which includes it.", field, *t.BackendRequest, *t.Request)
+	}
+	return request, backend, ""
+}
