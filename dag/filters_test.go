@@ -1,0 +1,195 @@
+package dag
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+func TestCompileFilters(t *testing.T) {
+	header := func(name, value string) gatewayv1.HTTPHeader {
+		return gatewayv1.HTTPHeader{Name: gatewayv1.HTTPHeaderName(name), Value: value}
+	}
+	reqHeaders := func(f gatewayv1.HTTPHeaderFilter) gatewayv1.HTTPRouteFilter {
+		return gatewayv1.HTTPRouteFilter{Type: gatewayv1.HTTPRouteFilterRequestHeaderModifier, RequestHeaderModifier: &f}
+	}
+	redirectTo := func(f gatewayv1.HTTPRequestRedirectFilter) gatewayv1.HTTPRouteFilter {
+		return gatewayv1.HTTPRouteFilter{Type: gatewayv1.HTTPRouteFilterRequestRedirect, RequestRedirect: &f}
+	}
+	rewriteTo := func(f gatewayv1.HTTPURLRewriteFilter) gatewayv1.HTTPRouteFilter {
+		return gatewayv1.HTTPRouteFilter{Type: gatewayv1.HTTPRouteFilterURLRewrite, URLRewrite: &f}
+	}
+	mirrorTo := func(name string, percent *int32, fraction *gatewayv1.Fraction) gatewayv1.HTTPRouteFilter {
+		port := gatewayv1.PortNumber(80)
+		return gatewayv1.HTTPRouteFilter{Type: gatewayv1.HTTPRouteFilterRequestMirror, RequestMirror: &gatewayv1.HTTPRequestMirrorFilter{
+			BackendRef: gatewayv1.BackendObjectReference{Name: gatewayv1.ObjectName(name), Port: &port}, Percent: percent, Fraction: fraction}}
+	}
+	prefix := &gatewayv1.HTTPPathModifier{Type: gatewayv1.PrefixMatchHTTPPathModifier, ReplacePrefixMatch: new("/new")}
+	full := &gatewayv1.HTTPPathModifier{Type: gatewayv1.FullPathHTTPPathModifier, ReplaceFullPath: new("/index.html")}
+
+	tests := []struct {
+		name    string
+		filters []gatewayv1.HTTPRouteFilter
+		want    string // a summary of the compiled filters
+		problem string // substring; "" when valid
+		refs    string // substring of the ResolvedRefs problems; "" when none
+	}{
+		// Header modifiers: names lower-cased, unique per list.
+		{"set add remove", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
+			Set: []gatewayv1.HTTPHeader{header("X-A", "1")}, Add: []gatewayv1.HTTPHeader{header("x-b", "2")}, Remove: []string{"X-C"}})},
+			"req{[{x-a 1}] [{x-b 2}] [x-c]}", "", ""},
+		{"header named twice", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
+			Set: []gatewayv1.HTTPHeader{header("X-A", "1"), header("x-a", "2")}})}, "", `set[1]: header "x-a" is named twice`, ""},
+		{"bad header name", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
+			Add: []gatewayv1.HTTPHeader{header("a b", "1")}})}, "", `add[0]: "a b" is not a header name`, ""},
+		{"filter without its field", []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterRequestHeaderModifier}}, "", "requestHeaderModifier is missing", ""},
+		{"filter twice", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{}), reqHeaders(gatewayv1.HTTPHeaderFilter{})}, "", "appears twice", ""},
+
+		// Redirects.
+		{"redirect defaults to 302", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{Scheme: new("https")})},
+			"redirect{https  0 <nil> 302}", "", ""},
+		{"redirect everything", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{
+			Hostname: ptr(gatewayv1.PreciseHostname("b.example.com")), Port: ptr(gatewayv1.PortNumber(8443)), StatusCode: new(301), Path: full})},
+			"redirect{ b.example.com 8443 /index.html 301}", "", ""},
+		{"redirect prefix takes the match's prefix", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{Path: prefix})},
+			"redirect{  0 /api->/new 302}", "", ""},
+		{"bad scheme", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{Scheme: new("ftp")})}, "", `scheme "ftp"`, ""},
+		{"bad status", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{StatusCode: new(304)})}, "", "statusCode 304", ""},
+		{"wildcard hostname", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{Hostname: ptr(gatewayv1.PreciseHostname("*.b.com"))})}, "", "requestRedirect.hostname", ""},
+		{"redirect and rewrite", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{}), rewriteTo(gatewayv1.HTTPURLRewriteFilter{})}, "", "IncompatibleFilters", ""},
+
+		// Rewrites.
+		{"rewrite host and prefix", []gatewayv1.HTTPRouteFilter{rewriteTo(gatewayv1.HTTPURLRewriteFilter{Hostname: ptr(gatewayv1.PreciseHostname("internal")), Path: prefix})},
+			"rewrite{internal /api->/new}", "", ""},
+		{"rewrite bad full path", []gatewayv1.HTTPRouteFilter{rewriteTo(gatewayv1.HTTPURLRewriteFilter{Path: &gatewayv1.HTTPPathModifier{Type: gatewayv1.FullPathHTTPPathModifier, ReplaceFullPath: new("x")}})}, "", "replaceFullPath must be a path", ""},
+
+		// Mirrors: the fraction, and an unusable backend left out.
+		{"mirror all", []gatewayv1.HTTPRouteFilter{mirrorTo("shadow", nil, nil)}, "mirror{shadow 100/100}", "", ""},
+		{"mirror percent", []gatewayv1.HTTPRouteFilter{mirrorTo("shadow", new(int32(25)), nil)}, "mirror{shadow 25/100}", "", ""},
+		{"mirror fraction", []gatewayv1.HTTPRouteFilter{mirrorTo("shadow", nil, &gatewayv1.Fraction{Numerator: 1, Denominator: new(int32(3))})}, "mirror{shadow 1/3}", "", ""},
+		{"mirror bad fraction", []gatewayv1.HTTPRouteFilter{mirrorTo("shadow", nil, &gatewayv1.Fraction{Numerator: 4, Denominator: new(int32(3))})}, "", "not a fraction", ""},
+		{"mirror missing service", []gatewayv1.HTTPRouteFilter{mirrorTo("nope", nil, nil)}, "", "", "requestMirror.backendRef: Service ns/nope not found"},
+
+		// Other filters.
+		{"extensionRef answers 500", []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterExtensionRef, ExtensionRef: &gatewayv1.LocalObjectReference{Group: "example.com", Kind: "Auth", Name: "x"}}},
+			"unresolved", "", `extensionRef example.com/Auth "x"`},
+		{"CORS not yet", []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterCORS}}, "", "filter CORS is not supported", ""},
+		{"unknown type", []gatewayv1.HTTPRouteFilter{{Type: "Compress"}}, "", `filter type "Compress"`, ""},
+	}
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "shadow"}, Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := &builder{index: newIndex(&Input{Services: []*corev1.Service{svc}}), cluster: map[clusterKey]*Cluster{}}
+			route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "r"}}
+			c := &compiledRules{resolvedRefs: true}
+			cf, problem := b.compileFilters(route, tt.filters, "spec.rules[0]", c)
+			if problem == "" {
+				var f Filters
+				f, problem = cf.forMatch(RouteMatch{Path: PathMatch{Type: PathPrefix, Value: "/api"}})
+				cf.Filters = f
+			}
+			if tt.problem != "" {
+				if !strings.Contains(problem, tt.problem) {
+					t.Errorf("problem = %q, want it to contain %q", problem, tt.problem)
+				}
+				return
+			}
+			if problem != "" {
+				t.Fatalf("unexpected problem %q", problem)
+			}
+			if got := summarize(cf); got != tt.want {
+				t.Errorf("filters = %s, want %s", got, tt.want)
+			}
+			if refs := strings.Join(c.refProblems, " "); !strings.Contains(refs, tt.refs) || (tt.refs == "") != c.resolvedRefs {
+				t.Errorf("ResolvedRefs problems %q, want %q", refs, tt.refs)
+			}
+		})
+	}
+}
+
+// summarize describes compiled filters briefly for table comparison.
+func summarize(cf compiledFilters) string {
+	var parts []string
+	if m := cf.RequestHeaders; len(m.Set)+len(m.Add)+len(m.Remove) > 0 {
+		parts = append(parts, fmt.Sprintf("req{%v %v %v}", m.Set, m.Add, m.Remove))
+	}
+	if r := cf.Redirect; r != nil {
+		parts = append(parts, fmt.Sprintf("redirect{%s %s %d %s %d}", r.Scheme, r.Hostname, r.Port, describePath(r.Path), r.StatusCode))
+	}
+	if r := cf.Rewrite; r != nil {
+		parts = append(parts, fmt.Sprintf("rewrite{%s %s}", r.Hostname, describePath(r.Path)))
+	}
+	for _, m := range cf.Mirrors {
+		parts = append(parts, fmt.Sprintf("mirror{%s %d/%d}", m.Cluster.Service.Name, m.Numerator, m.Denominator))
+	}
+	if cf.unresolved {
+		parts = append(parts, "unresolved")
+	}
+	return strings.Join(parts, " ")
+}
+
+func describePath(p *PathRewrite) string {
+	switch {
+	case p == nil:
+		return "<nil>"
+	case p.ReplacePrefix:
+		return p.MatchedPrefix + "->" + p.Prefix
+	}
+	return p.Full
+}
+
+func TestForMatchNeedsPrefix(t *testing.T) {
+	cf := compiledFilters{Filters: Filters{Rewrite: &Rewrite{Path: &PathRewrite{Prefix: "/x", ReplacePrefix: true}}}}
+	if _, problem := cf.forMatch(RouteMatch{Path: PathMatch{Type: PathExact, Value: "/a"}}); !strings.Contains(problem, "needs a PathPrefix match") {
+		t.Errorf("problem = %q", problem)
+	}
+	// Completing one match leaves the shared filters untouched.
+	a, _ := cf.forMatch(RouteMatch{Path: PathMatch{Type: PathPrefix, Value: "/a"}})
+	b, _ := cf.forMatch(RouteMatch{Path: PathMatch{Type: PathPrefix, Value: "/b"}})
+	if a.Rewrite.Path.MatchedPrefix != "/a" || b.Rewrite.Path.MatchedPrefix != "/b" || cf.Rewrite.Path.MatchedPrefix != "" {
+		t.Errorf("prefixes %q %q %q", a.Rewrite.Path.MatchedPrefix, b.Rewrite.Path.MatchedPrefix, cf.Rewrite.Path.MatchedPrefix)
+	}
+}
+
+func TestTimeouts(t *testing.T) {
+	d := func(s string) *gatewayv1.Duration { v := gatewayv1.Duration(s); return &v }
+	tests := []struct {
+		name             string
+		t                *gatewayv1.HTTPRouteTimeouts
+		request, backend string
+		problem          string
+	}{
+		{"none", nil, "<nil>", "<nil>", ""},
+		{"both", &gatewayv1.HTTPRouteTimeouts{Request: d("10s"), BackendRequest: d("2s")}, "10s", "2s", ""},
+		{"compound", &gatewayv1.HTTPRouteTimeouts{Request: d("1m30s")}, "1m30s", "<nil>", ""},
+		{"zero disables", &gatewayv1.HTTPRouteTimeouts{Request: d("0s"), BackendRequest: d("5s")}, "0s", "5s", ""},
+		{"backend exceeds request", &gatewayv1.HTTPRouteTimeouts{Request: d("1s"), BackendRequest: d("2s")}, "", "", "exceeds request"},
+		{"not a duration", &gatewayv1.HTTPRouteTimeouts{Request: d("soon")}, "", "", `"soon" is not a duration`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, back, problem := timeouts(tt.t, "spec.rules[0]")
+			if tt.problem != "" {
+				if !strings.Contains(problem, tt.problem) {
+					t.Errorf("problem = %q, want %q", problem, tt.problem)
+				}
+				return
+			}
+			got := fmt.Sprint(deref(req), " ", deref(back))
+			if want := tt.request + " " + tt.backend; got != want || problem != "" {
+				t.Errorf("timeouts = %s (%q), want %s", got, problem, want)
+			}
+		})
+	}
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
+}
