@@ -13,13 +13,14 @@ import (
 // wrong, and everything else is still translated.
 func Build(in *Input, opts Options) *Graph {
 	b := &builder{
-		opts:     opts,
-		now:      metav1.NewTime(opts.Now),
-		index:    newIndex(in),
-		graph:    &Graph{},
-		cluster:  map[clusterKey]*Cluster{},
-		secret:   map[types.NamespacedName]*Secret{},
-		unserved: map[types.NamespacedName]string{},
+		opts:      opts,
+		now:       metav1.NewTime(opts.Now),
+		index:     newIndex(in),
+		graph:     &Graph{},
+		cluster:   map[clusterKey]*Cluster{},
+		secret:    map[types.NamespacedName]*Secret{},
+		conflicts: conflicts{lost: map[objectKey][]string{}, unaccepted: map[objectKey]bool{}},
+		unserved:  map[types.NamespacedName]string{},
 	}
 	classes := b.selectGatewayClass(in.GatewayClasses)
 	var gateways []*gateway
@@ -39,6 +40,12 @@ func Build(in *Input, opts Options) *Graph {
 	for _, g := range gateways {
 		b.finishGateway(g)
 	}
+	for _, f := range b.finalizers {
+		f()
+	}
+	for _, g := range gateways {
+		b.gatewayStatus(g) // last: attachedRoutes counts routes still accepted
+	}
 	b.finishClusters()
 	b.finishSecrets()
 	sortStatus(b.graph.Status)
@@ -53,6 +60,12 @@ type builder struct {
 	graph   *Graph
 	cluster map[clusterKey]*Cluster
 	secret  map[types.NamespacedName]*Secret
+	// conflicts and finalizers complete route status once every route is
+	// placed: a route learns only at the end whether an older one took its
+	// matches.
+	conflicts  conflicts
+	finalizers []func()
+	programmed map[objectKey]int // computed on first use, after the graph is built
 	// unserved holds the Gateways this controller is responsible for but does
 	// not serve, with the reason, so that routes naming them learn why.
 	unserved map[types.NamespacedName]string
@@ -70,4 +83,13 @@ func (b *builder) addStatus(kind string, obj metav1.Object, status any) {
 		Name:       obj.GetName(),
 		Status:     status,
 	})
+}
+
+// programmedRoutes counts the Envoy routes of each route object, once the
+// graph is complete.
+func (b *builder) programmedRoutes() map[objectKey]int {
+	if b.programmed == nil {
+		b.programmed = b.graph.programmed()
+	}
+	return b.programmed
 }

@@ -28,9 +28,9 @@ func (b *builder) finishGateway(g *gateway) {
 		for _, l := range accepted {
 			switch l.spec.Protocol {
 			case gatewayv1.HTTPProtocolType:
-				gl.VirtualHosts = append(gl.VirtualHosts, l.virtualHosts()...)
+				gl.VirtualHosts = append(gl.VirtualHosts, l.virtualHosts(&b.conflicts)...)
 			case gatewayv1.HTTPSProtocolType:
-				gl.FilterChains = append(gl.FilterChains, httpsFilterChain(l, accepted))
+				gl.FilterChains = append(gl.FilterChains, httpsFilterChain(l, accepted, &b.conflicts))
 			case gatewayv1.TLSProtocolType:
 				gl.FilterChains = append(gl.FilterChains, tlsFilterChains(l)...)
 			}
@@ -44,7 +44,6 @@ func (b *builder) finishGateway(g *gateway) {
 		}
 		b.graph.Listeners = append(b.graph.Listeners, gl)
 	}
-	b.gatewayStatus(g)
 }
 
 // virtualHosts returns a virtual host for every hostname a route on l
@@ -55,7 +54,7 @@ func (b *builder) finishGateway(g *gateway) {
 // listener that also covers it: the spec gives "precedence" to routes with
 // the more specific matching hostname, it does not hide the others. Routes
 // of other listeners never join (Listener Isolation).
-func (l *listener) virtualHosts() []*VirtualHost {
+func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 	// A listener with a hostname gets its virtual host even without routes,
 	// so that its hostname answers 404 rather than falling through to a
 	// more general listener's routes.
@@ -67,6 +66,7 @@ func (l *listener) virtualHosts() []*VirtualHost {
 	hostnames := make([]string, 0, len(l.hosts))
 	for host, routes := range l.hosts {
 		sortRoutes(routes)
+		l.hosts[host] = c.dropConflicts(host, routes)
 		hostnames = append(hostnames, host)
 	}
 	slices.SortFunc(hostnames, hostmatch.Compare)
@@ -137,6 +137,19 @@ func boolRank(b bool) int {
 	return 0
 }
 
+// attachedRoutes counts the routes attached to l that stay accepted: a
+// route whose every match lost to older routes is not ("Routes with any
+// other value for the Accepted condition MUST NOT be included").
+func (b *builder) attachedRoutes(l *listener) int32 {
+	n := int32(0)
+	for key := range l.attached {
+		if !b.conflicts.unaccepted[key] {
+			n++
+		}
+	}
+	return n
+}
+
 // gatewayStatus writes the status of the Gateway being translated.
 func (b *builder) gatewayStatus(g *gateway) {
 	status := &gatewayv1.GatewayStatus{}
@@ -150,7 +163,7 @@ func (b *builder) gatewayStatus(g *gateway) {
 		status.Listeners = append(status.Listeners, gatewayv1.ListenerStatus{
 			Name:           l.spec.Name,
 			SupportedKinds: nonNilKinds(l.kinds),
-			AttachedRoutes: int32(len(l.attached)),
+			AttachedRoutes: b.attachedRoutes(l),
 			Conditions:     l.cond.list,
 		})
 	}

@@ -17,7 +17,10 @@ func (b *builder) attachHTTPRoute(gateways map[types.NamespacedName]*gateway, ro
 		compile:   func() *compiledRules { return b.compileHTTPRouteRules(route) },
 	})
 	if ok {
-		b.addStatus("HTTPRoute", route, &gatewayv1.HTTPRouteStatus{RouteStatus: status})
+		b.finalizers = append(b.finalizers, func() {
+			b.applyConflicts(objectKey{"HTTPRoute", route.Namespace, route.Name}, status.Parents, b.programmedRoutes())
+			b.addStatus("HTTPRoute", route, &gatewayv1.HTTPRouteStatus{RouteStatus: status})
+		})
 	}
 }
 

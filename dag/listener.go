@@ -33,7 +33,8 @@ type listener struct {
 	selector     labels.Selector
 	// attached is the set of accepted routes attached to the listener, as
 	// attachedRoutes counts them; served is the subset whose rules it serves.
-	attached, served map[types.NamespacedName]bool
+	attached map[objectKey]bool
+	served   map[types.NamespacedName]bool
 	// hosts holds the HTTP routes served, by the hostname they serve under.
 	hosts map[string][]*Route
 	// tlsRoutes holds, for a TLS listener, the route that serves each SNI
@@ -57,7 +58,7 @@ func (b *builder) validateListener(spec *gatewayv1.Listener, gw *gatewayv1.Gatew
 		namespace: gw.Namespace,
 		cond:      b.conditions(gw),
 		valid:     true,
-		attached:  map[types.NamespacedName]bool{},
+		attached:  map[objectKey]bool{},
 		served:    map[types.NamespacedName]bool{},
 		hosts:     map[string][]*Route{},
 		tlsRoutes: map[string]*TCPRoute{},

@@ -148,7 +148,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 func (b *builder) countAttachment(g *gateway, r *routeObject, ref gatewayv1.ParentReference) {
 	for _, l := range g.selectedBy(ref) {
 		if l.allowsKind(r.kind) && b.allowsNamespace(l, r.meta.GetNamespace()) {
-			l.attached[r.key()] = true
+			l.attached[objectKey{string(r.kind), r.meta.GetNamespace(), r.meta.GetName()}] = true
 		}
 	}
 }

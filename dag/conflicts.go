@@ -1,0 +1,168 @@
+package dag
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// conflicts records route matches that lose to an identical match of an
+// older route on the same hostname. Seeds 000/001 ("Conflict Resolution and
+// Route merging"): "In the event that two HTTPRoutes match on Hostname ...
+// and have matching HTTPRouteRules, then the oldest HTTPRoute's
+// HTTPRouteRules should win", and the other route's status says so, naming
+// the winner. Only the losing rules are left out; a route loses its
+// acceptance only when nothing of it is left.
+type conflicts struct {
+	// lost holds, per route object, what it lost and to whom.
+	lost map[objectKey][]string
+	// unaccepted holds the route objects that lost everything.
+	unaccepted map[objectKey]bool
+}
+
+// objectKey names a route object.
+type objectKey struct{ kind, namespace, name string }
+
+func sourceKey(s RouteSource) objectKey { return objectKey{s.Kind, s.Namespace, s.Name} }
+
+// dropConflicts removes from routes, which serve one hostname and are sorted
+// by precedence, every route whose match an earlier route of another object
+// already has, and records the loss. Precedence puts the oldest route first
+// among identical matches, so the first one seen wins.
+func (c *conflicts) dropConflicts(host string, routes []*Route) []*Route {
+	winners := map[string]*Route{}
+	kept := routes[:0]
+	for _, r := range routes {
+		key := matchKey(r.Match)
+		w := winners[key]
+		switch {
+		case w == nil:
+			winners[key] = r
+		case sourceKey(w.Source) != sourceKey(r.Source):
+			c.record(r, w, host)
+			continue
+		}
+		kept = append(kept, r)
+	}
+	return kept
+}
+
+func (c *conflicts) record(loser, winner *Route, host string) {
+	if host == "" {
+		host = "any host"
+	}
+	msg := fmt.Sprintf("spec.rules[%d].matches[%d] on %s: %s %s/%s is older and has the same match, so its rule serves those requests.",
+		loser.Source.Rule, loser.Source.Match, host, winner.Source.Kind, winner.Source.Namespace, winner.Source.Name)
+	key := sourceKey(loser.Source)
+	if !slices.Contains(c.lost[key], msg) {
+		c.lost[key] = append(c.lost[key], msg)
+	}
+}
+
+// matchKey is equal for matches that select the same requests as written:
+// the same path, method, and sets of header and query conditions.
+func matchKey(m RouteMatch) string {
+	conds := func(ms []StringMatch) string {
+		s := slices.Clone(ms)
+		slices.SortFunc(s, func(a, b StringMatch) int {
+			return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Value, b.Value))
+		})
+		var b strings.Builder
+		for _, x := range s {
+			fmt.Fprintf(&b, "%q%s%q,", x.Name, x.Type, x.Value)
+		}
+		return b.String()
+	}
+	return fmt.Sprintf("%s %q %q h[%s] q[%s]", m.Path.Type, m.Path.Value, m.Method, conds(m.Headers), conds(m.QueryParams))
+}
+
+// programmed counts, per route object, the Envoy routes the graph holds for
+// it.
+func (g *Graph) programmed() map[objectKey]int {
+	out := map[objectKey]int{}
+	count := func(vhosts []*VirtualHost) {
+		for _, vh := range vhosts {
+			for _, r := range vh.Routes {
+				out[sourceKey(r.Source)]++
+			}
+		}
+	}
+	for _, l := range g.Listeners {
+		count(l.VirtualHosts)
+		for _, fc := range l.FilterChains {
+			count(fc.VirtualHosts)
+		}
+	}
+	return out
+}
+
+// applyConflicts tells a route's accepted parents what its matches lost to
+// older routes: Accepted=False with the Sesame reason Conflicted when
+// nothing of the route is left to serve, otherwise a PartiallyInvalid
+// condition (which the spec reserves for accepted routes, with a message
+// that starts "Dropped Rule").
+func (b *builder) applyConflicts(key objectKey, parents []gatewayv1.RouteParentStatus, programmed map[objectKey]int) {
+	lost := b.conflicts.lost[key]
+	if len(lost) == 0 {
+		return
+	}
+	for i := range parents {
+		p := &parents[i]
+		if string(p.ControllerName) != b.opts.controllerName() || !conditionTrue(p.Conditions, string(gatewayv1.RouteConditionAccepted)) {
+			continue
+		}
+		if programmed[key] == 0 {
+			b.conflicts.unaccepted[key] = true
+			p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionAccepted), metav1.ConditionFalse, ReasonConflicted,
+				"Every match of the route loses to an older route: "+strings.Join(lost, " "))
+			p.Conditions = removeCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid))
+			continue
+		}
+		msg, reason := "Dropped Rule: "+strings.Join(lost, " "), ReasonConflicted
+		if old := findCond(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid)); old != nil {
+			msg, reason = old.Message+" "+strings.Join(lost, " "), old.Reason
+		}
+		p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid), metav1.ConditionTrue, reason, msg)
+	}
+}
+
+// ReasonConflicted is the reason, on a route, of losing matches to an older
+// route with identical ones (seeds 000/001; no v1 reason describes it).
+const ReasonConflicted = "Conflicted"
+
+func findCond(conds []metav1.Condition, typ string) *metav1.Condition {
+	for i := range conds {
+		if conds[i].Type == typ {
+			return &conds[i]
+		}
+	}
+	return nil
+}
+
+func conditionTrue(conds []metav1.Condition, typ string) bool {
+	c := findCond(conds, typ)
+	return c != nil && c.Status == metav1.ConditionTrue
+}
+
+// setCondition replaces or appends a condition, keeping the generation and
+// time the list's other conditions have: all of one object's conditions are
+// written at once.
+func setCondition(conds []metav1.Condition, typ string, status metav1.ConditionStatus, reason, message string) []metav1.Condition {
+	c := metav1.Condition{Type: typ, Status: status, Reason: reason, Message: message}
+	if len(conds) > 0 {
+		c.ObservedGeneration, c.LastTransitionTime = conds[0].ObservedGeneration, conds[0].LastTransitionTime
+	}
+	if old := findCond(conds, typ); old != nil {
+		*old = c
+		return conds
+	}
+	return append(conds, c)
+}
+
+func removeCondition(conds []metav1.Condition, typ string) []metav1.Condition {
+	return slices.DeleteFunc(conds, func(c metav1.Condition) bool { return c.Type == typ })
+}

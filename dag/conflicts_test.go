@@ -1,0 +1,45 @@
+package dag
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+func TestDropConflicts(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := func(name string, age, rule int, m RouteMatch) *Route {
+		return &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule}, Match: m, age: t0.Add(time.Duration(age) * time.Minute)}
+	}
+	prefix := func(v string) RouteMatch { return RouteMatch{Path: PathMatch{PathPrefix, v}} }
+	withHeaders := func(m RouteMatch, hs ...StringMatch) RouteMatch { m.Headers = hs; return m }
+	a, b := StringMatch{"a", MatchExact, "1"}, StringMatch{"b", MatchExact, "2"}
+
+	routes := []*Route{
+		r("old", 1, 0, prefix("/api")),
+		r("new", 2, 0, prefix("/api")),                                 // same match, newer: dropped
+		r("new", 2, 1, prefix("/web")),                                 // different path: kept
+		r("old", 1, 1, withHeaders(prefix("/x"), a, b)),                // headers as a set ...
+		r("new", 2, 2, withHeaders(prefix("/x"), b, a)),                // ... in another order: dropped
+		r("new", 2, 3, withHeaders(prefix("/x"), a)),                   // a subset of headers: kept
+		r("old", 1, 2, prefix("/api")),                                 // the same route twice: not a conflict
+		r("new", 2, 4, RouteMatch{Path: PathMatch{PathExact, "/api"}}), // Exact differs from prefix: kept
+	}
+	sortRoutes(routes)
+	c := &conflicts{lost: map[objectKey][]string{}, unaccepted: map[objectKey]bool{}}
+	kept := c.dropConflicts("a.example.com", routes)
+	var got []string
+	for _, k := range kept {
+		got = append(got, fmt.Sprintf("%s/%d", k.Source.Name, k.Source.Rule))
+	}
+	if want := "[new/4 old/0 old/2 new/1 old/1 new/3]"; fmt.Sprint(got) != want {
+		t.Errorf("kept %v, want %s", got, want)
+	}
+	lost := c.lost[objectKey{"HTTPRoute", "ns", "new"}]
+	if len(lost) != 2 || len(c.lost[objectKey{"HTTPRoute", "ns", "old"}]) != 0 {
+		t.Fatalf("lost = %q", c.lost)
+	}
+	if want := "spec.rules[0].matches[0] on a.example.com: HTTPRoute ns/old is older and has the same match, so its rule serves those requests."; lost[0] != want && lost[1] != want {
+		t.Errorf("messages %q lack %q", lost, want)
+	}
+}
