@@ -14,8 +14,18 @@ import (
 
 // clusterKey identifies a Cluster: a Service port.
 type clusterKey struct {
-	service types.NamespacedName
-	port    int32
+	service  types.NamespacedName
+	port     int32
+	protocol string
+}
+
+// backendOrigin is who refers to backends, for ReferenceGrants, and how
+// the backends are spoken to.
+type backendOrigin struct {
+	kind, namespace string
+	// protocol is the Cluster.Protocol of the backends: "h2c" for
+	// GRPCRoute, "" otherwise.
+	protocol string
 }
 
 // resolveBackends turns the backendRefs of one rule of a route of kind
@@ -27,14 +37,14 @@ type clusterKey struct {
 //
 // backendFilters, when not nil, gives the header changes of the backendRef
 // at an index (HTTPRoute backendRef filters).
-func (b *builder) resolveBackends(fromKind, fromNamespace string, refs []gatewayv1.BackendRef, field string, c *compiledRules, backendFilters func(int) (HeaderModifier, HeaderModifier)) (backends []WeightedCluster, invalidWeight uint32) {
+func (b *builder) resolveBackends(from backendOrigin, refs []gatewayv1.BackendRef, field string, c *compiledRules, backendFilters func(int) (HeaderModifier, HeaderModifier)) (backends []WeightedCluster, invalidWeight uint32) {
 	for bi := range refs {
 		ref := &refs[bi]
 		weight := uint32(1)
 		if ref.Weight != nil {
 			weight = uint32(max(*ref.Weight, 0))
 		}
-		cluster, reason, problem := b.resolveServiceRef(fromKind, fromNamespace, ref)
+		cluster, reason, problem := b.resolveServiceRef(from, ref)
 		if reason != "" {
 			c.refProblem(reason, fmt.Sprintf("%s.backendRefs[%d]: %s", field, bi, problem))
 			invalidWeight += weight
@@ -63,7 +73,8 @@ func (c *compiledRules) refProblem(reason, problem string) {
 
 // resolveServiceRef finds the Cluster for a backendRef, or the reason it
 // cannot be used.
-func (b *builder) resolveServiceRef(fromKind, fromNamespace string, ref *gatewayv1.BackendRef) (*Cluster, string, string) {
+func (b *builder) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRef) (*Cluster, string, string) {
+	fromKind, fromNamespace := from.kind, from.namespace
 	group, kind, namespace := valueOr(ref.Group, ""), valueOr(ref.Kind, "Service"), valueOr(ref.Namespace, fromNamespace)
 	if group != "" || kind != "Service" {
 		return nil, string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("kind %s is not supported; backends are core Services.", groupKind(group, kind))
@@ -86,7 +97,7 @@ func (b *builder) resolveServiceRef(fromKind, fromNamespace string, ref *gateway
 	if port == nil {
 		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no port %d.", name, *ref.Port)
 	}
-	return b.clusterFor(name, port), "", ""
+	return b.clusterFor(name, port, from.protocol), "", ""
 }
 
 func groupKind(group, kind string) string {
@@ -108,12 +119,12 @@ func findServicePort(svc *corev1.Service, port int32) *corev1.ServicePort {
 
 // clusterFor returns the one Cluster of a Service port, creating it on first
 // use, so that routes sharing a backend share its cluster.
-func (b *builder) clusterFor(service types.NamespacedName, port *corev1.ServicePort) *Cluster {
-	key := clusterKey{service: service, port: port.Port}
+func (b *builder) clusterFor(service types.NamespacedName, port *corev1.ServicePort, protocol string) *Cluster {
+	key := clusterKey{service: service, port: port.Port, protocol: protocol}
 	if c := b.cluster[key]; c != nil {
 		return c
 	}
-	c := &Cluster{Service: service, Port: port.Port, PortName: port.Name}
+	c := &Cluster{Service: service, Port: port.Port, PortName: port.Name, Protocol: protocol}
 	b.cluster[key] = c
 	return c
 }
@@ -135,6 +146,7 @@ func sortClusters(clusters []*Cluster) {
 			cmp.Compare(x.Service.Namespace, y.Service.Namespace),
 			cmp.Compare(x.Service.Name, y.Service.Name),
 			cmp.Compare(x.Port, y.Port),
+			cmp.Compare(x.Protocol, y.Protocol),
 		)
 	})
 }

@@ -31,8 +31,22 @@ func Build(in *Input, opts Options) *Graph {
 	for _, g := range gateways {
 		byName[g.name()] = g
 	}
-	for _, route := range sortedOldestFirst(in.HTTPRoutes) {
-		b.attachHTTPRoute(byName, route)
+	// HTTPRoutes and GRPCRoutes are attached together, oldest first: of two
+	// with intersecting hostnames on a listener, the older is accepted.
+	var httpRoutes []metav1.Object
+	for _, r := range in.HTTPRoutes {
+		httpRoutes = append(httpRoutes, r)
+	}
+	for _, r := range in.GRPCRoutes {
+		httpRoutes = append(httpRoutes, r)
+	}
+	for _, obj := range sortedOldestFirst(httpRoutes) {
+		switch route := obj.(type) {
+		case *gatewayv1.HTTPRoute:
+			b.attachHTTPRoute(byName, route)
+		case *gatewayv1.GRPCRoute:
+			b.attachGRPCRoute(byName, route)
+		}
 	}
 	for _, route := range sortedOldestFirst(in.TLSRoutes) {
 		b.attachTLSRoute(byName, route)

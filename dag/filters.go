@@ -24,7 +24,7 @@ type compiledFilters struct {
 // filter the rule cannot be served with; then the rule is dropped. Filters
 // whose only fault is an unresolvable reference (a mirror's Service) are
 // left out and reported through c instead, as the spec keeps the rule.
-func (b *builder) compileFilters(route *gatewayv1.HTTPRoute, filters []gatewayv1.HTTPRouteFilter, field string, c *compiledRules) (compiledFilters, string) {
+func (b *builder) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRouteFilter, field string, c *compiledRules) (compiledFilters, string) {
 	var out compiledFilters
 	seen := map[gatewayv1.HTTPRouteFilterType]bool{}
 	for i := range filters {
@@ -47,7 +47,7 @@ func (b *builder) compileFilters(route *gatewayv1.HTTPRoute, filters []gatewayv1
 			out.Rewrite, problem = rewrite(f.URLRewrite)
 		case gatewayv1.HTTPRouteFilterRequestMirror:
 			var m *Mirror
-			if m, problem = b.mirror(route, f.RequestMirror, at, c); m != nil {
+			if m, problem = b.mirror(from, f.RequestMirror, at, c); m != nil {
 				out.Mirrors = append(out.Mirrors, *m)
 			}
 		case gatewayv1.HTTPRouteFilterExtensionRef:
@@ -222,7 +222,7 @@ func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*PathRewrite, st
 
 // mirror resolves a RequestMirror filter. An unusable backend is reported in
 // ResolvedRefs and the mirror left out; the rule still serves.
-func (b *builder) mirror(route *gatewayv1.HTTPRoute, f *gatewayv1.HTTPRequestMirrorFilter, at string, c *compiledRules) (*Mirror, string) {
+func (b *builder) mirror(from backendOrigin, f *gatewayv1.HTTPRequestMirrorFilter, at string, c *compiledRules) (*Mirror, string) {
 	if f == nil {
 		return nil, "requestMirror is missing."
 	}
@@ -246,7 +246,7 @@ func (b *builder) mirror(route *gatewayv1.HTTPRoute, f *gatewayv1.HTTPRequestMir
 		num, den = uint32(f.Fraction.Numerator), uint32(d)
 	}
 	ref := gatewayv1.BackendRef{BackendObjectReference: f.BackendRef}
-	cluster, reason, problem := b.resolveServiceRef("HTTPRoute", route.Namespace, &ref)
+	cluster, reason, problem := b.resolveServiceRef(from, &ref)
 	if reason != "" {
 		c.refProblem(reason, fmt.Sprintf("%s.requestMirror.backendRef: %s The mirror is left out.", at, problem))
 		return nil, ""

@@ -86,7 +86,7 @@ func TestCompileFilters(t *testing.T) {
 			b := &builder{index: newIndex(&Input{Services: []*corev1.Service{svc}}), cluster: map[clusterKey]*Cluster{}}
 			route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "r"}}
 			c := &compiledRules{resolvedRefs: true}
-			cf, problem := b.compileFilters(route, tt.filters, "spec.rules[0]", c)
+			cf, problem := b.compileFilters(backendOrigin{kind: "HTTPRoute", namespace: route.Namespace}, tt.filters, "spec.rules[0]", c)
 			if problem == "" {
 				var f Filters
 				f, problem = cf.forMatch(RouteMatch{Path: PathMatch{Type: PathPrefix, Value: "/api"}})

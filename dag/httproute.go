@@ -40,3 +40,22 @@ func (b *builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, rou
 		b.addStatus("TLSRoute", route, &gatewayv1.TLSRouteStatus{RouteStatus: status})
 	}
 }
+
+// attachGRPCRoute attaches a GRPCRoute and records its status.
+func (b *builder) attachGRPCRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.GRPCRoute) {
+	status, ok := b.attachRoute(gateways, &routeObject{
+		kind:      "GRPCRoute",
+		meta:      route,
+		spec:      &route.Spec.CommonRouteSpec,
+		hostnames: route.Spec.Hostnames,
+		status:    &route.Status.RouteStatus,
+		protocols: []gatewayv1.ProtocolType{gatewayv1.HTTPProtocolType, gatewayv1.HTTPSProtocolType},
+		compile:   func() *compiledRules { return b.compileGRPCRouteRules(route) },
+	})
+	if ok {
+		b.finalizers = append(b.finalizers, func() {
+			b.applyConflicts(objectKey{"GRPCRoute", route.Namespace, route.Name}, status.Parents, b.programmedRoutes())
+			b.addStatus("GRPCRoute", route, &gatewayv1.GRPCRouteStatus{RouteStatus: status})
+		})
+	}
+}

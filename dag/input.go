@@ -16,6 +16,7 @@ type Input struct {
 	GatewayClasses  []*gatewayv1.GatewayClass
 	Gateways        []*gatewayv1.Gateway
 	HTTPRoutes      []*gatewayv1.HTTPRoute
+	GRPCRoutes      []*gatewayv1.GRPCRoute
 	TLSRoutes       []*gatewayv1.TLSRoute
 	ReferenceGrants []*gatewayv1.ReferenceGrant
 	Services        []*corev1.Service
@@ -34,6 +35,8 @@ func (in *Input) Add(obj runtime.Object) error {
 		in.Gateways = appendNonNil(in.Gateways, o)
 	case *gatewayv1.HTTPRoute:
 		in.HTTPRoutes = appendNonNil(in.HTTPRoutes, o)
+	case *gatewayv1.GRPCRoute:
+		in.GRPCRoutes = appendNonNil(in.GRPCRoutes, o)
 	case *gatewayv1.TLSRoute:
 		in.TLSRoutes = appendNonNil(in.TLSRoutes, o)
 	case *gatewayv1.ReferenceGrant:

@@ -35,18 +35,21 @@ type listener struct {
 	// attachedRoutes counts them; served is the subset whose rules it serves.
 	attached map[objectKey]bool
 	served   map[types.NamespacedName]bool
-	// hosts holds the HTTP routes served, by the hostname they serve under.
-	hosts map[string][]*Route
+	// hosts holds the HTTP routes served, by the hostname they serve under,
+	// and owners which route objects serve each hostname, for the rule that
+	// an HTTPRoute and a GRPCRoute may not share hostnames on a listener.
+	hosts  map[string][]*Route
+	owners []hostOwner
 	// tlsRoutes holds, for a TLS listener, the route that serves each SNI
 	// hostname: the oldest, when several ask for one.
 	tlsRoutes map[string]*TCPRoute
 }
 
 // routeKinds lists, per listener protocol, the route kinds Sesame serves on
-// it. The first is the default when allowedRoutes.kinds is empty.
+// it, which are also the default when allowedRoutes.kinds is empty.
 var routeKinds = map[gatewayv1.ProtocolType][]gatewayv1.Kind{
-	gatewayv1.HTTPProtocolType:  {"HTTPRoute"},
-	gatewayv1.HTTPSProtocolType: {"HTTPRoute"},
+	gatewayv1.HTTPProtocolType:  {"HTTPRoute", "GRPCRoute"},
+	gatewayv1.HTTPSProtocolType: {"HTTPRoute", "GRPCRoute"},
 	gatewayv1.TLSProtocolType:   {"TLSRoute"},
 }
 
@@ -187,7 +190,11 @@ func allowedKinds(l *listener, asked []gatewayv1.RouteGroupKind) []gatewayv1.Rou
 	}
 	group := ptr(gatewayv1.Group(gatewayv1.GroupName))
 	if len(asked) == 0 {
-		return []gatewayv1.RouteGroupKind{{Group: group, Kind: served[0]}}
+		var all []gatewayv1.RouteGroupKind
+		for _, k := range served {
+			all = append(all, gatewayv1.RouteGroupKind{Group: group, Kind: k})
+		}
+		return all
 	}
 	var supported []gatewayv1.RouteGroupKind
 	var invalid []string
@@ -204,7 +211,7 @@ func allowedKinds(l *listener, asked []gatewayv1.RouteGroupKind) []gatewayv1.Rou
 	}
 	if len(invalid) > 0 {
 		l.refProblem(string(gatewayv1.ListenerReasonInvalidRouteKinds),
-			fmt.Sprintf("Route kinds %s are not supported on a %s listener; it accepts %s.", strings.Join(invalid, ", "), l.spec.Protocol, served[0]))
+			fmt.Sprintf("Route kinds %s are not supported on %s %s listener; it accepts %s.", strings.Join(invalid, ", "), article(string(l.spec.Protocol)), l.spec.Protocol, joinKinds(served)))
 	}
 	return supported
 }
@@ -235,4 +242,45 @@ func containsKind(kinds []gatewayv1.RouteGroupKind, kind gatewayv1.Kind) bool {
 		}
 	}
 	return false
+}
+
+func joinKinds(kinds []gatewayv1.Kind) string {
+	s := make([]string, len(kinds))
+	for i, k := range kinds {
+		s[i] = string(k)
+	}
+	return strings.Join(s, " and ")
+}
+
+// hostOwner is a route object serving under a hostname on a listener.
+type hostOwner struct {
+	host  string
+	owner objectKey
+}
+
+// otherKindOwner returns a route object of another kind than kind that
+// serves a hostname intersecting one of hosts on the listener. The spec
+// (GRPCRouteSpec.Hostnames) accepts only the older of an HTTPRoute and a
+// GRPCRoute whose hostnames intersect on a listener; routes are attached
+// oldest first, so the one already there wins.
+func (l *listener) otherKindOwner(kind gatewayv1.Kind, hosts []string) (objectKey, bool) {
+	for _, o := range l.owners {
+		if o.owner.kind == string(kind) {
+			continue
+		}
+		for _, h := range hosts {
+			if hostmatch.Relate(h, o.host, hostmatch.Suffix) != hostmatch.Disjoint {
+				return o.owner, true
+			}
+		}
+	}
+	return objectKey{}, false
+}
+
+// article is "an" before HTTP and HTTPS, as they are read aloud, else "a".
+func article(word string) string {
+	if strings.HasPrefix(word, "H") {
+		return "an"
+	}
+	return "a"
 }

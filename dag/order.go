@@ -2,6 +2,7 @@ package dag
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,6 +17,7 @@ func compareAge(a, b metav1.Object) int {
 		ta.Time.Compare(tb.Time),
 		cmp.Compare(a.GetNamespace(), b.GetNamespace()),
 		cmp.Compare(a.GetName(), b.GetName()),
+		cmp.Compare(kindOf(a), kindOf(b)),
 	)
 }
 
@@ -25,3 +27,7 @@ func sortedOldestFirst[T metav1.Object](objs []T) []T {
 	slices.SortStableFunc(out, func(a, b T) int { return compareAge(a, b) })
 	return out
 }
+
+// kindOf breaks the last tie, between objects of different kinds with one
+// namespace, name and age, so that sorting stays a total order.
+func kindOf(o metav1.Object) string { return fmt.Sprintf("%T", o) }

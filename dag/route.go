@@ -79,11 +79,14 @@ func (b *builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.Paren
 	if reason == "" {
 		taken, servesNothing := b.addRules(r, attachments, rules)
 		switch {
-		case servesNothing:
+		case servesNothing && rules.tcp != nil:
 			reason = ReasonHostnameTaken
 			msg = "Every hostname of the route is served by an older route: " + strings.Join(taken, ", ") + "."
+		case servesNothing:
+			reason = ReasonConflicted
+			msg = "An older route of the other kind serves intersecting hostnames on every listener: " + strings.Join(taken, ", ") + "."
 		case len(taken) > 0:
-			msg += " Hostnames served by an older route instead: " + strings.Join(taken, ", ") + "."
+			msg += " Served by an older route instead: " + strings.Join(taken, ", ") + "."
 		}
 	}
 	if reason != "" {
@@ -112,29 +115,36 @@ func (b *builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.Paren
 const ReasonHostnameTaken = "HostnameTaken"
 
 // addRules adds the rules of an accepted route to the listeners it attaches
-// to, once per listener even when several parentRefs select it. For a
-// TLSRoute it returns the hostnames older routes hold, and whether that
-// leaves the route nothing to serve.
+// to, once per listener even when several parentRefs select it. It returns
+// what older routes hold instead: SNI hostnames of another TLSRoute, or
+// listeners where a route of the other HTTP kind has intersecting hostnames,
+// and whether that leaves the route nothing to serve.
 func (b *builder) addRules(r *routeObject, attachments []attachment, rules *compiledRules) (taken []string, servesNothing bool) {
 	key := r.key()
 	serves := false
 	for _, a := range attachments {
-		if a.listener.served[key] {
+		l := a.listener
+		if l.served[key] {
 			serves = true
 			continue
 		}
 		if rules.tcp != nil {
-			t := addTLSRoute(a.listener, a.hostnames, rules.tcp)
+			t := addTLSRoute(l, a.hostnames, rules.tcp)
 			taken = append(taken, t...)
 			if len(t) == len(a.hostnames) {
 				continue
 			}
 		} else {
+			if owner, ok := l.otherKindOwner(r.kind, a.hostnames); ok {
+				taken = append(taken, fmt.Sprintf("listener %q (%s %s/%s has intersecting hostnames; of an HTTPRoute and a GRPCRoute only the older is accepted)", l.spec.Name, owner.kind, owner.namespace, owner.name))
+				continue
+			}
 			for _, host := range a.hostnames {
-				a.listener.hosts[host] = append(a.listener.hosts[host], rules.routes...)
+				l.hosts[host] = append(l.hosts[host], rules.routes...)
+				l.owners = append(l.owners, hostOwner{host: host, owner: objectKey{string(r.kind), key.Namespace, key.Name}})
 			}
 		}
-		a.listener.served[key] = true
+		l.served[key] = true
 		serves = true
 	}
 	return taken, !serves && len(attachments) > 0

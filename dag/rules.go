@@ -52,7 +52,8 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 	if problem != "" {
 		return nil, problem
 	}
-	filters, problem := b.compileFilters(route, rule.Filters, field, c)
+	from := backendOrigin{kind: "HTTPRoute", namespace: route.Namespace}
+	filters, problem := b.compileFilters(from, rule.Filters, field, c)
 	if problem != "" {
 		return nil, problem
 	}
@@ -68,7 +69,7 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 			return nil, problem
 		}
 	}
-	backends, invalid := b.resolveBackends("HTTPRoute", route.Namespace, refs, field, c,
+	backends, invalid := b.resolveBackends(from, refs, field, c,
 		func(i int) (HeaderModifier, HeaderModifier) { return mods[i][0], mods[i][1] })
 
 	var routes []*Route

@@ -19,7 +19,7 @@ func (b *builder) compileTLSRouteRules(route *gatewayv1.TLSRoute) *compiledRules
 			c.problems = append(c.problems, field+": a TLSRoute has one rule; this one is ignored.")
 			continue
 		}
-		backends, invalid := b.resolveBackends("TLSRoute", route.Namespace, route.Spec.Rules[ri].BackendRefs, field, c, nil)
+		backends, invalid := b.resolveBackends(backendOrigin{kind: "TLSRoute", namespace: route.Namespace}, route.Spec.Rules[ri].BackendRefs, field, c, nil)
 		c.tcp = &TCPRoute{
 			Source:       RouteSource{Kind: "TLSRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri},
 			Backends:     backends,

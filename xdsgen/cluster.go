@@ -2,7 +2,10 @@ package xdsgen
 
 import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
+	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/projectsesame/sesame/dag"
 )
@@ -12,7 +15,7 @@ import (
 // changes do not rebuild the cluster.
 func cluster(c *dag.Cluster) *clusterv3.Cluster {
 	name := clusterName(c)
-	return &clusterv3.Cluster{
+	out := &clusterv3.Cluster{
 		Name:                 name,
 		ClusterDiscoveryType: &clusterv3.Cluster_Type{Type: clusterv3.Cluster_EDS},
 		EdsClusterConfig: &clusterv3.Cluster_EdsClusterConfig{
@@ -20,7 +23,21 @@ func cluster(c *dag.Cluster) *clusterv3.Cluster {
 			ServiceName: name,
 		},
 	}
+	if c.Protocol == "h2c" {
+		out.TypedExtensionProtocolOptions = map[string]*anypb.Any{
+			httpProtocolOptions: mustAny(&httpv3.HttpProtocolOptions{
+				UpstreamProtocolOptions: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_{ExplicitHttpConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig{
+					ProtocolConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_Http2ProtocolOptions{Http2ProtocolOptions: &corev3.Http2ProtocolOptions{}},
+				}},
+			}),
+		}
+	}
+	return out
 }
+
+// httpProtocolOptions is the key under which a cluster takes its upstream
+// HTTP protocol settings.
+const httpProtocolOptions = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"
 
 // loadAssignment lists the ready endpoints of a Service port. A cluster with
 // no endpoints still gets one, empty, so that Envoy does not wait for it.

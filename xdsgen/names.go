@@ -19,7 +19,8 @@ import (
 //	                    gateway/<namespace>/<gateway>/<port>/<listener>/tlsroute/<namespace>/<name>  (TLS)
 //	VirtualHost         <namespace>/<gateway>/<listener>/<hostname>      ("*" for a listener or route without hostname)
 //	Route               httproute/<namespace>/<name>/rule/<i>/match/<j>
-//	Cluster             service/<namespace>/<service>/<port>
+//	Cluster             service/<namespace>/<service>/<port>             (HTTP/1.1, or a stream)
+//	                    service/<namespace>/<service>/<port>/h2c         (HTTP/2 without TLS, for gRPC)
 //	ClusterLoadAssignment  the name of its Cluster
 //	Secret              secret/<namespace>/<name>
 //
@@ -49,11 +50,18 @@ func virtualHostName(l *dag.Listener, vh *dag.VirtualHost) string {
 	return fmt.Sprintf("%s/%s/%s/%s", l.Gateway.Namespace, l.Gateway.Name, vh.Listener, host)
 }
 
+// routeName names an Envoy route after its rule and match, e.g.
+// httproute/<namespace>/<name>/rule/<i>/match/<j> or grpcroute/....
 func routeName(src dag.RouteSource) string {
 	return fmt.Sprintf("%s/%s/%s/rule/%d/match/%d", strings.ToLower(src.Kind), src.Namespace, src.Name, src.Rule, src.Match)
 }
 
-func clusterName(c *dag.Cluster) string { return ClusterName(c.Service, c.Port) }
+func clusterName(c *dag.Cluster) string {
+	if c.Protocol != "" {
+		return ClusterName(c.Service, c.Port) + "/" + c.Protocol
+	}
+	return ClusterName(c.Service, c.Port)
+}
 
 // InvalidBackendClusterName is the cluster, deliberately never defined, that
 // takes the share of an HTTP route's traffic meant for invalid backends;

@@ -13,7 +13,8 @@ import (
 )
 
 // kinds maps each apiVersion and kind Sesame reads to a constructor of its Go
-// type. Gateway API v1beta1 objects (and v1alpha2/v1alpha3 TLSRoutes) of kinds
+// type. Gateway API v1beta1 objects (and v1alpha2 GRPCRoutes, v1alpha2 and
+// v1alpha3 TLSRoutes) of kinds
 // that v1 also serves have the v1 schema, so they decode into the v1 types.
 var kinds = map[schema.GroupVersionKind]func() runtime.Object{
 	gatewayv1.SchemeGroupVersion.WithKind("GatewayClass"):   func() runtime.Object { return new(gatewayv1.GatewayClass) },
@@ -21,6 +22,8 @@ var kinds = map[schema.GroupVersionKind]func() runtime.Object{
 	gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"):      func() runtime.Object { return new(gatewayv1.HTTPRoute) },
 	gatewayv1.SchemeGroupVersion.WithKind("ReferenceGrant"): func() runtime.Object { return new(gatewayv1.ReferenceGrant) },
 	gatewayv1.SchemeGroupVersion.WithKind("TLSRoute"):       func() runtime.Object { return new(gatewayv1.TLSRoute) },
+	gatewayv1.SchemeGroupVersion.WithKind("GRPCRoute"):      func() runtime.Object { return new(gatewayv1.GRPCRoute) },
+	v1alpha2.WithKind("GRPCRoute"):                          func() runtime.Object { return new(gatewayv1.GRPCRoute) },
 	v1alpha2.WithKind("TLSRoute"):                           func() runtime.Object { return new(gatewayv1.TLSRoute) },
 	v1alpha3.WithKind("TLSRoute"):                           func() runtime.Object { return new(gatewayv1.TLSRoute) },
 	v1beta1.WithKind("GatewayClass"):                        func() runtime.Object { return new(gatewayv1.GatewayClass) },

@@ -1,0 +1,172 @@
+package dag
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// compileGRPCRouteRules turns the rules of a GRPCRoute into Routes. A gRPC
+// call is an HTTP/2 POST to "/<service>/<method>", so a method match is a
+// path match:
+//
+//	Exact, service and method   Exact "/svc/Method"
+//	Exact, service only         PathPrefix "/svc" (then any method)
+//	Exact, method only          RegularExpression "/[^/]+/Method"
+//	RegularExpression           RegularExpression "/(svc)/(method)", a missing part matching any
+//	none                        PathPrefix "/"
+//
+// The backends are spoken to in HTTP/2 without TLS (h2c), which gRPC needs.
+func (b *builder) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRules {
+	c := &compiledRules{resolvedRefs: true}
+	from := backendOrigin{kind: "GRPCRoute", namespace: route.Namespace, protocol: "h2c"}
+	for ri := range route.Spec.Rules {
+		rule := &route.Spec.Rules[ri]
+		field := fmt.Sprintf("spec.rules[%d]", ri)
+		routes, problem := b.compileGRPCRouteRule(route, rule, ri, field, from, c)
+		if problem != "" {
+			c.problems = append(c.problems, problem)
+			continue
+		}
+		c.routes = append(c.routes, routes...)
+	}
+	return c
+}
+
+func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules) ([]*Route, string) {
+	if rule.SessionPersistence != nil {
+		return nil, field + ".sessionPersistence: session persistence is not supported by this version of Sesame."
+	}
+	matches := []RouteMatch{{Path: PathMatch{Type: PathPrefix, Value: "/"}}}
+	if len(rule.Matches) > 0 {
+		matches = matches[:0]
+		for mi := range rule.Matches {
+			m, problem := grpcMatch(&rule.Matches[mi])
+			if problem != "" {
+				return nil, fmt.Sprintf("%s.matches[%d].%s", field, mi, problem)
+			}
+			matches = append(matches, m)
+		}
+	}
+	filters, problem := b.compileFilters(from, httpFilters(rule.Filters), field, c)
+	if problem != "" {
+		return nil, problem
+	}
+	refs := make([]gatewayv1.BackendRef, len(rule.BackendRefs))
+	mods := make([][2]HeaderModifier, len(rule.BackendRefs))
+	for i := range rule.BackendRefs {
+		refs[i] = rule.BackendRefs[i].BackendRef
+		if mods[i], problem = backendRefFilters(httpFilters(rule.BackendRefs[i].Filters), fmt.Sprintf("%s.backendRefs[%d]", field, i)); problem != "" {
+			return nil, problem
+		}
+	}
+	backends, invalid := b.resolveBackends(from, refs, field, c,
+		func(i int) (HeaderModifier, HeaderModifier) { return mods[i][0], mods[i][1] })
+	var routes []*Route
+	for mi, match := range matches {
+		r := &Route{
+			Source:        RouteSource{Kind: "GRPCRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
+			Match:         match,
+			Backends:      backends,
+			InvalidWeight: invalid,
+			Filters:       filters.Filters,
+			age:           route.CreationTimestamp.Time,
+		}
+		if filters.unresolved {
+			r.Backends, r.InvalidWeight = nil, 0
+		}
+		if len(r.Backends) == 0 {
+			r.DirectResponseStatus = 500
+		}
+		routes = append(routes, r)
+	}
+	return routes, ""
+}
+
+// httpFilters reads GRPCRoute filters as the HTTPRoute filters they are a
+// subset of: the same types, with the same fields.
+func httpFilters(in []gatewayv1.GRPCRouteFilter) []gatewayv1.HTTPRouteFilter {
+	out := make([]gatewayv1.HTTPRouteFilter, len(in))
+	for i, f := range in {
+		out[i] = gatewayv1.HTTPRouteFilter{
+			Type:                   gatewayv1.HTTPRouteFilterType(f.Type),
+			RequestHeaderModifier:  f.RequestHeaderModifier,
+			ResponseHeaderModifier: f.ResponseHeaderModifier,
+			RequestMirror:          f.RequestMirror,
+			ExtensionRef:           f.ExtensionRef,
+		}
+	}
+	return out
+}
+
+// The API's own patterns for service and method names in Exact matches.
+var (
+	grpcService = regexp.MustCompile(`^(?i)\.?[a-z_][a-z_0-9]*(\.[a-z_][a-z_0-9]*)*$`)
+	grpcMethod  = regexp.MustCompile(`^[A-Za-z_][A-Za-z_0-9]*$`)
+)
+
+// grpcMatch compiles one GRPCRouteMatch.
+func grpcMatch(m *gatewayv1.GRPCRouteMatch) (RouteMatch, string) {
+	var out RouteMatch
+	out.Path = PathMatch{Type: PathPrefix, Value: "/"}
+	if mm := m.Method; mm != nil {
+		service, method := valueOr(mm.Service, ""), valueOr(mm.Method, "")
+		if service == "" && method == "" {
+			return RouteMatch{}, "method: give a service, a method or both."
+		}
+		switch typ := valueOr(mm.Type, string(gatewayv1.GRPCMethodMatchExact)); typ {
+		case string(gatewayv1.GRPCMethodMatchExact):
+			if service != "" && !grpcService.MatchString(service) {
+				return RouteMatch{}, fmt.Sprintf("method.service: %q is not a gRPC service name.", service)
+			}
+			if method != "" && !grpcMethod.MatchString(method) {
+				return RouteMatch{}, fmt.Sprintf("method.method: %q is not a gRPC method name.", method)
+			}
+			switch {
+			case method == "":
+				out.Path = PathMatch{Type: PathPrefix, Value: "/" + service}
+			case service == "":
+				out.Path = PathMatch{Type: PathRegularExpression, Value: "/[^/]+/" + regexp.QuoteMeta(method)}
+			default:
+				out.Path = PathMatch{Type: PathExact, Value: "/" + service + "/" + method}
+			}
+		case string(gatewayv1.GRPCMethodMatchRegularExpression):
+			for _, part := range []struct{ name, re string }{{"service", service}, {"method", method}} {
+				if part.re == "" {
+					continue
+				}
+				if problem := checkRegex(part.re); problem != "" {
+					return RouteMatch{}, "method." + part.name + ": " + problem
+				}
+			}
+			out.Path = PathMatch{Type: PathRegularExpression, Value: "/(" + orAny(service) + ")/(" + orAny(method) + ")"}
+		default:
+			return RouteMatch{}, fmt.Sprintf("method.type %q is not one of Exact, RegularExpression.", typ)
+		}
+	}
+	seen := map[string]bool{}
+	for i, h := range m.Headers {
+		name := strings.ToLower(string(h.Name))
+		sm, problem := stringMatch(name, (*string)(h.Type), h.Value)
+		if problem == "" && !validHeaderName(name) {
+			problem = fmt.Sprintf("%q is not a header name.", h.Name)
+		}
+		if problem != "" {
+			return RouteMatch{}, fmt.Sprintf("headers[%d]: %s", i, problem)
+		}
+		if !seen[name] {
+			seen[name] = true
+			out.Headers = append(out.Headers, sm)
+		}
+	}
+	return out, ""
+}
+
+func orAny(re string) string {
+	if re == "" {
+		return "[^/]+"
+	}
+	return re
+}
