@@ -37,7 +37,7 @@ func (c *conflicts) dropConflicts(host string, routes []*Route) []*Route {
 	winners := map[string]*Route{}
 	kept := routes[:0]
 	for _, r := range routes {
-		key := matchKey(r.Match)
+		key := r.matchKey()
 		w := winners[key]
 		switch {
 		case w == nil:

@@ -74,7 +74,11 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 	var out []*VirtualHost
 	for i, host := range hostnames {
 		vh := &VirtualHost{Listener: string(l.spec.Name), Hostname: host}
+		// A route whose match a more specific hostname's route already has
+		// can never be reached here: the first match wins. Leaving it out
+		// keeps fan-out from growing with unreachable copies.
 		seen := map[*Route]bool{}
+		matches := map[string]bool{}
 		// hostnames is sorted most specific first, so the ones that can
 		// cover host come at or after i, already in precedence order.
 		for _, wider := range hostnames[i:] {
@@ -82,10 +86,13 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 				continue
 			}
 			for _, route := range l.hosts[wider] {
-				if !seen[route] {
-					seen[route] = true
-					vh.Routes = append(vh.Routes, route)
+				key := route.matchKey()
+				if seen[route] || (wider != host && matches[key]) {
+					continue
 				}
+				seen[route] = true
+				matches[key] = true
+				vh.Routes = append(vh.Routes, route)
 			}
 		}
 		out = append(out, vh)

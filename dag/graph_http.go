@@ -44,6 +44,16 @@ type Route struct {
 
 	// age is the creation time of the source object, for ordering.
 	age time.Time
+	// key caches matchKey(Match).
+	key string
+}
+
+// matchKey returns the route's match key, computing it once.
+func (r *Route) matchKey() string {
+	if r.key == "" {
+		r.key = matchKey(r.Match)
+	}
+	return r.key
 }
 
 // RouteMatch is what a request must have to take a Route: every field that

@@ -30,15 +30,16 @@ type Resources struct {
 func Generate(g *dag.Graph) *Resources {
 	r := &Resources{}
 	reject := false
+	cache := routeCache{}
 	for _, l := range g.Listeners {
 		r.Listeners = append(r.Listeners, listener(l))
 		if !l.Secure {
-			r.Routes = append(r.Routes, routeConfiguration(ListenerName(l.Gateway, l.Port), l, "http", l.VirtualHosts))
+			r.Routes = append(r.Routes, routeConfiguration(ListenerName(l.Gateway, l.Port), l, "http", l.VirtualHosts, cache))
 		}
 		for _, fc := range l.FilterChains {
 			switch {
 			case fc.RoutesHTTP():
-				r.Routes = append(r.Routes, routeConfiguration(httpsRouteName(l, fc), l, "https", fc.VirtualHosts))
+				r.Routes = append(r.Routes, routeConfiguration(httpsRouteName(l, fc), l, "https", fc.VirtualHosts, cache))
 			case fc.TCP != nil && fc.TCP.RejectWeight > 0 && len(fc.TCP.Backends) > 0:
 				reject = true
 			}

@@ -14,7 +14,11 @@ import (
 //
 // scheme is what clients use to reach the listener, "http" or "https"; with
 // the listener's (Gateway) port it completes redirects.
-func routeConfiguration(name string, l *dag.Listener, scheme string, vhosts []*dag.VirtualHost) *routev3.RouteConfiguration {
+//
+// A route that several virtual hosts share (a route without hostname falls
+// through into every more specific virtual host of its listener) is built
+// once and shared: cache holds the built routes of one Generate.
+func routeConfiguration(name string, l *dag.Listener, scheme string, vhosts []*dag.VirtualHost, cache routeCache) *routev3.RouteConfiguration {
 	at := origin{scheme: scheme, port: l.Port}
 	rc := &routev3.RouteConfiguration{
 		Name: name,
@@ -24,7 +28,7 @@ func routeConfiguration(name string, l *dag.Listener, scheme string, vhosts []*d
 		IgnorePortInHostMatching: true,
 	}
 	for _, vh := range vhosts {
-		rc.VirtualHosts = append(rc.VirtualHosts, virtualHost(l, vh, at))
+		rc.VirtualHosts = append(rc.VirtualHosts, virtualHost(l, vh, at, cache))
 	}
 	return rc
 }
@@ -36,7 +40,27 @@ type origin struct {
 	port   int32
 }
 
-func virtualHost(l *dag.Listener, vh *dag.VirtualHost, at origin) *routev3.VirtualHost {
+// routeCache holds the Envoy routes built in one Generate, by graph route
+// and origin: the same graph route at the same origin builds the same
+// message, so the message is shared. Messages are read-only once built.
+type routeCache map[routeCacheKey]*routev3.Route
+
+type routeCacheKey struct {
+	route *dag.Route
+	at    origin
+}
+
+func (c routeCache) get(r *dag.Route, at origin) *routev3.Route {
+	key := routeCacheKey{r, at}
+	if built, ok := c[key]; ok {
+		return built
+	}
+	built := route(r, at)
+	c[key] = built
+	return built
+}
+
+func virtualHost(l *dag.Listener, vh *dag.VirtualHost, at origin, cache routeCache) *routev3.VirtualHost {
 	out := &routev3.VirtualHost{
 		Name:    virtualHostName(l, vh),
 		Domains: []string{hostmatch.Domain(vh.Hostname)},
@@ -50,7 +74,7 @@ func virtualHost(l *dag.Listener, vh *dag.VirtualHost, at origin) *routev3.Virtu
 		return out
 	}
 	for _, r := range vh.Routes {
-		out.Routes = append(out.Routes, route(r, at))
+		out.Routes = append(out.Routes, cache.get(r, at))
 	}
 	return out
 }

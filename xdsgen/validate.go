@@ -5,7 +5,9 @@ import (
 	"fmt"
 
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // validator is the method protoc-gen-validate generates on every Envoy
@@ -54,8 +56,20 @@ func (r *Resources) Validate() error {
 			}
 		}
 	}
+	// Routes that virtual hosts share are one message: validate each once,
+	// and the route tables and virtual hosts without them.
+	validated := map[*routev3.Route]bool{}
 	for _, x := range r.Routes {
-		check("RouteConfiguration", x.GetName(), x)
+		check("RouteConfiguration", x.GetName(), without(x, "virtual_hosts"))
+		for _, vh := range x.GetVirtualHosts() {
+			check("RouteConfiguration", x.GetName(), without(vh, "routes"))
+			for _, rt := range vh.GetRoutes() {
+				if !validated[rt] {
+					validated[rt] = true
+					check("RouteConfiguration", x.GetName(), rt)
+				}
+			}
+		}
 		unique("RouteConfiguration", x.GetName())
 		vhostNames, domains := map[string]bool{}, map[string]bool{}
 		for _, vh := range x.GetVirtualHosts() {
@@ -84,6 +98,20 @@ func (r *Resources) Validate() error {
 		unique("Secret", x.GetName())
 	}
 	return errors.Join(errs...)
+}
+
+// without returns a shallow copy of m without one field, so that validating
+// it does not validate that field's messages again.
+func without(m proto.Message, field protoreflect.Name) validator {
+	src := m.ProtoReflect()
+	dst := src.New()
+	src.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if fd.Name() != field {
+			dst.Set(fd, v)
+		}
+		return true
+	})
+	return dst.Interface().(validator)
 }
 
 // matchKeys are the distinct things a filter chain matches: Envoy refuses two

@@ -1,0 +1,446 @@
+// Package gen generates realistic inputs for Sesame, as many as a benchmark
+// or a volume test asks for: a GatewayClass, one Gateway, and HTTPRoutes with
+// the Services and EndpointSlices they send traffic to, in the shapes a large
+// shared ingress has. The same Config always gives the same objects.
+//
+// # How the objects are drawn
+//
+// Everything comes from one math/rand/v2 PCG stream seeded with Config.Seed,
+// drawn in a fixed order: the hostname pool, then route by route its
+// namespace, application, age, hostnames, Services and rules. Outputs are
+// therefore stable for one version of this package, not across versions: a
+// new draw anywhere shifts every draw after it.
+//
+// A route is named after an application and its index, and its paths are
+// built from templates filled in with the application. Route 2 of
+// Config{Seed: 1, Routes: 100}, for example (ExampleObjects prints it), is
+//
+//	namespace marketing, name search-2, created 2024-11-24T13:23:00Z, generation 3
+//	hostnames [*.example.org]
+//	rule 0: Exact /favicon.ico, PathPrefix /assets/search method GET -> search-2-v1
+//	rule 1: PathPrefix /assets/search -> search-2-v1 (50), search-2-v2 (50)
+//
+// with Services search-2-v1 and search-2-v2, each with one port named "http",
+// and an EndpointSlice apiece holding one to five ready endpoints.
+//
+// What makes this realistic rather than merely large:
+//
+//   - Routes share hostnames (by default ten routes per hostname), and the
+//     templates give common paths such as /healthz and /static, so routes
+//     compete for the same host and path, and age decides between them.
+//   - Ages are whole minutes over two years, and one route in five is
+//     created in the same minute as the route before it, as a batch applied
+//     together would be: the namespace/name tie-break decides between them.
+//   - Most routes name one or two exact hostnames, some a wildcard
+//     "*.<domain>" over the pool's domains, some none at all.
+//   - About one match in seven adds a header match, one in twenty a query
+//     parameter match and one in twenty a method match.
+//   - In about one rule in ten, a backendRef goes to a Service every route
+//     of the namespace shares ("frontend" or "auth") instead of one of the
+//     route's own, so that clusters are shared between routes.
+package gen
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/dag"
+)
+
+// The names of the fixed objects, for tests that look for them.
+const (
+	GatewayClassName = "sesame"
+	GatewayNamespace = "infra"
+	GatewayName      = "public"
+	ListenerName     = "http"
+	ServicePortName  = "http"
+)
+
+// Config says what to generate. The zero value generates a GatewayClass and
+// a Gateway with no routes.
+type Config struct {
+	Seed       uint64 // same seed, same objects
+	Routes     int    // number of HTTPRoutes
+	Namespaces int    // routes and services are spread over this many namespaces (default 10)
+	// Hostnames is the number of distinct exact hostnames routes draw from
+	// (default Routes/10, at least 1). Wildcard hostnames are "*." and one of
+	// a few domains, in addition.
+	Hostnames int
+}
+
+// withDefaults fills in the defaults. Negative counts are a programmer's
+// mistake, not input, so they panic.
+func (c Config) withDefaults() Config {
+	if c.Routes < 0 || c.Namespaces < 0 || c.Hostnames < 0 {
+		panic(fmt.Sprintf("gen: Objects(Routes=%d, Namespaces=%d, Hostnames=%d): negative count", c.Routes, c.Namespaces, c.Hostnames))
+	}
+	if c.Namespaces == 0 {
+		c.Namespaces = 10
+	}
+	if c.Hostnames == 0 {
+		c.Hostnames = max(1, c.Routes/10)
+	}
+	return c
+}
+
+// epoch is when the GatewayClass and Gateway were created; routes are
+// created within the two years after.
+var epoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+const routeSpan = 2 * 365 * 24 * 60 // minutes
+
+// Objects returns the GatewayClass, the Gateway (namespace "infra", an HTTP
+// listener on port 80 admitting routes from all namespaces), the Services
+// shared within each namespace with their EndpointSlices, and then each
+// HTTPRoute followed by its own Services and EndpointSlices.
+//
+// Every backendRef names a Service in the route's namespace by the number of
+// its only port, which is named "http"; every Service has exactly one
+// EndpointSlice whose port is named "http" too. Endpoint addresses are
+// distinct, counted up from 10.0.0.1.
+func Objects(c Config) []runtime.Object {
+	c = c.withDefaults()
+	g := &generator{rng: rand.New(rand.NewPCG(c.Seed, c.Seed))}
+	g.namespaces = namespaceNames(c.Namespaces)
+	g.hostnamePool(c.Hostnames)
+	g.out = append(g.out, gatewayClass(), gateway())
+	for i, ns := range g.namespaces {
+		created := epoch.Add(time.Duration(i) * time.Hour)
+		for _, name := range sharedServices {
+			g.service(ns, name, 80, created)
+		}
+	}
+	for i := range c.Routes {
+		g.route(i)
+	}
+	return g.out
+}
+
+// generator holds the state of one call of Objects.
+type generator struct {
+	rng        *rand.Rand
+	namespaces []string
+	hostnames  []string
+	domains    []string  // the domains hostnames were drawn in, for wildcards
+	endpoints  int       // endpoints made so far, which numbers their addresses
+	lastRoute  time.Time // when the previous route was created
+	out        []runtime.Object
+}
+
+var (
+	namespaceWords = []string{"storefront", "payments", "identity", "catalog", "logistics", "marketing", "support", "analytics", "platform", "partners"}
+	hostWords      = []string{"www", "api", "shop", "app", "m", "admin", "status", "docs", "cdn", "beta"}
+	domains        = []string{"example.com", "example.net", "example.org", "shop.example.io"}
+	appWords       = []string{"users", "orders", "catalog", "search", "cart", "checkout", "payments", "media", "reviews", "profile", "inventory", "shipping", "billing", "reports"}
+	sharedServices = []string{"frontend", "auth"}
+)
+
+// namespaceNames returns n namespace names: the words, then the words with a
+// number, "storefront-1" and so on.
+func namespaceNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = numbered(namespaceWords, i, "-")
+	}
+	return out
+}
+
+// numbered is words[i] while i is in range, and then a word with the round
+// number appended after sep: distinct for distinct i.
+func numbered(words []string, i int, sep string) string {
+	w := words[i%len(words)]
+	if round := i / len(words); round > 0 {
+		return fmt.Sprint(w, sep, round)
+	}
+	return w
+}
+
+// hostnamePool draws n distinct hostnames, "api.example.net", "www3.example.com".
+// The first label alone makes them distinct; the domain is drawn.
+func (g *generator) hostnamePool(n int) {
+	used := map[string]bool{}
+	for i := range n {
+		d := domains[g.rng.IntN(len(domains))]
+		g.hostnames = append(g.hostnames, numbered(hostWords, i, "")+"."+d)
+		if !used[d] {
+			used[d] = true
+			g.domains = append(g.domains, d)
+		}
+	}
+}
+
+func gatewayClass() *gatewayv1.GatewayClass {
+	return &gatewayv1.GatewayClass{
+		TypeMeta:   gatewayType("GatewayClass"),
+		ObjectMeta: metav1.ObjectMeta{Name: GatewayClassName, Generation: 1, CreationTimestamp: metav1.NewTime(epoch)},
+		Spec:       gatewayv1.GatewayClassSpec{ControllerName: dag.DefaultControllerName},
+	}
+}
+
+func gateway() *gatewayv1.Gateway {
+	return &gatewayv1.Gateway{
+		TypeMeta: gatewayType("Gateway"),
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: GatewayNamespace, Name: GatewayName, Generation: 1, CreationTimestamp: metav1.NewTime(epoch),
+		},
+		Spec: gatewayv1.GatewaySpec{
+			GatewayClassName: GatewayClassName,
+			Listeners: []gatewayv1.Listener{{
+				Name:     ListenerName,
+				Protocol: gatewayv1.HTTPProtocolType,
+				Port:     80,
+				AllowedRoutes: &gatewayv1.AllowedRoutes{
+					Namespaces: &gatewayv1.RouteNamespaces{From: new(gatewayv1.NamespacesFromAll)},
+				},
+			}},
+		},
+	}
+}
+
+func gatewayType(kind string) metav1.TypeMeta {
+	return metav1.TypeMeta{APIVersion: gatewayv1.SchemeGroupVersion.String(), Kind: kind}
+}
+
+// backend is a Service port a route can send to.
+type backend struct {
+	name string
+	port gatewayv1.PortNumber
+}
+
+// route appends route i, then its Services and their EndpointSlices.
+func (g *generator) route(i int) {
+	ns := g.namespaces[g.rng.IntN(len(g.namespaces))]
+	app := appWords[g.rng.IntN(len(appWords))]
+	name := fmt.Sprintf("%s-%d", app, i)
+	// One route in five is applied in the same batch as the one before, in
+	// the same minute, as a chart or a directory of manifests would be.
+	created := epoch.Add(time.Duration(g.rng.IntN(routeSpan)) * time.Minute)
+	if i > 0 && g.rng.IntN(5) == 0 {
+		created = g.lastRoute
+	}
+	g.lastRoute = created
+
+	parent := gatewayv1.ParentReference{Namespace: new(gatewayv1.Namespace(GatewayNamespace)), Name: GatewayName}
+	if g.rng.IntN(10) < 3 {
+		parent.SectionName = new(gatewayv1.SectionName(ListenerName))
+	}
+	route := &gatewayv1.HTTPRoute{
+		TypeMeta: gatewayType("HTTPRoute"),
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: ns, Name: name, Generation: 1 + g.rng.Int64N(5), CreationTimestamp: metav1.NewTime(created),
+			Labels: map[string]string{"app.kubernetes.io/name": app},
+		},
+		Spec: gatewayv1.HTTPRouteSpec{
+			CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{parent}},
+			Hostnames:       g.routeHostnames(),
+		},
+	}
+
+	// The route's own Services were deployed up to a day before it.
+	own := make([]backend, 1+g.rng.IntN(3))
+	for k := range own {
+		own[k] = backend{name: fmt.Sprintf("%s-v%d", name, k+1), port: 80}
+		if g.rng.IntN(10) < 3 {
+			own[k].port = 8080
+		}
+	}
+	for range 1 + g.rng.IntN(3) {
+		route.Spec.Rules = append(route.Spec.Rules, g.rule(app, own))
+	}
+	g.out = append(g.out, route)
+	for _, b := range own {
+		g.service(ns, b.name, int32(b.port), created.Add(-time.Duration(g.rng.IntN(24*60))*time.Minute))
+	}
+}
+
+// routeHostnames draws: none (one in ten), a wildcard over a domain of the
+// pool (three in twenty), or one or two exact hostnames.
+func (g *generator) routeHostnames() []gatewayv1.Hostname {
+	switch p := g.rng.IntN(20); {
+	case p < 2:
+		return nil
+	case p < 5:
+		return []gatewayv1.Hostname{gatewayv1.Hostname("*." + g.domains[g.rng.IntN(len(g.domains))])}
+	}
+	a, b := g.rng.IntN(len(g.hostnames)), g.rng.IntN(len(g.hostnames))
+	if g.rng.IntN(3) > 0 || a == b {
+		return []gatewayv1.Hostname{gatewayv1.Hostname(g.hostnames[a])}
+	}
+	return []gatewayv1.Hostname{gatewayv1.Hostname(g.hostnames[a]), gatewayv1.Hostname(g.hostnames[b])}
+}
+
+// pathTemplates are the paths of matches; "{app}" is the route's application.
+// Health checks and files are exact; API and asset trees are prefixes.
+var pathTemplates = []struct {
+	value string
+	exact bool
+}{
+	{"/api/v1/{app}", false},
+	{"/api/v2/{app}", false},
+	{"/api/v1/{app}/search", true},
+	{"/{app}", false},
+	{"/assets/{app}", false},
+	{"/static", false},
+	{"/healthz", true},
+	{"/readyz", true},
+	{"/login", true},
+	{"/favicon.ico", true},
+	{"/", false},
+}
+
+var (
+	headerMatches = []gatewayv1.HTTPHeaderMatch{{Name: "x-canary", Value: "true"}, {Name: "x-api-version", Value: "2"}, {Name: "x-beta", Value: "1"}}
+	queryMatches  = []gatewayv1.HTTPQueryParamMatch{{Name: "version", Value: "2"}, {Name: "debug", Value: "true"}}
+	methods       = []gatewayv1.HTTPMethod{gatewayv1.HTTPMethodGet, gatewayv1.HTTPMethodPost, gatewayv1.HTTPMethodPut, gatewayv1.HTTPMethodDelete}
+	// splits are the weights of two or three backends in canary and
+	// blue/green rollouts; the rest of the time weights are drawn.
+	splits = [][]int32{{90, 10}, {50, 50}, {80, 20}, {99, 1}, {70, 20, 10}, {34, 33, 33}, {80, 10, 10}}
+)
+
+// rule draws one to two matches and one to three backendRefs, to distinct
+// Services of own, one of which may be replaced by a shared Service.
+func (g *generator) rule(app string, own []backend) gatewayv1.HTTPRouteRule {
+	var rule gatewayv1.HTTPRouteRule
+	for range 1 + g.rng.IntN(2) {
+		rule.Matches = append(rule.Matches, g.match(app))
+	}
+	picked := g.rng.Perm(len(own))[:1+g.rng.IntN(len(own))]
+	backends := make([]backend, len(picked))
+	for k, p := range picked {
+		backends[k] = own[p]
+	}
+	if g.rng.IntN(10) == 0 {
+		backends[len(backends)-1] = backend{name: sharedServices[g.rng.IntN(len(sharedServices))], port: 80}
+	}
+	weights := g.weights(len(backends))
+	for k, b := range backends {
+		ref := gatewayv1.HTTPBackendRef{BackendRef: gatewayv1.BackendRef{
+			BackendObjectReference: gatewayv1.BackendObjectReference{Name: gatewayv1.ObjectName(b.name), Port: new(b.port)},
+		}}
+		if weights != nil {
+			ref.Weight = new(weights[k])
+		}
+		rule.BackendRefs = append(rule.BackendRefs, ref)
+	}
+	return rule
+}
+
+// weights returns n backend weights, or nil for a single backend without one
+// (the API's default, 1).
+func (g *generator) weights(n int) []int32 {
+	if n == 1 {
+		if g.rng.IntN(2) == 0 {
+			return nil
+		}
+		return []int32{100}
+	}
+	if g.rng.IntN(5) > 0 {
+		var fitting [][]int32
+		for _, s := range splits {
+			if len(s) == n {
+				fitting = append(fitting, s)
+			}
+		}
+		return fitting[g.rng.IntN(len(fitting))]
+	}
+	w := make([]int32, n)
+	for k := range w {
+		w[k] = 1 + g.rng.Int32N(100)
+	}
+	return w
+}
+
+// match draws a path from the templates, usually of the template's type, at
+// times with a trailing slash the translation must normalise, and now and
+// then with header, query parameter or method conditions.
+func (g *generator) match(app string) gatewayv1.HTTPRouteMatch {
+	t := pathTemplates[g.rng.IntN(len(pathTemplates))]
+	value := strings.ReplaceAll(t.value, "{app}", app)
+	exact := t.exact
+	if g.rng.IntN(10) == 0 {
+		exact = !exact
+	}
+	typ := gatewayv1.PathMatchPathPrefix
+	if exact {
+		typ = gatewayv1.PathMatchExact
+	} else if value != "/" && g.rng.IntN(20) == 0 {
+		value += "/"
+	}
+	m := gatewayv1.HTTPRouteMatch{Path: &gatewayv1.HTTPPathMatch{Type: new(typ), Value: new(value)}}
+	if g.rng.IntN(7) == 0 {
+		m.Headers = []gatewayv1.HTTPHeaderMatch{headerMatches[g.rng.IntN(len(headerMatches))]}
+	}
+	if g.rng.IntN(20) == 0 {
+		m.QueryParams = []gatewayv1.HTTPQueryParamMatch{queryMatches[g.rng.IntN(len(queryMatches))]}
+	}
+	if g.rng.IntN(20) == 0 {
+		m.Method = new(methods[g.rng.IntN(len(methods))])
+	}
+	return m
+}
+
+// targetPorts are the container ports Services forward to.
+var targetPorts = []int32{8080, 3000, 8000, 9000}
+
+// service appends a Service with one port named "http" and its EndpointSlice,
+// created a few seconds after it, with one to five ready endpoints.
+func (g *generator) service(ns, name string, port int32, created time.Time) {
+	target := targetPorts[g.rng.IntN(len(targetPorts))]
+	labels := map[string]string{"app.kubernetes.io/name": name}
+	g.out = append(g.out, &corev1.Service{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, CreationTimestamp: metav1.NewTime(created), Labels: labels},
+		Spec: corev1.ServiceSpec{
+			Type:     corev1.ServiceTypeClusterIP,
+			Selector: labels,
+			Ports: []corev1.ServicePort{{
+				Name: ServicePortName, Protocol: corev1.ProtocolTCP, Port: port, TargetPort: intstr.FromInt32(target),
+			}},
+		},
+	})
+	slice := &discoveryv1.EndpointSlice{
+		TypeMeta: metav1.TypeMeta{APIVersion: discoveryv1.SchemeGroupVersion.String(), Kind: "EndpointSlice"},
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: ns, Name: name + "-" + g.suffix(), CreationTimestamp: metav1.NewTime(created.Add(time.Duration(1+g.rng.IntN(30)) * time.Second)),
+			Labels: map[string]string{discoveryv1.LabelServiceName: name, discoveryv1.LabelManagedBy: "endpointslice-controller.k8s.io"},
+		},
+		AddressType: discoveryv1.AddressTypeIPv4,
+		Ports:       []discoveryv1.EndpointPort{{Name: new(ServicePortName), Protocol: new(corev1.ProtocolTCP), Port: new(target)}},
+	}
+	for range 1 + g.rng.IntN(5) {
+		slice.Endpoints = append(slice.Endpoints, discoveryv1.Endpoint{
+			Addresses:  []string{g.nextAddress()},
+			Conditions: discoveryv1.EndpointConditions{Ready: new(true), Serving: new(true), Terminating: new(false)},
+			NodeName:   new(fmt.Sprintf("node-%d", g.rng.IntN(50))),
+		})
+	}
+	g.out = append(g.out, slice)
+}
+
+// suffix draws the five characters Kubernetes appends to a generated name,
+// from the alphabet it uses (no vowels, no look-alike digits).
+func (g *generator) suffix() string {
+	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
+	var b [5]byte
+	for i := range b {
+		b[i] = alphabet[g.rng.IntN(len(alphabet))]
+	}
+	return string(b[:])
+}
+
+// nextAddress returns the next endpoint address in 10.0.0.0/8, skipping the
+// .0 and .255 of each /24; distinct for the first 16 million endpoints.
+func (g *generator) nextAddress() string {
+	n := g.endpoints
+	g.endpoints++
+	return fmt.Sprintf("10.%d.%d.%d", n/(254*256)%256, n/254%256, n%254+1)
+}
