@@ -71,27 +71,54 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 	}
 	slices.SortFunc(hostnames, hostmatch.Compare)
 
+	// Routes and their matches get small numbers, so that each virtual host
+	// can mark what it holds in a slice instead of a map of its own: with
+	// many hostnames and many hostless routes, fan-out is the hot path.
+	// The numbers live in the routes; a route shared by listeners is
+	// renumbered for each, which is safe as listeners are done one by one.
+	matchID := map[string]int{}
+	routes := 0
+	for _, host := range hostnames {
+		for _, r := range l.hosts[host] {
+			r.fanRoute = -1
+		}
+	}
+	for _, host := range hostnames {
+		for _, r := range l.hosts[host] {
+			if r.fanRoute >= 0 {
+				continue
+			}
+			r.fanRoute = routes
+			routes++
+			id, ok := matchID[r.matchKey()]
+			if !ok {
+				id = len(matchID)
+				matchID[r.matchKey()] = id
+			}
+			r.fanMatch = id
+		}
+	}
+	routeMark, matchMark := make([]int, routes), make([]int, len(matchID))
+
 	var out []*VirtualHost
 	for i, host := range hostnames {
 		vh := &VirtualHost{Listener: string(l.spec.Name), Hostname: host}
-		// A route whose match a more specific hostname's route already has
-		// can never be reached here: the first match wins. Leaving it out
-		// keeps fan-out from growing with unreachable copies.
-		seen := map[*Route]bool{}
-		matches := map[string]bool{}
+		mark := i + 1
 		// hostnames is sorted most specific first, so the ones that can
-		// cover host come at or after i, already in precedence order.
+		// cover host come at or after i, already in precedence order. A
+		// route whose match a more specific hostname's route already has
+		// can never be reached here, as the first match wins: leaving it
+		// out keeps fan-out from growing with unreachable copies.
 		for _, wider := range hostnames[i:] {
 			if r := hostmatch.Relate(host, wider, hostmatch.Suffix); r != hostmatch.Equivalent && r != hostmatch.MoreSpecific {
 				continue
 			}
 			for _, route := range l.hosts[wider] {
-				key := route.matchKey()
-				if seen[route] || (wider != host && matches[key]) {
+				rid, mid := route.fanRoute, route.fanMatch
+				if routeMark[rid] == mark || (wider != host && matchMark[mid] == mark) {
 					continue
 				}
-				seen[route] = true
-				matches[key] = true
+				routeMark[rid], matchMark[mid] = mark, mark
 				vh.Routes = append(vh.Routes, route)
 			}
 		}

@@ -44,8 +44,10 @@ type Route struct {
 
 	// age is the creation time of the source object, for ordering.
 	age time.Time
-	// key caches matchKey(Match).
-	key string
+	// key caches matchKey(Match); fanRoute and fanMatch number the route
+	// and its match while virtual hosts are built (see virtualHosts).
+	key                string
+	fanRoute, fanMatch int
 }
 
 // matchKey returns the route's match key, computing it once.

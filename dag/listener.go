@@ -39,7 +39,7 @@ type listener struct {
 	// and owners which route objects serve each hostname, for the rule that
 	// an HTTPRoute and a GRPCRoute may not share hostnames on a listener.
 	hosts  map[string][]*Route
-	owners []hostOwner
+	owners map[string][]hostOwner // by route kind
 	// tlsRoutes holds, for a TLS listener, the route that serves each SNI
 	// hostname: the oldest, when several ask for one.
 	tlsRoutes map[string]*TCPRoute
@@ -264,10 +264,19 @@ type hostOwner struct {
 // GRPCRoute whose hostnames intersect on a listener; routes are attached
 // oldest first, so the one already there wins.
 func (l *listener) otherKindOwner(kind gatewayv1.Kind, hosts []string) (objectKey, bool) {
-	for _, o := range l.owners {
-		if o.owner.kind == string(kind) {
-			continue
+	for k, owners := range l.owners {
+		if k == string(kind) {
+			continue // most listeners carry one kind only: nothing to scan
 		}
+		if o, ok := firstIntersecting(owners, hosts); ok {
+			return o, true
+		}
+	}
+	return objectKey{}, false
+}
+
+func firstIntersecting(owners []hostOwner, hosts []string) (objectKey, bool) {
+	for _, o := range owners {
 		for _, h := range hosts {
 			if hostmatch.Relate(h, o.host, hostmatch.Suffix) != hostmatch.Disjoint {
 				return o.owner, true

@@ -2,7 +2,7 @@ package dag
 
 import (
 	"cmp"
-	"fmt"
+	"reflect"
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -12,13 +12,19 @@ import (
 // break ties: by creationTimestamp, then by namespace and name, so that the
 // order is total even for objects created in the same second.
 func compareAge(a, b metav1.Object) int {
+	// Written out rather than with cmp.Or, which would evaluate every
+	// tie-breaker on every comparison.
 	ta, tb := a.GetCreationTimestamp(), b.GetCreationTimestamp()
-	return cmp.Or(
-		ta.Time.Compare(tb.Time),
-		cmp.Compare(a.GetNamespace(), b.GetNamespace()),
-		cmp.Compare(a.GetName(), b.GetName()),
-		cmp.Compare(kindOf(a), kindOf(b)),
-	)
+	if c := ta.Time.Compare(tb.Time); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.GetNamespace(), b.GetNamespace()); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.GetName(), b.GetName()); c != 0 {
+		return c
+	}
+	return cmp.Compare(kindOf(a), kindOf(b))
 }
 
 // sortedOldestFirst returns a sorted copy of objs without nil entries.
@@ -30,4 +36,4 @@ func sortedOldestFirst[T metav1.Object](objs []T) []T {
 
 // kindOf breaks the last tie, between objects of different kinds with one
 // namespace, name and age, so that sorting stays a total order.
-func kindOf(o metav1.Object) string { return fmt.Sprintf("%T", o) }
+func kindOf(o metav1.Object) string { return reflect.TypeOf(o).String() }

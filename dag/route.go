@@ -141,7 +141,10 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 			}
 			for _, host := range a.hostnames {
 				l.hosts[host] = append(l.hosts[host], rules.routes...)
-				l.owners = append(l.owners, hostOwner{host: host, owner: objectKey{string(r.kind), key.Namespace, key.Name}})
+				if l.owners == nil {
+					l.owners = map[string][]hostOwner{}
+				}
+				l.owners[string(r.kind)] = append(l.owners[string(r.kind)], hostOwner{host: host, owner: objectKey{string(r.kind), key.Namespace, key.Name}})
 			}
 		}
 		l.served[key] = true
