@@ -15,12 +15,12 @@
 // built from templates filled in with the application. Route 2 of
 // Config{Seed: 1, Routes: 100}, for example (ExampleObjects prints it), is
 //
-//	namespace marketing, name search-2, created 2024-11-24T13:23:00Z, generation 3
-//	hostnames [*.example.org]
-//	rule 0: Exact /favicon.ico, PathPrefix /assets/search method GET -> search-2-v1
-//	rule 1: PathPrefix /assets/search -> search-2-v1 (50), search-2-v2 (50)
+//	namespace platform, name checkout-2, created 2024-12-30T17:56:00Z, generation 3
+//	hostnames [beta.example.com]
+//	rule 0: PathPrefix /api/v2/checkout -> checkout-2-v1
+//	rule 1: Exact /readyz, PathPrefix /checkout -> frontend (100)
 //
-// with Services search-2-v1 and search-2-v2, each with one port named "http",
+// with Service checkout-2-v1 and the shared frontend, each with one port named "http",
 // and an EndpointSlice apiece holding one to five ready endpoints.
 //
 // What makes this realistic rather than merely large:
@@ -31,8 +31,9 @@
 //   - Ages are whole minutes over two years, and one route in five is
 //     created in the same minute as the route before it, as a batch applied
 //     together would be: the namespace/name tie-break decides between them.
-//   - Most routes name one or two exact hostnames, some a wildcard
-//     "*.<domain>" over the pool's domains, some none at all.
+//   - Most routes name one or two exact hostnames, a few a wildcard
+//     "*.<domain>" over the pool's domains, very few none at all
+//     (Config.Hostless, Config.Wildcard).
 //   - About one match in seven adds a header match, one in twenty a query
 //     parameter match and one in twenty a method match.
 //   - In about one rule in ten, a backendRef goes to a Service every route
@@ -75,6 +76,13 @@ type Config struct {
 	// (default Routes/10, at least 1). Wildcard hostnames are "*." and one of
 	// a few domains, in addition.
 	Hostnames int
+	// Hostless and Wildcard are the shares, in thousandths, of routes with
+	// no hostname and with a "*." wildcard (defaults 5 and 50: on a shared
+	// Gateway nearly every application names its hosts). Every such route
+	// falls through into each more specific virtual host it covers, so
+	// translation cost grows with hostnames times these routes; raise them
+	// to measure that.
+	Hostless, Wildcard int
 }
 
 // withDefaults fills in the defaults. Negative counts are a programmer's
@@ -88,6 +96,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Hostnames == 0 {
 		c.Hostnames = max(1, c.Routes/10)
+	}
+	if c.Hostless == 0 && c.Wildcard == 0 {
+		c.Hostless, c.Wildcard = 5, 50
 	}
 	return c
 }
@@ -109,7 +120,7 @@ const routeSpan = 2 * 365 * 24 * 60 // minutes
 // distinct, counted up from 10.0.0.1.
 func Objects(c Config) []runtime.Object {
 	c = c.withDefaults()
-	g := &generator{rng: rand.New(rand.NewPCG(c.Seed, c.Seed))}
+	g := &generator{rng: rand.New(rand.NewPCG(c.Seed, c.Seed)), config: c}
 	g.namespaces = namespaceNames(c.Namespaces)
 	g.hostnamePool(c.Hostnames)
 	g.out = append(g.out, gatewayClass(), gateway())
@@ -127,6 +138,7 @@ func Objects(c Config) []runtime.Object {
 
 // generator holds the state of one call of Objects.
 type generator struct {
+	config     Config
 	rng        *rand.Rand
 	namespaces []string
 	hostnames  []string
@@ -262,13 +274,14 @@ func (g *generator) route(i int) {
 	}
 }
 
-// routeHostnames draws: none (one in ten), a wildcard over a domain of the
-// pool (three in twenty), or one or two exact hostnames.
+// routeHostnames draws: none (Config.Hostless in a thousand), a wildcard
+// over a domain of the pool (Config.Wildcard in a thousand), or one or two
+// exact hostnames.
 func (g *generator) routeHostnames() []gatewayv1.Hostname {
-	switch p := g.rng.IntN(20); {
-	case p < 2:
+	switch p := g.rng.IntN(1000); {
+	case p < g.config.Hostless:
 		return nil
-	case p < 5:
+	case p < g.config.Hostless+g.config.Wildcard:
 		return []gatewayv1.Hostname{gatewayv1.Hostname("*." + g.domains[g.rng.IntN(len(g.domains))])}
 	}
 	a, b := g.rng.IntN(len(g.hostnames)), g.rng.IntN(len(g.hostnames))

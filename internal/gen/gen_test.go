@@ -25,10 +25,10 @@ func ExampleObjects() {
 	objects := gen.Objects(gen.Config{Seed: 1, Routes: 100})
 	fmt.Print(describeRoute(routes(objects)[2]))
 	// Output:
-	// namespace marketing, name search-2, created 2024-11-24T13:23:00Z, generation 3
-	// hostnames [*.example.org]
-	// rule 0: Exact /favicon.ico, PathPrefix /assets/search method GET -> search-2-v1
-	// rule 1: PathPrefix /assets/search -> search-2-v1 (50), search-2-v2 (50)
+	// namespace platform, name checkout-2, created 2024-12-30T17:56:00Z, generation 3
+	// hostnames [beta.example.com]
+	// rule 0: PathPrefix /api/v2/checkout -> checkout-2-v1
+	// rule 1: Exact /readyz, PathPrefix /checkout -> frontend (100)
 }
 
 // describeRoute writes a route the way the package comment shows one.
