@@ -15,18 +15,32 @@
 // GatewayClass (by spec.controllerName); Gateway with HTTP, HTTPS and TLS
 // listeners, merged per port by package listenermerge; HTTPS listeners
 // terminate TLS with kubernetes.io/tls Secrets; TLS listeners pass TLS
-// through or terminate it and forward streams by SNI; HTTPRoute with
-// weighted Service backendRefs on HTTP and HTTPS listeners, with path (Exact, PathPrefix, RegularExpression), header,
-// query parameter and method matches in the spec's precedence; TLSRoute on
-// TLS listeners; ReferenceGrant for cross-namespace backends and
-// certificates; Namespace labels for allowedRoutes selectors; Services and
-// EndpointSlices. Listeners of other protocols get Accepted=False with
-// reason UnsupportedProtocol; HTTPRoute rules that use filters, timeouts,
-// retries or session persistence are dropped whole (so that no traffic goes
-// where its author did not mean it to) and named in a PartiallyInvalid
-// condition, or in Accepted=False when no rule is left.
-// GRPCRoute is not read yet, so allowedRoutes.kinds naming it gets
-// InvalidRouteKinds rather than a promise nothing keeps.
+// through or terminate it and forward streams by SNI; HTTPRoute and
+// GRPCRoute on HTTP and HTTPS listeners; TLSRoute on TLS listeners;
+// ReferenceGrant for cross-namespace backends and certificates; Namespace
+// labels for allowedRoutes selectors; Services and EndpointSlices.
+//
+// HTTPRoute: path (Exact, PathPrefix by whole segments, RegularExpression),
+// header, query parameter and method matches in the spec's precedence
+// (Exact path, then regular expression, then the longest prefix, then
+// method, more headers, more query parameters, the older route, namespace and
+// name, rule and match order); weighted Service backendRefs; the filters
+// RequestHeaderModifier and ResponseHeaderModifier (on rules and on
+// backendRefs), RequestRedirect, URLRewrite, RequestMirror, and ExtensionRef
+// (unknown to Sesame, so answered 500 as the spec requires); timeouts.
+// GRPCRoute: service and method matches (as HTTP/2 paths), header matches,
+// its filters, and backends spoken to over h2c. Rules that use CORS,
+// ExternalAuth, retries or session persistence are dropped whole (so that
+// no traffic goes where its author did not mean it to) and named in a
+// PartiallyInvalid condition ("Dropped Rule"), or in Accepted=False when no
+// rule is left. Listeners of other protocols get Accepted=False with reason
+// UnsupportedProtocol.
+//
+// Conflicts: of two routes with identical matches on one hostname the older
+// wins (seeds); the loser's rule is not programmed and its status names the
+// winner (PartiallyInvalid, or Accepted=False with the Sesame reason
+// Conflicted when nothing of it is left). Of an HTTPRoute and a GRPCRoute
+// whose hostnames intersect on a listener, only the older is accepted (v1).
 //
 // When some backendRefs of a rule are invalid, their share of the traffic is
 // answered 500 (HTTP) or refused (TLS), as the spec requires; a rule with no
