@@ -2,6 +2,7 @@ package dag
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,7 +70,41 @@ func (b *builder) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRou
 	if out.Redirect != nil && out.Rewrite != nil {
 		return out, field + ".filters: RequestRedirect and URLRewrite cannot be used together (IncompatibleFilters)."
 	}
+	if problem := hostHeader(&out.Filters); problem != "" {
+		return out, field + ".filters: " + problem
+	}
 	return out, ""
+}
+
+// hostHeader moves a RequestHeaderModifier that sets Host into a host
+// rewrite: Envoy refuses configuration that changes Host (or a
+// pseudo-header) through request_headers_to_add, but rewrites it on
+// forwarding, which is what setting it means. Adding to or removing Host
+// has no such equivalent and is refused.
+func hostHeader(f *Filters) string {
+	m := &f.RequestHeaders
+	if slices.Contains(m.Remove, "host") || slices.ContainsFunc(m.Add, func(h Header) bool { return h.Name == "host" }) {
+		return "requestHeaderModifier cannot add to or remove the Host header; set it (or use URLRewrite hostname)."
+	}
+	i := slices.IndexFunc(m.Set, func(h Header) bool { return h.Name == "host" })
+	if i < 0 {
+		return ""
+	}
+	host := m.Set[i].Value
+	m.Set = slices.Delete(slices.Clone(m.Set), i, i+1)
+	switch {
+	case f.Redirect != nil:
+		return "" // nothing is forwarded; the Host a redirect keeps is the request's
+	case f.Rewrite != nil && f.Rewrite.Hostname != "":
+		return "requestHeaderModifier sets Host and URLRewrite sets the hostname; give one."
+	case f.Rewrite != nil:
+		rw := *f.Rewrite
+		rw.Hostname = host
+		f.Rewrite = &rw
+	default:
+		f.Rewrite = &Rewrite{Hostname: host}
+	}
+	return ""
 }
 
 // forMatch completes the filters for one match: a ReplacePrefixMatch
@@ -277,7 +312,8 @@ func timeouts(t *gatewayv1.HTTPRouteTimeouts, field string) (request, backend *t
 	if backend, problem = parse(t.BackendRequest, "backendRequest"); problem != "" {
 		return nil, nil, problem
 	}
-	if request != nil && backend != nil && *request != 0 && (*backend == 0 || *backend > *request) {
+	// Zero disables a timeout; only two set timeouts can be compared.
+	if request != nil && backend != nil && *request != 0 && *backend != 0 && *backend > *request {
 		return nil, nil, fmt.Sprintf("%s.timeouts: backendRequest %s exceeds request %s, which includes it.", field, *t.BackendRequest, *t.Request)
 	}
 	return request, backend, ""

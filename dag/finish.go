@@ -139,14 +139,13 @@ func sortRoutes(routes []*Route) {
 	slices.SortStableFunc(routes, func(x, y *Route) int {
 		a, b := &x.Match, &y.Match
 		return cmp.Or(
-			cmp.Compare(pathRank(a.Path.Type), pathRank(b.Path.Type)),
+			cmp.Compare(pathRank(x.Source.Kind, a.Path.Type), pathRank(y.Source.Kind, b.Path.Type)),
 			-cmp.Compare(len(a.Path.Value), len(b.Path.Value)),
 			-cmp.Compare(boolRank(a.Method != ""), boolRank(b.Method != "")),
 			-cmp.Compare(len(a.Headers), len(b.Headers)),
 			-cmp.Compare(len(a.QueryParams), len(b.QueryParams)),
 			x.age.Compare(y.age),
-			cmp.Compare(x.Source.Namespace, y.Source.Namespace),
-			cmp.Compare(x.Source.Name, y.Source.Name),
+			compareNamespacedName(x.Source.Namespace, x.Source.Name, y.Source.Namespace, y.Source.Name),
 			cmp.Compare(x.Source.Rule, y.Source.Rule),
 			cmp.Compare(x.Source.Match, y.Source.Match),
 			cmp.Compare(a.Path.Value, b.Path.Value),
@@ -154,11 +153,22 @@ func sortRoutes(routes []*Route) {
 	})
 }
 
-func pathRank(t PathMatchType) int {
-	switch t {
-	case PathExact:
+// pathRank orders path match types. For a GRPCRoute a prefix is a
+// service-only match and a regular expression a method-only (or regex)
+// match, and the spec ranks "characters in a matching service" before
+// "characters in a matching method": prefixes come before regexes there.
+// HTTPRoutes and GRPCRoutes never share a virtual host (v1 accepts only one
+// of them where hostnames intersect), so the two orders never meet.
+func pathRank(kind string, t PathMatchType) int {
+	switch {
+	case t == PathExact:
 		return 0
-	case PathRegularExpression:
+	case kind == "GRPCRoute":
+		if t == PathPrefix {
+			return 1
+		}
+		return 2
+	case t == PathRegularExpression:
 		return 1
 	}
 	return 2

@@ -141,7 +141,7 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (RouteMatch, string) {
 					return RouteMatch{}, "method." + part.name + ": " + problem
 				}
 			}
-			out.Path = PathMatch{Type: PathRegularExpression, Value: "/(" + orAny(service) + ")/(" + orAny(method) + ")"}
+			out.Path = PathMatch{Type: PathRegularExpression, Value: "/(" + orAny(unanchor(service)) + ")/(" + orAny(unanchor(method)) + ")"}
 		default:
 			return RouteMatch{}, fmt.Sprintf("method.type %q is not one of Exact, RegularExpression.", typ)
 		}
@@ -167,6 +167,17 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (RouteMatch, string) {
 func orAny(re string) string {
 	if re == "" {
 		return "[^/]+"
+	}
+	return re
+}
+
+// unanchor removes a leading "^" and a trailing unescaped "$": each part
+// matches a whole service or method name anyway, and inside the combined
+// path expression the anchors could never match.
+func unanchor(re string) string {
+	re = strings.TrimPrefix(re, "^")
+	if strings.HasSuffix(re, "$") && !strings.HasSuffix(re, `\$`) {
+		re = re[:len(re)-1]
 	}
 	return re
 }

@@ -45,7 +45,9 @@ func TestCompileMatch(t *testing.T) {
 		{"empty query name", gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{query("", "1", nil)}}, "", "queryParams[0]: the name is empty"},
 
 		// Regular expressions stay within what Envoy accepts.
-		{"long regex", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", strings.Repeat("a", 300), &regex)}}, "", "300 bytes long"},
+		{"large regex", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", strings.Repeat("a", 300), &regex)}}, "", "compiles to"},
+		{"repetition Envoy refuses", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", "/id/[0-9a-f]{64}", &regex)}}, "", "Envoy refuses large ones"},
+		{"ordinary regex", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", "/api/v1/users/[0-9]+/orders/[0-9]+", &regex)}}, " [{x RegularExpression /api/v1/users/[0-9]+/orders/[0-9]+}] []", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,13 +18,41 @@ func compareAge(a, b metav1.Object) int {
 	if c := ta.Time.Compare(tb.Time); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.GetNamespace(), b.GetNamespace()); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.GetName(), b.GetName()); c != 0 {
+	if c := compareNamespacedName(a.GetNamespace(), a.GetName(), b.GetNamespace(), b.GetName()); c != 0 {
 		return c
 	}
 	return cmp.Compare(kindOf(a), kindOf(b))
+}
+
+// compareNamespacedName orders by the string "<namespace>/<name>", as the
+// spec breaks ties ("alphabetical order by {namespace}/{name}"), without
+// building the strings: "team-b/web" sorts before "team/api" because '-'
+// comes before '/'.
+func compareNamespacedName(ans, aname, bns, bname string) int {
+	a := [3]string{ans, "/", aname}
+	b := [3]string{bns, "/", bname}
+	i, j := 0, 0 // part indices
+	x, y := 0, 0 // offsets within the parts
+	for {
+		for i < 3 && x == len(a[i]) {
+			i, x = i+1, 0
+		}
+		for j < 3 && y == len(b[j]) {
+			j, y = j+1, 0
+		}
+		switch {
+		case i == 3 && j == 3:
+			return 0
+		case i == 3:
+			return -1
+		case j == 3:
+			return 1
+		}
+		if c := cmp.Compare(a[i][x], b[j][y]); c != 0 {
+			return c
+		}
+		x, y = x+1, y+1
+	}
 }
 
 // sortedOldestFirst returns a sorted copy of objs without nil entries.

@@ -75,6 +75,9 @@ func (b *builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.Paren
 	attachments, reason, msg := b.selectListeners(g, r, ref)
 	if reason == "" && !rules.servable() {
 		reason, msg = string(gatewayv1.RouteReasonUnsupportedValue), "No rule can be served: "+strings.Join(rules.problems, " ")
+		if allContain(rules.problems, "(IncompatibleFilters)") {
+			reason = string(gatewayv1.RouteReasonIncompatibleFilters)
+		}
 	}
 	if reason == "" {
 		taken, servesNothing := b.addRules(r, attachments, rules)
@@ -84,7 +87,7 @@ func (b *builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.Paren
 			msg = "Every hostname of the route is served by an older route: " + strings.Join(taken, ", ") + "."
 		case servesNothing:
 			reason = ReasonConflicted
-			msg = "An older route of the other kind serves intersecting hostnames on every listener: " + strings.Join(taken, ", ") + "."
+			msg = "A route of the other kind that comes first (older, or first by namespace/name) serves intersecting hostnames on every listener: " + strings.Join(taken, ", ") + "."
 		case len(taken) > 0:
 			msg += " Served by an older route instead: " + strings.Join(taken, ", ") + "."
 		}
@@ -136,7 +139,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 			}
 		} else {
 			if owner, ok := l.otherKindOwner(r.kind, a.hostnames); ok {
-				taken = append(taken, fmt.Sprintf("listener %q (%s %s/%s has intersecting hostnames; of an HTTPRoute and a GRPCRoute only the older is accepted)", l.spec.Name, owner.kind, owner.namespace, owner.name))
+				taken = append(taken, fmt.Sprintf("listener %q (%s %s/%s has intersecting hostnames; of an HTTPRoute and a GRPCRoute only the one that comes first is accepted)", l.spec.Name, owner.kind, owner.namespace, owner.name))
 				continue
 			}
 			for _, host := range a.hostnames {
@@ -316,4 +319,13 @@ func filter[T any](in []T, keep func(T) bool) []T {
 		}
 	}
 	return out
+}
+
+func allContain(list []string, part string) bool {
+	for _, s := range list {
+		if !strings.Contains(s, part) {
+			return false
+		}
+	}
+	return len(list) > 0
 }

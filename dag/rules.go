@@ -2,6 +2,7 @@ package dag
 
 import (
 	"fmt"
+	"slices"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -111,6 +112,9 @@ func backendRefFilters(filters []gatewayv1.HTTPRouteFilter, field string) ([2]He
 		switch f.Type {
 		case gatewayv1.HTTPRouteFilterRequestHeaderModifier:
 			out[0], problem = headerModifier(f.RequestHeaderModifier, "requestHeaderModifier")
+			if problem == "" && (slices.Contains(out[0].Remove, "host") || slices.ContainsFunc(append(out[0].Set, out[0].Add...), func(h Header) bool { return h.Name == "host" })) {
+				problem = "the Host header cannot be changed per backend; use the rule's filters."
+			}
 		case gatewayv1.HTTPRouteFilterResponseHeaderModifier:
 			out[1], problem = headerModifier(f.ResponseHeaderModifier, "responseHeaderModifier")
 		default:

@@ -13,26 +13,32 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/hostmatch"
 )
 
 // headersToAdd expresses set (replace any value) and add (append to any
-// value) as Envoy header options.
+// value) as Envoy header options. Envoy reads header values as format
+// strings ("%DOWNSTREAM_REMOTE_ADDRESS%"); the Gateway API's are literal,
+// so "%" is escaped as "%%".
 func headersToAdd(m dag.HeaderModifier) []*corev3.HeaderValueOption {
 	var out []*corev3.HeaderValueOption
 	for _, h := range m.Set {
 		out = append(out, &corev3.HeaderValueOption{
-			Header:       &corev3.HeaderValue{Key: h.Name, Value: h.Value},
+			Header:       &corev3.HeaderValue{Key: h.Name, Value: literal(h.Value)},
 			AppendAction: corev3.HeaderValueOption_OVERWRITE_IF_EXISTS_OR_ADD,
 		})
 	}
 	for _, h := range m.Add {
 		out = append(out, &corev3.HeaderValueOption{
-			Header:       &corev3.HeaderValue{Key: h.Name, Value: h.Value},
+			Header:       &corev3.HeaderValue{Key: h.Name, Value: literal(h.Value)},
 			AppendAction: corev3.HeaderValueOption_APPEND_IF_EXISTS_OR_ADD,
 		})
 	}
 	return out
 }
+
+// literal escapes a value for Envoy's header formatter.
+func literal(v string) string { return strings.ReplaceAll(v, "%", "%%") }
 
 func hasHeaderChanges(b dag.WeightedCluster) bool {
 	for _, m := range []dag.HeaderModifier{b.RequestHeaders, b.ResponseHeaders} {
@@ -46,12 +52,20 @@ func hasHeaderChanges(b dag.WeightedCluster) bool {
 // redirectAction builds a redirect the way the Gateway API defines one. The
 // port: the filter's, else the well-known port of the filter's scheme, else
 // the Gateway listener's port (seeds: the external port, not the one Envoy
-// binds). A port that is the default of the resulting scheme is left out of
-// the Location, as the spec advises, when Envoy can be trusted to drop the
-// request's port (it does when the scheme changes from a default port); if
-// the listener itself is on a non-default port the request's Host carries
-// that port, so the default port is then given explicitly: a correct
-// Location matters more than a pretty one.
+// binds). The Location must carry that port, and should leave it out when
+// it is the scheme's default. Envoy writes a port_redirect always, and
+// otherwise keeps the request's port unless the host changes; so:
+//
+//   - a non-default port is given as port_redirect;
+//   - a default port is left out by giving the host: the filter's hostname,
+//     or the virtual host's own when it is a precise name, which drops
+//     whatever port the request carried;
+//   - on a wildcard or catch-all virtual host no host can be given, so the
+//     default port is written out when the listener itself is on a
+//     non-default port (its requests carry that port), and otherwise left
+//     to Envoy, which drops a default port when the scheme changes. A
+//     request whose Host carries some other port keeps it there: the one
+//     case Envoy cannot express.
 func redirectAction(rd *dag.Redirect, at origin) *routev3.RedirectAction {
 	out := &routev3.RedirectAction{ResponseCode: redirectCode(rd.StatusCode), HostRedirect: rd.Hostname}
 	scheme := at.scheme
@@ -67,7 +81,13 @@ func redirectAction(rd *dag.Redirect, at origin) *routev3.RedirectAction {
 	default:
 		port = at.port
 	}
-	if port != defaultPort(scheme) || at.port != defaultPort(at.scheme) {
+	switch {
+	case port != defaultPort(scheme):
+		out.PortRedirect = uint32(port)
+	case out.HostRedirect != "":
+	case at.host != "" && !hostmatch.IsWildcard(at.host):
+		out.HostRedirect = at.host
+	case at.port != defaultPort(at.scheme):
 		out.PortRedirect = uint32(port)
 	}
 	if p := rd.Path; p != nil {

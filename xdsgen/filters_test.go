@@ -50,7 +50,8 @@ func TestPrefixRewrite(t *testing.T) {
 }
 
 func TestRedirectPort(t *testing.T) {
-	http80, http8080, https443 := origin{"http", 80}, origin{"http", 8080}, origin{"https", 443}
+	http80, http8080, https443 := origin{scheme: "http", port: 80}, origin{scheme: "http", port: 8080}, origin{scheme: "https", port: 443}
+	onHost := func(o origin, host string) origin { o.host = host; return o }
 	tests := []struct {
 		name   string
 		rd     dag.Redirect
@@ -66,8 +67,11 @@ func TestRedirectPort(t *testing.T) {
 		{"explicit default port is left out", dag.Redirect{Scheme: "https", Port: 443}, http80, "https", 0},
 		{"https to http", dag.Redirect{Scheme: "http"}, https443, "http", 0},
 		// From a listener on a non-default port the Host carries that port,
-		// which Envoy would keep; the default port is then written out.
+		// which Envoy would keep; the default port is then written out,
+		// unless the virtual host's precise name can replace the host.
 		{"scheme change from a non-default port", dag.Redirect{Scheme: "https"}, http8080, "https", 443},
+		{"scheme change on a precise host", dag.Redirect{Scheme: "https"}, onHost(http8080, "a.example.com"), "https", 0},
+		{"wildcard host cannot be given", dag.Redirect{Scheme: "https"}, onHost(http8080, "*.example.com"), "https", 443},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -38,6 +38,9 @@ func routeConfiguration(name string, l *dag.Listener, scheme string, vhosts []*d
 type origin struct {
 	scheme string
 	port   int32
+	// host is the virtual host's hostname, set only for redirects, which
+	// use it to drop the request's port (see redirectAction).
+	host string
 }
 
 // routeCache holds the Envoy routes built in one Generate, by graph route
@@ -51,6 +54,9 @@ type routeCacheKey struct {
 }
 
 func (c routeCache) get(r *dag.Route, at origin) *routev3.Route {
+	if r.Filters.Redirect == nil {
+		at.host = "" // shared by every virtual host it falls through into
+	}
 	key := routeCacheKey{r, at}
 	if built, ok := c[key]; ok {
 		return built
@@ -74,6 +80,7 @@ func virtualHost(l *dag.Listener, vh *dag.VirtualHost, at origin, cache routeCac
 		return out
 	}
 	for _, r := range vh.Routes {
+		at.host = vh.Hostname
 		out.Routes = append(out.Routes, cache.get(r, at))
 	}
 	return out
