@@ -169,9 +169,9 @@ func applyRewrite(action *routev3.RouteAction, rw *dag.Rewrite) {
 }
 
 // applyMirrors copies a share of requests to each mirror's cluster.
-func applyMirrors(action *routev3.RouteAction, mirrors []dag.Mirror) {
+func applyMirrors(action *routev3.RouteAction, mirrors []dag.Mirror, names clusterNames) {
 	for _, m := range mirrors {
-		policy := &routev3.RouteAction_RequestMirrorPolicy{Cluster: clusterName(m.Cluster)}
+		policy := &routev3.RouteAction_RequestMirrorPolicy{Cluster: names.of(m.Cluster)}
 		if m.Numerator != m.Denominator {
 			policy.RuntimeFraction = &corev3.RuntimeFractionalPercent{DefaultValue: fraction(m.Numerator, m.Denominator)}
 		}

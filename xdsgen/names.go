@@ -2,6 +2,7 @@ package xdsgen
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -39,7 +40,7 @@ func ListenerName(gateway types.NamespacedName, port int32) string {
 // ClusterName is the name of the Envoy Cluster, and of its
 // ClusterLoadAssignment, for one port of a Service.
 func ClusterName(service types.NamespacedName, port int32) string {
-	return fmt.Sprintf("service/%s/%s/%d", service.Namespace, service.Name, port)
+	return "service/" + service.Namespace + "/" + service.Name + "/" + strconv.Itoa(int(port))
 }
 
 func virtualHostName(l *dag.Listener, vh *dag.VirtualHost) string {
@@ -53,7 +54,8 @@ func virtualHostName(l *dag.Listener, vh *dag.VirtualHost) string {
 // routeName names an Envoy route after its rule and match, e.g.
 // httproute/<namespace>/<name>/rule/<i>/match/<j> or grpcroute/....
 func routeName(src dag.RouteSource) string {
-	return fmt.Sprintf("%s/%s/%s/rule/%d/match/%d", strings.ToLower(src.Kind), src.Namespace, src.Name, src.Rule, src.Match)
+	return strings.ToLower(src.Kind) + "/" + src.Namespace + "/" + src.Name +
+		"/rule/" + strconv.Itoa(src.Rule) + "/match/" + strconv.Itoa(src.Match)
 }
 
 func clusterName(c *dag.Cluster) string {
@@ -61,6 +63,23 @@ func clusterName(c *dag.Cluster) string {
 		return ClusterName(c.Service, c.Port) + "/" + c.Protocol
 	}
 	return ClusterName(c.Service, c.Port)
+}
+
+// clusterNames remembers the names of clusters, which routes repeat: a
+// shared Service appears in many routes. A nil clusterNames computes each
+// name afresh.
+type clusterNames map[*dag.Cluster]string
+
+func (n clusterNames) of(c *dag.Cluster) string {
+	if n == nil {
+		return clusterName(c)
+	}
+	name, ok := n[c]
+	if !ok {
+		name = clusterName(c)
+		n[c] = name
+	}
+	return name
 }
 
 // InvalidBackendClusterName is the cluster, deliberately never defined, that

@@ -30,7 +30,7 @@ type Resources struct {
 func Generate(g *dag.Graph) *Resources {
 	r := &Resources{}
 	reject := false
-	cache := routeCache{}
+	cache := newRouteCache()
 	for _, l := range g.Listeners {
 		r.Listeners = append(r.Listeners, listener(l))
 		if !l.Secure {

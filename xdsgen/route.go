@@ -46,7 +46,14 @@ type origin struct {
 // routeCache holds the Envoy routes built in one Generate, by graph route
 // and origin: the same graph route at the same origin builds the same
 // message, so the message is shared. Messages are read-only once built.
-type routeCache map[routeCacheKey]*routev3.Route
+type routeCache struct {
+	routes map[routeCacheKey]*routev3.Route
+	names  clusterNames
+}
+
+func newRouteCache() routeCache {
+	return routeCache{routes: map[routeCacheKey]*routev3.Route{}, names: clusterNames{}}
+}
 
 type routeCacheKey struct {
 	route *dag.Route
@@ -58,11 +65,11 @@ func (c routeCache) get(r *dag.Route, at origin) *routev3.Route {
 		at.host = "" // shared by every virtual host it falls through into
 	}
 	key := routeCacheKey{r, at}
-	if built, ok := c[key]; ok {
+	if built, ok := c.routes[key]; ok {
 		return built
 	}
-	built := route(r, at)
-	c[key] = built
+	built := route(r, at, c.names)
+	c.routes[key] = built
 	return built
 }
 
@@ -86,7 +93,7 @@ func virtualHost(l *dag.Listener, vh *dag.VirtualHost, at origin, cache routeCac
 	return out
 }
 
-func route(r *dag.Route, at origin) *routev3.Route {
+func route(r *dag.Route, at origin, names clusterNames) *routev3.Route {
 	out := &routev3.Route{
 		Name:  routeName(r.Source),
 		Match: routeMatch(r.Match),
@@ -99,7 +106,7 @@ func route(r *dag.Route, at origin) *routev3.Route {
 	case len(r.Backends) == 0:
 		out.Action = &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: r.DirectResponseStatus}}
 	default:
-		out.Action = &routev3.Route_Route{Route: routeAction(r)}
+		out.Action = &routev3.Route_Route{Route: routeAction(r, names)}
 	}
 	return out
 }
@@ -108,15 +115,15 @@ func route(r *dag.Route, at origin) *routev3.Route {
 // backends goes to InvalidBackendClusterName, a cluster that does not exist,
 // and cluster_not_found_response_code turns it into the 500 the spec asks
 // for; Envoy accepts names of missing clusters in routes it gets over RDS.
-func routeAction(r *dag.Route) *routev3.RouteAction {
+func routeAction(r *dag.Route, names clusterNames) *routev3.RouteAction {
 	action := &routev3.RouteAction{}
 	if len(r.Backends) == 1 && r.InvalidWeight == 0 && !hasHeaderChanges(r.Backends[0]) {
-		action.ClusterSpecifier = &routev3.RouteAction_Cluster{Cluster: clusterName(r.Backends[0].Cluster)}
+		action.ClusterSpecifier = &routev3.RouteAction_Cluster{Cluster: names.of(r.Backends[0].Cluster)}
 	} else {
 		weighted := &routev3.WeightedCluster{}
 		for _, b := range r.Backends {
 			weighted.Clusters = append(weighted.Clusters, &routev3.WeightedCluster_ClusterWeight{
-				Name:                    clusterName(b.Cluster),
+				Name:                    names.of(b.Cluster),
 				Weight:                  wrapperspb.UInt32(b.Weight),
 				RequestHeadersToAdd:     headersToAdd(b.RequestHeaders),
 				RequestHeadersToRemove:  b.RequestHeaders.Remove,
@@ -134,7 +141,7 @@ func routeAction(r *dag.Route) *routev3.RouteAction {
 		action.ClusterSpecifier = &routev3.RouteAction_WeightedClusters{WeightedClusters: weighted}
 	}
 	applyRewrite(action, r.Filters.Rewrite)
-	applyMirrors(action, r.Filters.Mirrors)
+	applyMirrors(action, r.Filters.Mirrors, names)
 	applyTimeouts(action, r.Filters.Timeout, r.Filters.BackendTimeout)
 	return action
 }
