@@ -47,12 +47,11 @@ type origin struct {
 // and origin: the same graph route at the same origin builds the same
 // message, so the message is shared. Messages are read-only once built.
 type routeCache struct {
-	routes map[routeCacheKey]*routev3.Route
-	names  clusterNames
-}
-
-func newRouteCache() routeCache {
-	return routeCache{routes: map[routeCacheKey]*routev3.Route{}, names: clusterNames{}}
+	// shared holds routes without a redirect, which every virtual host of
+	// an origin shares; redirects depend on the virtual host's hostname too.
+	shared    map[origin]map[*dag.Route]*routev3.Route
+	redirects map[routeCacheKey]*routev3.Route
+	names     clusterNames
 }
 
 type routeCacheKey struct {
@@ -60,16 +59,42 @@ type routeCacheKey struct {
 	at    origin
 }
 
-func (c routeCache) get(r *dag.Route, at origin) *routev3.Route {
-	if r.Filters.Redirect == nil {
-		at.host = "" // shared by every virtual host it falls through into
+func newRouteCache() routeCache {
+	return routeCache{
+		shared:    map[origin]map[*dag.Route]*routev3.Route{},
+		redirects: map[routeCacheKey]*routev3.Route{},
+		names:     clusterNames{},
 	}
-	key := routeCacheKey{r, at}
-	if built, ok := c.routes[key]; ok {
+}
+
+// forOrigin returns the shared routes of one origin; looking them up by
+// route pointer alone is the cheap lookup fan-out needs.
+func (c routeCache) forOrigin(at origin) map[*dag.Route]*routev3.Route {
+	at.host = ""
+	m := c.shared[at]
+	if m == nil {
+		m = map[*dag.Route]*routev3.Route{}
+		c.shared[at] = m
+	}
+	return m
+}
+
+func (c routeCache) get(shared map[*dag.Route]*routev3.Route, r *dag.Route, at origin) *routev3.Route {
+	if r.Filters.Redirect != nil {
+		key := routeCacheKey{r, at}
+		built, ok := c.redirects[key]
+		if !ok {
+			built = route(r, at, c.names)
+			c.redirects[key] = built
+		}
 		return built
 	}
-	built := route(r, at, c.names)
-	c.routes[key] = built
+	built, ok := shared[r]
+	if !ok {
+		at.host = ""
+		built = route(r, at, c.names)
+		shared[r] = built
+	}
 	return built
 }
 
@@ -86,9 +111,11 @@ func virtualHost(l *dag.Listener, vh *dag.VirtualHost, at origin, cache routeCac
 		}}
 		return out
 	}
+	shared := cache.forOrigin(at)
+	at.host = vh.Hostname
+	out.Routes = make([]*routev3.Route, 0, len(vh.Routes))
 	for _, r := range vh.Routes {
-		at.host = vh.Hostname
-		out.Routes = append(out.Routes, cache.get(r, at))
+		out.Routes = append(out.Routes, cache.get(shared, r, at))
 	}
 	return out
 }
