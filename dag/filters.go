@@ -111,26 +111,39 @@ func hostHeader(f *Filters) string {
 // replaces that match's prefix, and needs one.
 func (f compiledFilters) forMatch(m RouteMatch) (Filters, string) {
 	out := f.Filters
-	needsPrefix := "ReplacePrefixMatch needs a PathPrefix match; this match is " + string(m.Path.Type) + "."
-	if r := out.Redirect; r != nil && r.Path != nil && r.Path.ReplacePrefix {
-		if m.Path.Type != PathPrefix {
-			return Filters{}, needsPrefix
-		}
-		copied, path := *r, *r.Path
-		path.MatchedPrefix = m.Path.Value
-		copied.Path = &path
+	if out.Redirect != nil && prefixPending(out.Redirect.Path) {
+		copied := *out.Redirect
 		out.Redirect = &copied
-	}
-	if r := out.Rewrite; r != nil && r.Path != nil && r.Path.ReplacePrefix {
-		if m.Path.Type != PathPrefix {
-			return Filters{}, needsPrefix
+		if !withMatchedPrefix(&copied.Path, m) {
+			return Filters{}, needsPrefix(m)
 		}
-		copied, path := *r, *r.Path
-		path.MatchedPrefix = m.Path.Value
-		copied.Path = &path
+	}
+	if out.Rewrite != nil && prefixPending(out.Rewrite.Path) {
+		copied := *out.Rewrite
 		out.Rewrite = &copied
+		if !withMatchedPrefix(&copied.Path, m) {
+			return Filters{}, needsPrefix(m)
+		}
 	}
 	return out, ""
+}
+
+func prefixPending(p *PathRewrite) bool { return p != nil && p.ReplacePrefix }
+
+// withMatchedPrefix replaces *p with a copy that knows m's prefix; the
+// compiled filters are shared by the rule's matches and stay unchanged.
+func withMatchedPrefix(p **PathRewrite, m RouteMatch) bool {
+	if m.Path.Type != PathPrefix {
+		return false
+	}
+	copied := **p
+	copied.MatchedPrefix = m.Path.Value
+	*p = &copied
+	return true
+}
+
+func needsPrefix(m RouteMatch) string {
+	return "ReplacePrefixMatch needs a PathPrefix match; this match is " + string(m.Path.Type) + "."
 }
 
 // headerModifier validates a header filter: names are header tokens, unique

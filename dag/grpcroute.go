@@ -54,16 +54,12 @@ func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gateway
 	if problem != "" {
 		return nil, problem
 	}
-	refs := make([]gatewayv1.BackendRef, len(rule.BackendRefs))
-	mods := make([][2]HeaderModifier, len(rule.BackendRefs))
-	for i := range rule.BackendRefs {
-		refs[i] = rule.BackendRefs[i].BackendRef
-		if mods[i], problem = backendRefFilters(httpFilters(rule.BackendRefs[i].Filters), fmt.Sprintf("%s.backendRefs[%d]", field, i)); problem != "" {
-			return nil, problem
-		}
+	backends, invalid, problem := b.ruleBackends(from, len(rule.BackendRefs), func(i int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter) {
+		return rule.BackendRefs[i].BackendRef, httpFilters(rule.BackendRefs[i].Filters)
+	}, field, c)
+	if problem != "" {
+		return nil, problem
 	}
-	backends, invalid := b.resolveBackends(from, refs, field, c,
-		func(i int) (HeaderModifier, HeaderModifier) { return mods[i][0], mods[i][1] })
 	var routes []*Route
 	for mi, match := range matches {
 		r := &Route{
@@ -146,22 +142,11 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (RouteMatch, string) {
 			return RouteMatch{}, fmt.Sprintf("method.type %q is not one of Exact, RegularExpression.", typ)
 		}
 	}
-	seen := map[string]bool{}
-	for i, h := range m.Headers {
-		name := strings.ToLower(string(h.Name))
-		sm, problem := stringMatch(name, (*string)(h.Type), h.Value)
-		if problem == "" && !validHeaderName(name) {
-			problem = fmt.Sprintf("%q is not a header name.", h.Name)
-		}
-		if problem != "" {
-			return RouteMatch{}, fmt.Sprintf("headers[%d]: %s", i, problem)
-		}
-		if !seen[name] {
-			seen[name] = true
-			out.Headers = append(out.Headers, sm)
-		}
-	}
-	return out, ""
+	var problem string
+	out.Headers, problem = headerMatches(len(m.Headers), func(i int) (string, *string, string) {
+		return string(m.Headers[i].Name), (*string)(m.Headers[i].Type), m.Headers[i].Value
+	})
+	return out, problem
 }
 
 func orAny(re string) string {

@@ -27,22 +27,12 @@ func compileMatch(m *gatewayv1.HTTPRouteMatch) (RouteMatch, string) {
 			return RouteMatch{}, fmt.Sprintf("method: %q is not an HTTP method token.", out.Method)
 		}
 	}
-	seen := map[string]bool{}
-	for i, h := range m.Headers {
-		name := strings.ToLower(string(h.Name))
-		sm, problem := stringMatch(name, (*string)(h.Type), h.Value)
-		if problem == "" && !validHeaderName(name) {
-			problem = fmt.Sprintf("%q is not a header name.", h.Name)
-		}
-		if problem != "" {
-			return RouteMatch{}, fmt.Sprintf("headers[%d]: %s", i, problem)
-		}
-		if !seen[name] {
-			seen[name] = true
-			out.Headers = append(out.Headers, sm)
-		}
+	if out.Headers, problem = headerMatches(len(m.Headers), func(i int) (string, *string, string) {
+		return string(m.Headers[i].Name), (*string)(m.Headers[i].Type), m.Headers[i].Value
+	}); problem != "" {
+		return RouteMatch{}, problem
 	}
-	seen = map[string]bool{}
+	seen := map[string]bool{}
 	for i, q := range m.QueryParams {
 		name := string(q.Name)
 		sm, problem := stringMatch(name, (*string)(q.Type), q.Value)
@@ -55,6 +45,30 @@ func compileMatch(m *gatewayv1.HTTPRouteMatch) (RouteMatch, string) {
 		if !seen[name] {
 			seen[name] = true
 			out.QueryParams = append(out.QueryParams, sm)
+		}
+	}
+	return out, ""
+}
+
+// headerMatches compiles n header conditions, given by index as name, type
+// and value (HTTPRoute and GRPCRoute spell them with different types):
+// names lower-cased, the first of equivalent names kept.
+func headerMatches(n int, at func(int) (string, *string, string)) ([]StringMatch, string) {
+	var out []StringMatch
+	seen := map[string]bool{}
+	for i := range n {
+		raw, typ, value := at(i)
+		name := strings.ToLower(raw)
+		sm, problem := stringMatch(name, typ, value)
+		if problem == "" && !validHeaderName(name) {
+			problem = fmt.Sprintf("%q is not a header name.", raw)
+		}
+		if problem != "" {
+			return nil, fmt.Sprintf("headers[%d]: %s", i, problem)
+		}
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, sm)
 		}
 	}
 	return out, ""

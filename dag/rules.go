@@ -62,16 +62,12 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 	if problem != "" {
 		return nil, problem
 	}
-	refs := make([]gatewayv1.BackendRef, len(rule.BackendRefs))
-	mods := make([][2]HeaderModifier, len(rule.BackendRefs))
-	for i := range rule.BackendRefs {
-		refs[i] = rule.BackendRefs[i].BackendRef
-		if mods[i], problem = backendRefFilters(rule.BackendRefs[i].Filters, fmt.Sprintf("%s.backendRefs[%d]", field, i)); problem != "" {
-			return nil, problem
-		}
+	backends, invalid, problem := b.ruleBackends(from, len(rule.BackendRefs), func(i int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter) {
+		return rule.BackendRefs[i].BackendRef, rule.BackendRefs[i].Filters
+	}, field, c)
+	if problem != "" {
+		return nil, problem
 	}
-	backends, invalid := b.resolveBackends(from, refs, field, c,
-		func(i int) (HeaderModifier, HeaderModifier) { return mods[i][0], mods[i][1] })
 
 	var routes []*Route
 	for mi, match := range matches {
@@ -98,6 +94,25 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 		routes = append(routes, r)
 	}
 	return routes, ""
+}
+
+// ruleBackends resolves the n backendRefs of an HTTP rule, given by index
+// with their filters (HTTPRoute and GRPCRoute spell them with different
+// types). problem names a backendRef filter the rule cannot be served with.
+func (b *builder) ruleBackends(from backendOrigin, n int, at func(int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter), field string, c *compiledRules) ([]WeightedCluster, uint32, string) {
+	refs := make([]gatewayv1.BackendRef, n)
+	mods := make([][2]HeaderModifier, n)
+	for i := range n {
+		var filters []gatewayv1.HTTPRouteFilter
+		refs[i], filters = at(i)
+		var problem string
+		if mods[i], problem = backendRefFilters(filters, fmt.Sprintf("%s.backendRefs[%d]", field, i)); problem != "" {
+			return nil, 0, problem
+		}
+	}
+	backends, invalid := b.resolveBackends(from, refs, field, c,
+		func(i int) (HeaderModifier, HeaderModifier) { return mods[i][0], mods[i][1] })
+	return backends, invalid, ""
 }
 
 // backendRefFilters compiles the filters of one backendRef: header changes
