@@ -99,11 +99,11 @@ func (b *builder) addStatus(kind string, obj metav1.Object, status any) {
 	})
 }
 
-// programmedRoutes counts the Envoy routes of each route object, once the
-// graph is complete.
+// programmedRoutes counts the graph routes of each route object, once the
+// graph is complete (see countProgrammed).
 func (b *builder) programmedRoutes() map[objectKey]int {
 	if b.programmed == nil {
-		b.programmed = b.graph.programmed()
+		b.programmed = map[objectKey]int{}
 	}
 	return b.programmed
 }

@@ -58,46 +58,55 @@ func (c *conflicts) record(loser, winner *Route, host string) {
 	msg := fmt.Sprintf("spec.rules[%d].matches[%d] on %s: %s %s/%s is older and has the same match, so its rule serves those requests.",
 		loser.Source.Rule, loser.Source.Match, host, winner.Source.Kind, winner.Source.Namespace, winner.Source.Name)
 	key := sourceKey(loser.Source)
-	if !slices.Contains(c.lost[key], msg) {
+	if !slices.Contains(c.lost[key], msg) { // few per route: a scan is fine
 		c.lost[key] = append(c.lost[key], msg)
 	}
 }
 
 // matchKey is equal for matches that select the same requests as written:
-// the same path, method, and sets of header and query conditions.
+// the same path, method, and sets of header and query conditions. It is
+// built by hand, not with fmt, as every route needs one.
 func matchKey(m RouteMatch) string {
-	conds := func(ms []StringMatch) string {
-		s := slices.Clone(ms)
-		slices.SortFunc(s, func(a, b StringMatch) int {
-			return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Value, b.Value))
-		})
-		var b strings.Builder
-		for _, x := range s {
-			fmt.Fprintf(&b, "%q%s%q,", x.Name, x.Type, x.Value)
+	var b strings.Builder
+	b.WriteString(string(m.Path.Type))
+	b.WriteByte(0)
+	b.WriteString(m.Path.Value)
+	b.WriteByte(0)
+	b.WriteString(m.Method)
+	for _, set := range [][]StringMatch{m.Headers, m.QueryParams} {
+		b.WriteByte(1)
+		sorted := set
+		if len(set) > 1 {
+			sorted = slices.Clone(set)
+			slices.SortFunc(sorted, func(a, b StringMatch) int {
+				return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Value, b.Value))
+			})
 		}
-		return b.String()
+		for _, x := range sorted {
+			b.WriteString(x.Name)
+			b.WriteByte(0)
+			b.WriteString(string(x.Type))
+			b.WriteByte(0)
+			b.WriteString(x.Value)
+			b.WriteByte(2)
+		}
 	}
-	return fmt.Sprintf("%s %q %q h[%s] q[%s]", m.Path.Type, m.Path.Value, m.Method, conds(m.Headers), conds(m.QueryParams))
+	return b.String()
 }
 
-// programmed counts, per route object, the Envoy routes the graph holds for
-// it.
-func (g *Graph) programmed() map[objectKey]int {
-	out := map[objectKey]int{}
-	count := func(vhosts []*VirtualHost) {
-		for _, vh := range vhosts {
-			for _, r := range vh.Routes {
-				out[sourceKey(r.Source)]++
-			}
+// programmed counts, per route object, the graph routes left in its
+// listeners' hostname groups once conflicts are settled. Fall-through
+// copies into other virtual hosts add no route object, so the groups are
+// enough, and much smaller than the virtual hosts.
+func (b *builder) countProgrammed(l *listener) {
+	if b.programmed == nil {
+		b.programmed = map[objectKey]int{}
+	}
+	for _, routes := range l.hosts {
+		for _, r := range routes {
+			b.programmed[sourceKey(r.Source)]++
 		}
 	}
-	for _, l := range g.Listeners {
-		count(l.VirtualHosts)
-		for _, fc := range l.FilterChains {
-			count(fc.VirtualHosts)
-		}
-	}
-	return out
 }
 
 // applyConflicts tells a route's accepted parents what its matches lost to

@@ -29,8 +29,10 @@ func (b *builder) finishGateway(g *gateway) {
 			switch l.spec.Protocol {
 			case gatewayv1.HTTPProtocolType:
 				gl.VirtualHosts = append(gl.VirtualHosts, l.virtualHosts(&b.conflicts)...)
+				b.countProgrammed(l)
 			case gatewayv1.HTTPSProtocolType:
 				gl.FilterChains = append(gl.FilterChains, httpsFilterChain(l, accepted, &b.conflicts))
+				b.countProgrammed(l)
 			case gatewayv1.TLSProtocolType:
 				gl.FilterChains = append(gl.FilterChains, tlsFilterChains(l)...)
 			}
