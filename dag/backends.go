@@ -53,7 +53,9 @@ func (b *builder) resolveBackends(from backendOrigin, refs []gatewayv1.BackendRe
 		if weight > 0 {
 			wc := WeightedCluster{Cluster: cluster, Weight: weight}
 			if backendFilters != nil {
-				wc.RequestHeaders, wc.ResponseHeaders = backendFilters(bi)
+				if req, resp := backendFilters(bi); !req.empty() || !resp.empty() {
+					wc.Headers = &BackendHeaders{Request: req, Response: resp}
+				}
 			}
 			backends = append(backends, wc)
 		}

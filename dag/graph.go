@@ -99,9 +99,15 @@ type Secret struct {
 type WeightedCluster struct {
 	Cluster *Cluster
 	Weight  uint32
-	// RequestHeaders and ResponseHeaders change the requests sent to this
-	// backend and its responses (backendRef filters).
-	RequestHeaders, ResponseHeaders HeaderModifier
+	// Headers, when not nil, changes the requests sent to this backend and
+	// its responses (backendRef filters). A pointer, as most backends have
+	// none and routes hold many backends.
+	Headers *BackendHeaders
+}
+
+// BackendHeaders are the header changes of one backendRef.
+type BackendHeaders struct {
+	Request, Response HeaderModifier
 }
 
 // Cluster is one port of a Service, and the endpoints that serve it.

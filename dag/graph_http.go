@@ -144,6 +144,8 @@ type HeaderModifier struct {
 	Remove   []string
 }
 
+func (m HeaderModifier) empty() bool { return len(m.Set)+len(m.Add)+len(m.Remove) == 0 }
+
 // Header is one header field.
 type Header struct {
 	Name, Value string

@@ -40,14 +40,7 @@ func headersToAdd(m dag.HeaderModifier) []*corev3.HeaderValueOption {
 // literal escapes a value for Envoy's header formatter.
 func literal(v string) string { return strings.ReplaceAll(v, "%", "%%") }
 
-func hasHeaderChanges(b dag.WeightedCluster) bool {
-	for _, m := range []dag.HeaderModifier{b.RequestHeaders, b.ResponseHeaders} {
-		if len(m.Set)+len(m.Add)+len(m.Remove) > 0 {
-			return true
-		}
-	}
-	return false
-}
+func hasHeaderChanges(b dag.WeightedCluster) bool { return b.Headers != nil }
 
 // redirectAction builds a redirect the way the Gateway API defines one. The
 // port: the filter's, else the well-known port of the filter's scheme, else

@@ -149,14 +149,12 @@ func routeAction(r *dag.Route, names clusterNames) *routev3.RouteAction {
 	} else {
 		weighted := &routev3.WeightedCluster{}
 		for _, b := range r.Backends {
-			weighted.Clusters = append(weighted.Clusters, &routev3.WeightedCluster_ClusterWeight{
-				Name:                    names.of(b.Cluster),
-				Weight:                  wrapperspb.UInt32(b.Weight),
-				RequestHeadersToAdd:     headersToAdd(b.RequestHeaders),
-				RequestHeadersToRemove:  b.RequestHeaders.Remove,
-				ResponseHeadersToAdd:    headersToAdd(b.ResponseHeaders),
-				ResponseHeadersToRemove: b.ResponseHeaders.Remove,
-			})
+			cw := &routev3.WeightedCluster_ClusterWeight{Name: names.of(b.Cluster), Weight: wrapperspb.UInt32(b.Weight)}
+			if h := b.Headers; h != nil {
+				cw.RequestHeadersToAdd, cw.RequestHeadersToRemove = headersToAdd(h.Request), h.Request.Remove
+				cw.ResponseHeadersToAdd, cw.ResponseHeadersToRemove = headersToAdd(h.Response), h.Response.Remove
+			}
+			weighted.Clusters = append(weighted.Clusters, cw)
 		}
 		if r.InvalidWeight > 0 {
 			weighted.Clusters = append(weighted.Clusters, &routev3.WeightedCluster_ClusterWeight{
