@@ -1,0 +1,95 @@
+package protocol
+
+import (
+	"slices"
+	"strings"
+)
+
+// Backend is what Select reads of one Service port.
+type Backend struct {
+	// Name is "<namespace>/<service>:<port>", for messages.
+	Name string
+	// ServiceAppProtocol is the Service port's appProtocol, "" when unset.
+	ServiceAppProtocol string
+	// SliceAppProtocols are the appProtocols the Service's EndpointSlices
+	// give the same port ("" for a slice that sets none).
+	SliceAppProtocols []string
+}
+
+// Select decides the protocol for traffic that a route of kind sends to b.
+// See the package documentation for the rules.
+func Select(b Backend, kind Kind) (Protocol, *Error) {
+	value, err := appProtocol(b)
+	if err != nil {
+		return "", err
+	}
+	p, inferred, ok := Parse(value)
+	if !ok {
+		return "", unsupported("Service port %s has appProtocol %q, which Sesame does not support; use one of kubernetes.io/h2c, kubernetes.io/ws, kubernetes.io/wss, kubernetes.io/raw, http, https, http2, h2c, grpc.", b.Name, value)
+	}
+	if inferred {
+		return inferFrom(kind), nil
+	}
+	if !compatible(kind, p) {
+		return "", unsupported("Service port %s has appProtocol %q (%s), which a %s cannot use%s.", b.Name, value, p, kind, why(kind, p))
+	}
+	return p, nil
+}
+
+// appProtocol is the value that decides: the Service's, or else the one
+// every EndpointSlice agrees on.
+func appProtocol(b Backend) (string, *Error) {
+	if b.ServiceAppProtocol != "" {
+		return b.ServiceAppProtocol, nil
+	}
+	var values []string
+	for _, v := range b.SliceAppProtocols {
+		if v != "" && !slices.Contains(values, v) {
+			values = append(values, v)
+		}
+	}
+	switch len(values) {
+	case 0:
+		return "", nil
+	case 1:
+		return values[0], nil
+	}
+	slices.Sort(values)
+	return "", unsupported("the EndpointSlices of Service port %s disagree on appProtocol (%s) and the Service sets none; one backend cannot speak several protocols.", b.Name, strings.Join(values, ", "))
+}
+
+func inferFrom(kind Kind) Protocol {
+	switch kind {
+	case GRPCRoute:
+		return H2C
+	case TLSRoute:
+		return Stream
+	}
+	return HTTP1
+}
+
+// compatible is GEP-1911's table, restricted to what Sesame can configure
+// without a BackendTLSPolicy.
+func compatible(kind Kind, p Protocol) bool {
+	switch kind {
+	case HTTPRoute:
+		return p == HTTP1 || p == H2C || p == WebSocket
+	case GRPCRoute:
+		return p == H2C
+	case TLSRoute:
+		return p == SecureWebSocket || p == HTTPS || p == H2
+	}
+	return false
+}
+
+func why(kind Kind, p Protocol) string {
+	switch {
+	case p.TLS() && kind != TLSRoute:
+		return " without a BackendTLSPolicy, which Sesame does not read yet"
+	case kind == GRPCRoute:
+		return ": gRPC needs HTTP/2"
+	case kind == TLSRoute:
+		return ": a TLSRoute forwards a TLS stream, which a cleartext backend cannot read"
+	}
+	return ""
+}
