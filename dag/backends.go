@@ -10,6 +10,8 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/protocol"
 )
 
 // clusterKey identifies a Cluster: a Service port.
@@ -19,13 +21,10 @@ type clusterKey struct {
 	protocol string
 }
 
-// backendOrigin is who refers to backends, for ReferenceGrants, and how
-// the backends are spoken to.
+// backendOrigin is who refers to backends: the route kind and namespace,
+// for ReferenceGrants and for the protocol the backends are spoken to in.
 type backendOrigin struct {
 	kind, namespace string
-	// protocol is the Cluster.Protocol of the backends: "h2c" for
-	// GRPCRoute, "" otherwise.
-	protocol string
 }
 
 // resolveBackends turns the backendRefs of one rule of a route of kind
@@ -99,7 +98,40 @@ func (b *builder) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRe
 	if port == nil {
 		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no port %d.", name, *ref.Port)
 	}
-	return b.clusterFor(name, port, from.protocol), "", ""
+	proto, perr := protocol.Select(protocol.Backend{
+		Name:               fmt.Sprintf("%s:%d", name, port.Port),
+		ServiceAppProtocol: valueOr(port.AppProtocol, ""),
+		SliceAppProtocols:  b.sliceAppProtocols(name, port.Name),
+	}, protocol.Kind(from.kind))
+	if perr != nil {
+		return nil, perr.Reason, perr.Message
+	}
+	return b.clusterFor(name, port, clusterProtocol(proto)), "", ""
+}
+
+// clusterProtocol is the Cluster.Protocol for a backend protocol: HTTP/1.1
+// and streams (a TLSRoute forwards TLS without reading it) need no settings
+// on the cluster; h2c and WebSocket backends get a cluster of their own.
+func clusterProtocol(p protocol.Protocol) string {
+	switch p {
+	case protocol.H2C, protocol.WebSocket:
+		return string(p)
+	}
+	return ""
+}
+
+// sliceAppProtocols lists the appProtocol the Service's EndpointSlices give
+// the port named portName.
+func (b *builder) sliceAppProtocols(service types.NamespacedName, portName string) []string {
+	var out []string
+	for _, slice := range b.index.endpointSlices[service] {
+		for _, sp := range slice.Ports {
+			if valueOr(sp.Name, "") == portName {
+				out = append(out, valueOr(sp.AppProtocol, ""))
+			}
+		}
+	}
+	return out
 }
 
 func groupKind(group, kind string) string {

@@ -117,9 +117,10 @@ type Cluster struct {
 	Port int32
 	// PortName is the Service port's name, which EndpointSlice ports carry.
 	PortName string
-	// Protocol is how Envoy speaks to the endpoints: "" for HTTP/1.1 (or a
-	// plain stream, for TLSRoute), "h2c" for HTTP/2 without TLS (GRPCRoute).
-	// One Service port may have a cluster per protocol.
+	// Protocol is how Envoy speaks to the endpoints, as package protocol
+	// decides: "" for HTTP/1.1 (or a stream a TLSRoute forwards), "h2c" for
+	// HTTP/2 without TLS, "ws" for HTTP/1.1 with WebSocket upgrades. One
+	// Service port may have a cluster per protocol.
 	Protocol string
 	// Endpoints are the ready addresses serving the port, ordered by address
 	// and port, without duplicates.

@@ -18,10 +18,11 @@ import (
 //	RegularExpression           RegularExpression "/(svc)/(method)", a missing part matching any
 //	none                        PathPrefix "/"
 //
-// The backends are spoken to in HTTP/2 without TLS (h2c), which gRPC needs.
+// The backends are spoken to in HTTP/2 without TLS (h2c), which gRPC needs;
+// package protocol rejects a backend whose appProtocol says otherwise.
 func (b *builder) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRules {
 	c := &compiledRules{resolvedRefs: true}
-	from := backendOrigin{kind: "GRPCRoute", namespace: route.Namespace, protocol: "h2c"}
+	from := backendOrigin{kind: "GRPCRoute", namespace: route.Namespace}
 	for ri := range route.Spec.Rules {
 		rule := &route.Spec.Rules[ri]
 		field := fmt.Sprintf("spec.rules[%d]", ri)

@@ -21,7 +21,8 @@ import (
 //	VirtualHost         <namespace>/<gateway>/<listener>/<hostname>      ("*" for a listener or route without hostname)
 //	Route               httproute/<namespace>/<name>/rule/<i>/match/<j>
 //	Cluster             service/<namespace>/<service>/<port>             (HTTP/1.1, or a stream)
-//	                    service/<namespace>/<service>/<port>/h2c         (HTTP/2 without TLS, for gRPC)
+//	                    service/<namespace>/<service>/<port>/h2c         (HTTP/2 without TLS: gRPC, kubernetes.io/h2c)
+//	                    service/<namespace>/<service>/<port>/ws          (kubernetes.io/ws)
 //	ClusterLoadAssignment  the name of its Cluster
 //	Secret              secret/<namespace>/<name>
 //

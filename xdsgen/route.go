@@ -165,6 +165,13 @@ func routeAction(r *dag.Route, names clusterNames) *routev3.RouteAction {
 		}
 		action.ClusterSpecifier = &routev3.RouteAction_WeightedClusters{WeightedClusters: weighted}
 	}
+	// WebSocket backends get their upgrades (GEP-1911: kubernetes.io/ws).
+	for _, b := range r.Backends {
+		if b.Cluster.Protocol == "ws" {
+			action.UpgradeConfigs = []*routev3.RouteAction_UpgradeConfig{{UpgradeType: "websocket"}}
+			break
+		}
+	}
 	applyRewrite(action, r.Filters.Rewrite)
 	applyMirrors(action, r.Filters.Mirrors, names)
 	applyTimeouts(action, r.Filters.Timeout, r.Filters.BackendTimeout)
