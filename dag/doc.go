@@ -36,6 +36,11 @@
 // rule is left. Listeners of other protocols get Accepted=False with reason
 // UnsupportedProtocol.
 //
+// Backends: the protocol Envoy speaks to each Service port comes from
+// package protocol (appProtocol on the Service and its EndpointSlices, and
+// the route kind); a backend whose protocol the route cannot use is
+// ResolvedRefs=False with reason UnsupportedProtocol, and is invalid.
+//
 // Conflicts: of two routes with identical matches on one hostname the older
 // wins (seeds); the loser's rule is not programmed and its status names the
 // winner (PartiallyInvalid, or Accepted=False with the Sesame reason
