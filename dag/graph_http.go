@@ -29,15 +29,17 @@ type Route struct {
 	// Match is the condition a request must meet.
 	Match RouteMatch
 	// Backends share the matched traffic by weight with InvalidWeight, the
-	// share of the rule's invalid backends, which is answered 500 (the
-	// spec: "the proportion of requests that would otherwise have been
-	// routed to an invalid backend MUST receive a 500"). When Backends is
-	// empty, Envoy answers DirectResponseStatus itself.
+	// share of the rule's invalid backends, which is answered with
+	// DirectResponseStatus (the spec: "the proportion of requests that would
+	// otherwise have been routed to an invalid backend MUST receive a 500").
+	// When Backends is empty, Envoy answers DirectResponseStatus itself.
 	Backends      []WeightedCluster
 	InvalidWeight uint32
-	// DirectResponseStatus is the HTTP status answered when Backends is empty
-	// and there is no Redirect: 500, as the Gateway API requires when no
-	// backend is valid.
+	// DirectResponseStatus is the HTTP status for traffic no valid backend
+	// takes: all of it when Backends is empty (and there is no Redirect),
+	// else the InvalidWeight share. 500 for HTTPRoute; 503 for GRPCRoute,
+	// whose spec asks for UNAVAILABLE, which is what gRPC clients make of
+	// 503.
 	DirectResponseStatus uint32
 	// Filters apply to every request the route matches.
 	Filters Filters

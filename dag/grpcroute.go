@@ -74,9 +74,7 @@ func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gateway
 		if filters.unresolved {
 			r.Backends, r.InvalidWeight = nil, 0
 		}
-		if len(r.Backends) == 0 {
-			r.DirectResponseStatus = 500
-		}
+		r.DirectResponseStatus = 503 // UNAVAILABLE to gRPC clients
 		routes = append(routes, r)
 	}
 	return routes, ""

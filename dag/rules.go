@@ -88,9 +88,7 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 			// Nothing is forwarded: the rule answers 500, or redirects.
 			r.Backends, r.InvalidWeight = nil, 0
 		}
-		if len(r.Backends) == 0 {
-			r.DirectResponseStatus = 500
-		}
+		r.DirectResponseStatus = 500
 		routes = append(routes, r)
 	}
 	return routes, ""

@@ -18,20 +18,22 @@
 //     agree; slices that disagree are an error, since one cluster cannot
 //     speak two protocols.
 //   - Recognised values: the Kubernetes standard application protocols
-//     kubernetes.io/h2c, kubernetes.io/ws, kubernetes.io/wss and
-//     kubernetes.io/raw, and the IANA-style names users write: http, https,
-//     http2 and h2c (HTTP/2 without TLS), grpc (gRPC over h2c), ws, wss. Names
-//     compare case-insensitively. Any other value is unsupported.
+//     kubernetes.io/h2c, kubernetes.io/ws and kubernetes.io/wss, and the
+//     names users write: http, https, http2 and h2c (HTTP/2 without TLS), h2,
+//     grpc (gRPC over h2c), ws, wss. Names compare case-insensitively, and
+//     EndpointSlices that spell one protocol differently agree. The seed's
+//     kubernetes.io/raw, a constant KEP-3726 later dropped, reads as no value.
+//     Any other value is unsupported.
 //   - No value, or kubernetes.io/raw: the protocol follows from the route kind
 //     (GEP-1911: implementations "MAY infer the protocol from the Route type"):
 //     HTTP/1.1 for HTTPRoute, h2c for GRPCRoute, a plain stream for TLSRoute.
-//     An HTTPRoute to such a backend still upgrades WebSockets, as the GEP
-//     says absence "does not imply ... disable any features".
+//     An HTTPRoute to an HTTP/1.1 backend still upgrades WebSockets, as the
+//     GEP says absence "does not imply ... disable any features".
 //   - Route kind compatibility (GEP-1911's tables): HTTPRoute with HTTP/1.1,
 //     h2c and ws; GRPCRoute with h2c only (gRPC needs HTTP/2); TLSRoute with
-//     wss, https and raw streams, as it forwards TLS. TLS to the backend from
-//     an HTTPRoute or GRPCRoute (https, wss) needs a BackendTLSPolicy
-//     (GEP-1897), which Sesame does not read: unsupported.
+//     any, as it forwards a stream without reading it (the GEP lists wss).
+//     TLS to the backend from an HTTPRoute or GRPCRoute (https, wss) needs a
+//     BackendTLSPolicy (GEP-1897), which Sesame does not read: unsupported.
 //   - Multiple protocols on one port (seed: "h2c/http1"): a Service port has
 //     one appProtocol, but routes of different kinds may reach it. Sesame
 //     gives each (Service port, Protocol) its own Envoy cluster, named with

@@ -25,28 +25,35 @@ func Select(b Backend, kind Kind) (Protocol, *Error) {
 	}
 	p, inferred, ok := Parse(value)
 	if !ok {
-		return "", unsupported("Service port %s has appProtocol %q, which Sesame does not support; use one of kubernetes.io/h2c, kubernetes.io/ws, kubernetes.io/wss, kubernetes.io/raw, http, https, http2, h2c, grpc.", b.Name, value)
+		return "", unsupported("Service port %s has appProtocol %q, which Sesame does not support; it reads kubernetes.io/h2c, kubernetes.io/ws, kubernetes.io/wss, http, https, http2, h2c, h2, grpc, ws and wss.", b.Name, value)
 	}
 	if inferred {
 		return inferFrom(kind), nil
 	}
 	if !compatible(kind, p) {
-		return "", unsupported("Service port %s has appProtocol %q (%s), which a %s cannot use%s.", b.Name, value, p, kind, why(kind, p))
+		return "", unsupported("Service port %s has appProtocol %q (%s), which %s %s cannot use%s.", b.Name, value, p, article(kind), kind, why(kind, p))
 	}
 	return p, nil
 }
 
 // appProtocol is the value that decides: the Service's, or else the one
-// every EndpointSlice agrees on.
+// every EndpointSlice agrees on. Slices agree when their values mean the
+// same protocol, however spelled ("h2c" and "kubernetes.io/h2c").
 func appProtocol(b Backend) (string, *Error) {
 	if b.ServiceAppProtocol != "" {
 		return b.ServiceAppProtocol, nil
 	}
-	var values []string
+	var values, meanings []string
 	for _, v := range b.SliceAppProtocols {
-		if v != "" && !slices.Contains(values, v) {
-			values = append(values, v)
+		meaning := strings.ToLower(strings.TrimSpace(v))
+		if p, inferred, ok := Parse(v); ok && !inferred {
+			meaning = string(p)
 		}
+		if meaning == "" || meaning == raw || slices.Contains(meanings, meaning) {
+			continue
+		}
+		meanings = append(meanings, meaning)
+		values = append(values, v)
 	}
 	switch len(values) {
 	case 0:
@@ -69,7 +76,9 @@ func inferFrom(kind Kind) Protocol {
 }
 
 // compatible is GEP-1911's table, restricted to what Sesame can configure
-// without a BackendTLSPolicy.
+// without a BackendTLSPolicy. A TLSRoute forwards a stream without reading
+// it, TLS when its listener passes TLS through and plain bytes when it
+// terminates, so any recognised protocol is the backend's business.
 func compatible(kind Kind, p Protocol) bool {
 	switch kind {
 	case HTTPRoute:
@@ -77,9 +86,16 @@ func compatible(kind Kind, p Protocol) bool {
 	case GRPCRoute:
 		return p == H2C
 	case TLSRoute:
-		return p == SecureWebSocket || p == HTTPS || p == H2
+		return true
 	}
 	return false
+}
+
+func article(kind Kind) string {
+	if strings.HasPrefix(string(kind), "H") {
+		return "an"
+	}
+	return "a"
 }
 
 func why(kind Kind, p Protocol) string {
@@ -88,8 +104,6 @@ func why(kind Kind, p Protocol) string {
 		return " without a BackendTLSPolicy, which Sesame does not read yet"
 	case kind == GRPCRoute:
 		return ": gRPC needs HTTP/2"
-	case kind == TLSRoute:
-		return ": a TLSRoute forwards a TLS stream, which a cleartext backend cannot read"
 	}
 	return ""
 }

@@ -24,7 +24,7 @@ func TestSelect(t *testing.T) {
 		// The Kubernetes standard application protocols (GEP-1911 tables).
 		{"kubernetes.io/h2c", nil, HTTPRoute, H2C, ""},
 		{"kubernetes.io/h2c", nil, GRPCRoute, H2C, ""},
-		{"kubernetes.io/h2c", nil, TLSRoute, "", "a TLSRoute forwards a TLS stream"},
+		{"kubernetes.io/h2c", nil, TLSRoute, H2C, ""}, // a stream is a stream
 		{"kubernetes.io/ws", nil, HTTPRoute, WebSocket, ""},
 		{"kubernetes.io/ws", nil, GRPCRoute, "", "gRPC needs HTTP/2"},
 		{"kubernetes.io/wss", nil, TLSRoute, SecureWebSocket, ""},
@@ -43,11 +43,14 @@ func TestSelect(t *testing.T) {
 		{"https", nil, TLSRoute, HTTPS, ""},
 		{"h2", nil, TLSRoute, H2, ""},
 		{"ws", nil, HTTPRoute, WebSocket, ""},
-		{"http", nil, TLSRoute, "", "a TLSRoute forwards a TLS stream"},
+		{"http", nil, TLSRoute, HTTP1, ""},
 
 		// Unknown values.
 		{"mongodb", nil, HTTPRoute, "", `appProtocol "mongodb", which Sesame does not support`},
 		{"example.com/custom", nil, TLSRoute, "", "does not support"},
+		{"mongodb", nil, HTTPRoute, "", "reads kubernetes.io/h2c"},
+		{"kubernetes.io/ws", nil, GRPCRoute, "", "a GRPCRoute cannot use"},
+		{"https", nil, HTTPRoute, "", "an HTTPRoute cannot use"},
 
 		// Service versus EndpointSlices: the Service wins; otherwise the
 		// slices must agree.
@@ -55,6 +58,8 @@ func TestSelect(t *testing.T) {
 		{"", []string{"kubernetes.io/h2c", "kubernetes.io/h2c"}, HTTPRoute, H2C, ""},
 		{"", []string{"kubernetes.io/h2c", ""}, GRPCRoute, H2C, ""},
 		{"", []string{"kubernetes.io/h2c", "http"}, HTTPRoute, "", "disagree on appProtocol (http, kubernetes.io/h2c)"},
+		{"", []string{"kubernetes.io/h2c", "H2C", "grpc"}, GRPCRoute, H2C, ""}, // one protocol, spelled three ways
+		{"", []string{"mongodb", "MongoDB"}, HTTPRoute, "", `appProtocol "mongodb"`},
 		{"", []string{"", ""}, GRPCRoute, H2C, ""},
 	}
 	for _, tt := range tests {

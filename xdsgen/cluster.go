@@ -23,14 +23,19 @@ func cluster(c *dag.Cluster) *clusterv3.Cluster {
 			ServiceName: name,
 		},
 	}
+	// The protocol to the endpoints is explicit (package protocol decided
+	// it): HTTP/2 for h2c, HTTP/1.1 otherwise. A cluster a TLSRoute
+	// forwards a stream to ignores it.
+	explicit := &httpv3.HttpProtocolOptions_ExplicitHttpConfig{
+		ProtocolConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_HttpProtocolOptions{HttpProtocolOptions: &corev3.Http1ProtocolOptions{}},
+	}
 	if c.Protocol == "h2c" {
-		out.TypedExtensionProtocolOptions = map[string]*anypb.Any{
-			httpProtocolOptions: mustAny(&httpv3.HttpProtocolOptions{
-				UpstreamProtocolOptions: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_{ExplicitHttpConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig{
-					ProtocolConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_Http2ProtocolOptions{Http2ProtocolOptions: &corev3.Http2ProtocolOptions{}},
-				}},
-			}),
-		}
+		explicit.ProtocolConfig = &httpv3.HttpProtocolOptions_ExplicitHttpConfig_Http2ProtocolOptions{Http2ProtocolOptions: &corev3.Http2ProtocolOptions{}}
+	}
+	out.TypedExtensionProtocolOptions = map[string]*anypb.Any{
+		httpProtocolOptions: mustAny(&httpv3.HttpProtocolOptions{
+			UpstreamProtocolOptions: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_{ExplicitHttpConfig: explicit},
+		}),
 	}
 	return out
 }

@@ -161,13 +161,17 @@ func routeAction(r *dag.Route, names clusterNames) *routev3.RouteAction {
 				Name:   InvalidBackendClusterName,
 				Weight: wrapperspb.UInt32(r.InvalidWeight),
 			})
-			action.ClusterNotFoundResponseCode = routev3.RouteAction_INTERNAL_SERVER_ERROR
+			action.ClusterNotFoundResponseCode = notFoundCode(r.DirectResponseStatus)
 		}
 		action.ClusterSpecifier = &routev3.RouteAction_WeightedClusters{WeightedClusters: weighted}
 	}
-	// WebSocket backends get their upgrades (GEP-1911: kubernetes.io/ws).
+	// WebSocket backends get their upgrades (GEP-1911: kubernetes.io/ws),
+	// and so do HTTP/1.1 ones, as absence of appProtocol "does not imply
+	// the implementation should disable any features (eg. websocket
+	// upgrades)"; Envoy upgrades only requests that ask. HTTP/2 backends
+	// cannot take an HTTP/1.1 upgrade.
 	for _, b := range r.Backends {
-		if b.Cluster.Protocol == "ws" {
+		if b.Cluster.Protocol == "ws" || b.Cluster.Protocol == "" {
 			action.UpgradeConfigs = []*routev3.RouteAction_UpgradeConfig{{UpgradeType: "websocket"}}
 			break
 		}
@@ -176,6 +180,15 @@ func routeAction(r *dag.Route, names clusterNames) *routev3.RouteAction {
 	applyMirrors(action, r.Filters.Mirrors, names)
 	applyTimeouts(action, r.Filters.Timeout, r.Filters.BackendTimeout)
 	return action
+}
+
+// notFoundCode is the status for the share of invalid backends: 503 where
+// the route's own status for them is 503 (GRPCRoute), else 500.
+func notFoundCode(status uint32) routev3.RouteAction_ClusterNotFoundResponseCode {
+	if status == 503 {
+		return routev3.RouteAction_SERVICE_UNAVAILABLE
+	}
+	return routev3.RouteAction_INTERNAL_SERVER_ERROR
 }
 
 // routeMatch expresses a match. Envoy's path_separated_prefix has the

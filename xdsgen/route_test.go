@@ -70,6 +70,7 @@ func TestRouteMatchConditions(t *testing.T) {
 func TestRouteAction(t *testing.T) {
 	a := &dag.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "a"}, Port: 80}
 	b := &dag.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "b"}, Port: 8080}
+	h2c := &dag.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "g"}, Port: 50051, Protocol: "h2c"}
 	src := dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "r", Rule: 1, Match: 2}
 	root := dag.RouteMatch{Path: dag.PathMatch{Type: dag.PathPrefix, Value: "/"}}
 	match := &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}}
@@ -83,19 +84,29 @@ func TestRouteAction(t *testing.T) {
 				Action: &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: 500}}}},
 		{"one backend needs no weights", &dag.Route{Source: src, Match: root, Backends: []dag.WeightedCluster{{Cluster: a, Weight: 7}}},
 			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
-				Action: &routev3.Route_Route{Route: &routev3.RouteAction{ClusterSpecifier: &routev3.RouteAction_Cluster{Cluster: "service/ns/a/80"}}}}},
+				Action: &routev3.Route_Route{Route: &routev3.RouteAction{UpgradeConfigs: []*routev3.RouteAction_UpgradeConfig{{UpgradeType: "websocket"}}, ClusterSpecifier: &routev3.RouteAction_Cluster{Cluster: "service/ns/a/80"}}}}},
 		{"invalid backends answer 500 for their share", &dag.Route{Source: src, Match: root, Backends: []dag.WeightedCluster{{Cluster: a, Weight: 1}}, InvalidWeight: 3},
 			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
 				Action: &routev3.Route_Route{Route: &routev3.RouteAction{
+					UpgradeConfigs:              []*routev3.RouteAction_UpgradeConfig{{UpgradeType: "websocket"}},
 					ClusterNotFoundResponseCode: routev3.RouteAction_INTERNAL_SERVER_ERROR,
 					ClusterSpecifier: &routev3.RouteAction_WeightedClusters{
 						WeightedClusters: &routev3.WeightedCluster{Clusters: []*routev3.WeightedCluster_ClusterWeight{
 							{Name: "service/ns/a/80", Weight: wrapperspb.UInt32(1)},
 							{Name: InvalidBackendClusterName, Weight: wrapperspb.UInt32(3)},
 						}}}}}}},
+		{"gRPC: h2c, no upgrades, 503 for the invalid share", &dag.Route{Source: src, Match: root, Backends: []dag.WeightedCluster{{Cluster: h2c, Weight: 1}}, InvalidWeight: 1, DirectResponseStatus: 503},
+			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
+				Action: &routev3.Route_Route{Route: &routev3.RouteAction{
+					ClusterNotFoundResponseCode: routev3.RouteAction_SERVICE_UNAVAILABLE,
+					ClusterSpecifier: &routev3.RouteAction_WeightedClusters{
+						WeightedClusters: &routev3.WeightedCluster{Clusters: []*routev3.WeightedCluster_ClusterWeight{
+							{Name: "service/ns/g/50051/h2c", Weight: wrapperspb.UInt32(1)},
+							{Name: InvalidBackendClusterName, Weight: wrapperspb.UInt32(1)},
+						}}}}}}},
 		{"several backends share by weight", &dag.Route{Source: src, Match: root, Backends: []dag.WeightedCluster{{Cluster: a, Weight: 3}, {Cluster: b, Weight: 1}}},
 			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
-				Action: &routev3.Route_Route{Route: &routev3.RouteAction{ClusterSpecifier: &routev3.RouteAction_WeightedClusters{
+				Action: &routev3.Route_Route{Route: &routev3.RouteAction{UpgradeConfigs: []*routev3.RouteAction_UpgradeConfig{{UpgradeType: "websocket"}}, ClusterSpecifier: &routev3.RouteAction_WeightedClusters{
 					WeightedClusters: &routev3.WeightedCluster{Clusters: []*routev3.WeightedCluster_ClusterWeight{
 						{Name: "service/ns/a/80", Weight: wrapperspb.UInt32(3)},
 						{Name: "service/ns/b/8080", Weight: wrapperspb.UInt32(1)},
