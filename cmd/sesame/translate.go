@@ -35,8 +35,9 @@ PATH is a YAML or JSON file with one or more documents (separated by "---",
 v1 List documents allowed), a directory (its *.yaml, *.yml and *.json files,
 recursively, in name order), or "-" for standard input.
 
-Read: GatewayClass, Gateway, HTTPRoute, TLSRoute, ReferenceGrant
-(gateway.networking.k8s.io/v1; v1beta1, and v1alpha2/v1alpha3 for TLSRoute),
+Read: GatewayClass, Gateway, HTTPRoute, GRPCRoute, TLSRoute, ReferenceGrant
+(gateway.networking.k8s.io/v1; v1beta1, v1alpha2 for GRPCRoute and TLSRoute,
+v1alpha3 for TLSRoute),
 Service, Secret, Namespace (v1), EndpointSlice (discovery.k8s.io/v1). Objects of
 other kinds are skipped with a warning on stderr.
 

@@ -30,6 +30,8 @@ func TestDecode(t *testing.T) {
 		// Versions: v1beta1 Gateway API objects are read as v1.
 		{"v1beta1 HTTPRoute", "apiVersion: gateway.networking.k8s.io/v1beta1\nkind: HTTPRoute\nmetadata: {name: r}\n",
 			[]string{"gateway.networking.k8s.io/v1 HTTPRoute r"}, nil, ""},
+		{"v1alpha2 GRPCRoute and TLSRoute", "apiVersion: gateway.networking.k8s.io/v1alpha2\nkind: GRPCRoute\nmetadata: {name: g}\n---\napiVersion: gateway.networking.k8s.io/v1alpha3\nkind: TLSRoute\nmetadata: {name: t}\n",
+			[]string{"gateway.networking.k8s.io/v1 GRPCRoute g", "gateway.networking.k8s.io/v1 TLSRoute t"}, nil, ""},
 		{"unknown version of a known kind", "apiVersion: gateway.networking.k8s.io/v1alpha2\nkind: HTTPRoute\nmetadata: {name: r}\n",
 			nil, []string{"(it reads gateway.networking.k8s.io/v1 or gateway.networking.k8s.io/v1beta1 HTTPRoute)"}, ""},
 		{"unknown kind", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n", nil, []string{"skipped apps/v1 Deployment"}, ""},
@@ -88,6 +90,10 @@ func name(o any) string {
 	case *corev1.Secret:
 		return o.Name
 	case *gatewayv1.HTTPRoute:
+		return o.Name
+	case *gatewayv1.GRPCRoute:
+		return o.Name
+	case *gatewayv1.TLSRoute:
 		return o.Name
 	}
 	return "?"
