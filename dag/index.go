@@ -1,15 +1,19 @@
 package dag
 
 import (
+	"cmp"
+
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
 // index finds input objects by name. When two objects share a namespace and
-// name, which only hostile input does, the older one is kept, so the result
-// does not depend on input order.
+// name, which only hostile input does, the older one is kept (then the first
+// by namespace/name and kind, as compareAge orders), so the result does not
+// depend on input order.
 type index struct {
 	services        map[types.NamespacedName]*corev1.Service
 	secrets         map[types.NamespacedName]*corev1.Secret
@@ -26,19 +30,19 @@ func newIndex(in *Input) *index {
 		namespaces:      map[string]*corev1.Namespace{},
 		referenceGrants: map[string][]*gatewayv1.ReferenceGrant{},
 	}
-	for _, svc := range sortedOldestFirst(in.Services) {
-		key := types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}
-		if _, dup := idx.services[key]; !dup {
-			idx.services[key] = svc
-		}
+	// One pass each, no sorting: of objects sharing a name, which only
+	// hostile input has, the older is kept; everything else that reads
+	// these lists is independent of their order.
+	for _, svc := range in.Services {
+		keepOlder(idx.services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, svc)
 	}
-	for _, secret := range sortedOldestFirst(in.Secrets) {
-		key := types.NamespacedName{Namespace: secret.Namespace, Name: secret.Name}
-		if _, dup := idx.secrets[key]; !dup {
-			idx.secrets[key] = secret
-		}
+	for _, secret := range in.Secrets {
+		keepOlder(idx.secrets, types.NamespacedName{Namespace: secret.Namespace, Name: secret.Name}, secret)
 	}
-	for _, slice := range sortedOldestFirst(in.EndpointSlices) {
+	for _, ns := range in.Namespaces {
+		keepOlder(idx.namespaces, ns.Name, ns)
+	}
+	for _, slice := range in.EndpointSlices {
 		service := slice.Labels[discoveryv1.LabelServiceName]
 		if service == "" {
 			continue
@@ -46,15 +50,27 @@ func newIndex(in *Input) *index {
 		key := types.NamespacedName{Namespace: slice.Namespace, Name: service}
 		idx.endpointSlices[key] = append(idx.endpointSlices[key], slice)
 	}
-	for _, ns := range sortedOldestFirst(in.Namespaces) {
-		if _, dup := idx.namespaces[ns.Name]; !dup {
-			idx.namespaces[ns.Name] = ns
-		}
-	}
-	for _, grant := range sortedOldestFirst(in.ReferenceGrants) {
+	for _, grant := range in.ReferenceGrants {
 		idx.referenceGrants[grant.Namespace] = append(idx.referenceGrants[grant.Namespace], grant)
 	}
 	return idx
+}
+
+// keepOlder stores obj under key unless an older object is there. Two
+// objects of one name and age are told apart by UID and resourceVersion,
+// so that input order never decides.
+func keepOlder[K comparable, T metav1.Object](m map[K]T, key K, obj T) {
+	old, ok := m[key]
+	if ok {
+		c := compareAge(old, obj)
+		if c == 0 {
+			c = cmp.Or(cmp.Compare(old.GetUID(), obj.GetUID()), cmp.Compare(old.GetResourceVersion(), obj.GetResourceVersion()))
+		}
+		if c <= 0 {
+			return
+		}
+	}
+	m[key] = obj
 }
 
 // reference is one object referring to another across namespaces.
