@@ -97,6 +97,37 @@
 //   - upstreamSubset and the seed's "upsteamSubset": see package v1alpha1.
 //     When both were given and differed, Compile warns at
 //     "policies[i].upsteamSubset".
-//   - Nothing checks here that flowControlSchemaName names a schema or that
-//     upstreamSubset names servers: Compile sees only the policies.
+//   - Compile does not check that flowControlSchemaName names a schema or
+//     that upstreamSubset names servers, as it sees only the policies;
+//     Upstreams.Prepare and Pick check the subset, and flowcontrol.Set
+//     falls back to Exempt with a warning for an unknown schema name.
+//
+// # Requests and upstreams
+//
+// The rest of a gateway's decision is around Match. AttributesFromRequest
+// reads a request's Attributes by Kubernetes' request-info rules
+// (requestinfo.go, listoptions.go), so that policies see a request as the
+// upstream's authorizer will; RequestParser does the same for other API
+// prefixes. It is tested against k8s.io/apiserver's RequestInfoFactory on
+// a table, on generated requests and by fuzzing, and no disagreement is
+// excluded from that comparison. Where it knowingly differs:
+//
+//   - A verb in the path with nothing after it ("/api/v1/watch") is an
+//     error for apiserver, and kube-apiserver answers it with 500.
+//     AttributesFromRequest has no error to return: it gives the partial
+//     attributes apiserver returns with its error (a resource request with
+//     the lower-case method as verb and no resource), which the tests
+//     compare.
+//   - A query of more than 10000 pairs is read as empty, which is
+//     net/url's default limit; a GODEBUG urlmaxqueryparams setting that
+//     changes net/url's limit does not change this one.
+//   - APIVersion, APIPrefix, Parts and the selectors of apiserver's
+//     RequestInfo have no place in Attributes; Path is set for both kinds
+//     of request, as in RequestInfo.
+//
+// Upstreams (upstream.go) then picks the server: NewUpstreams with the
+// cluster's servers, Prepare with every policy's upstreamSubset (which
+// checks what Compile cannot: that the subset names servers of the
+// cluster), and Pick with the subset of the policy Match returned, which
+// goes round-robin over the subset's servers that are not disabled.
 package dispatch
