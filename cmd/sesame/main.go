@@ -4,6 +4,11 @@
 //
 // prints the Envoy resources and the status of every object; see
 // `sesame translate --help`.
+//
+//	sesame dispatch -f UPSTREAMCLUSTER --method GET --url /api/v1/pods --user alice
+//
+// shows which dispatch policy of an UpstreamCluster a request meets; see
+// `sesame dispatch --help`.
 package main
 
 import (
@@ -16,9 +21,10 @@ const usage = `sesame turns Kubernetes gateway objects into Envoy configuration.
 
 Usage:
   sesame translate -f PATH [-f PATH ...] [flags]   print the Envoy resources and object status
+  sesame dispatch -f UPSTREAMCLUSTER [flags]       show which dispatch policy a request meets
   sesame help [COMMAND]                           show help
 
-Run 'sesame translate --help' for the flags of translate.
+Run 'sesame translate --help' or 'sesame dispatch --help' for their flags.
 `
 
 func main() {
@@ -35,9 +41,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "translate":
 		return translate(args[1:], stdin, stdout, stderr)
+	case "dispatch":
+		return dispatchCmd(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[1] == "translate" {
 			return translate([]string{"--help"}, stdin, stdout, stderr)
+		}
+		if len(args) > 1 && args[1] == "dispatch" {
+			return dispatchCmd([]string{"--help"}, stdout, stderr)
 		}
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"os"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
+	"github.com/projectsesame/sesame/dispatch"
+)
+
+const dispatchUsage = `Usage: sesame dispatch -f UPSTREAMCLUSTER [flags]
+
+Reads one UpstreamCluster (proxy.kubegateway.io/v1alpha1) and tells what a
+request to it would meet: the attributes Kubernetes would read from it, the
+dispatch policy and rule that match (policies in order, the first match
+wins), the upstream subset and the server round robin would pick first, and
+the flow control schema; or that no policy matches.
+
+Exit codes: 0 when the request was evaluated (matched or not), 1 when the
+file cannot be read or its policies do not compile, 2 for bad flags.
+
+Flags:
+`
+
+// groupList collects repeated --group flags.
+type groupList []string
+
+func (g *groupList) String() string     { return strings.Join(*g, ",") }
+func (g *groupList) Set(v string) error { *g = append(*g, v); return nil }
+
+func dispatchCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("dispatch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var groups groupList
+	file := fs.String("f", "", "the UpstreamCluster manifest (YAML or JSON), or - for standard input")
+	method := fs.String("method", "GET", "the request's HTTP method")
+	target := fs.String("url", "/", "the request's path and query, e.g. /api/v1/namespaces/default/pods?watch=true")
+	user := fs.String("user", "", "the authenticated user name, e.g. alice or system:serviceaccount:ns:name")
+	fs.Var(&groups, "group", "a group of the user (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), dispatchUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return 0
+		}
+		return 2
+	}
+	if *file == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "sesame dispatch: give one -f UPSTREAMCLUSTER and no other arguments")
+		return 2
+	}
+	if !strings.HasPrefix(*target, "/") {
+		fmt.Fprintf(stderr, "sesame dispatch: -url %q: want a path starting with /\n", *target)
+		return 2
+	}
+	uc, err := readUpstreamCluster(*file)
+	if err != nil {
+		fmt.Fprintf(stderr, "sesame dispatch: %v\n", err)
+		return 1
+	}
+	d, warnings, err := dispatch.Compile(uc.Spec.DispatchPolicies)
+	if err != nil {
+		fmt.Fprintf(stderr, "sesame dispatch: %s: %v\n", *file, err)
+		return 1
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+	req := httptest.NewRequest(strings.ToUpper(*method), *target, nil)
+	attrs := dispatch.AttributesFromRequest(req, *user, groups)
+	fmt.Fprintf(stdout, "request: %s %s as %q %v\n", req.Method, *target, *user, []string(groups))
+	describeAttributes(stdout, &attrs)
+
+	policy, rule, ok := d.Match(&attrs)
+	if !ok {
+		fmt.Fprintf(stdout, "result: no dispatch policy of UpstreamCluster %q matches; the request is not forwarded\n", uc.Name)
+		return 0
+	}
+	p := uc.Spec.DispatchPolicies[policy]
+	fmt.Fprintf(stdout, "result: dispatchPolicies[%d].rules[%d] matches\n", policy, rule)
+	subset := "all servers"
+	if len(p.UpstreamSubset) > 0 {
+		subset = strings.Join(p.UpstreamSubset, ", ")
+	}
+	fmt.Fprintf(stdout, "  upstream subset: %s\n", subset)
+	if ups, err := dispatch.NewUpstreams(uc.Spec.Servers); err != nil {
+		fmt.Fprintf(stdout, "  upstream: none (%v)\n", err)
+	} else if endpoint, err := ups.Pick(p.UpstreamSubset); err != nil {
+		fmt.Fprintf(stdout, "  upstream: none (%v)\n", err)
+	} else {
+		fmt.Fprintf(stdout, "  upstream: %s (round robin, first pick)\n", endpoint)
+	}
+	fmt.Fprintf(stdout, "  flow control: %s\n", describeSchema(uc, p.FlowControlSchemaName))
+	return 0
+}
+
+func readUpstreamCluster(path string) (*v1alpha1.UpstreamCluster, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = io.ReadAll(os.Stdin)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	uc := &v1alpha1.UpstreamCluster{}
+	if err := yaml.Unmarshal(data, uc); err != nil {
+		return nil, fmt.Errorf("%s: not an UpstreamCluster: %w", path, err)
+	}
+	if uc.APIVersion != v1alpha1.GroupVersion.String() || uc.Kind != "UpstreamCluster" {
+		return nil, fmt.Errorf("%s: apiVersion %q kind %q: want %s UpstreamCluster", path, uc.APIVersion, uc.Kind, v1alpha1.GroupVersion)
+	}
+	return uc, nil
+}
+
+func describeAttributes(w io.Writer, a *dispatch.Attributes) {
+	if a.IsResourceRequest {
+		fmt.Fprintf(w, "  resource request: verb=%s apiGroup=%q resource=%q subresource=%q namespace=%q name=%q\n",
+			a.Verb, a.APIGroup, a.Resource, a.Subresource, a.Namespace, a.Name)
+		return
+	}
+	fmt.Fprintf(w, "  non-resource request: verb=%s path=%q\n", a.Verb, a.Path)
+}
+
+// describeSchema names the flow control schema a policy uses, and what it
+// limits; an unset or unknown name means no limit (Exempt), as the flow
+// control package falls back.
+func describeSchema(uc *v1alpha1.UpstreamCluster, name string) string {
+	if name == "" {
+		return "none (exempt)"
+	}
+	for _, s := range uc.Spec.FlowControl.Schemas {
+		if s.Name != name {
+			continue
+		}
+		switch {
+		case s.Exempt != nil:
+			return fmt.Sprintf("%q: exempt", name)
+		case s.MaxRequestsInflight != nil:
+			return fmt.Sprintf("%q: at most %d requests in flight", name, s.MaxRequestsInflight.Max)
+		case s.TokenBucket != nil:
+			return fmt.Sprintf("%q: token bucket, %d per second, bursts of %d", name, s.TokenBucket.QPS, s.TokenBucket.Burst)
+		}
+		return fmt.Sprintf("%q: no limit set (exempt)", name)
+	}
+	return fmt.Sprintf("%q is not a schema of this UpstreamCluster: exempt", name)
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const upstreamCluster = "../../testdata/examples/upstreamcluster.yaml"
+
+func TestDispatch(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want []string // lines the output must contain
+	}{
+		{"watch of pods goes to the list-watch pair",
+			[]string{"--url", "/api/v1/namespaces/default/pods?watch=true", "--user", "alice", "--group", "system:authenticated"},
+			[]string{"verb=watch", `resource="pods"`, "dispatchPolicies[1].rules[0] matches", "upstream: https://10.0.0.1:6443", `"list-watch": token bucket, 100 per second, bursts of 200`}},
+		{"a noisy user is held to its pair, the disabled server skipped",
+			[]string{"--method", "patch", "--url", "/apis/apps/v1/namespaces/x/deployments/y", "--user", "noisy-robot"},
+			[]string{"verb=patch", `apiGroup="apps"`, "dispatchPolicies[0].rules[0] matches", "upstream: https://10.0.1.1:6443", "at most 5 requests in flight"}},
+		{"non-resource paths fall to the last policy",
+			[]string{"--url", "/healthz"},
+			[]string{`non-resource request: verb=get path="/healthz"`, "dispatchPolicies[2].rules[1] matches", "upstream subset: all servers", "flow control: none (exempt)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := call("", append([]string{"dispatch", "-f", upstreamCluster}, tt.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+func TestDispatchNoMatchAndErrors(t *testing.T) {
+	dir := t.TempDir()
+	narrow := filepath.Join(dir, "narrow.yaml")
+	mustWrite(t, narrow, "apiVersion: proxy.kubegateway.io/v1alpha1\nkind: UpstreamCluster\nmetadata: {name: c}\nspec:\n  dispatchPolicies:\n  - rules:\n    - verbs: [get]\n      apiGroups: [\"\"]\n      resources: [pods]\n")
+	bad := filepath.Join(dir, "bad.yaml")
+	mustWrite(t, bad, "apiVersion: proxy.kubegateway.io/v1alpha1\nkind: UpstreamCluster\nmetadata: {name: c}\nspec:\n  dispatchPolicies:\n  - rules:\n    - resources: [\"pods/*\"]\n")
+	wrongKind := filepath.Join(dir, "svc.yaml")
+	mustWrite(t, wrongKind, "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n")
+
+	code, out, _ := call("", "dispatch", "-f", narrow, "--url", "/api/v1/nodes")
+	if code != 0 || !strings.Contains(out, "no dispatch policy") {
+		t.Errorf("no match: exit %d, output %q", code, out)
+	}
+	for _, tt := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"dispatch"}, 2, "give one -f"},
+		{[]string{"dispatch", "-f", narrow, "--url", "api/v1"}, 2, "want a path"},
+		{[]string{"dispatch", "-f", bad}, 1, "pods/*"},
+		{[]string{"dispatch", "-f", wrongKind}, 1, "want proxy.kubegateway.io/v1alpha1 UpstreamCluster"},
+		{[]string{"dispatch", "-f", filepath.Join(dir, "nope.yaml")}, 1, "no such file"},
+	} {
+		code, out, errOut := call("", tt.args...)
+		if code != tt.code || !strings.Contains(errOut, tt.stderr) || out != "" {
+			t.Errorf("%v: exit %d (want %d), stderr %q (want %q), stdout %q", tt.args, code, tt.code, errOut, tt.stderr, out)
+		}
+	}
+	code, out, _ = call("", "help", "dispatch")
+	if code != 0 || !strings.Contains(out, "-user") || !strings.Contains(out, "-group") {
+		t.Errorf("help dispatch: exit %d, %q", code, out)
+	}
+}
