@@ -5,57 +5,52 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
+// The route kinds, as attachRoute sees them. HTTPRoute and GRPCRoute ride
+// HTTP and HTTPS listeners; TLSRoute rides TLS listeners, and is told when
+// it names a listener of another protocol (TLSRouteSpec).
+var (
+	httpListeners = []gatewayv1.ProtocolType{gatewayv1.HTTPProtocolType, gatewayv1.HTTPSProtocolType}
+	tlsListeners  = []gatewayv1.ProtocolType{gatewayv1.TLSProtocolType}
+)
+
 // attachHTTPRoute attaches an HTTPRoute and records its status.
 func (b *builder) attachHTTPRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.HTTPRoute) {
-	status, ok := b.attachRoute(gateways, &routeObject{
-		kind:      "HTTPRoute",
-		meta:      route,
-		spec:      &route.Spec.CommonRouteSpec,
-		hostnames: route.Spec.Hostnames,
-		status:    &route.Status.RouteStatus,
-		protocols: []gatewayv1.ProtocolType{gatewayv1.HTTPProtocolType, gatewayv1.HTTPSProtocolType},
-		compile:   func() *compiledRules { return b.compileHTTPRouteRules(route) },
-	})
-	if ok {
-		b.finalizers = append(b.finalizers, func() {
-			b.applyConflicts(objectKey{"HTTPRoute", route.Namespace, route.Name}, status.Parents, b.programmedRoutes())
-			b.addStatus("HTTPRoute", route, &gatewayv1.HTTPRouteStatus{RouteStatus: status})
-		})
-	}
-}
-
-// attachTLSRoute attaches a TLSRoute and records its status.
-func (b *builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.TLSRoute) {
-	status, ok := b.attachRoute(gateways, &routeObject{
-		kind:           "TLSRoute",
-		meta:           route,
-		spec:           &route.Spec.CommonRouteSpec,
-		hostnames:      route.Spec.Hostnames,
-		status:         &route.Status.RouteStatus,
-		protocols:      []gatewayv1.ProtocolType{gatewayv1.TLSProtocolType},
-		strictProtocol: true,
-		compile:        func() *compiledRules { return b.compileTLSRouteRules(route) },
-	})
-	if ok {
-		b.addStatus("TLSRoute", route, &gatewayv1.TLSRouteStatus{RouteStatus: status})
-	}
+	b.attachAndReport(gateways, &routeObject{
+		kind: "HTTPRoute", meta: route, spec: &route.Spec.CommonRouteSpec, hostnames: route.Spec.Hostnames,
+		status: &route.Status.RouteStatus, protocols: httpListeners,
+		compile: func() *compiledRules { return b.compileHTTPRouteRules(route) },
+	}, func(s gatewayv1.RouteStatus) any { return &gatewayv1.HTTPRouteStatus{RouteStatus: s} })
 }
 
 // attachGRPCRoute attaches a GRPCRoute and records its status.
 func (b *builder) attachGRPCRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.GRPCRoute) {
-	status, ok := b.attachRoute(gateways, &routeObject{
-		kind:      "GRPCRoute",
-		meta:      route,
-		spec:      &route.Spec.CommonRouteSpec,
-		hostnames: route.Spec.Hostnames,
-		status:    &route.Status.RouteStatus,
-		protocols: []gatewayv1.ProtocolType{gatewayv1.HTTPProtocolType, gatewayv1.HTTPSProtocolType},
-		compile:   func() *compiledRules { return b.compileGRPCRouteRules(route) },
-	})
-	if ok {
-		b.finalizers = append(b.finalizers, func() {
-			b.applyConflicts(objectKey{"GRPCRoute", route.Namespace, route.Name}, status.Parents, b.programmedRoutes())
-			b.addStatus("GRPCRoute", route, &gatewayv1.GRPCRouteStatus{RouteStatus: status})
-		})
+	b.attachAndReport(gateways, &routeObject{
+		kind: "GRPCRoute", meta: route, spec: &route.Spec.CommonRouteSpec, hostnames: route.Spec.Hostnames,
+		status: &route.Status.RouteStatus, protocols: httpListeners,
+		compile: func() *compiledRules { return b.compileGRPCRouteRules(route) },
+	}, func(s gatewayv1.RouteStatus) any { return &gatewayv1.GRPCRouteStatus{RouteStatus: s} })
+}
+
+// attachTLSRoute attaches a TLSRoute and records its status.
+func (b *builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.TLSRoute) {
+	b.attachAndReport(gateways, &routeObject{
+		kind: "TLSRoute", meta: route, spec: &route.Spec.CommonRouteSpec, hostnames: route.Spec.Hostnames,
+		status: &route.Status.RouteStatus, protocols: tlsListeners, strictProtocol: true,
+		compile: func() *compiledRules { return b.compileTLSRouteRules(route) },
+	}, func(s gatewayv1.RouteStatus) any { return &gatewayv1.TLSRouteStatus{RouteStatus: s} })
+}
+
+// attachAndReport attaches a route and records its status, which is
+// completed once the graph is built: an HTTP route may still lose matches
+// to an older route then (a TLSRoute settles its conflicts while attaching,
+// so it has none left to learn of). wrap gives the kind's status type.
+func (b *builder) attachAndReport(gateways map[types.NamespacedName]*gateway, r *routeObject, wrap func(gatewayv1.RouteStatus) any) {
+	status, ok := b.attachRoute(gateways, r)
+	if !ok {
+		return
 	}
+	b.finalizers = append(b.finalizers, func() {
+		b.applyConflicts(objectKey{string(r.kind), r.meta.GetNamespace(), r.meta.GetName()}, status.Parents, b.programmedRoutes())
+		b.addStatus(string(r.kind), r.meta, wrap(status))
+	})
 }

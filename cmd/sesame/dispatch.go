@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http/httptest"
@@ -36,25 +34,15 @@ func (g *groupList) String() string     { return strings.Join(*g, ",") }
 func (g *groupList) Set(v string) error { *g = append(*g, v); return nil }
 
 func dispatchCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("dispatch", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("dispatch", dispatchUsage, stderr)
 	var groups groupList
 	file := fs.String("f", "", "the UpstreamCluster manifest (YAML or JSON), or - for standard input")
 	method := fs.String("method", "GET", "the request's HTTP method")
 	target := fs.String("url", "/", "the request's path and query, e.g. /api/v1/namespaces/default/pods?watch=true")
 	user := fs.String("user", "", "the authenticated user name, e.g. alice or system:serviceaccount:ns:name")
 	fs.Var(&groups, "group", "a group of the user (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), dispatchUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return 0
-		}
-		return 2
+	if code, done := parseFlags(fs, args, stdout); done {
+		return code
 	}
 	if *file == "" || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "sesame dispatch: give one -f UPSTREAMCLUSTER and no other arguments")

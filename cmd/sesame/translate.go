@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -85,8 +83,7 @@ func (p *pathList) String() string     { return strings.Join(*p, ",") }
 func (p *pathList) Set(v string) error { *p = append(*p, v); return nil }
 
 func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("translate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("translate", translateUsage, stderr)
 	var (
 		paths      pathList
 		output     = fs.String("o", "yaml", "output format: yaml or json")
@@ -98,17 +95,8 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(bindPorts, "bind-port", "GATEWAY=ENVOY: bind Envoy on port ENVOY for Gateway listeners on port GATEWAY,\ne.g. 80=8080 (repeatable; default: the Gateway's ports)")
 	allGateways := fs.Bool("all-gateways", false, "serve every Gateway of the GatewayClass, each into its own resources\n(default: only the oldest, one Gateway per Envoy fleet)")
 	onlyGateway := fs.String("gateway", "", "NAMESPACE/NAME: print only the Envoy resources of this Gateway, as its own\nEnvoy fleet takes them (status stays whole)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), translateUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return 0
-		}
-		return 2
+	if code, done := parseFlags(fs, args, stdout); done {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "sesame translate: unexpected argument %q (use -f PATH)\n", fs.Arg(0))
