@@ -60,8 +60,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 }
 
-// newFlagSet makes the flag set of a subcommand: errors go to stderr, and
-// --help prints usage, then the flags, to stdout.
+// newFlagSet makes the flag set of a subcommand, reporting bad flags and
+// their usage on stderr; parseFlags sends --help to stdout instead.
 func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
