@@ -1,0 +1,334 @@
+// Translating an UpstreamCluster (seed 002) into Envoy resources.
+//
+// UpstreamClusterResources gives one Listener that terminates TLS for the
+// cluster's hostname and routes with one RouteConfiguration, one route per
+// dispatch rule in policy order, and one Cluster per distinct upstream
+// subset. A rule becomes a RouteMatch whose header matchers are ANDed:
+//
+//	identity    x-remote-user (users and serviceAccounts) and x-remote-group
+//	            (userGroups, one comma-separated value), RE2, invert_match
+//	            for anti-selection, a missing header read as empty
+//	kind        :path is (or, inverted, is not) a resource request path:
+//	            /api/<v>/<at least one segment> or /apis/<g>/<v>/<...>,
+//	            after Kubernetes' trimming of leading and trailing slashes
+//	apiGroups   :path is a core path ("" listed) or /apis/<listed group>/...
+//	URLs        :path before the query is listed, or starts with a prefix
+//	verbs       :method, for non-resource rules (the lower-cased method is
+//	            the verb)
+//
+// Worked example, rule {verbs: ["get"], nonResourceURLs: ["/healthz/*"],
+// userGroups: ["-system:nodes"]}:
+//
+//	:method          (?:[gG][eE][tT])
+//	:path            /*(?:api/...|apis/...)/*([?#].*)?      invert_match
+//	:path            (?:/healthz/.*)([?#].*)?
+//	x-remote-group   (?:.*,)?(?:system:nodes)(?:,.*)?       invert_match
+//
+// What a single RouteMatch cannot say exactly is reported, and the rule is
+// left out rather than approximated (see inexpressible in
+// upstreamcluster_match.go). Requests no policy takes end with 404, as with
+// the dispatcher: the last route answers it directly.
+package xdsgen
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	localratelimitv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/local_ratelimit/v3"
+	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
+	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
+	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
+	typev3 "github.com/envoyproxy/go-control-plane/envoy/type/v3"
+	"google.golang.org/protobuf/types/known/anypb"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
+	"github.com/projectsesame/sesame/dispatch"
+)
+
+// UpstreamClusterOptions configures UpstreamClusterResources. The zero value
+// uses the default identity headers and port 443.
+type UpstreamClusterOptions struct {
+	// UserHeader carries the authenticated user name, set by the
+	// authenticating layer in front of Envoy; "" means "x-remote-user".
+	UserHeader string
+	// GroupsHeader carries the user's groups as one comma-separated value;
+	// "" means "x-remote-group".
+	GroupsHeader string
+	// Port is the port the listener binds; 0 means 443.
+	Port int32
+}
+
+const localRateLimitFilter = "envoy.filters.http.local_ratelimit"
+
+// UpstreamClusterListenerName is the name of the Listener and of the route
+// table of an UpstreamCluster: upstreamcluster/<name>.
+func UpstreamClusterListenerName(name string) string { return "upstreamcluster/" + name }
+
+// UpstreamClusterRouteName names the route of rule j of policy i.
+func UpstreamClusterRouteName(name string, i, j int) string {
+	return fmt.Sprintf("upstreamcluster/%s/policy/%d/rule/%d", name, i, j)
+}
+
+// UpstreamClusterSubsetName names the cluster of the k-th distinct subset.
+func UpstreamClusterSubsetName(name string, k int) string {
+	return fmt.Sprintf("upstreamcluster/%s/subset/%d", name, k)
+}
+
+// UpstreamClusterResources translates uc. It returns an error only if
+// dispatch.Compile rejects the policies; everything it cannot express
+// exactly in Envoy is left out and described in the returned reports.
+func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamClusterOptions) (*Resources, []string, error) {
+	if _, _, err := dispatch.Compile(uc.Spec.DispatchPolicies); err != nil {
+		return nil, nil, fmt.Errorf("xdsgen: UpstreamCluster %q: %w", uc.Name, err)
+	}
+	if opts.UserHeader == "" {
+		opts.UserHeader = "x-remote-user"
+	}
+	if opts.GroupsHeader == "" {
+		opts.GroupsHeader = "x-remote-group"
+	}
+	if opts.Port == 0 {
+		opts.Port = 443
+	}
+	name := uc.Name
+	base := UpstreamClusterListenerName(name)
+	var reports []string
+	schemas := map[string]v1alpha1.FlowControlSchema{}
+	for _, s := range uc.Spec.FlowControl.Schemas {
+		if _, dup := schemas[s.Name]; !dup {
+			schemas[s.Name] = s
+		}
+	}
+
+	// Subsets, in order of first use; an empty subset is every server.
+	type subset struct {
+		key      string
+		name     string
+		inflight int32 // 0: none
+		by       int   // the policy that set inflight
+	}
+	var subsets []*subset
+	subsetOf := func(p *v1alpha1.DispatchPolicy) *subset {
+		key := strings.Join(sortedCopy(p.UpstreamSubset), "\x00")
+		for _, s := range subsets {
+			if s.key == key {
+				return s
+			}
+		}
+		s := &subset{key: key, name: UpstreamClusterSubsetName(name, len(subsets))}
+		subsets = append(subsets, s)
+		return s
+	}
+
+	vh := &routev3.VirtualHost{Name: base, Domains: []string{"*"}}
+	for i := range uc.Spec.DispatchPolicies {
+		p := &uc.Spec.DispatchPolicies[i]
+		s := subsetOf(p)
+		var perRoute map[string]*anypb.Any
+		if p.FlowControlSchemaName != "" {
+			schema, ok := schemas[p.FlowControlSchemaName]
+			switch t := schema.Type(); {
+			case !ok:
+				reports = append(reports, fmt.Sprintf("policies[%d].flowControlSchemaName: %q names no schema; not limited", i, p.FlowControlSchemaName))
+			case t == v1alpha1.TokenBucket:
+				perRoute = map[string]*anypb.Any{localRateLimitFilter: mustAny(tokenBucket(base, i, schema.TokenBucket))}
+			case t == v1alpha1.MaxRequestsInflight:
+				switch m := schema.MaxRequestsInflight.Max; {
+				case s.inflight == 0:
+					s.inflight, s.by = m, i
+				case s.inflight != m:
+					reports = append(reports, fmt.Sprintf("policies[%d]: maxRequestsInflight %d conflicts with %d of policies[%d] on the shared cluster %s; %d is used",
+						i, m, s.inflight, s.by, s.name, s.inflight))
+				}
+			case t == v1alpha1.Exempt:
+			default:
+				reports = append(reports, fmt.Sprintf("policies[%d].flowControlSchemaName: schema %q has no single type; not limited", i, p.FlowControlSchemaName))
+			}
+		}
+		for j := range p.Rules {
+			m, why := ruleMatch(&p.Rules[j], opts)
+			if why != "" {
+				reports = append(reports, fmt.Sprintf("policies[%d].rules[%d]: not expressed: %s", i, j, why))
+				continue
+			}
+			vh.Routes = append(vh.Routes, &routev3.Route{
+				Name:                 UpstreamClusterRouteName(name, i, j),
+				Match:                m,
+				Action:               &routev3.Route_Route{Route: &routev3.RouteAction{ClusterSpecifier: &routev3.RouteAction_Cluster{Cluster: s.name}}},
+				TypedPerFilterConfig: perRoute,
+			})
+		}
+	}
+	vh.Routes = append(vh.Routes, &routev3.Route{
+		Name:   base + "/no-policy",
+		Match:  &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}},
+		Action: &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: 404}},
+	})
+
+	r := &Resources{}
+	r.Routes = []*routev3.RouteConfiguration{{Name: base, VirtualHosts: []*routev3.VirtualHost{vh}}}
+	r.Listeners = []*listenerv3.Listener{upstreamClusterListener(uc, base, opts.Port)}
+	r.Secrets = []*tlsv3.Secret{{
+		Name: base + "/serving",
+		Type: &tlsv3.Secret_TlsCertificate{TlsCertificate: &tlsv3.TlsCertificate{
+			CertificateChain: inline(uc.Spec.SecureServing.CertData),
+			PrivateKey:       inline(uc.Spec.SecureServing.KeyData),
+		}},
+	}}
+	for _, s := range subsets {
+		var endpoints []string
+		if s.key != "" {
+			endpoints = strings.Split(s.key, "\x00")
+		}
+		c, rep := subsetCluster(uc, s.name, endpoints, s.inflight)
+		reports = append(reports, rep...)
+		r.Clusters = append(r.Clusters, c)
+	}
+	return r, reports, nil
+}
+
+func sortedCopy(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func inline(b []byte) *corev3.DataSource {
+	return &corev3.DataSource{Specifier: &corev3.DataSource_InlineBytes{InlineBytes: b}}
+}
+
+// tokenBucket is a local rate limit of qps per second with room for burst;
+// over the limit Envoy answers 429, the filter's default.
+func tokenBucket(base string, policy int, tb *v1alpha1.TokenBucketFlowControlSchema) *localratelimitv3.LocalRateLimit {
+	burst := uint32(max(tb.Burst, tb.QPS, 1))
+	return &localratelimitv3.LocalRateLimit{
+		StatPrefix: base + "/policy/" + strconv.Itoa(policy),
+		Status:     &typev3.HttpStatus{Code: typev3.StatusCode_TooManyRequests},
+		TokenBucket: &typev3.TokenBucket{
+			MaxTokens:     burst,
+			TokensPerFill: wrapperspb.UInt32(uint32(max(tb.QPS, 1))),
+			FillInterval:  durationpb.New(1e9),
+		},
+		FilterEnabled:  &corev3.RuntimeFractionalPercent{DefaultValue: &typev3.FractionalPercent{Numerator: 100}},
+		FilterEnforced: &corev3.RuntimeFractionalPercent{DefaultValue: &typev3.FractionalPercent{Numerator: 100}},
+	}
+}
+
+func upstreamClusterListener(uc *v1alpha1.UpstreamCluster, base string, port int32) *listenerv3.Listener {
+	common := &tlsv3.CommonTlsContext{
+		AlpnProtocols: []string{"h2", "http/1.1"},
+		TlsCertificateSdsSecretConfigs: []*tlsv3.SdsSecretConfig{{
+			Name: base + "/serving", SdsConfig: adsConfigSource(),
+		}},
+	}
+	dtls := &tlsv3.DownstreamTlsContext{CommonTlsContext: common}
+	if ca := uc.Spec.SecureServing.ClientCAData; len(ca) > 0 {
+		common.ValidationContextType = &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: &tlsv3.CertificateValidationContext{TrustedCa: inline(ca)}}
+		dtls.RequireClientCertificate = wrapperspb.Bool(true)
+	}
+	hcm := &hcmv3.HttpConnectionManager{
+		StatPrefix: base,
+		CodecType:  hcmv3.HttpConnectionManager_AUTO,
+		RouteSpecifier: &hcmv3.HttpConnectionManager_Rds{Rds: &hcmv3.Rds{
+			ConfigSource: adsConfigSource(), RouteConfigName: base,
+		}},
+		// The path is matched as Kubernetes reads it, so Envoy must not
+		// normalise it or merge slashes.
+		NormalizePath: wrapperspb.Bool(false),
+		HttpFilters: []*hcmv3.HttpFilter{
+			{Name: localRateLimitFilter, ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: mustAny(&localratelimitv3.LocalRateLimit{StatPrefix: base})}},
+			{Name: routerFilter, ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: mustAny(&routerv3.Router{})}},
+		},
+	}
+	return &listenerv3.Listener{
+		Name:    base,
+		Address: socketAddress("0.0.0.0", port),
+		FilterChains: []*listenerv3.FilterChain{{
+			Name:             base,
+			FilterChainMatch: &listenerv3.FilterChainMatch{ServerNames: []string{uc.Name}},
+			TransportSocket: &corev3.TransportSocket{
+				Name:       tlsTransportSocket,
+				ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(dtls)},
+			},
+			Filters: []*listenerv3.Filter{{
+				Name:       httpConnectionManagerFilter,
+				ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: mustAny(hcm)},
+			}},
+		}},
+	}
+}
+
+// subsetCluster is a STATIC, round-robin HTTP/2 cluster of the enabled
+// servers among endpoints (every server when endpoints is empty).
+func subsetCluster(uc *v1alpha1.UpstreamCluster, name string, endpoints []string, inflight int32) (*clusterv3.Cluster, []string) {
+	var reports []string
+	cla := &endpointv3.ClusterLoadAssignment{ClusterName: name}
+	locality := &endpointv3.LocalityLbEndpoints{}
+	sni := ""
+	for _, s := range uc.Spec.Servers {
+		if len(endpoints) > 0 && !slices.Contains(endpoints, s.Endpoint) || s.Disabled != nil && *s.Disabled {
+			continue
+		}
+		u, err := url.Parse(s.Endpoint)
+		host, port, err2 := "", "", err
+		if err == nil {
+			host, port, err2 = net.SplitHostPort(u.Host)
+		}
+		n, err3 := strconv.ParseUint(port, 10, 16)
+		if err2 != nil || err3 != nil || u.Scheme != "https" {
+			reports = append(reports, fmt.Sprintf("servers: endpoint %q is not https://host:port; left out of %s", s.Endpoint, name))
+			continue
+		}
+		if sni == "" {
+			sni = host
+		}
+		locality.LbEndpoints = append(locality.LbEndpoints, &endpointv3.LbEndpoint{HostIdentifier: &endpointv3.LbEndpoint_Endpoint{
+			Endpoint: &endpointv3.Endpoint{Address: socketAddress(host, int32(n)), Hostname: host},
+		}})
+	}
+	if len(locality.LbEndpoints) > 0 {
+		cla.Endpoints = []*endpointv3.LocalityLbEndpoints{locality}
+	}
+	cc := uc.Spec.ClientConfig
+	common := &tlsv3.CommonTlsContext{AlpnProtocols: []string{"h2"}}
+	if len(cc.CertData) > 0 || len(cc.KeyData) > 0 {
+		common.TlsCertificates = []*tlsv3.TlsCertificate{{CertificateChain: inline(cc.CertData), PrivateKey: inline(cc.KeyData)}}
+	}
+	if !cc.Insecure && len(cc.CAData) > 0 {
+		common.ValidationContextType = &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: &tlsv3.CertificateValidationContext{TrustedCa: inline(cc.CAData)}}
+	}
+	utls := &tlsv3.UpstreamTlsContext{CommonTlsContext: common, Sni: sni, AutoHostSni: true}
+	c := &clusterv3.Cluster{
+		Name:                 name,
+		ClusterDiscoveryType: &clusterv3.Cluster_Type{Type: clusterv3.Cluster_STATIC},
+		LbPolicy:             clusterv3.Cluster_ROUND_ROBIN,
+		LoadAssignment:       cla,
+		TransportSocket: &corev3.TransportSocket{
+			Name:       tlsTransportSocket,
+			ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(utls)},
+		},
+		TypedExtensionProtocolOptions: map[string]*anypb.Any{
+			httpProtocolOptions: mustAny(&httpv3.HttpProtocolOptions{
+				UpstreamProtocolOptions: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_{ExplicitHttpConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig{
+					ProtocolConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_Http2ProtocolOptions{Http2ProtocolOptions: &corev3.Http2ProtocolOptions{}},
+				}},
+			}),
+		},
+	}
+	if inflight > 0 {
+		c.CircuitBreakers = &clusterv3.CircuitBreakers{Thresholds: []*clusterv3.CircuitBreakers_Thresholds{{MaxRequests: wrapperspb.UInt32(uint32(inflight))}}}
+	}
+	return c, reports
+}

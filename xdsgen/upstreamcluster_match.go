@@ -1,0 +1,251 @@
+// Dispatch rules as Envoy RouteMatches.
+//
+// A rule's fields are ANDed and so are a RouteMatch's header matchers, so
+// each field becomes matchers of its own: a positive list an RE2
+// alternation of quoted values, an anti-selection the same regex with
+// invert_match. What is exact in this version:
+//
+//	non-resource rules   verbs (any list), nonResourceURLs, users,
+//	                     serviceAccounts, userGroups
+//	resource rules       apiGroups, users, serviceAccounts, userGroups, when
+//	                     verbs, resources and resourceNames match all
+//
+// Everything else is reported and the rule left out (inexpressible). The
+// reasons are real, not only unfinished work: the verb of a resource request
+// depends on the method and the path together (GET of a named object is
+// get, of a collection list, and POST /api/v1/watch/pods is watch), which
+// one RouteMatch can only AND; list and watch differ by a query that
+// Kubernetes decodes; and a list's name can come from its fieldSelector.
+//
+// Paths are compared as Envoy sees :path, undecoded, while Kubernetes reads
+// the decoded path: a path with a percent-escape may be read differently.
+// Group names containing "," cannot be told apart in the one groups header.
+package xdsgen
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"unicode"
+
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
+
+	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
+	"github.com/projectsesame/sesame/dispatch"
+)
+
+// fieldList is a parsed list field: all, none, listed values or every value
+// but the listed ones (negated).
+type fieldList struct {
+	all, none, negated bool
+	values             []string
+}
+
+// parseField reads a list as package dispatch does: "*" anywhere is all,
+// positive entries beside negated ones drop the negated ones.
+func parseField(entries []string, emptyMatchAll bool) fieldList {
+	if len(entries) == 0 {
+		return fieldList{all: emptyMatchAll, none: !emptyMatchAll}
+	}
+	var pos, neg []string
+	for _, e := range entries {
+		switch {
+		case e == v1alpha1.MatchAll:
+			return fieldList{all: true}
+		case strings.HasPrefix(e, "-"):
+			neg = append(neg, e[1:])
+		default:
+			pos = append(pos, e)
+		}
+	}
+	if len(pos) > 0 {
+		return fieldList{values: sortedCopy(pos)}
+	}
+	return fieldList{negated: true, values: sortedCopy(neg)}
+}
+
+// subjectList combines users and serviceAccounts as package dispatch does.
+func subjectList(r *v1alpha1.DispatchPolicyRule) fieldList {
+	users := parseField(r.Users, false)
+	var sas []string
+	for _, sa := range r.ServiceAccounts {
+		sas = append(sas, dispatch.ServiceAccountUsername(sa.Namespace, sa.Name))
+	}
+	switch {
+	case len(r.Users) == 0 && len(r.ServiceAccounts) == 0, users.all:
+		return fieldList{all: true}
+	case users.negated:
+		var rest []string
+		for _, u := range users.values {
+			if !contains(sas, u) {
+				rest = append(rest, u)
+			}
+		}
+		if len(rest) == 0 {
+			return fieldList{all: true}
+		}
+		return fieldList{negated: true, values: rest}
+	}
+	vs := sortedCopy(append(users.values, sas...))
+	if len(vs) == 0 {
+		return fieldList{none: true}
+	}
+	return fieldList{values: vs}
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// maxRegex bounds the generated expressions (Envoy's default program size
+// limit is about this for simple alternations).
+const maxRegex = 4096
+
+const (
+	seg       = `[^/?#]*`
+	tail      = `(?:[?#].*)?`
+	resources = `/*(?:api/` + seg + `/[^?#]*[^/?#]|apis/` + seg + `/` + seg + `/[^?#]*[^/?#])/*`
+)
+
+// quoteAlt is an alternation of the values, quoted.
+func quoteAlt(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = regexp.QuoteMeta(v)
+	}
+	return "(?:" + strings.Join(q, "|") + ")"
+}
+
+func regexHeader(name, re string, invert bool) *routev3.HeaderMatcher {
+	return &routev3.HeaderMatcher{
+		Name:                      name,
+		HeaderMatchSpecifier:      &routev3.HeaderMatcher_StringMatch{StringMatch: &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: re}}}},
+		InvertMatch:               invert,
+		TreatMissingHeaderAsEmpty: true,
+	}
+}
+
+// ruleMatch returns the RouteMatch of r, or why it cannot be expressed.
+func ruleMatch(r *v1alpha1.DispatchPolicyRule, opts UpstreamClusterOptions) (*routev3.RouteMatch, string) {
+	m := &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}}
+	add := func(name, re string, invert bool) { m.Headers = append(m.Headers, regexHeader(name, re, invert)) }
+	verbs := parseField(r.Verbs, false)
+	if verbs.none {
+		return nil, "verbs is empty, so the rule matches nothing"
+	}
+	if len(r.NonResourceURLs) > 0 {
+		add(":path", resources+tail, true)
+		urls := parseField(r.NonResourceURLs, false)
+		if !urls.all {
+			var alts []string
+			for _, u := range urls.values {
+				if p, ok := strings.CutSuffix(u, "*"); ok {
+					alts = append(alts, regexp.QuoteMeta(p)+`[^?#]*`)
+				} else {
+					alts = append(alts, regexp.QuoteMeta(u))
+				}
+			}
+			add(":path", "(?:"+strings.Join(alts, "|")+")"+tail, false)
+		}
+		if !verbs.all {
+			alts := make([]string, len(verbs.values))
+			for i, v := range verbs.values {
+				alts[i] = lowerPreimage(v)
+			}
+			add(":method", "(?:"+strings.Join(alts, "|")+")", verbs.negated)
+		}
+	} else {
+		groups, res, names := parseField(r.APIGroups, false), parseField(r.Resources, false), parseField(r.ResourceNames, true)
+		switch {
+		case groups.none || res.none:
+			return nil, "no apiGroups or resources and no nonResourceURLs, so the rule matches nothing"
+		case !verbs.all:
+			return nil, "verbs other than \"*\" on resources need the method and the path ORed together"
+		case !res.all:
+			return nil, "resources other than \"*\" are not expressed yet"
+		case !names.all:
+			return nil, "resourceNames other than \"*\" are not expressed yet (a list's name can come from its fieldSelector)"
+		}
+		add(":path", resources+tail, false)
+		if !groups.all {
+			var alts []string
+			var named []string
+			for _, g := range groups.values {
+				if g == "" {
+					// The core group, and "/apis//<version>/..." too.
+					alts = append(alts, `api/`+seg+`/[^?#]*[^/?#]`)
+				}
+				named = append(named, g)
+			}
+			if len(named) > 0 {
+				alts = append(alts, `apis/`+quoteAlt(named)+`/`+seg+`/[^?#]*[^/?#]`)
+			}
+			add(":path", `/*(?:`+strings.Join(alts, "|")+`)/*`+tail, groups.negated)
+		}
+	}
+	if s := subjectList(r); s.none {
+		return nil, "users and serviceAccounts match no user"
+	} else if !s.all {
+		add(strings.ToLower(opts.UserHeader), quoteAlt(s.values), s.negated)
+	}
+	if g := parseField(r.UserGroups, true); !g.all {
+		for _, v := range g.values {
+			if strings.Contains(v, ",") {
+				return nil, "userGroups entry " + v + " contains a comma, which the groups header cannot carry"
+			}
+		}
+		add(strings.ToLower(opts.GroupsHeader), `(?:.*,)?`+quoteAlt(g.values)+`(?:,.*)?`, g.negated)
+	}
+	for _, h := range m.Headers {
+		if len(h.GetStringMatch().GetSafeRegex().GetRegex()) > maxRegex {
+			return nil, "a regular expression would exceed " + "4096 bytes"
+		}
+	}
+	return m, ""
+}
+
+var (
+	lowerOnce sync.Once
+	lowerFrom map[rune][]rune // r -> every other rune x with unicode.ToLower(x) == r
+)
+
+// lowerPreimage is an RE2 expression for the strings that strings.ToLower
+// turns into v: each rune may be any rune that lower-cases to it.
+func lowerPreimage(v string) string {
+	lowerOnce.Do(func() {
+		lowerFrom = map[rune][]rune{}
+		for x := rune(0); x <= unicode.MaxRune; x++ {
+			if l := unicode.ToLower(x); l != x {
+				lowerFrom[l] = append(lowerFrom[l], x)
+			}
+		}
+	})
+	var b strings.Builder
+	for _, r := range v {
+		pre := lowerFrom[r]
+		if unicode.ToLower(r) != r { // r itself lower-cases to something else
+			if len(pre) == 0 {
+				b.WriteString(`[^\x00-\x{10FFFF}]`) // nothing lower-cases to r
+				continue
+			}
+		} else {
+			pre = append([]rune{r}, pre...)
+		}
+		if len(pre) == 1 {
+			b.WriteString(regexp.QuoteMeta(string(pre[0])))
+			continue
+		}
+		b.WriteString("[")
+		for _, x := range pre {
+			b.WriteString(regexp.QuoteMeta(string(x)))
+		}
+		b.WriteString("]")
+	}
+	return b.String()
+}
