@@ -2,10 +2,11 @@ package dag
 
 import (
 	"fmt"
-	"regexp/syntax"
 	"strings"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/internal/re2"
 )
 
 // compileMatch turns one HTTPRouteMatch into a RouteMatch, or says what is
@@ -93,47 +94,18 @@ func stringMatch(name string, typ *string, value string) (StringMatch, string) {
 	return StringMatch{Name: name, Type: t, Value: value}, ""
 }
 
-// maxRegexProgram bounds the size of regular expressions. Envoy refuses an
-// RE2 program of more than 100 instructions by default
-// (re2.max_program_size.error_level), and a refused route table takes every
-// route of the listener down with it. Sesame estimates RE2's count from Go's
-// compiled program of the same syntax (see re2Size).
-const maxRegexProgram = 100
-
 // checkRegex reports why value is not an RE2 expression Sesame passes to
-// Envoy. Go's regexp implements RE2 syntax, so it is the reference.
+// Envoy: Go's regexp/syntax implements RE2 syntax, and package re2 measures
+// the program against Envoy's limit.
 func checkRegex(value string) string {
-	re, err := syntax.Parse(value, syntax.Perl)
+	n, err := re2.Size(value)
 	if err != nil {
 		return fmt.Sprintf("invalid RE2 regular expression %q: %v.", value, err)
 	}
-	prog, err := syntax.Compile(re.Simplify())
-	if err != nil {
-		return fmt.Sprintf("invalid RE2 regular expression %q: %v.", value, err)
-	}
-	if n := re2Size(prog); n > maxRegexProgram {
-		return fmt.Sprintf("the regular expression %q compiles to %d instructions; Envoy refuses large ones, so Sesame allows %d (simplify it, e.g. avoid large {n} repetitions).", value, n, maxRegexProgram)
+	if n > re2.EnvoyLimit {
+		return fmt.Sprintf("the regular expression %q compiles to %d instructions; Envoy refuses large ones, so Sesame allows %d (simplify it, e.g. avoid large {n} repetitions).", value, n, re2.EnvoyLimit)
 	}
 	return ""
-}
-
-// re2Size estimates the size RE2 gives a program: Go compiles a character
-// class of k ranges to one instruction where RE2 uses k range instructions
-// joined by k-1 alternations, so "/id/[0-9a-f]{64}" is about 200 to RE2
-// though 70 to Go. Other instructions count one each. RE2 also expands
-// non-ASCII ranges to UTF-8 byte sequences, which this does not count: the
-// estimate errs low only for classes beyond ASCII.
-func re2Size(prog *syntax.Prog) int {
-	n := 0
-	for _, inst := range prog.Inst {
-		if inst.Op == syntax.InstRune && len(inst.Rune) > 2 {
-			k := len(inst.Rune) / 2
-			n += 2*k - 1
-			continue
-		}
-		n++
-	}
-	return n
 }
 
 // pathMatch validates one path match and normalises it: a prefix loses its

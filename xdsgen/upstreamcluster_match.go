@@ -23,6 +23,7 @@
 package xdsgen
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -33,6 +34,7 @@ import (
 
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dispatch"
+	"github.com/projectsesame/sesame/internal/re2"
 )
 
 // fieldList is a parsed list field: all, none, listed values or every value
@@ -102,10 +104,6 @@ func contains(s []string, v string) bool {
 	}
 	return false
 }
-
-// maxRegex bounds the generated expressions (Envoy's default program size
-// limit is about this for simple alternations).
-const maxRegex = 4096
 
 const (
 	seg       = `[^/?#]*`
@@ -202,9 +200,13 @@ func ruleMatch(r *v1alpha1.DispatchPolicyRule, opts UpstreamClusterOptions) (*ro
 		}
 		add(strings.ToLower(opts.GroupsHeader), `(?:.*,)?`+quoteAlt(g.values)+`(?:,.*)?`, g.negated)
 	}
+	// Envoy refuses a regular expression whose RE2 program is too large,
+	// and with it the whole route table; such a rule is reported instead.
 	for _, h := range m.Headers {
-		if len(h.GetStringMatch().GetSafeRegex().GetRegex()) > maxRegex {
-			return nil, "a regular expression would exceed " + "4096 bytes"
+		if re := h.GetStringMatch().GetSafeRegex().GetRegex(); re != "" {
+			if n, err := re2.Size(re); err != nil || n > re2.EnvoyLimit {
+				return nil, fmt.Sprintf("a generated regular expression for %s compiles to about %d RE2 instructions, more than Envoy's %d", h.GetName(), n, re2.EnvoyLimit)
+			}
 		}
 	}
 	return m, ""
