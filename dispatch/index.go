@@ -191,7 +191,7 @@ func put(bs []uint64, i int, in bool) {
 // build indexes rules into a Dispatcher.
 func build(rules []rule) *Dispatcher {
 	b := &builder{rules: rules, words: (len(rules) + 63) / 64, seen: make(map[string]int32)}
-	d := &Dispatcher{words: b.words, rules: make([]position, len(rules))}
+	d := &Dispatcher{compiled: rules, words: b.words, rules: make([]position, len(rules))}
 	for i, r := range rules {
 		d.rules[i] = position{r.policy, r.index}
 	}

@@ -69,10 +69,11 @@ type Attributes struct {
 // are no lists and no "*" or "-" left, only, for each field, a bitset of
 // rules per value some rule names (see index.go).
 type Dispatcher struct {
-	words int        // words per bitset: ⌈rules/64⌉
-	arena []uint64   // every bitset, each words long
-	rules []position // bit i stands for rules[i]
-	all   int32      // every rule
+	compiled []rule     // the rules as compiled, for Rules
+	words    int        // words per bitset: ⌈rules/64⌉
+	arena    []uint64   // every bitset, each words long
+	rules    []position // bit i stands for rules[i]
+	all      int32      // every rule
 
 	verbs, apiGroups, resourceNames, subject valueIndex
 	resources                                resourceIndex

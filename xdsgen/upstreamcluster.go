@@ -90,7 +90,8 @@ func UpstreamClusterSubsetName(name string, k int) string {
 // dispatch.Compile rejects the policies; everything it cannot express
 // exactly in Envoy is left out and described in the returned reports.
 func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamClusterOptions) (*Resources, []string, error) {
-	if _, _, err := dispatch.Compile(uc.Spec.DispatchPolicies); err != nil {
+	d, _, err := dispatch.Compile(uc.Spec.DispatchPolicies)
+	if err != nil {
 		return nil, nil, fmt.Errorf("xdsgen: UpstreamCluster %q: %w", uc.Name, err)
 	}
 	if opts.UserHeader == "" {
@@ -132,6 +133,13 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 		return s
 	}
 
+	// The rules as the dispatcher compiled them, by position, so that the
+	// routes decide exactly as it does.
+	compiled := map[[2]int]dispatch.Rule{}
+	for _, r := range d.Rules() {
+		compiled[[2]int{r.Policy, r.Index}] = r
+	}
+
 	vh := &routev3.VirtualHost{Name: base, Domains: []string{"*"}}
 	for i := range uc.Spec.DispatchPolicies {
 		p := &uc.Spec.DispatchPolicies[i]
@@ -158,7 +166,7 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 			}
 		}
 		for j := range p.Rules {
-			m, why := ruleMatch(&p.Rules[j], opts)
+			m, why := ruleMatch(compiled[[2]int{i, j}], opts)
 			if why != "" {
 				reports = append(reports, fmt.Sprintf("policies[%d].rules[%d]: not expressed: %s", i, j, why))
 				continue

@@ -32,78 +32,9 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
 
-	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dispatch"
 	"github.com/projectsesame/sesame/internal/re2"
 )
-
-// fieldList is a parsed list field: all, none, listed values or every value
-// but the listed ones (negated).
-type fieldList struct {
-	all, none, negated bool
-	values             []string
-}
-
-// parseField reads a list as package dispatch does: "*" anywhere is all,
-// positive entries beside negated ones drop the negated ones.
-func parseField(entries []string, emptyMatchAll bool) fieldList {
-	if len(entries) == 0 {
-		return fieldList{all: emptyMatchAll, none: !emptyMatchAll}
-	}
-	var pos, neg []string
-	for _, e := range entries {
-		switch {
-		case e == v1alpha1.MatchAll:
-			return fieldList{all: true}
-		case strings.HasPrefix(e, "-"):
-			neg = append(neg, e[1:])
-		default:
-			pos = append(pos, e)
-		}
-	}
-	if len(pos) > 0 {
-		return fieldList{values: sortedCopy(pos)}
-	}
-	return fieldList{negated: true, values: sortedCopy(neg)}
-}
-
-// subjectList combines users and serviceAccounts as package dispatch does.
-func subjectList(r *v1alpha1.DispatchPolicyRule) fieldList {
-	users := parseField(r.Users, false)
-	var sas []string
-	for _, sa := range r.ServiceAccounts {
-		sas = append(sas, dispatch.ServiceAccountUsername(sa.Namespace, sa.Name))
-	}
-	switch {
-	case len(r.Users) == 0 && len(r.ServiceAccounts) == 0, users.all:
-		return fieldList{all: true}
-	case users.negated:
-		var rest []string
-		for _, u := range users.values {
-			if !contains(sas, u) {
-				rest = append(rest, u)
-			}
-		}
-		if len(rest) == 0 {
-			return fieldList{all: true}
-		}
-		return fieldList{negated: true, values: rest}
-	}
-	vs := sortedCopy(append(users.values, sas...))
-	if len(vs) == 0 {
-		return fieldList{none: true}
-	}
-	return fieldList{values: vs}
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
 
 const (
 	seg       = `[^/?#]*`
@@ -129,52 +60,51 @@ func regexHeader(name, re string, invert bool) *routev3.HeaderMatcher {
 	}
 }
 
-// ruleMatch returns the RouteMatch of r, or why it cannot be expressed.
-func ruleMatch(r *v1alpha1.DispatchPolicyRule, opts UpstreamClusterOptions) (*routev3.RouteMatch, string) {
+// ruleMatch returns the RouteMatch of a compiled rule, or why it cannot be
+// expressed.
+func ruleMatch(r dispatch.Rule, opts UpstreamClusterOptions) (*routev3.RouteMatch, string) {
 	m := &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}}
 	add := func(name, re string, invert bool) { m.Headers = append(m.Headers, regexHeader(name, re, invert)) }
-	verbs := parseField(r.Verbs, false)
-	if verbs.none {
+	verbs := r.Verbs
+	if verbs.None {
 		return nil, "verbs is empty, so the rule matches nothing"
 	}
-	if len(r.NonResourceURLs) > 0 {
+	if urls := r.NonResourceURLs; !urls.Empty() {
 		add(":path", resources+tail, true)
-		urls := parseField(r.NonResourceURLs, false)
-		if !urls.all {
+		if !urls.All {
 			var alts []string
-			for _, u := range urls.values {
-				if p, ok := strings.CutSuffix(u, "*"); ok {
-					alts = append(alts, regexp.QuoteMeta(p)+`[^?#]*`)
-				} else {
-					alts = append(alts, regexp.QuoteMeta(u))
-				}
+			for _, u := range urls.Exact {
+				alts = append(alts, regexp.QuoteMeta(u))
+			}
+			for _, p := range urls.Prefixes {
+				alts = append(alts, regexp.QuoteMeta(p)+`[^?#]*`)
 			}
 			add(":path", "(?:"+strings.Join(alts, "|")+")"+tail, false)
 		}
-		if !verbs.all {
-			alts := make([]string, len(verbs.values))
-			for i, v := range verbs.values {
+		if !verbs.All {
+			alts := make([]string, len(verbs.Values))
+			for i, v := range verbs.Values {
 				alts[i] = lowerPreimage(v)
 			}
-			add(":method", "(?:"+strings.Join(alts, "|")+")", verbs.negated)
+			add(":method", "(?:"+strings.Join(alts, "|")+")", verbs.Negated)
 		}
 	} else {
-		groups, res, names := parseField(r.APIGroups, false), parseField(r.Resources, false), parseField(r.ResourceNames, true)
+		groups, res, names := r.APIGroups, r.Resources, r.ResourceNames
 		switch {
-		case groups.none || res.none:
+		case groups.None || res.None:
 			return nil, "no apiGroups or resources and no nonResourceURLs, so the rule matches nothing"
-		case !verbs.all:
+		case !verbs.All:
 			return nil, "verbs other than \"*\" on resources need the method and the path ORed together"
-		case !res.all:
+		case !res.All:
 			return nil, "resources other than \"*\" are not expressed yet"
-		case !names.all:
+		case !names.All:
 			return nil, "resourceNames other than \"*\" are not expressed yet (a list's name can come from its fieldSelector)"
 		}
 		add(":path", resources+tail, false)
-		if !groups.all {
+		if !groups.All {
 			var alts []string
 			var named []string
-			for _, g := range groups.values {
+			for _, g := range groups.Values {
 				if g == "" {
 					// The core group, and "/apis//<version>/..." too.
 					alts = append(alts, `api/`+seg+`/[^?#]*[^/?#]`)
@@ -184,21 +114,23 @@ func ruleMatch(r *v1alpha1.DispatchPolicyRule, opts UpstreamClusterOptions) (*ro
 			if len(named) > 0 {
 				alts = append(alts, `apis/`+quoteAlt(named)+`/`+seg+`/[^?#]*[^/?#]`)
 			}
-			add(":path", `/*(?:`+strings.Join(alts, "|")+`)/*`+tail, groups.negated)
+			add(":path", `/*(?:`+strings.Join(alts, "|")+`)/*`+tail, groups.Negated)
 		}
 	}
-	if s := subjectList(r); s.none {
+	if s := r.Subjects; s.None {
 		return nil, "users and serviceAccounts match no user"
-	} else if !s.all {
-		add(strings.ToLower(opts.UserHeader), quoteAlt(s.values), s.negated)
+	} else if !s.All {
+		add(strings.ToLower(opts.UserHeader), quoteAlt(s.Values), s.Negated)
 	}
-	if g := parseField(r.UserGroups, true); !g.all {
-		for _, v := range g.values {
+	if g := r.UserGroups; g.None {
+		return nil, "userGroups match no user"
+	} else if !g.All {
+		for _, v := range g.Values {
 			if strings.Contains(v, ",") {
 				return nil, "userGroups entry " + v + " contains a comma, which the groups header cannot carry"
 			}
 		}
-		add(strings.ToLower(opts.GroupsHeader), `(?:.*,)?`+quoteAlt(g.values)+`(?:,.*)?`, g.negated)
+		add(strings.ToLower(opts.GroupsHeader), `(?:.*,)?`+quoteAlt(g.Values)+`(?:,.*)?`, g.Negated)
 	}
 	// Envoy refuses a regular expression whose RE2 program is too large,
 	// and with it the whole route table; such a rule is reported instead.
