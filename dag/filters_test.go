@@ -46,6 +46,19 @@ func TestCompileFilters(t *testing.T) {
 			Set: []gatewayv1.HTTPHeader{header("X-A", "1"), header("x-a", "2")}})}, "", `set[1]: header "x-a" is named twice`, ""},
 		{"bad header name", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
 			Add: []gatewayv1.HTTPHeader{header("a b", "1")}})}, "", `add[0]: "a b" is not a header name`, ""},
+		// Host: Envoy refuses it in request_headers_to_add, so setting it
+		// becomes a host rewrite; adding or removing it cannot be expressed.
+		{"set Host becomes a rewrite", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
+			Set: []gatewayv1.HTTPHeader{header("Host", "internal.example.com"), header("x-a", "1")}})},
+			"req{[{x-a 1}] [] []} rewrite{internal.example.com <nil>}", "", ""},
+		{"add Host", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{Add: []gatewayv1.HTTPHeader{header("Host", "a")}})},
+			"", "cannot add to or remove the Host header", ""},
+		{"remove Host", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{Remove: []string{"host"}})},
+			"", "cannot add to or remove the Host header", ""},
+		{"Host and a rewritten hostname", []gatewayv1.HTTPRouteFilter{
+			reqHeaders(gatewayv1.HTTPHeaderFilter{Set: []gatewayv1.HTTPHeader{header("Host", "a")}}),
+			rewriteTo(gatewayv1.HTTPURLRewriteFilter{Hostname: ptr(gatewayv1.PreciseHostname("b"))})},
+			"", "give one", ""},
 		{"filter without its field", []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterRequestHeaderModifier}}, "", "requestHeaderModifier is missing", ""},
 		{"filter twice", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{}), reqHeaders(gatewayv1.HTTPHeaderFilter{})}, "", "appears twice", ""},
 

@@ -2,6 +2,10 @@ package dag
 
 import (
 	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -43,5 +47,32 @@ func TestPermitted(t *testing.T) {
 				t.Errorf("permitted = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestIndexKeepsOlder checks that of objects sharing a name, which only
+// hostile input has, the index keeps the same one whatever the input order:
+// the older, then the lower UID.
+func TestIndexKeepsOlder(t *testing.T) {
+	t0 := metav1.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	svc := func(uid string, age int) *corev1.Service {
+		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web", UID: types.UID(uid),
+			CreationTimestamp: metav1.NewTime(t0.Add(time.Duration(age) * time.Minute))}}
+	}
+	tests := []struct {
+		name     string
+		services []*corev1.Service
+		want     types.UID
+	}{
+		{"older wins", []*corev1.Service{svc("b", 2), svc("a", 5)}, "b"},
+		{"older wins, other order", []*corev1.Service{svc("a", 5), svc("b", 2)}, "b"},
+		{"same age: lower UID", []*corev1.Service{svc("z", 1), svc("y", 1)}, "y"},
+		{"same age: lower UID, other order", []*corev1.Service{svc("y", 1), svc("z", 1)}, "y"},
+	}
+	for _, tt := range tests {
+		idx := newIndex(&Input{Services: tt.services})
+		if got := idx.services[types.NamespacedName{Namespace: "ns", Name: "web"}].UID; got != tt.want {
+			t.Errorf("%s: kept %s, want %s", tt.name, got, tt.want)
+		}
 	}
 }
