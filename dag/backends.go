@@ -72,9 +72,50 @@ func (c *compiledRules) refProblem(reason, problem string) {
 	c.refProblems = append(c.refProblems, problem)
 }
 
+// serviceRef is what decides how a backendRef resolves: who refers, and to
+// what. Many rules name the same Service port, so resolveServiceRef keeps
+// its answers by it.
+type serviceRef struct {
+	from                   backendOrigin
+	group, kind, namespace string
+	name                   string
+	port                   int32
+	hasPort                bool
+}
+
+// resolvedRef is resolveServiceRef's answer: a Cluster, or the reason and
+// problem that say why there is none.
+type resolvedRef struct {
+	cluster         *Cluster
+	reason, problem string
+}
+
 // resolveServiceRef finds the Cluster for a backendRef, or the reason it
-// cannot be used.
+// cannot be used. The answer depends only on the serviceRef and the
+// (unchanging) input, so it is computed once per serviceRef.
 func (b *builder) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRef) (*Cluster, string, string) {
+	key := serviceRef{
+		from:  from,
+		group: valueOr(ref.Group, ""), kind: valueOr(ref.Kind, "Service"),
+		namespace: valueOr(ref.Namespace, from.namespace),
+		name:      string(ref.Name),
+	}
+	if ref.Port != nil {
+		key.port, key.hasPort = int32(*ref.Port), true
+	}
+	if r, ok := b.resolved[key]; ok {
+		return r.cluster, r.reason, r.problem
+	}
+	c, reason, problem := b.lookUpServiceRef(from, ref)
+	if b.resolved == nil {
+		b.resolved = map[serviceRef]resolvedRef{}
+	}
+	b.resolved[key] = resolvedRef{c, reason, problem}
+	return c, reason, problem
+}
+
+// lookUpServiceRef is resolveServiceRef without the memory.
+func (b *builder) lookUpServiceRef(from backendOrigin, ref *gatewayv1.BackendRef) (*Cluster, string, string) {
 	fromKind, fromNamespace := from.kind, from.namespace
 	group, kind, namespace := valueOr(ref.Group, ""), valueOr(ref.Kind, "Service"), valueOr(ref.Namespace, fromNamespace)
 	if group != "" || kind != "Service" {
@@ -205,10 +246,8 @@ func (b *builder) endpoints(c *Cluster) []Endpoint {
 					continue
 				}
 				for _, addr := range ep.Addresses {
-					// Zoned IPv6 addresses name an interface of the node,
-					// which means nothing to Envoy.
-					if ip, err := netip.ParseAddr(addr); err == nil && ip.Zone() == "" {
-						out = append(out, Endpoint{Address: ip.String(), Port: *sp.Port})
+					if a, ok := canonicalAddress(addr); ok {
+						out = append(out, Endpoint{Address: a, Port: *sp.Port})
 					}
 				}
 			}
@@ -218,6 +257,22 @@ func (b *builder) endpoints(c *Cluster) []Endpoint {
 		return cmp.Or(cmp.Compare(x.Address, y.Address), cmp.Compare(x.Port, y.Port))
 	})
 	return slices.Compact(out)
+}
+
+// canonicalAddress returns addr in canonical form, or false if it is not an
+// IP address Envoy can use: zoned IPv6 addresses name an interface of the
+// node, which means nothing to Envoy. Addresses are nearly always written
+// canonically already; they are then returned as they are, without a copy.
+func canonicalAddress(addr string) (string, bool) {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil || ip.Zone() != "" {
+		return "", false
+	}
+	var buf [64]byte
+	if canon := ip.AppendTo(buf[:0]); string(canon) != addr {
+		return string(canon), true
+	}
+	return addr, true
 }
 
 // valueOr returns *p, or def when p is nil: the API's defaulting of optional

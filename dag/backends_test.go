@@ -43,3 +43,24 @@ func TestEndpoints(t *testing.T) {
 		t.Errorf("endpoints = %v, want %v", got, want)
 	}
 }
+
+func TestCanonicalAddress(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"10.0.0.1", "10.0.0.1", true},
+		{"2001:db8::1", "2001:db8::1", true},
+		{"2001:DB8:0::1", "2001:db8::1", true}, // rewritten to the canonical form
+		{"::ffff:10.0.0.1", "::ffff:10.0.0.1", true},
+		{"fe80::1%eth0", "", false}, // a zone names the node's interface
+		{"10.0.0.256", "", false},
+		{"example.com", "", false},
+		{"", "", false},
+	} {
+		got, ok := canonicalAddress(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("canonicalAddress(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -19,7 +19,7 @@ func Build(in *Input, opts Options) *Graph {
 		graph:     &Graph{},
 		cluster:   map[clusterKey]*Cluster{},
 		secret:    map[types.NamespacedName]*Secret{},
-		conflicts: conflicts{lost: map[objectKey][]string{}, unaccepted: map[objectKey]bool{}},
+		conflicts: conflicts{lost: map[objectKey][]loss{}, unaccepted: map[objectKey]bool{}},
 		unserved:  map[types.NamespacedName]string{},
 	}
 	classes := b.selectGatewayClass(in.GatewayClasses)
@@ -73,7 +73,9 @@ type builder struct {
 	index   *index
 	graph   *Graph
 	cluster map[clusterKey]*Cluster
-	secret  map[types.NamespacedName]*Secret
+	// resolved remembers how each distinct backendRef resolved.
+	resolved map[serviceRef]resolvedRef
+	secret   map[types.NamespacedName]*Secret
 	// conflicts and finalizers complete route status once every route is
 	// placed: a route learns only at the end whether an older one took its
 	// matches.

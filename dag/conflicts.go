@@ -18,10 +18,29 @@ import (
 // the winner. Only the losing rules are left out; a route loses its
 // acceptance only when nothing of it is left.
 type conflicts struct {
-	// lost holds, per route object, what it lost and to whom.
-	lost map[objectKey][]string
+	// lost holds, per route object, what it lost and to whom, in the order
+	// found, without repeats.
+	lost map[objectKey][]loss
 	// unaccepted holds the route objects that lost everything.
 	unaccepted map[objectKey]bool
+}
+
+// loss is one match of a route that an older route's identical match took
+// on a hostname. It is formatted only when the status is written: with
+// many routes, losses are many and most repeat.
+type loss struct {
+	rule, match int
+	host        string
+	winner      RouteSource
+}
+
+func (l loss) String() string {
+	host := l.host
+	if host == "" {
+		host = "any host"
+	}
+	return fmt.Sprintf("spec.rules[%d].matches[%d] on %s: %s %s/%s is older and has the same match, so its rule serves those requests.",
+		l.rule, l.match, host, l.winner.Kind, l.winner.Namespace, l.winner.Name)
 }
 
 // objectKey names a route object.
@@ -34,9 +53,25 @@ func sourceKey(s RouteSource) objectKey { return objectKey{s.Kind, s.Namespace, 
 // already has, and records the loss. Precedence puts the oldest route first
 // among identical matches, so the first one seen wins.
 func (c *conflicts) dropConflicts(host string, routes []*Route) []*Route {
-	winners := map[string]*Route{}
+	var winners map[string]*Route // most hostnames have no conflict: made on demand
 	kept := routes[:0]
-	for _, r := range routes {
+	for i, r := range routes {
+		// Identical matches sort next to each other unless routes of
+		// another match shape sit between (same rank, same lengths):
+		// a map settles every case, and is needed only when two
+		// neighbours have equal rank keys.
+		if winners == nil && (i == 0 || compareShape(routes[i-1], r) != 0) {
+			kept = append(kept, r)
+			continue
+		}
+		if winners == nil {
+			winners = make(map[string]*Route, len(routes))
+			for _, k := range kept {
+				if _, ok := winners[k.matchKey()]; !ok {
+					winners[k.matchKey()] = k
+				}
+			}
+		}
 		key := r.matchKey()
 		w := winners[key]
 		switch {
@@ -52,14 +87,10 @@ func (c *conflicts) dropConflicts(host string, routes []*Route) []*Route {
 }
 
 func (c *conflicts) record(loser, winner *Route, host string) {
-	if host == "" {
-		host = "any host"
-	}
-	msg := fmt.Sprintf("spec.rules[%d].matches[%d] on %s: %s %s/%s is older and has the same match, so its rule serves those requests.",
-		loser.Source.Rule, loser.Source.Match, host, winner.Source.Kind, winner.Source.Namespace, winner.Source.Name)
+	l := loss{rule: loser.Source.Rule, match: loser.Source.Match, host: host, winner: winner.Source}
 	key := sourceKey(loser.Source)
-	if !slices.Contains(c.lost[key], msg) { // few per route: a scan is fine
-		c.lost[key] = append(c.lost[key], msg)
+	if !slices.Contains(c.lost[key], l) { // few per route: a scan is fine
+		c.lost[key] = append(c.lost[key], l)
 	}
 }
 
@@ -115,9 +146,13 @@ func (b *builder) countProgrammed(l *listener) {
 // condition (which the spec reserves for accepted routes, with a message
 // that starts "Dropped Rule").
 func (b *builder) applyConflicts(key objectKey, parents []gatewayv1.RouteParentStatus, programmed map[objectKey]int) {
-	lost := b.conflicts.lost[key]
-	if len(lost) == 0 {
+	losses := b.conflicts.lost[key]
+	if len(losses) == 0 {
 		return
+	}
+	lost := make([]string, len(losses))
+	for i, l := range losses {
+		lost[i] = l.String()
 	}
 	for i := range parents {
 		p := &parents[i]

@@ -26,7 +26,7 @@ func TestDropConflicts(t *testing.T) {
 		r("new", 2, 4, RouteMatch{Path: PathMatch{PathExact, "/api"}}), // Exact differs from prefix: kept
 	}
 	sortRoutes(routes)
-	c := &conflicts{lost: map[objectKey][]string{}, unaccepted: map[objectKey]bool{}}
+	c := &conflicts{lost: map[objectKey][]loss{}, unaccepted: map[objectKey]bool{}}
 	kept := c.dropConflicts("a.example.com", routes)
 	var got []string
 	for _, k := range kept {
@@ -37,9 +37,9 @@ func TestDropConflicts(t *testing.T) {
 	}
 	lost := c.lost[objectKey{"HTTPRoute", "ns", "new"}]
 	if len(lost) != 2 || len(c.lost[objectKey{"HTTPRoute", "ns", "old"}]) != 0 {
-		t.Fatalf("lost = %q", c.lost)
+		t.Fatalf("lost = %v", c.lost)
 	}
-	if want := "spec.rules[0].matches[0] on a.example.com: HTTPRoute ns/old is older and has the same match, so its rule serves those requests."; lost[0] != want && lost[1] != want {
-		t.Errorf("messages %q lack %q", lost, want)
+	if want := "spec.rules[0].matches[0] on a.example.com: HTTPRoute ns/old is older and has the same match, so its rule serves those requests."; lost[0].String() != want && lost[1].String() != want {
+		t.Errorf("messages %v lack %q", lost, want)
 	}
 }

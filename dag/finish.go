@@ -138,21 +138,49 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 // rule and match order. Hostname precedence is applied before, by the
 // virtual host a route lands in.
 func sortRoutes(routes []*Route) {
-	slices.SortStableFunc(routes, func(x, y *Route) int {
-		a, b := &x.Match, &y.Match
-		return cmp.Or(
-			cmp.Compare(pathRank(x.Source.Kind, a.Path.Type), pathRank(y.Source.Kind, b.Path.Type)),
-			-cmp.Compare(len(a.Path.Value), len(b.Path.Value)),
-			-cmp.Compare(boolRank(a.Method != ""), boolRank(b.Method != "")),
-			-cmp.Compare(len(a.Headers), len(b.Headers)),
-			-cmp.Compare(len(a.QueryParams), len(b.QueryParams)),
-			x.age.Compare(y.age),
-			compareNamespacedName(x.Source.Namespace, x.Source.Name, y.Source.Namespace, y.Source.Name),
-			cmp.Compare(x.Source.Rule, y.Source.Rule),
-			cmp.Compare(x.Source.Match, y.Source.Match),
-			cmp.Compare(a.Path.Value, b.Path.Value),
-		)
-	})
+	slices.SortStableFunc(routes, compareRoutes)
+}
+
+// compareRoutes is sortRoutes' order. It returns at the first difference
+// rather than using cmp.Or, which would evaluate every tie-breaker: it runs
+// for every pair the sort compares.
+func compareRoutes(x, y *Route) int {
+	if c := compareShape(x, y); c != 0 {
+		return c
+	}
+	if c := x.age.Compare(y.age); c != 0 {
+		return c
+	}
+	if c := compareNamespacedName(x.Source.Namespace, x.Source.Name, y.Source.Namespace, y.Source.Name); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.Source.Rule, y.Source.Rule); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.Source.Match, y.Source.Match); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.Match.Path.Value, y.Match.Path.Value)
+}
+
+// compareShape is the part of the precedence that looks at the kind and
+// size of the matches, not at which route has them: routes with identical
+// matches have the same shape.
+func compareShape(x, y *Route) int {
+	a, b := &x.Match, &y.Match
+	if c := cmp.Compare(pathRank(x.Source.Kind, a.Path.Type), pathRank(y.Source.Kind, b.Path.Type)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(len(b.Path.Value), len(a.Path.Value)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(boolRank(b.Method != ""), boolRank(a.Method != "")); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(len(b.Headers), len(a.Headers)); c != 0 {
+		return c
+	}
+	return cmp.Compare(len(b.QueryParams), len(a.QueryParams))
 }
 
 // pathRank orders path match types. For a GRPCRoute a prefix is a

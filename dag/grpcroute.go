@@ -25,7 +25,7 @@ func (b *builder) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRul
 	from := backendOrigin{kind: "GRPCRoute", namespace: route.Namespace}
 	for ri := range route.Spec.Rules {
 		rule := &route.Spec.Rules[ri]
-		field := fmt.Sprintf("spec.rules[%d]", ri)
+		field := ruleField(ri)
 		routes, problem := b.compileGRPCRouteRule(route, rule, ri, field, from, c)
 		if problem != "" {
 			c.problems = append(c.problems, problem)

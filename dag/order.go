@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"reflect"
 	"slices"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -29,30 +30,22 @@ func compareAge(a, b metav1.Object) int {
 // building the strings: "team-b/web" sorts before "team/api" because '-'
 // comes before '/'.
 func compareNamespacedName(ans, aname, bns, bname string) int {
-	a := [3]string{ans, "/", aname}
-	b := [3]string{bns, "/", bname}
-	i, j := 0, 0 // part indices
-	x, y := 0, 0 // offsets within the parts
-	for {
-		for i < 3 && x == len(a[i]) {
-			i, x = i+1, 0
-		}
-		for j < 3 && y == len(b[j]) {
-			j, y = j+1, 0
-		}
-		switch {
-		case i == 3 && j == 3:
-			return 0
-		case i == 3:
-			return -1
-		case j == 3:
-			return 1
-		}
-		if c := cmp.Compare(a[i][x], b[j][y]); c != 0 {
-			return c
-		}
-		x, y = x+1, y+1
+	if ans == bns {
+		return strings.Compare(aname, bname)
 	}
+	// The namespaces differ: at their first differing byte, or, when one is
+	// a prefix of the other, where the shorter one's "/" meets the longer
+	// one's next byte.
+	n := min(len(ans), len(bns))
+	for i := range n {
+		if ans[i] != bns[i] {
+			return cmp.Compare(ans[i], bns[i])
+		}
+	}
+	if len(ans) < len(bns) {
+		return cmp.Compare('/', bns[n])
+	}
+	return cmp.Compare(ans[n], '/')
 }
 
 // sortedOldestFirst returns a sorted copy of objs without nil entries.

@@ -3,6 +3,7 @@ package dag
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -26,6 +27,10 @@ type compiledRules struct {
 // servable reports whether any rule is left to serve.
 func (c *compiledRules) servable() bool { return len(c.routes) > 0 || c.tcp != nil }
 
+// ruleField is the field path of spec.rules[i], written without fmt as
+// every rule of every route needs one.
+func ruleField(i int) string { return "spec.rules[" + strconv.Itoa(i) + "]" }
+
 // compileHTTPRouteRules turns the rules of route into Routes, one per match.
 // A rule that cannot be served as written is dropped whole, with a problem
 // naming it: serving it without the part that is wrong would send traffic
@@ -34,7 +39,7 @@ func (b *builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRul
 	c := &compiledRules{resolvedRefs: true}
 	for ri := range route.Spec.Rules {
 		rule := &route.Spec.Rules[ri]
-		field := fmt.Sprintf("spec.rules[%d]", ri)
+		field := ruleField(ri)
 		routes, problem := b.compileHTTPRouteRule(route, rule, ri, field, c)
 		if problem != "" {
 			c.problems = append(c.problems, problem)
@@ -103,6 +108,9 @@ func (b *builder) ruleBackends(from backendOrigin, n int, at func(int) (gatewayv
 	for i := range n {
 		var filters []gatewayv1.HTTPRouteFilter
 		refs[i], filters = at(i)
+		if len(filters) == 0 {
+			continue
+		}
 		var problem string
 		if mods[i], problem = backendRefFilters(filters, fmt.Sprintf("%s.backendRefs[%d]", field, i)); problem != "" {
 			return nil, 0, problem

@@ -10,51 +10,93 @@ import (
 	"github.com/projectsesame/sesame/dag"
 )
 
-// cluster builds the Envoy Cluster of a Service port. Its endpoints come over
-// EDS, in the ClusterLoadAssignment of the same name, so that endpoint
-// changes do not rebuild the cluster.
-func cluster(c *dag.Cluster) *clusterv3.Cluster {
-	name := clusterName(c)
-	out := &clusterv3.Cluster{
-		Name:                 name,
-		ClusterDiscoveryType: &clusterv3.Cluster_Type{Type: clusterv3.Cluster_EDS},
-		EdsClusterConfig: &clusterv3.Cluster_EdsClusterConfig{
-			EdsConfig:   adsConfigSource(),
-			ServiceName: name,
-		},
+// clusterBuilder makes the Clusters of one Generate. The upstream protocol
+// options are the same few messages for every cluster, so they are encoded
+// once: each cluster gets an Any of its own over shared, read-only bytes.
+type clusterBuilder struct {
+	http1, http2 []byte
+}
+
+func newClusterBuilder() *clusterBuilder {
+	explicit := func(h2 bool) []byte {
+		e := &httpv3.HttpProtocolOptions_ExplicitHttpConfig{
+			ProtocolConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_HttpProtocolOptions{HttpProtocolOptions: &corev3.Http1ProtocolOptions{}},
+		}
+		if h2 {
+			e.ProtocolConfig = &httpv3.HttpProtocolOptions_ExplicitHttpConfig_Http2ProtocolOptions{Http2ProtocolOptions: &corev3.Http2ProtocolOptions{}}
+		}
+		return mustAny(&httpv3.HttpProtocolOptions{
+			UpstreamProtocolOptions: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_{ExplicitHttpConfig: e},
+		}).GetValue()
 	}
-	// The protocol to the endpoints is explicit (package protocol decided
-	// it): HTTP/2 for h2c, HTTP/1.1 otherwise. A cluster a TLSRoute
-	// forwards a stream to ignores it.
-	explicit := &httpv3.HttpProtocolOptions_ExplicitHttpConfig{
-		ProtocolConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_HttpProtocolOptions{HttpProtocolOptions: &corev3.Http1ProtocolOptions{}},
-	}
-	if c.Protocol == "h2c" {
-		explicit.ProtocolConfig = &httpv3.HttpProtocolOptions_ExplicitHttpConfig_Http2ProtocolOptions{Http2ProtocolOptions: &corev3.Http2ProtocolOptions{}}
-	}
-	out.TypedExtensionProtocolOptions = map[string]*anypb.Any{
-		httpProtocolOptions: mustAny(&httpv3.HttpProtocolOptions{
-			UpstreamProtocolOptions: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_{ExplicitHttpConfig: explicit},
-		}),
+	return &clusterBuilder{http1: explicit(false), http2: explicit(true)}
+}
+
+// clusters builds the Envoy Cluster of each Service port, in order, with
+// room for one more. A cluster's endpoints come over EDS, in the
+// ClusterLoadAssignment of the same name, so that endpoint changes do not
+// rebuild the cluster. Like loadAssignments, it allocates the messages of
+// all clusters together.
+func (cb *clusterBuilder) clusters(cs []*dag.Cluster) []*clusterv3.Cluster {
+	n := len(cs)
+	out := make([]*clusterv3.Cluster, n, n+1)
+	clusters := make([]clusterv3.Cluster, n)
+	discovery := make([]clusterv3.Cluster_Type, n)
+	eds := make([]clusterv3.Cluster_EdsClusterConfig, n)
+	sources := make([]corev3.ConfigSource, n)
+	ads := make([]corev3.ConfigSource_Ads, n)
+	aggregated := make([]corev3.AggregatedConfigSource, n)
+	anys := make([]anypb.Any, n)
+	for i, c := range cs {
+		name := clusterName(c)
+		// The protocol to the endpoints is explicit (package protocol
+		// decided it): HTTP/2 for h2c, HTTP/1.1 otherwise. A cluster a
+		// TLSRoute forwards a stream to ignores it.
+		options := cb.http1
+		if c.Protocol == "h2c" {
+			options = cb.http2
+		}
+		anys[i].TypeUrl, anys[i].Value = httpProtocolOptionsURL, options
+		discovery[i].Type = clusterv3.Cluster_EDS
+		ads[i].Ads = &aggregated[i]
+		sources[i].ResourceApiVersion, sources[i].ConfigSourceSpecifier = corev3.ApiVersion_V3, &ads[i]
+		eds[i].EdsConfig, eds[i].ServiceName = &sources[i], name
+		cl := &clusters[i]
+		cl.Name, cl.ClusterDiscoveryType, cl.EdsClusterConfig = name, &discovery[i], &eds[i]
+		cl.TypedExtensionProtocolOptions = map[string]*anypb.Any{httpProtocolOptions: &anys[i]}
+		out[i] = cl
 	}
 	return out
 }
 
 // httpProtocolOptions is the key under which a cluster takes its upstream
-// HTTP protocol settings.
-const httpProtocolOptions = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"
+// HTTP protocol settings, and httpProtocolOptionsURL their type URL.
+const (
+	httpProtocolOptions    = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"
+	httpProtocolOptionsURL = "type.googleapis.com/" + httpProtocolOptions
+)
 
-// loadAssignment lists the ready endpoints of a Service port. A cluster with
-// no endpoints still gets one, empty, so that Envoy does not wait for it.
-func loadAssignment(c *dag.Cluster) *endpointv3.ClusterLoadAssignment {
-	cla := &endpointv3.ClusterLoadAssignment{ClusterName: clusterName(c)}
-	if len(c.Endpoints) == 0 {
-		return cla
+// loadAssignments lists the ready endpoints of each Service port, in the
+// order of clusters. A cluster with no endpoints still gets an assignment,
+// empty, so that Envoy does not wait for it.
+//
+// The messages of all assignments are allocated together, a few slices
+// instead of a dozen small objects per cluster and seven per endpoint:
+// with many Services this was one of the biggest sources of garbage. The
+// messages are never copied, only pointed into, as protobuf requires.
+func loadAssignments(clusters []*dag.Cluster) []*endpointv3.ClusterLoadAssignment {
+	n, withEndpoints := 0, 0
+	for _, c := range clusters {
+		n += len(c.Endpoints)
+		if len(c.Endpoints) > 0 {
+			withEndpoints++
+		}
 	}
-	// A cluster's endpoint messages are allocated together, a few slices
-	// instead of seven small objects per endpoint: large Services make
-	// this one of the biggest sources of garbage.
-	n := len(c.Endpoints)
+	out := make([]*endpointv3.ClusterLoadAssignment, len(clusters))
+	clas := make([]endpointv3.ClusterLoadAssignment, len(clusters))
+	localities := make([]endpointv3.LocalityLbEndpoints, withEndpoints)
+	localityPtrs := make([]*endpointv3.LocalityLbEndpoints, withEndpoints)
+	lbPtrs := make([]*endpointv3.LbEndpoint, n)
 	lbs := make([]endpointv3.LbEndpoint, n)
 	hosts := make([]endpointv3.LbEndpoint_Endpoint, n)
 	eps := make([]endpointv3.Endpoint, n)
@@ -62,19 +104,32 @@ func loadAssignment(c *dag.Cluster) *endpointv3.ClusterLoadAssignment {
 	socks := make([]corev3.Address_SocketAddress, n)
 	sockets := make([]corev3.SocketAddress, n)
 	ports := make([]corev3.SocketAddress_PortValue, n)
-	locality := &endpointv3.LocalityLbEndpoints{LbEndpoints: make([]*endpointv3.LbEndpoint, n)}
-	for i, ep := range c.Endpoints {
-		ports[i].PortValue = uint32(ep.Port)
-		sockets[i].Protocol, sockets[i].Address, sockets[i].PortSpecifier = corev3.SocketAddress_TCP, ep.Address, &ports[i]
-		socks[i].SocketAddress = &sockets[i]
-		addrs[i].Address = &socks[i]
-		eps[i].Address = &addrs[i]
-		hosts[i].Endpoint = &eps[i]
-		lbs[i].HostIdentifier = &hosts[i]
-		locality.LbEndpoints[i] = &lbs[i]
+	i, l := 0, 0 // next endpoint, next locality
+	for ci, c := range clusters {
+		cla := &clas[ci]
+		cla.ClusterName = clusterName(c)
+		out[ci] = cla
+		if len(c.Endpoints) == 0 {
+			continue
+		}
+		locality := &localities[l]
+		locality.LbEndpoints = lbPtrs[i : i+len(c.Endpoints) : i+len(c.Endpoints)]
+		localityPtrs[l] = locality
+		cla.Endpoints = localityPtrs[l : l+1 : l+1]
+		l++
+		for j, ep := range c.Endpoints {
+			ports[i].PortValue = uint32(ep.Port)
+			sockets[i].Protocol, sockets[i].Address, sockets[i].PortSpecifier = corev3.SocketAddress_TCP, ep.Address, &ports[i]
+			socks[i].SocketAddress = &sockets[i]
+			addrs[i].Address = &socks[i]
+			eps[i].Address = &addrs[i]
+			hosts[i].Endpoint = &eps[i]
+			lbs[i].HostIdentifier = &hosts[i]
+			locality.LbEndpoints[j] = &lbs[i]
+			i++
+		}
 	}
-	cla.Endpoints = []*endpointv3.LocalityLbEndpoints{locality}
-	return cla
+	return out
 }
 
 // rejectCluster is a static cluster without endpoints: a connection sent to

@@ -1,6 +1,8 @@
 package xdsgen
 
 import (
+	"sync"
+
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
@@ -26,9 +28,15 @@ type Resources struct {
 }
 
 // Generate turns a routing graph into Envoy resources. It is a pure function
-// of g.
+// of g. Clusters and load assignments, which do not depend on routes, are
+// built on a second goroutine.
 func Generate(g *dag.Graph) *Resources {
 	r := &Resources{}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		r.Clusters = newClusterBuilder().clusters(g.Clusters)
+		r.Endpoints = loadAssignments(g.Clusters)
+	})
 	reject := false
 	cache := newRouteCache()
 	for _, l := range g.Listeners {
@@ -45,15 +53,12 @@ func Generate(g *dag.Graph) *Resources {
 			}
 		}
 	}
-	for _, c := range g.Clusters {
-		r.Clusters = append(r.Clusters, cluster(c))
-		r.Endpoints = append(r.Endpoints, loadAssignment(c))
-	}
-	if reject {
-		r.Clusters = append(r.Clusters, rejectCluster())
-	}
 	for _, s := range g.Secrets {
 		r.Secrets = append(r.Secrets, secret(s))
+	}
+	wg.Wait()
+	if reject {
+		r.Clusters = append(r.Clusters, rejectCluster())
 	}
 	return r
 }

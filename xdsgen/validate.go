@@ -3,6 +3,7 @@ package xdsgen
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
@@ -24,32 +25,42 @@ type validator interface{ ValidateAll() error }
 //
 // The last two are rules Envoy enforces when it loads the configuration, not
 // in the message schema, so ValidateAll alone would let a NACK through.
+//
+// Clusters, load assignments and secrets are checked on a second goroutine,
+// as they are independent of listeners and routes; the errors come back in
+// the same order either way.
 func (r *Resources) Validate() error {
-	var errs []error
-	check := func(kind, name string, v validator) {
-		if err := v.ValidateAll(); err != nil {
-			errs = append(errs, fmt.Errorf("%s %q: %w", kind, name, err))
+	var endpointErrs []error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		c := newChecker()
+		for _, x := range r.Clusters {
+			c.check("Cluster", x.GetName(), x)
+			c.unique("Cluster", x.GetName())
 		}
-	}
-	names := map[string]bool{}
-	unique := func(kind, name string) {
-		if names[kind+"\x00"+name] {
-			errs = append(errs, fmt.Errorf("%s %q: the name is used twice", kind, name))
+		for _, x := range r.Endpoints {
+			c.check("ClusterLoadAssignment", x.GetClusterName(), x)
+			c.unique("ClusterLoadAssignment", x.GetClusterName())
 		}
-		names[kind+"\x00"+name] = true
-	}
+		for _, x := range r.Secrets {
+			c.check("Secret", x.GetName(), x)
+			c.unique("Secret", x.GetName())
+		}
+		endpointErrs = c.errs
+	})
+	c := newChecker()
 	for _, x := range r.Listeners {
-		check("Listener", x.GetName(), x)
-		unique("Listener", x.GetName())
+		c.check("Listener", x.GetName(), x)
+		c.unique("Listener", x.GetName())
 		chainNames, matches := map[string]bool{}, map[string]bool{}
 		for _, fc := range x.GetFilterChains() {
 			if fc.GetName() != "" && chainNames[fc.GetName()] {
-				errs = append(errs, fmt.Errorf("Listener %q: filter chain name %q is used twice", x.GetName(), fc.GetName()))
+				c.errs = append(c.errs, fmt.Errorf("Listener %q: filter chain name %q is used twice", x.GetName(), fc.GetName()))
 			}
 			chainNames[fc.GetName()] = true
 			for _, key := range matchKeys(fc) {
 				if matches[key] {
-					errs = append(errs, fmt.Errorf("Listener %q: filter chain %q has the same match as another", x.GetName(), fc.GetName()))
+					c.errs = append(c.errs, fmt.Errorf("Listener %q: filter chain %q has the same match as another", x.GetName(), fc.GetName()))
 					break
 				}
 				matches[key] = true
@@ -60,44 +71,59 @@ func (r *Resources) Validate() error {
 	// and the route tables and virtual hosts without them.
 	validated := map[*routev3.Route]bool{}
 	for _, x := range r.Routes {
-		check("RouteConfiguration", x.GetName(), without(x, "virtual_hosts"))
+		c.check("RouteConfiguration", x.GetName(), without(x, "virtual_hosts"))
 		for _, vh := range x.GetVirtualHosts() {
-			check("RouteConfiguration", x.GetName(), without(vh, "routes"))
+			c.check("RouteConfiguration", x.GetName(), without(vh, "routes"))
 			for _, rt := range vh.GetRoutes() {
 				if !validated[rt] {
 					validated[rt] = true
-					check("RouteConfiguration", x.GetName(), rt)
+					c.check("RouteConfiguration", x.GetName(), rt)
 				}
 			}
 		}
-		unique("RouteConfiguration", x.GetName())
+		c.unique("RouteConfiguration", x.GetName())
 		vhostNames, domains := map[string]bool{}, map[string]bool{}
 		for _, vh := range x.GetVirtualHosts() {
 			if vhostNames[vh.GetName()] {
-				errs = append(errs, fmt.Errorf("RouteConfiguration %q: virtual host name %q is used twice", x.GetName(), vh.GetName()))
+				c.errs = append(c.errs, fmt.Errorf("RouteConfiguration %q: virtual host name %q is used twice", x.GetName(), vh.GetName()))
 			}
 			vhostNames[vh.GetName()] = true
 			for _, d := range vh.GetDomains() {
 				if domains[d] {
-					errs = append(errs, fmt.Errorf("RouteConfiguration %q: domain %q is in two virtual hosts", x.GetName(), d))
+					c.errs = append(c.errs, fmt.Errorf("RouteConfiguration %q: domain %q is in two virtual hosts", x.GetName(), d))
 				}
 				domains[d] = true
 			}
 		}
 	}
-	for _, x := range r.Clusters {
-		check("Cluster", x.GetName(), x)
-		unique("Cluster", x.GetName())
+	wg.Wait()
+	return errors.Join(append(c.errs, endpointErrs...)...)
+}
+
+// checker collects the failures of messages and of names used twice.
+type checker struct {
+	errs  []error
+	names map[string]map[string]bool // by kind
+}
+
+func newChecker() *checker { return &checker{names: map[string]map[string]bool{}} }
+
+func (c *checker) check(kind, name string, v validator) {
+	if err := v.ValidateAll(); err != nil {
+		c.errs = append(c.errs, fmt.Errorf("%s %q: %w", kind, name, err))
 	}
-	for _, x := range r.Endpoints {
-		check("ClusterLoadAssignment", x.GetClusterName(), x)
-		unique("ClusterLoadAssignment", x.GetClusterName())
+}
+
+func (c *checker) unique(kind, name string) {
+	seen := c.names[kind]
+	if seen == nil {
+		seen = map[string]bool{}
+		c.names[kind] = seen
 	}
-	for _, x := range r.Secrets {
-		check("Secret", x.GetName(), x)
-		unique("Secret", x.GetName())
+	if seen[name] {
+		c.errs = append(c.errs, fmt.Errorf("%s %q: the name is used twice", kind, name))
 	}
-	return errors.Join(errs...)
+	seen[name] = true
 }
 
 // without returns a shallow copy of m without one field, so that validating
