@@ -103,14 +103,19 @@ func (b *builder) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRe
 	if ref.Port != nil {
 		key.port, key.hasPort = int32(*ref.Port), true
 	}
-	if r, ok := b.resolved[key]; ok {
+	b.lock()
+	r, ok := b.resolved[key]
+	b.unlock()
+	if ok {
 		return r.cluster, r.reason, r.problem
 	}
 	c, reason, problem := b.lookUpServiceRef(from, ref)
+	b.lock()
 	if b.resolved == nil {
 		b.resolved = map[serviceRef]resolvedRef{}
 	}
 	b.resolved[key] = resolvedRef{c, reason, problem}
+	b.unlock()
 	return c, reason, problem
 }
 
@@ -196,6 +201,8 @@ func findServicePort(svc *corev1.Service, port int32) *corev1.ServicePort {
 // use, so that routes sharing a backend share its cluster.
 func (b *builder) clusterFor(service types.NamespacedName, port *corev1.ServicePort, protocol string) *Cluster {
 	key := clusterKey{service: service, port: port.Port, protocol: protocol}
+	b.lock()
+	defer b.unlock()
 	if c := b.cluster[key]; c != nil {
 		return c
 	}

@@ -1,6 +1,8 @@
 package dag
 
 import (
+	"sync"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -40,12 +42,14 @@ func Build(in *Input, opts Options) *Graph {
 	for _, r := range in.GRPCRoutes {
 		httpRoutes = append(httpRoutes, r)
 	}
-	for _, obj := range sortedOldestFirst(httpRoutes) {
+	httpRoutes = sortedOldestFirst(httpRoutes)
+	compiled := b.compileHTTPRoutes(httpRoutes, byName)
+	for i, obj := range httpRoutes {
 		switch route := obj.(type) {
 		case *gatewayv1.HTTPRoute:
-			b.attachHTTPRoute(byName, route)
+			b.attachHTTPRoute(byName, route, compiled[i])
 		case *gatewayv1.GRPCRoute:
-			b.attachGRPCRoute(byName, route)
+			b.attachGRPCRoute(byName, route, compiled[i])
 		}
 	}
 	for _, route := range sortedOldestFirst(in.TLSRoutes) {
@@ -75,7 +79,10 @@ type builder struct {
 	cluster map[clusterKey]*Cluster
 	// resolved remembers how each distinct backendRef resolved.
 	resolved map[serviceRef]resolvedRef
-	secret   map[types.NamespacedName]*Secret
+	// shared, while routes compile in parallel, guards cluster and
+	// resolved (see compileHTTPRoutes).
+	shared *sync.Mutex
+	secret map[types.NamespacedName]*Secret
 	// conflicts and finalizers complete route status once every route is
 	// placed: a route learns only at the end whether an older one took its
 	// matches.

@@ -66,12 +66,17 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 		}
 	}
 	hostnames := make([]string, 0, len(l.hosts))
-	for host, routes := range l.hosts {
-		sortRoutes(routes)
-		l.hosts[host] = c.dropConflicts(host, routes)
+	for host := range l.hosts {
 		hostnames = append(hostnames, host)
 	}
 	slices.SortFunc(hostnames, hostmatch.Compare)
+	// In hostname order, not map order: conflicts are recorded in the
+	// order found, and status messages list them so.
+	for _, host := range hostnames {
+		routes := l.hosts[host]
+		sortRoutes(routes)
+		l.hosts[host] = c.dropConflicts(host, routes)
+	}
 
 	// Routes and their matches get small numbers, so that each virtual host
 	// can mark what it holds in a slice instead of a map of its own: with

@@ -161,21 +161,23 @@ func conflictMessage(l *listener, all []*listener, reason listenermerge.Reason) 
 }
 
 // siblingHostnames are the hostnames of the accepted listeners sharing l's
-// port, for Listener Isolation.
+// port, for Listener Isolation. Every route attaching to l needs them, so
+// they are computed once, when listeners are settled.
 func (g *gateway) siblingHostnames(l *listener) []string {
-	for _, pg := range g.ports {
-		if pg.port != int32(l.spec.Port) {
-			continue
-		}
-		var hosts []string
-		for _, o := range pg.listeners {
-			if o.accepted {
-				hosts = append(hosts, o.hostname)
+	if l.siblings == nil {
+		l.siblings = []string{}
+		for _, pg := range g.ports {
+			if pg.port != int32(l.spec.Port) {
+				continue
+			}
+			for _, o := range pg.listeners {
+				if o.accepted {
+					l.siblings = append(l.siblings, o.hostname)
+				}
 			}
 		}
-		return hosts
 	}
-	return nil
+	return l.siblings
 }
 
 // selectedBy returns the listeners a parentRef selects by sectionName and

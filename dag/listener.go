@@ -43,6 +43,8 @@ type listener struct {
 	// tlsRoutes holds, for a TLS listener, the route that serves each SNI
 	// hostname: the oldest, when several ask for one.
 	tlsRoutes map[string]*TCPRoute
+	// siblings caches siblingHostnames.
+	siblings []string
 }
 
 // routeKinds lists, per listener protocol, the route kinds Sesame serves on

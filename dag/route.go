@@ -311,14 +311,23 @@ func joinProtocols(protocols []gatewayv1.ProtocolType) string {
 	return strings.Join(s, " or ")
 }
 
+// filter returns the elements of in that keep accepts. When it accepts
+// them all, which is the common case on the attachment path, the result is
+// in itself, not a copy: neither may be modified afterwards.
 func filter[T any](in []T, keep func(T) bool) []T {
-	var out []T
-	for _, x := range in {
+	for i, x := range in {
 		if keep(x) {
-			out = append(out, x)
+			continue
 		}
+		out := append(make([]T, 0, len(in)-1), in[:i]...)
+		for _, y := range in[i+1:] {
+			if keep(y) {
+				out = append(out, y)
+			}
+		}
+		return out
 	}
-	return out
+	return in
 }
 
 func allContain(list []string, part string) bool {

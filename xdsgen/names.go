@@ -55,8 +55,22 @@ func virtualHostName(l *dag.Listener, vh *dag.VirtualHost) string {
 // routeName names an Envoy route after its rule and match, e.g.
 // httproute/<namespace>/<name>/rule/<i>/match/<j> or grpcroute/....
 func routeName(src dag.RouteSource) string {
-	return strings.ToLower(src.Kind) + "/" + src.Namespace + "/" + src.Name +
+	return lowerKind(src.Kind) + "/" + src.Namespace + "/" + src.Name +
 		"/rule/" + strconv.Itoa(src.Rule) + "/match/" + strconv.Itoa(src.Match)
+}
+
+// lowerKind is strings.ToLower(kind) without a new string for the kinds
+// Sesame knows: every route name starts with one.
+func lowerKind(kind string) string {
+	switch kind {
+	case "HTTPRoute":
+		return "httproute"
+	case "GRPCRoute":
+		return "grpcroute"
+	case "TLSRoute":
+		return "tlsroute"
+	}
+	return strings.ToLower(kind)
 }
 
 func clusterName(c *dag.Cluster) string {

@@ -120,11 +120,25 @@ func virtualHost(l *dag.Listener, vh *dag.VirtualHost, at origin, cache routeCac
 	return out
 }
 
+// routeParts are the messages nearly every forwarding route has, allocated
+// together: routes are the most numerous messages Sesame builds. They are
+// only pointed into, never copied, as protobuf requires.
+type routeParts struct {
+	route    routev3.Route
+	match    routev3.RouteMatch
+	forward  routev3.Route_Route
+	action   routev3.RouteAction
+	cluster  routev3.RouteAction_Cluster
+	prefix   routev3.RouteMatch_PathSeparatedPrefix
+	upgrade  routev3.RouteAction_UpgradeConfig
+	upgrades [1]*routev3.RouteAction_UpgradeConfig
+}
+
 func route(r *dag.Route, at origin, names clusterNames) *routev3.Route {
-	out := &routev3.Route{
-		Name:  routeName(r.Source),
-		Match: routeMatch(r.Match),
-	}
+	p := &routeParts{}
+	out := &p.route
+	out.Name = routeName(r.Source)
+	out.Match = routeMatch(r.Match, p)
 	out.RequestHeadersToAdd, out.RequestHeadersToRemove = headersToAdd(r.Filters.RequestHeaders), r.Filters.RequestHeaders.Remove
 	out.ResponseHeadersToAdd, out.ResponseHeadersToRemove = headersToAdd(r.Filters.ResponseHeaders), r.Filters.ResponseHeaders.Remove
 	switch {
@@ -133,19 +147,23 @@ func route(r *dag.Route, at origin, names clusterNames) *routev3.Route {
 	case len(r.Backends) == 0:
 		out.Action = &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: r.DirectResponseStatus}}
 	default:
-		out.Action = &routev3.Route_Route{Route: routeAction(r, names)}
+		routeAction(r, names, p)
+		p.forward.Route = &p.action
+		out.Action = &p.forward
 	}
 	return out
 }
 
-// routeAction forwards to the route's backends. The share of invalid
-// backends goes to InvalidBackendClusterName, a cluster that does not exist,
-// and cluster_not_found_response_code turns it into the 500 the spec asks
-// for; Envoy accepts names of missing clusters in routes it gets over RDS.
-func routeAction(r *dag.Route, names clusterNames) *routev3.RouteAction {
-	action := &routev3.RouteAction{}
+// routeAction forwards to the route's backends, filling in p.action. The
+// share of invalid backends goes to InvalidBackendClusterName, a cluster
+// that does not exist, and cluster_not_found_response_code turns it into the
+// 500 the spec asks for; Envoy accepts names of missing clusters in routes
+// it gets over RDS.
+func routeAction(r *dag.Route, names clusterNames, p *routeParts) {
+	action := &p.action
 	if len(r.Backends) == 1 && r.InvalidWeight == 0 && !hasHeaderChanges(r.Backends[0]) {
-		action.ClusterSpecifier = &routev3.RouteAction_Cluster{Cluster: names.of(r.Backends[0].Cluster)}
+		p.cluster.Cluster = names.of(r.Backends[0].Cluster)
+		action.ClusterSpecifier = &p.cluster
 	} else {
 		weighted := &routev3.WeightedCluster{}
 		for _, b := range r.Backends {
@@ -172,14 +190,15 @@ func routeAction(r *dag.Route, names clusterNames) *routev3.RouteAction {
 	// cannot take an HTTP/1.1 upgrade.
 	for _, b := range r.Backends {
 		if b.Cluster.Protocol == "ws" || b.Cluster.Protocol == "" {
-			action.UpgradeConfigs = []*routev3.RouteAction_UpgradeConfig{{UpgradeType: "websocket"}}
+			p.upgrade.UpgradeType = "websocket"
+			p.upgrades[0] = &p.upgrade
+			action.UpgradeConfigs = p.upgrades[:]
 			break
 		}
 	}
 	applyRewrite(action, r.Filters.Rewrite)
 	applyMirrors(action, r.Filters.Mirrors, names)
 	applyTimeouts(action, r.Filters.Timeout, r.Filters.BackendTimeout)
-	return action
 }
 
 // notFoundCode is the status for the share of invalid backends: 503 where
@@ -195,8 +214,8 @@ func notFoundCode(status uint32) routev3.RouteAction_ClusterNotFoundResponseCode
 // Gateway API's segment-wise semantics ("/v2" matches "/v2" and "/v2/x", not
 // "/v2x") but cannot be "/", which a plain prefix expresses exactly. The
 // method is the :method pseudo-header.
-func routeMatch(rm dag.RouteMatch) *routev3.RouteMatch {
-	m := &routev3.RouteMatch{}
+func routeMatch(rm dag.RouteMatch, parts *routeParts) *routev3.RouteMatch {
+	m := &parts.match
 	switch p := rm.Path; {
 	case p.Type == dag.PathExact:
 		m.PathSpecifier = &routev3.RouteMatch_Path{Path: p.Value}
@@ -205,7 +224,8 @@ func routeMatch(rm dag.RouteMatch) *routev3.RouteMatch {
 	case p.Value == "/":
 		m.PathSpecifier = &routev3.RouteMatch_Prefix{Prefix: "/"}
 	default:
-		m.PathSpecifier = &routev3.RouteMatch_PathSeparatedPrefix{PathSeparatedPrefix: p.Value}
+		parts.prefix.PathSeparatedPrefix = p.Value
+		m.PathSpecifier = &parts.prefix
 	}
 	if rm.Method != "" {
 		m.Headers = append(m.Headers, headerMatcher(dag.StringMatch{Name: ":method", Type: dag.MatchExact, Value: rm.Method}))

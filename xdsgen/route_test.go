@@ -26,7 +26,7 @@ func TestRouteMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := routeMatch(dag.RouteMatch{Path: tt.path})
+			got := routeMatch(dag.RouteMatch{Path: tt.path}, &routeParts{})
 			if diff := cmp.Diff(tt.want, got, protocmp.Transform()); diff != "" {
 				t.Errorf("routeMatch (-want +got):\n%s", diff)
 			}
@@ -43,7 +43,7 @@ func TestRouteMatchConditions(t *testing.T) {
 		Method:      "POST",
 		Headers:     []dag.StringMatch{{Name: "x-env", Type: dag.MatchExact, Value: "canary"}, {Name: "x-user", Type: dag.MatchRegularExpression, Value: "a.*"}},
 		QueryParams: []dag.StringMatch{{Name: "Debug", Type: dag.MatchExact, Value: "1"}},
-	})
+	}, &routeParts{})
 	exact := func(v string) *matcherv3.StringMatcher {
 		return &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_Exact{Exact: v}}
 	}

@@ -1,0 +1,101 @@
+package dag
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Compiling a route's rules (matches, filters, backendRefs) depends only on
+// the route and the indexed input, not on other routes or on where the
+// route attaches, and it is most of the work of a large translation. So
+// the HTTPRoutes and GRPCRoutes that name a served Gateway are compiled
+// up front, on as many goroutines as there are processors, and attachment,
+// which depends on order, then runs through them one by one as before.
+//
+// The output does not depend on the schedule: each route's result goes to
+// its own slot, and the state compiling shares (the Cluster of each Service
+// port and the memory of resolved backendRefs) gives the same answer to
+// whichever goroutine asks first.
+
+// parallelCompileMin is the number of routes below which compiling on one
+// goroutine is faster than starting others.
+const parallelCompileMin = 256
+
+// compileChunk is how many routes a goroutine takes at a time: enough to
+// make the shared counter cheap, few enough to balance the work.
+const compileChunk = 32
+
+// compileHTTPRoutes returns the compiled rules of each route of routes (each
+// an HTTPRoute or a GRPCRoute), or nil for a route that names no served
+// Gateway and so is never compiled.
+func (b *builder) compileHTTPRoutes(routes []metav1.Object, gateways map[types.NamespacedName]*gateway) []*compiledRules {
+	out := make([]*compiledRules, len(routes))
+	compile := func(i int) {
+		switch route := routes[i].(type) {
+		case *gatewayv1.HTTPRoute:
+			if namesServedGateway(route.Spec.ParentRefs, route.Namespace, gateways) {
+				out[i] = b.compileHTTPRouteRules(route)
+			}
+		case *gatewayv1.GRPCRoute:
+			if namesServedGateway(route.Spec.ParentRefs, route.Namespace, gateways) {
+				out[i] = b.compileGRPCRouteRules(route)
+			}
+		}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 || len(routes) < parallelCompileMin {
+		for i := range routes {
+			compile(i)
+		}
+		return out
+	}
+	b.shared = &sync.Mutex{}
+	defer func() { b.shared = nil }()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				start := int(next.Add(compileChunk)) - compileChunk
+				if start >= len(routes) {
+					return
+				}
+				for i := start; i < min(start+compileChunk, len(routes)); i++ {
+					compile(i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// namesServedGateway reports whether a parentRef names one of the served
+// Gateways, which is when attachRoute compiles a route.
+func namesServedGateway(refs []gatewayv1.ParentReference, namespace string, gateways map[types.NamespacedName]*gateway) bool {
+	for _, ref := range refs {
+		if gateways[parentTarget(ref, namespace)] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// lock and unlock guard the state compiling goroutines share; outside
+// compileHTTPRoutes there is one goroutine and they do nothing.
+func (b *builder) lock() {
+	if b.shared != nil {
+		b.shared.Lock()
+	}
+}
+
+func (b *builder) unlock() {
+	if b.shared != nil {
+		b.shared.Unlock()
+	}
+}

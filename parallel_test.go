@@ -1,0 +1,41 @@
+package sesame_test
+
+import (
+	"bytes"
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/projectsesame/sesame"
+	"github.com/projectsesame/sesame/internal/gen"
+	"github.com/projectsesame/sesame/internal/render"
+)
+
+// TestTranslateParallelMatchesSequential checks that the parts of a
+// translation that run on several goroutines (compiling routes, building
+// and validating clusters) give byte-for-byte the output of one goroutine,
+// on an input large enough to take the parallel path. Run it with -race to
+// check the sharing as well.
+func TestTranslateParallelMatchesSequential(t *testing.T) {
+	objects := gen.Objects(gen.Config{Seed: 7, Routes: 1500, Hostless: 50, Wildcard: 100})
+	translate := func(procs int) []byte {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		res, err := sesame.Translate(objects, sesame.Options{Now: goldenNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := render.Document(res, render.YAML)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	sequential := translate(1)
+	for _, procs := range []int{2, 4} {
+		if got := translate(procs); !bytes.Equal(got, sequential) {
+			t.Errorf("GOMAXPROCS=%d: output differs from the sequential translation", procs)
+			os.WriteFile("/tmp/seq.yaml", sequential, 0o644)
+			os.WriteFile("/tmp/par.yaml", got, 0o644)
+		}
+	}
+}
