@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -72,55 +73,9 @@ func (c *compiledRules) refProblem(reason, problem string) {
 	c.refProblems = append(c.refProblems, problem)
 }
 
-// serviceRef is what decides how a backendRef resolves: who refers, and to
-// what. Many rules name the same Service port, so resolveServiceRef keeps
-// its answers by it.
-type serviceRef struct {
-	from                   backendOrigin
-	group, kind, namespace string
-	name                   string
-	port                   int32
-	hasPort                bool
-}
-
-// resolvedRef is resolveServiceRef's answer: a Cluster, or the reason and
-// problem that say why there is none.
-type resolvedRef struct {
-	cluster         *Cluster
-	reason, problem string
-}
-
 // resolveServiceRef finds the Cluster for a backendRef, or the reason it
-// cannot be used. The answer depends only on the serviceRef and the
-// (unchanging) input, so it is computed once per serviceRef.
+// cannot be used.
 func (b *builder) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRef) (*Cluster, string, string) {
-	key := serviceRef{
-		from:  from,
-		group: valueOr(ref.Group, ""), kind: valueOr(ref.Kind, "Service"),
-		namespace: valueOr(ref.Namespace, from.namespace),
-		name:      string(ref.Name),
-	}
-	if ref.Port != nil {
-		key.port, key.hasPort = int32(*ref.Port), true
-	}
-	b.lock()
-	r, ok := b.resolved[key]
-	b.unlock()
-	if ok {
-		return r.cluster, r.reason, r.problem
-	}
-	c, reason, problem := b.lookUpServiceRef(from, ref)
-	b.lock()
-	if b.resolved == nil {
-		b.resolved = map[serviceRef]resolvedRef{}
-	}
-	b.resolved[key] = resolvedRef{c, reason, problem}
-	b.unlock()
-	return c, reason, problem
-}
-
-// lookUpServiceRef is resolveServiceRef without the memory.
-func (b *builder) lookUpServiceRef(from backendOrigin, ref *gatewayv1.BackendRef) (*Cluster, string, string) {
 	fromKind, fromNamespace := from.kind, from.namespace
 	group, kind, namespace := valueOr(ref.Group, ""), valueOr(ref.Kind, "Service"), valueOr(ref.Namespace, fromNamespace)
 	if group != "" || kind != "Service" {
@@ -145,7 +100,7 @@ func (b *builder) lookUpServiceRef(from backendOrigin, ref *gatewayv1.BackendRef
 		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no port %d.", name, *ref.Port)
 	}
 	proto, perr := protocol.Select(protocol.Backend{
-		Name:               fmt.Sprintf("%s:%d", name, port.Port),
+		Name:               name.String() + ":" + strconv.Itoa(int(port.Port)),
 		ServiceAppProtocol: valueOr(port.AppProtocol, ""),
 		SliceAppProtocols:  b.sliceAppProtocols(name, port.Name),
 	}, protocol.Kind(from.kind))

@@ -77,10 +77,8 @@ type builder struct {
 	index   *index
 	graph   *Graph
 	cluster map[clusterKey]*Cluster
-	// resolved remembers how each distinct backendRef resolved.
-	resolved map[serviceRef]resolvedRef
-	// shared, while routes compile in parallel, guards cluster and
-	// resolved (see compileHTTPRoutes).
+	// shared, while routes compile in parallel, guards cluster (see
+	// compileHTTPRoutes).
 	shared *sync.Mutex
 	secret map[types.NamespacedName]*Secret
 	// conflicts and finalizers complete route status once every route is

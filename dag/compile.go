@@ -18,9 +18,8 @@ import (
 // which depends on order, then runs through them one by one as before.
 //
 // The output does not depend on the schedule: each route's result goes to
-// its own slot, and the state compiling shares (the Cluster of each Service
-// port and the memory of resolved backendRefs) gives the same answer to
-// whichever goroutine asks first.
+// its own slot, and the one state compiling shares, the Cluster of each
+// Service port, is the same whichever goroutine creates it.
 
 // parallelCompileMin is the number of routes below which compiling on one
 // goroutine is faster than starting others.
