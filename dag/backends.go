@@ -169,11 +169,14 @@ func (b *builder) clusterFor(service types.NamespacedName, port *corev1.ServiceP
 // finishClusters puts in the graph the clusters that served routes send
 // traffic to, with their endpoints. Services that only rejected routes or
 // weight-0 backends name get no cluster: Envoy would never use it.
+// Each cluster's endpoints depend on it alone, so they are collected in
+// parallel.
 func (b *builder) finishClusters() {
-	for _, c := range usedClusters(b.graph.Listeners) {
+	b.graph.Clusters = append(b.graph.Clusters, usedClusters(b.graph.Listeners)...)
+	parallel(len(b.graph.Clusters), func(i int) {
+		c := b.graph.Clusters[i]
 		c.Endpoints = b.endpoints(c)
-		b.graph.Clusters = append(b.graph.Clusters, c)
-	}
+	})
 	sortClusters(b.graph.Clusters)
 }
 

@@ -1,9 +1,7 @@
 package dag
 
 import (
-	"runtime"
 	"sync"
-	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -20,14 +18,6 @@ import (
 // The output does not depend on the schedule: each route's result goes to
 // its own slot, and the one state compiling shares, the Cluster of each
 // Service port, is the same whichever goroutine creates it.
-
-// parallelCompileMin is the number of routes below which compiling on one
-// goroutine is faster than starting others.
-const parallelCompileMin = 256
-
-// compileChunk is how many routes a goroutine takes at a time: enough to
-// make the shared counter cheap, few enough to balance the work.
-const compileChunk = 32
 
 // compileHTTPRoutes returns the compiled rules of each route of routes (each
 // an HTTPRoute or a GRPCRoute), or nil for a route that names no served
@@ -46,8 +36,7 @@ func (b *builder) compileHTTPRoutes(routes []metav1.Object, gateways map[types.N
 			}
 		}
 	}
-	workers := runtime.GOMAXPROCS(0)
-	if workers < 2 || len(routes) < parallelCompileMin {
+	if len(routes) < parallelMin {
 		for i := range routes {
 			compile(i)
 		}
@@ -55,22 +44,7 @@ func (b *builder) compileHTTPRoutes(routes []metav1.Object, gateways map[types.N
 	}
 	b.shared = &sync.Mutex{}
 	defer func() { b.shared = nil }()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				start := int(next.Add(compileChunk)) - compileChunk
-				if start >= len(routes) {
-					return
-				}
-				for i := start; i < min(start+compileChunk, len(routes)); i++ {
-					compile(i)
-				}
-			}
-		})
-	}
-	wg.Wait()
+	parallel(len(routes), compile)
 	return out
 }
 
