@@ -15,13 +15,6 @@ import (
 	"github.com/projectsesame/sesame/protocol"
 )
 
-// clusterKey identifies a Cluster: a Service port.
-type clusterKey struct {
-	service  types.NamespacedName
-	port     int32
-	protocol string
-}
-
 // backendOrigin is who refers to backends: the route kind and namespace,
 // for ReferenceGrants and for the protocol the backends are spoken to in.
 type backendOrigin struct {
@@ -95,19 +88,19 @@ func (b *builder) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRe
 	if ref.Port == nil {
 		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s: port is required.", name)
 	}
-	port := findServicePort(svc, int32(*ref.Port))
+	port := findServicePort(svc.Service, int32(*ref.Port))
 	if port == nil {
 		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no port %d.", name, *ref.Port)
 	}
 	proto, perr := protocol.Select(protocol.Backend{
 		Name:               name.String() + ":" + strconv.Itoa(int(port.Port)),
 		ServiceAppProtocol: valueOr(port.AppProtocol, ""),
-		SliceAppProtocols:  b.sliceAppProtocols(name, port.Name),
+		SliceAppProtocols:  sliceAppProtocols(svc, port.Name),
 	}, protocol.Kind(from.kind))
 	if perr != nil {
 		return nil, perr.Reason, perr.Message
 	}
-	return b.clusterFor(name, port, clusterProtocol(proto)), "", ""
+	return b.clusterOf(svc, port, clusterProtocol(proto)), "", ""
 }
 
 // clusterProtocol is the Cluster.Protocol for a backend protocol: HTTP/1.1
@@ -123,9 +116,9 @@ func clusterProtocol(p protocol.Protocol) string {
 
 // sliceAppProtocols lists the appProtocol the Service's EndpointSlices give
 // the port named portName.
-func (b *builder) sliceAppProtocols(service types.NamespacedName, portName string) []string {
+func sliceAppProtocols(svc *service, portName string) []string {
 	var out []string
-	for _, slice := range b.index.endpointSlices[service] {
+	for _, slice := range svc.slices {
 		for _, sp := range slice.Ports {
 			if valueOr(sp.Name, "") == portName {
 				out = append(out, valueOr(sp.AppProtocol, ""))
@@ -152,17 +145,25 @@ func findServicePort(svc *corev1.Service, port int32) *corev1.ServicePort {
 	return nil
 }
 
-// clusterFor returns the one Cluster of a Service port, creating it on first
-// use, so that routes sharing a backend share its cluster.
-func (b *builder) clusterFor(service types.NamespacedName, port *corev1.ServicePort, protocol string) *Cluster {
-	key := clusterKey{service: service, port: port.Port, protocol: protocol}
+// clusterFor returns the one Cluster of a port of the Service named, which
+// must exist, creating it on first use, so that routes sharing a backend
+// share its cluster.
+func (b *builder) clusterFor(name types.NamespacedName, port *corev1.ServicePort, protocol string) *Cluster {
+	return b.clusterOf(b.index.services[name], port, protocol)
+}
+
+// clusterOf is clusterFor for a Service already looked up. A Service has a
+// cluster per port and protocol in use, a handful: a scan finds it.
+func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol string) *Cluster {
 	b.lock()
 	defer b.unlock()
-	if c := b.cluster[key]; c != nil {
-		return c
+	for _, c := range svc.clusters {
+		if c.Port == port.Port && c.Protocol == protocol {
+			return c
+		}
 	}
-	c := &Cluster{Service: service, Port: port.Port, PortName: port.Name, Protocol: protocol}
-	b.cluster[key] = c
+	c := &Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol}
+	svc.clusters = append(svc.clusters, c)
 	return c
 }
 
@@ -197,7 +198,11 @@ func sortClusters(clusters []*Cluster) {
 // FQDN slices, which Envoy cannot use as EDS addresses, are left out.
 func (b *builder) endpoints(c *Cluster) []Endpoint {
 	var out []Endpoint
-	for _, slice := range b.index.endpointSlices[c.Service] {
+	svc := b.index.services[c.Service]
+	if svc == nil {
+		return nil // clusters are made of indexed Services only
+	}
+	for _, slice := range svc.slices {
 		if slice.AddressType != discoveryv1.AddressTypeIPv4 && slice.AddressType != discoveryv1.AddressTypeIPv6 {
 			continue
 		}

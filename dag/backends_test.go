@@ -26,7 +26,8 @@ func TestEndpoints(t *testing.T) {
 	ep := func(ready *bool, addrs ...string) discoveryv1.Endpoint {
 		return discoveryv1.Endpoint{Addresses: addrs, Conditions: discoveryv1.EndpointConditions{Ready: ready}}
 	}
-	in := &Input{EndpointSlices: []*discoveryv1.EndpointSlice{
+	web := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web"}}
+	in := &Input{Services: []*corev1.Service{web}, EndpointSlices: []*discoveryv1.EndpointSlice{
 		slice("a", discoveryv1.AddressTypeIPv4, http, ep(nil, "10.0.0.2"), ep(new(true), "10.0.0.1"), ep(new(false), "10.0.0.9")),
 		slice("b", discoveryv1.AddressTypeIPv4, http, ep(nil, "10.0.0.1")),                // duplicate address
 		slice("c", discoveryv1.AddressTypeIPv4, metrics, ep(nil, "10.0.0.3")),             // another port

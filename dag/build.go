@@ -19,7 +19,6 @@ func Build(in *Input, opts Options) *Graph {
 		now:       metav1.NewTime(opts.Now),
 		index:     newIndex(in),
 		graph:     &Graph{},
-		cluster:   map[clusterKey]*Cluster{},
 		secret:    map[types.NamespacedName]*Secret{},
 		conflicts: conflicts{lost: map[objectKey][]loss{}, unaccepted: map[objectKey]bool{}},
 		unserved:  map[types.NamespacedName]string{},
@@ -72,13 +71,12 @@ func Build(in *Input, opts Options) *Graph {
 
 // builder holds the state of one Build.
 type builder struct {
-	opts    Options
-	now     metav1.Time
-	index   *index
-	graph   *Graph
-	cluster map[clusterKey]*Cluster
-	// shared, while routes compile in parallel, guards cluster (see
-	// compileHTTPRoutes).
+	opts  Options
+	now   metav1.Time
+	index *index
+	graph *Graph
+	// shared, while routes compile in parallel, guards the clusters of
+	// indexed Services (see compileHTTPRoutes).
 	shared *sync.Mutex
 	secret map[types.NamespacedName]*Secret
 	// conflicts and finalizers complete route status once every route is

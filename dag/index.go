@@ -15,18 +15,16 @@ import (
 // by namespace/name and kind, as compareAge orders), so the result does not
 // depend on input order.
 type index struct {
-	services        map[types.NamespacedName]*corev1.Service
+	services        map[types.NamespacedName]*service
 	secrets         map[types.NamespacedName]*corev1.Secret
-	endpointSlices  map[types.NamespacedName][]*discoveryv1.EndpointSlice // by Service
 	namespaces      map[string]*corev1.Namespace
 	referenceGrants map[string][]*gatewayv1.ReferenceGrant // by namespace
 }
 
 func newIndex(in *Input) *index {
 	idx := &index{
-		services:        map[types.NamespacedName]*corev1.Service{},
+		services:        make(map[types.NamespacedName]*service, len(in.Services)),
 		secrets:         map[types.NamespacedName]*corev1.Secret{},
-		endpointSlices:  map[types.NamespacedName][]*discoveryv1.EndpointSlice{},
 		namespaces:      map[string]*corev1.Namespace{},
 		referenceGrants: map[string][]*gatewayv1.ReferenceGrant{},
 	}
@@ -34,7 +32,9 @@ func newIndex(in *Input) *index {
 	// hostile input has, the older is kept; everything else that reads
 	// these lists is independent of their order.
 	for _, svc := range in.Services {
-		keepOlder(idx.services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, svc)
+		if svc != nil {
+			keepOlder(idx.services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, &service{Service: svc})
+		}
 	}
 	for _, secret := range in.Secrets {
 		keepOlder(idx.secrets, types.NamespacedName{Namespace: secret.Namespace, Name: secret.Name}, secret)
@@ -47,13 +47,24 @@ func newIndex(in *Input) *index {
 		if service == "" {
 			continue
 		}
-		key := types.NamespacedName{Namespace: slice.Namespace, Name: service}
-		idx.endpointSlices[key] = append(idx.endpointSlices[key], slice)
+		if svc := idx.services[types.NamespacedName{Namespace: slice.Namespace, Name: service}]; svc != nil {
+			svc.slices = append(svc.slices, slice)
+		}
 	}
 	for _, grant := range in.ReferenceGrants {
 		idx.referenceGrants[grant.Namespace] = append(idx.referenceGrants[grant.Namespace], grant)
 	}
 	return idx
+}
+
+// service is a Service with what translation finds by it: its
+// EndpointSlices (those whose kubernetes.io/service-name label names it),
+// and the Clusters routes made of its ports (see clusterFor). Keeping them
+// together makes resolving a backendRef one map lookup.
+type service struct {
+	*corev1.Service
+	slices   []*discoveryv1.EndpointSlice
+	clusters []*Cluster
 }
 
 // keepOlder stores obj under key unless an older object is there. Two
