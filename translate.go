@@ -2,6 +2,7 @@ package sesame
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -78,11 +79,18 @@ func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 	res.graph = graph
 	res.XDS = xdsgen.Generate(graph)
 	res.Status = graph.Status
-	if err := res.XDS.Validate(); err != nil {
-		return nil, fmt.Errorf("sesame: generated configuration is invalid: %w", err)
+	// The two checks read the resources and nothing else: they run side by
+	// side.
+	var snapshotErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { _, snapshotErr = res.XDS.Snapshot("check") })
+	validateErr := res.XDS.Validate()
+	wg.Wait()
+	if validateErr != nil {
+		return nil, fmt.Errorf("sesame: generated configuration is invalid: %w", validateErr)
 	}
-	if _, err := res.XDS.Snapshot("check"); err != nil {
-		return nil, fmt.Errorf("sesame: generated configuration is inconsistent: %w", err)
+	if snapshotErr != nil {
+		return nil, fmt.Errorf("sesame: generated configuration is inconsistent: %w", snapshotErr)
 	}
 	return res, nil
 }

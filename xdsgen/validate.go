@@ -34,6 +34,8 @@ func (r *Resources) Validate() error {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		c := newChecker()
+		c.expect("Cluster", len(r.Clusters))
+		c.expect("ClusterLoadAssignment", len(r.Endpoints))
 		for _, x := range r.Clusters {
 			c.check("Cluster", x.GetName(), x)
 			c.unique("Cluster", x.GetName())
@@ -113,6 +115,9 @@ func (c *checker) check(kind, name string, v validator) {
 		c.errs = append(c.errs, fmt.Errorf("%s %q: %w", kind, name, err))
 	}
 }
+
+// expect sizes the set of names of a kind, which is large for clusters.
+func (c *checker) expect(kind string, n int) { c.names[kind] = make(map[string]bool, n) }
 
 func (c *checker) unique(kind, name string) {
 	seen := c.names[kind]
