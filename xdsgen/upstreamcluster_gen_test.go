@@ -57,19 +57,23 @@ func genRule(rng *rand.Rand) v1alpha1.DispatchPolicyRule {
 		r.NonResourceURLs = pick(rng, []string{"*"}, []string{"/healthz", "/healthz/*"}, []string{"/version"}, []string{"/api*"}, []string{"/a?b", "/x%y"})
 	} else {
 		r.Verbs = pick(rng, []string{"*"}, genList(rng, genVerbs, true))
-		r.APIGroups = genList(rng, []string{"", "apps", "batch"}, true)
+		r.APIGroups = pick(rng, []string{"*"}, []string{""}, genList(rng, []string{"", "apps", "batch"}, true))
 		r.Resources = pick(rng, []string{"*"}, genList(rng, genResources, true))
-		if rng.Intn(2) == 0 {
+		if rng.Intn(3) != 0 {
 			r.ResourceNames = genList(rng, genNames, true)
 		}
 	}
-	r.Users = genList(rng, []string{"alice", "bob", "system:serviceaccount:ns:sa"}, true)
-	if rng.Intn(4) == 0 {
-		r.ServiceAccounts = []v1alpha1.ServiceAccountRef{{Namespace: "ns", Name: "sa"}}
+	if rng.Intn(3) == 0 {
+		r.Users = genList(rng, []string{"alice", "bob", "system:serviceaccount:ns:sa"}, true)
+		if rng.Intn(4) == 0 {
+			r.ServiceAccounts = []v1alpha1.ServiceAccountRef{{Namespace: "ns", Name: "sa"}}
+		}
 	}
-	r.UserGroups = genList(rng, []string{"dev", "ops", "system:nodes"}, true)
-	if len(r.UserGroups) == 1 && r.UserGroups[0] == "*" {
-		r.UserGroups = nil
+	if rng.Intn(3) == 0 {
+		r.UserGroups = genList(rng, []string{"dev", "ops", "system:nodes"}, true)
+		if len(r.UserGroups) == 1 && r.UserGroups[0] == "*" {
+			r.UserGroups = nil
+		}
 	}
 	return r
 }
@@ -108,7 +112,7 @@ func genRequest(rng *rand.Rand) request {
 	var req request
 	req.method = pick(rng, "GET", "GET", "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "DELETE", "OPTIONS", "get")
 	segs := pick(rng,
-		[]string{"api", "v1"}, []string{"api", "v1"}, []string{"apis", pick(rng, "apps", "batch", "x", ""), "v1"},
+		[]string{"api", "v1"}, []string{"api", "v1"}, []string{"api", "v1"}, []string{"apis", pick(rng, "apps", "apps", "batch", "x", ""), "v1"},
 		[]string{"healthz"}, []string{"version"}, []string{"apis"}, []string{"api"}, []string{"apix"})
 	if rng.Intn(5) == 0 {
 		segs = append(segs, pick(rng, "watch", "proxy"))
@@ -116,9 +120,24 @@ func genRequest(rng *rand.Rand) request {
 	if rng.Intn(2) == 0 {
 		segs = append(segs, "namespaces", pick(rng, "ns", "default", "web"))
 	}
-	for range rng.Intn(5) {
-		segs = append(segs, pick(rng, "pods", "namespaces", "deployments", "web", "db", "default", "status", "finalize", "log", "scale",
-			"watch", "proxy", "", "a:b", "."))
+	collection := rng.Intn(4) == 0 // a list or watch, reading the query
+	if collection {
+		req.method = "GET"
+	}
+	if collection || rng.Intn(4) != 0 {
+		// resource, name, subresource: mostly the rules' vocabulary
+		segs = append(segs, pick(rng, "pods", "pods", "namespaces", "deployments", "status", "watch", ""))
+		if !collection && rng.Intn(3) != 0 {
+			segs = append(segs, pick(rng, "web", "db", "default", "status", "a:b", ".", ""))
+			if rng.Intn(2) == 0 {
+				segs = append(segs, pick(rng, "log", "status", "scale", "finalize", ""))
+			}
+		}
+	}
+	for range rng.Intn(3) {
+		if !collection {
+			segs = append(segs, pick(rng, "pods", "namespaces", "web", "status", "finalize", "log", "watch", "proxy", ""))
+		}
 	}
 	path := "/" + strings.Join(segs, "/")
 	if rng.Intn(4) == 0 {
@@ -131,7 +150,7 @@ func genRequest(rng *rand.Rand) request {
 		path = escapeOne(rng, path)
 	}
 	req.target = path
-	if rng.Intn(2) == 0 {
+	if collection || rng.Intn(3) == 0 {
 		req.target += "?" + genQuery(rng)
 	}
 	req.user = pick(rng, "alice", "bob", "carol", "system:serviceaccount:ns:sa")

@@ -84,8 +84,35 @@ const (
 )
 
 // translateRule translates one compiled rule, reading the identity from
-// the headers in opts.
+// the headers in opts. Resource rules are first translated with shapes
+// that cover both prefixes, and again with one set of shapes per prefix if
+// that leaves conditions over Envoy's size limit, keeping the translation
+// with fewer of them.
 func translateRule(r dispatch.Rule, opts UpstreamClusterOptions) translation {
+	t := translateWith(r, opts, false)
+	if r.NonResourceURLs.Empty() && unknownGuards(t) > 0 {
+		if s := translateWith(r, opts, true); unknownGuards(s) < unknownGuards(t) {
+			t = s
+		}
+	}
+	return t
+}
+
+// unknownGuards counts the guards of t that stand for conditions Envoy
+// cannot test.
+func unknownGuards(t translation) int {
+	n := 0
+	for _, g := range t.guards {
+		if g.why != whyPath && g.why != whyQuery && g.why != whyName {
+			n++
+		}
+	}
+	return n
+}
+
+// translateWith translates one rule; split says whether resource paths are
+// read with one set of shapes per prefix.
+func translateWith(r dispatch.Rule, opts UpstreamClusterOptions, split bool) translation {
 	identity := and(subjectDNF(r.Subjects, strings.ToLower(opts.UserHeader)), groupsDNF(r.UserGroups, strings.ToLower(opts.GroupsHeader)))
 	var t translation
 	var cases []ruleCase
@@ -95,7 +122,7 @@ func translateRule(r dispatch.Rule, opts UpstreamClusterOptions) translation {
 		cases = []ruleCase{{base: and(identity, isNot(isResource), urlDNF(r.NonResourceURLs), verbs)}}
 		pathGuard = and(pathGuard, verbs)
 	} else {
-		cases = resourceCases(r)
+		cases = resourceCases(r, split)
 		for i := range cases {
 			cases[i].base = and(identity, cases[i].base)
 		}
@@ -144,20 +171,21 @@ type ruleCase struct {
 
 // resourceCases returns the cases of a resource rule; see the file
 // comment.
-func resourceCases(r dispatch.Rule) []ruleCase {
+func resourceCases(r dispatch.Rule, split bool) []ruleCase {
 	var out []ruleCase
 	verbs, names := r.Verbs, r.ResourceNames
-	for _, s := range shapes() {
+	anchor := resourceAnchor(r.Resources)
+	for _, s := range shapes(split, anchor != nil) {
 		base := and(dnf{s.conds}, groupDNF(r.APIGroups, s.core))
 		if s.form == formA {
 			// No resource and no name: the lists are decided here.
 			out = append(out, ruleCase{base: and(base, methodVerbDNF(verbs),
-				when(selects(r.Resources, "")), when(selects(names, "")))})
+				when(selectsPair(r.Resources, "", "")), when(selects(names, "")))})
 			continue
 		}
-		base = and(base, resourceDNF(r.Resources, s))
-		pathName := nameDNF(names, s)
-		named := pathCond(s.named())
+		base = and(base, resourceDNF(r.Resources, s, anchor))
+		pathName := nameDNF(names, s, anchor)
+		named := pathCond(s.named(anchor))
 		switch s.form {
 		case formW, formP:
 			verb := "watch"
@@ -209,6 +237,30 @@ func resourceCases(r dispatch.Rule) []ruleCase {
 	return out
 }
 
+// resourceAnchor returns the resources of a rule that lists only resources
+// (with or without subresources) other than namespaces, status and
+// finalize, which can then anchor the parts of a path (see shape); or nil.
+func resourceAnchor(s dispatch.Selection) []string {
+	if s.All || s.None || s.Negated {
+		return nil
+	}
+	var rs []string
+	for _, v := range s.Values {
+		res, _, _ := strings.Cut(v, "/")
+		switch res {
+		case "*", "namespaces", "status", "finalize":
+			return nil
+		}
+		if isSegment(res) && !slices.Contains(rs, res) {
+			rs = append(rs, res)
+		}
+	}
+	if len(rs) == 0 || !fits(shape{strip: stripAny, prefix: anyPrefix + "proxy/"}.nameIs(rs, []string{"x"})) {
+		return nil
+	}
+	return rs
+}
+
 // selects reports whether a compiled list selects the value v.
 func selects(s dispatch.Selection, v string) bool {
 	switch {
@@ -218,6 +270,26 @@ func selects(s dispatch.Selection, v string) bool {
 		return false
 	}
 	_, found := slices.BinarySearch(s.Values, v)
+	return found != s.Negated
+}
+
+// selectsPair reports whether a compiled resources list selects the
+// resource res with the subresource sub ("" for the resource itself).
+func selectsPair(s dispatch.Selection, res, sub string) bool {
+	switch {
+	case s.All:
+		return true
+	case s.None:
+		return false
+	}
+	v := res
+	if sub != "" {
+		v += "/" + sub
+	}
+	_, found := slices.BinarySearch(s.Values, v)
+	if sub != "" && !found {
+		_, found = slices.BinarySearch(s.Values, "*/"+sub)
+	}
 	return found != s.Negated
 }
 
@@ -235,21 +307,39 @@ func listed(s dispatch.Selection, some, none dnf) dnf {
 	return some
 }
 
-// groupDNF is the apiGroups condition in the core or the named prefix.
-func groupDNF(s dispatch.Selection, core bool) dnf {
-	if core {
+// groupDNF is the apiGroups condition in shapes of the prefixes core says
+// (1: /api/ only, where the group is "", -1: /apis/ only, 0: both).
+func groupDNF(s dispatch.Selection, core int) dnf {
+	if core == 1 {
 		return when(selects(s, ""))
 	}
-	some, none := alternatives(":path", segmentValues(s.Values), groupIs)
+	some, none := alternatives(":path", segmentValues(s.Values), func(g []string) string { return groupIs(g, core == -1) })
 	return listed(s, some, none)
 }
 
-// resourceDNF is the resources condition in shape s: a (resource,
+// resourceDNF is the resources condition in shape sh: a (resource,
 // subresource) pair is selected by "{resource}", "{resource}/{subresource}"
-// or "*/{subresource}". In the proxy form there is no subresource.
-func resourceDNF(s dispatch.Selection, sh shape) dnf {
+// or "*/{subresource}". In the proxy form there is no subresource. In a
+// stripU2 shape the resource is namespaces and the subresource status or
+// finalize.
+func resourceDNF(s dispatch.Selection, sh shape, anchor []string) dnf {
 	if s.All || s.None {
 		return when(s.All)
+	}
+	if sh.strip == stripU2 {
+		if sh.form == formP {
+			return when(selectsPair(s, "namespaces", ""))
+		}
+		status, finalize := selectsPair(s, "namespaces", "status"), selectsPair(s, "namespaces", "finalize")
+		switch {
+		case status && finalize:
+			return always
+		case status:
+			return is(pathCond(sh.subresourceIs(nil, []string{"status"})))
+		case finalize:
+			return is(pathCond(sh.subresourceIs(nil, []string{"finalize"})))
+		}
+		return nil
 	}
 	bySub := map[string][]string{}
 	for _, v := range s.Values {
@@ -261,7 +351,7 @@ func resourceDNF(s dispatch.Selection, sh shape) dnf {
 		return listed(s, some, none)
 	}
 	// The resource itself is selected when the subresource is "".
-	hasSub := pathCond(sh.hasSubresource())
+	hasSub := pathCond(sh.hasSubresource(anchor))
 	pos := and(some, isNot(hasSub))
 	neg := or(none, is(hasSub))
 	var starred []string
@@ -271,7 +361,7 @@ func resourceDNF(s dispatch.Selection, sh shape) dnf {
 		}
 	}
 	slices.Sort(starred)
-	some, none = alternatives(":path", starred, sh.subresourceIs)
+	some, none = alternatives(":path", starred, func(g []string) string { return sh.subresourceIs(nil, g) })
 	pos, neg = or(pos, some), and(neg, none)
 	subs := make([]string, 0, len(bySub))
 	for sub := range bySub {
@@ -282,7 +372,7 @@ func resourceDNF(s dispatch.Selection, sh shape) dnf {
 	slices.Sort(subs)
 	for _, sub := range subs {
 		some, none = alternatives(":path", segmentValues(bySub[sub]), func(g []string) string {
-			return sh.resourceAndSubresource(g, []string{sub})
+			return sh.subresourceIs(g, []string{sub})
 		})
 		pos, neg = or(pos, some), and(neg, none)
 	}
@@ -290,12 +380,12 @@ func resourceDNF(s dispatch.Selection, sh shape) dnf {
 }
 
 // nameDNF is the resourceNames condition on the name in the path of shape
-// s.
-func nameDNF(s dispatch.Selection, sh shape) dnf {
+// sh.
+func nameDNF(s dispatch.Selection, sh shape, anchor []string) dnf {
 	if s.All || s.None {
 		return when(s.All)
 	}
-	some, none := alternatives(":path", segmentValues(s.Values), sh.nameIs)
+	some, none := alternatives(":path", segmentValues(s.Values), func(g []string) string { return sh.nameIs(anchor, g) })
 	return listed(s, some, none)
 }
 

@@ -43,7 +43,10 @@
 
 package xdsgen
 
-import "regexp"
+import (
+	"regexp"
+	"slices"
+)
 
 // The character classes of paths in the guarded domain.
 const (
@@ -106,34 +109,47 @@ const (
 type strip int
 
 const (
-	stripU1 strip = iota // at <rest>
-	stripU2              // at <rest>, which is namespaces/<ns>/status|finalize...
-	stripS               // after namespaces/<ns>/
+	stripU1  strip = iota // at <rest>
+	stripU2               // at <rest>, which is namespaces/<ns>/status|finalize...
+	stripS                // after namespaces/<ns>/
+	stripAny              // either: the resource, a literal, anchors the parts
 )
 
 // shape is one way of reading a resource path: the conditions that select
-// it, and the locator, a regex for the path up to the resource segment.
+// it, and where its parts begin. Two refinements keep route tables short
+// when a rule allows them. Unless split, one shape covers both prefixes
+// (its locators say "/api/<v>/ or /apis/<g>/<v>/"), which costs regex size
+// but halves the routes. And in a stripAny shape the parts are found from
+// the resource, which the rule lists: "pods" is the first segment of <rest>
+// or the third after namespaces/<ns>/, and only one of the two can hold for
+// a resource other than namespaces, status and finalize; so the strip
+// shapes of that form collapse into one.
 type shape struct {
-	core  bool
 	form  form
 	strip strip
+	core  int // 1: /api/ only, -1: /apis/ only, 0: both
 	conds conj
-	loc   string
+	// prefix is the regex of the path up to <rest>, verb included.
+	prefix string
 }
 
-// shapes returns every shape, each with its conditions. The shapes
-// partition resource requests: every resource path has exactly one.
-func shapes() []shape {
+// shapes returns the shapes, each with its conditions: with split, one set
+// per prefix; with anchored, stripAny shapes instead of the three strips.
+// The shapes partition resource requests: every resource path has exactly
+// one.
+func shapes(split, anchored bool) []shape {
+	type pfx struct {
+		core  int
+		conds conj
+		re    string
+	}
+	prefixes := []pfx{{0, conj{isResource}, anyPrefix}}
+	if split {
+		prefixes = []pfx{{1, conj{isResource, isCore}, corePrefix}, {-1, conj{isResource, isCore.not()}, namedPrefix}}
+	}
 	var out []shape
-	for _, core := range []bool{true, false} {
-		prefix := conj{isResource, isCore}
-		loc := corePrefix
-		if !core {
-			prefix = conj{isResource, isCore.not()}
-			loc = namedPrefix
-		}
-		out = append(out, shape{core: core, form: formA,
-			conds: append(conj{verbSegment, verbAndMore.not()}, prefix...)})
+	for _, p := range prefixes {
+		out = append(out, shape{form: formA, core: p.core, conds: append(conj{verbSegment, verbAndMore.not()}, p.conds...)})
 		for _, f := range []struct {
 			form  form
 			verb  string
@@ -143,13 +159,21 @@ func shapes() []shape {
 			{formW, "watch/", conj{verbSegment, verbAndMore, watchSegment}},
 			{formP, "proxy/", conj{verbSegment, verbAndMore, watchSegment.not()}},
 		} {
-			base := append(cloneConj(f.conds), prefix...)
+			base := append(cloneConj(f.conds), p.conds...)
+			sh := shape{form: f.form, core: p.core, prefix: p.re + f.verb}
+			if anchored {
+				sh.strip, sh.conds = stripAny, base
+				out = append(out, sh)
+				continue
+			}
 			ns, sub := namespaced(f.verb), namespaceSubresource(f.verb)
-			out = append(out,
-				shape{core, f.form, stripU1, append(cloneConj(base), ns.not()), loc + f.verb},
-				shape{core, f.form, stripU2, append(cloneConj(base), ns, sub), loc + f.verb},
-				shape{core, f.form, stripS, append(cloneConj(base), ns, sub.not()), loc + f.verb + segment + `/` + segment + `/`},
-			)
+			for _, st := range []struct {
+				strip strip
+				conds conj
+			}{{stripU1, conj{ns.not()}}, {stripU2, conj{ns, sub}}, {stripS, conj{ns, sub.not()}}} {
+				sh.strip, sh.conds = st.strip, append(cloneConj(base), st.conds...)
+				out = append(out, sh)
+			}
 		}
 	}
 	return out
@@ -159,38 +183,58 @@ func shapes() []shape {
 func cloneConj(c conj) conj { return append(conj(nil), c...) }
 
 // The located predicates of a shape: regexes on :path that read one part
-// of <rest> at the shape's locator. Each is exact only on paths of the
-// shape.
+// of <rest>. Each is exact only on paths of the shape, and, in a stripAny
+// shape, only on those whose resource is one of anchor, the resources the
+// rule lists; elsewhere anchor is not used.
+
+// at is the regex of the path up to the end of the resource segment, the
+// resource being one of rs, or any if rs is nil.
+func (s shape) at(rs []string) string {
+	res := segment
+	if rs != nil {
+		res = oneOf(rs)
+	}
+	switch s.strip {
+	case stripS:
+		return s.prefix + segment + `/` + segment + `/` + res
+	case stripAny:
+		return s.prefix + `(?:namespaces/` + segment + `/)?` + res
+	}
+	return s.prefix + res
+}
 
 // resourceIs: the resource is one of rs.
-func (s shape) resourceIs(rs []string) string { return s.loc + oneOf(rs) + afterSegment }
+func (s shape) resourceIs(rs []string) string { return s.at(rs) + afterSegment }
 
 // hasSubresource: the segment after the name is not empty.
-func (s shape) hasSubresource() string {
-	return s.loc + segment + `/` + segment + `/` + pathChar + anyRest
+func (s shape) hasSubresource(anchor []string) string {
+	return s.at(anchor) + `/` + segment + `/` + pathChar + anyRest
 }
 
 // subresourceIs: the subresource is one of xs.
-func (s shape) subresourceIs(xs []string) string {
-	return s.loc + segment + `/` + segment + `/` + oneOf(xs) + afterSegment
-}
-
-// resourceAndSubresource: the resource is one of rs and the subresource one
-// of xs.
-func (s shape) resourceAndSubresource(rs, xs []string) string {
-	return s.loc + oneOf(rs) + `/` + segment + `/` + oneOf(xs) + afterSegment
+func (s shape) subresourceIs(anchor, xs []string) string {
+	return s.at(anchor) + `/` + segment + `/` + oneOf(xs) + afterSegment
 }
 
 // named: the path names an object: the segment after the resource is not
 // empty.
-func (s shape) named() string { return s.loc + segment + `/` + pathChar + anyRest }
+func (s shape) named(anchor []string) string { return s.at(anchor) + `/` + pathChar + anyRest }
 
 // nameIs: the name in the path is one of ns.
-func (s shape) nameIs(ns []string) string { return s.loc + segment + `/` + oneOf(ns) + afterSegment }
+func (s shape) nameIs(anchor, ns []string) string {
+	return s.at(anchor) + `/` + oneOf(ns) + afterSegment
+}
 
-// groupIs is the condition, on resource requests of the named prefix, that
-// the group is one of gs.
-func groupIs(gs []string) string { return `/*apis/` + oneOf(gs) + `/` + anyRest }
+// groupIs is the condition, on resource requests, that the group is one of
+// gs: /apis/<g>/, or /api/ for the core group "" unless named, where the
+// shape has the named prefix only.
+func groupIs(gs []string, named bool) string {
+	core := ""
+	if !named && slices.Contains(gs, "") {
+		core = `api/|`
+	}
+	return `/*(?:` + core + `apis/` + oneOf(gs) + `/)` + anyRest
+}
 
 // segmentValues returns the values that can be a whole path segment of a
 // forwarded request: printable ASCII without '/', '?' or '%'. The others

@@ -59,6 +59,7 @@ const (
 	valueChar  = `[!-%'-~]`                        // a byte of a value: anything but '&'
 	keyChar    = `[!-%'-<>-~]`                     // a byte of a key: anything but '&' and '='
 	nonDigit   = `[!-%'-/:-~]`                     // a value byte that is not a digit
+	nonSign    = `[!-%'-,./:-~]`                   // ... nor '-'
 	nonHex     = "[!-/:-@G-`g-~]"                  // a printable byte that is not a hex digit
 	nameChars  = `(?:[-.0-:A-Z_a-z~]|%3[Aa])`      // a byte of a simple metadata.name value
 	nameIsOp   = `metadata\.name(?:=|%3[Dd]){1,2}` // metadata.name= or ==, '=' written or escaped
@@ -119,9 +120,12 @@ func integerUnclear(k string) cond {
 }
 
 // notInteger is the condition "key k is there, and its value is not an
-// integer" ("" is not one).
+// integer" ("" and "-" are not). The integers are -?[0-9]+; the rest are
+// "", "-", and a string whose first byte that breaks that pattern is a
+// non-digit after "-" or after digits, or a non-digit other than '-' at
+// the start.
 func notInteger(k string) cond {
-	return valueOrBareIs(k, `-?(?:[0-9]*`+nonDigit+valueChar+`*)?`)
+	return valueOrBareIs(k, `(?:-?|(?:-|-?[0-9]+)`+nonDigit+valueChar+`*|`+nonSign+valueChar+`*)`)
 }
 
 // queryPart is what a case reads from the query: exact holds where the

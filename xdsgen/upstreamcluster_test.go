@@ -44,8 +44,11 @@ func TestUpstreamClusterDifferential(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d clusters, %.1f routes each; %d requests: %d forwarded to the rule dispatch picks (%d resource requests: %d reading the query), %d not matched by either, %d guarded %v",
-		c.clusters, float64(c.routes)/float64(c.clusters), c.requests, c.forwarded, c.resource, c.query, c.unmatched, c.guarded(), c.byWhy)
+	t.Logf("%d clusters, %.1f routes each; %d requests: %d forwarded to the rule dispatch picks, %d not matched by either, %d guarded",
+		c.clusters, float64(c.routes)/float64(c.clusters), c.requests, c.forwarded, c.unmatched, c.guarded())
+	t.Logf("forwarded resource requests by what their rule restricts or how the request reads: %v", c.tags)
+	t.Logf("forwarded resource requests by verb: %v", c.verbs)
+	t.Logf("guarded by reason: %v", c.byWhy)
 	if g := c.guarded(); g*10 > c.requests {
 		t.Errorf("%d of %d requests guarded, more than 10%%", g, c.requests)
 	}
@@ -56,9 +59,17 @@ func TestUpstreamClusterDifferential(t *testing.T) {
 
 // coverage counts what the differential tests saw.
 type coverage struct {
-	clusters, routes                                int
-	requests, forwarded, unmatched, resource, query int
-	byWhy                                           map[string]int
+	clusters, routes               int
+	requests, forwarded, unmatched int
+	byWhy, tags, verbs             map[string]int
+}
+
+// count adds one to m[k], making m if needed.
+func count(m *map[string]int, k string) {
+	if *m == nil {
+		*m = map[string]int{}
+	}
+	(*m)[k]++
 }
 
 func (c *coverage) guarded() int {
@@ -81,10 +92,7 @@ func compare(d *dispatch.Dispatcher, res *Resources, uc *v1alpha1.UpstreamCluste
 			return fmt.Sprintf("%s: dispatch picks policies[%d].rules[%d], but Envoy answers a guard of the later policies[%d].rules[%d]\nattributes %+v",
 				req, want.policy, want.rule, got.policy, got.rule, a)
 		}
-		if c.byWhy == nil {
-			c.byWhy = map[string]int{}
-		}
-		c.byWhy[got.why]++
+		count(&c.byWhy, got.why)
 	case got.policy != want.policy || got.rule != want.rule:
 		return fmt.Sprintf("%s: dispatch picks policies[%d].rules[%d], Envoy policies[%d].rules[%d]\nattributes %+v",
 			req, want.policy, want.rule, got.policy, got.rule, a)
@@ -93,13 +101,41 @@ func compare(d *dispatch.Dispatcher, res *Resources, uc *v1alpha1.UpstreamCluste
 	default:
 		c.forwarded++
 		if a.IsResourceRequest {
-			c.resource++
-			if strings.Contains(req.target, "?") && (a.Verb == "list" || a.Verb == "watch") {
-				c.query++
+			count(&c.verbs, a.Verb)
+			for _, tag := range tags(d.Rules(), want, a, req) {
+				count(&c.tags, tag)
 			}
 		}
 	}
 	return ""
+}
+
+// tags says what a forwarded resource request exercised: which fields its
+// rule restricts, and the parts of the request that decided them.
+func tags(rules []dispatch.Rule, o outcome, a dispatch.Attributes, req request) []string {
+	var r dispatch.Rule
+	for _, x := range rules {
+		if x.Policy == o.policy && x.Index == o.rule {
+			r = x
+		}
+	}
+	var out []string
+	add := func(ok bool, tag string) {
+		if ok {
+			out = append(out, tag)
+		}
+	}
+	add(!r.Verbs.All, "verbs")
+	add(!r.Resources.All, "resources")
+	add(!r.ResourceNames.All, "names")
+	add(r.Verbs.Negated || r.Resources.Negated || r.ResourceNames.Negated || r.APIGroups.Negated, "negated")
+	add(!r.Subjects.All || !r.UserGroups.All, "identity")
+	add(a.Subresource != "", "subresource")
+	add(a.Namespace != "", "namespace")
+	add(!r.ResourceNames.All && (a.Verb == "list" || a.Verb == "watch") && strings.Contains(req.target, "fieldSelector"), "fieldSelector read for names")
+	add(!r.Verbs.All && (a.Verb == "list" || a.Verb == "watch") && strings.Contains(req.target, "watch"), "watch query read for verbs")
+	add(a.Verb == "watch" && !strings.Contains(req.target, "?"), "watch in the path")
+	return out
 }
 
 func TestUpstreamClusterSnapshot(t *testing.T) {
