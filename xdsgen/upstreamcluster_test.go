@@ -20,33 +20,25 @@ import (
 // twenty, and unclear queries).
 func TestUpstreamClusterDifferential(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
-	const requests = 20000
 	var c coverage
-	for c.requests < requests {
-		uc := genCluster(rng)
-		d, _, err := dispatch.Compile(uc.Spec.DispatchPolicies)
-		if err != nil {
-			t.Fatalf("generated cluster does not compile: %v", err)
-		}
-		res, _, err := UpstreamClusterResources(uc, UpstreamClusterOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := res.Validate(); err != nil {
-			t.Fatal(err)
-		}
-		c.clusters++
-		c.routes += len(res.Routes[0].VirtualHosts[0].Routes)
-		for range 40 {
-			req := genRequest(rng)
-			if msg := compare(d, res, uc, req, &c); msg != "" {
-				t.Fatalf("%s\npolicies %+v", msg, uc.Spec.DispatchPolicies)
-			}
-		}
+	// Clusters of several policies, where rules compete for requests.
+	for c.requests < 12000 {
+		differentialCluster(t, genCluster(rng), rng, &c)
 	}
+	// One rule, then a catch-all: every request the rule's routes fail to
+	// take, or take wrongly, shows.
+	for c.requests < 24000 {
+		uc := genCluster(rng)
+		uc.Spec.DispatchPolicies = []v1alpha1.DispatchPolicy{
+			{Rules: []v1alpha1.DispatchPolicyRule{genRule(rng)}},
+			{Rules: []v1alpha1.DispatchPolicyRule{{Verbs: []string{"*"}, APIGroups: []string{"*"}, Resources: []string{"*"}}, {Verbs: []string{"*"}, NonResourceURLs: []string{"*"}}}},
+		}
+		differentialCluster(t, uc, rng, &c)
+	}
+	c.tags = c.decided
 	t.Logf("%d clusters, %.1f routes each; %d requests: %d forwarded to the rule dispatch picks, %d not matched by either, %d guarded",
 		c.clusters, float64(c.routes)/float64(c.clusters), c.requests, c.forwarded, c.unmatched, c.guarded())
-	t.Logf("forwarded resource requests by what their rule restricts or how the request reads: %v", c.tags)
+	t.Logf("resource requests a rule decided (matched, or not in single-rule clusters), by what the rule restricts and what the request exercised: %v", c.tags)
 	t.Logf("forwarded resource requests by verb: %v", c.verbs)
 	t.Logf("guarded by reason: %v", c.byWhy)
 	if g := c.guarded(); g*10 > c.requests {
@@ -57,11 +49,42 @@ func TestUpstreamClusterDifferential(t *testing.T) {
 	}
 }
 
+// differentialCluster translates uc and compares 40 generated requests.
+func differentialCluster(t *testing.T, uc *v1alpha1.UpstreamCluster, rng *rand.Rand, c *coverage) {
+	t.Helper()
+	d, _, err := dispatch.Compile(uc.Spec.DispatchPolicies)
+	if err != nil {
+		t.Fatalf("generated cluster does not compile: %v", err)
+	}
+	res, _, err := UpstreamClusterResources(uc, UpstreamClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	c.clusters++
+	c.routes += len(res.Routes[0].VirtualHosts[0].Routes)
+	// In a single-rule cluster, the rule decides every request it could
+	// match: by matching it, or by letting the catch-all have it.
+	probe := -1
+	if len(uc.Spec.DispatchPolicies) == 2 && len(uc.Spec.DispatchPolicies[0].Rules) == 1 {
+		probe = 0
+	}
+	for range 40 {
+		req := genRequest(rng)
+		if msg := compare(d, res, uc, req, probe, c); msg != "" {
+			t.Fatalf("%s\npolicies %#v", msg, uc.Spec.DispatchPolicies)
+		}
+	}
+}
+
 // coverage counts what the differential tests saw.
 type coverage struct {
 	clusters, routes               int
 	requests, forwarded, unmatched int
 	byWhy, tags, verbs             map[string]int
+	decided                        map[string]int
 }
 
 // count adds one to m[k], making m if needed.
@@ -82,7 +105,7 @@ func (c *coverage) guarded() int {
 
 // compare sends one request through dispatch and through the route table,
 // counts the outcome in c, and returns what is wrong, or "".
-func compare(d *dispatch.Dispatcher, res *Resources, uc *v1alpha1.UpstreamCluster, req request, c *coverage) string {
+func compare(d *dispatch.Dispatcher, res *Resources, uc *v1alpha1.UpstreamCluster, req request, probe int, c *coverage) string {
 	want, a := decide(d, req)
 	got := envoyOutcome(res, uc.Name, req)
 	c.requests++
@@ -102,9 +125,15 @@ func compare(d *dispatch.Dispatcher, res *Resources, uc *v1alpha1.UpstreamCluste
 		c.forwarded++
 		if a.IsResourceRequest {
 			count(&c.verbs, a.Verb)
-			for _, tag := range tags(d.Rules(), want, a, req) {
-				count(&c.tags, tag)
-			}
+		}
+	}
+	if !got.guard && a.IsResourceRequest {
+		decider := want
+		if probe >= 0 {
+			decider = outcome{policy: probe, rule: 0}
+		}
+		for _, tag := range tags(d.Rules(), decider, a, req) {
+			count(&c.decided, tag)
 		}
 	}
 	return ""
@@ -113,7 +142,8 @@ func compare(d *dispatch.Dispatcher, res *Resources, uc *v1alpha1.UpstreamCluste
 // tags says what a forwarded resource request exercised: which fields its
 // rule restricts, and the parts of the request that decided them.
 func tags(rules []dispatch.Rule, o outcome, a dispatch.Attributes, req request) []string {
-	var r dispatch.Rule
+	r := dispatch.Rule{Verbs: dispatch.Selection{All: true}, Resources: dispatch.Selection{All: true}, ResourceNames: dispatch.Selection{All: true},
+		Subjects: dispatch.Selection{All: true}, UserGroups: dispatch.Selection{All: true}}
 	for _, x := range rules {
 		if x.Policy == o.policy && x.Index == o.rule {
 			r = x
