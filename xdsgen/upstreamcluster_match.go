@@ -125,6 +125,7 @@ func translateWith(r dispatch.Rule, opts UpstreamClusterOptions, split bool) tra
 		cases = resourceCases(r, split)
 		for i := range cases {
 			cases[i].base = and(identity, cases[i].base)
+			cases[i].guardBase = and(identity, cases[i].guardBase)
 		}
 	}
 	clear := isNot(pathUnclear)
@@ -136,13 +137,14 @@ func translateWith(r dispatch.Rule, opts UpstreamClusterOptions, split bool) tra
 		}
 		t.readsQuery = true
 		q := c.query
+		guardBase := and(clear, c.guardBase)
 		notUnclear := conj{}
 		for _, u := range q.unclear {
 			notUnclear = append(notUnclear, u.not())
-			t.guards = addGuards(t.guards, and(base, is(u)), whyQuery)
+			t.guards = addGuards(t.guards, and(guardBase, is(u)), whyQuery)
 		}
 		t.forward = append(t.forward, and(base, q.exact, dnf{notUnclear})...)
-		t.guards = addGuards(t.guards, and(base, dnf{notUnclear}, q.undecided), whyName)
+		t.guards = addGuards(t.guards, and(guardBase, dnf{notUnclear}, q.undecided), whyName)
 	}
 	t.guards = addGuards(t.guards, pathGuard, whyPath)
 
@@ -167,6 +169,9 @@ func translateWith(r dispatch.Rule, opts UpstreamClusterOptions, split bool) tra
 type ruleCase struct {
 	base  dnf
 	query *queryPart
+	// guardBase, for a case that reads the query, is a superset of base
+	// for its guards.
+	guardBase dnf
 }
 
 // resourceCases returns the cases of a resource rule; see the file
@@ -185,7 +190,7 @@ func resourceCases(r dispatch.Rule, split bool) []ruleCase {
 		}
 		base = and(base, resourceDNF(r.Resources, s, anchor))
 		pathName := nameDNF(names, s, anchor)
-		named := pathCond(s.named(anchor))
+		namedCond := pathCond(s.named(anchor))
 		switch s.form {
 		case formW, formP:
 			verb := "watch"
@@ -197,27 +202,27 @@ func resourceCases(r dispatch.Rule, split bool) []ruleCase {
 			}
 			continue
 		}
-		methods := 0
-		for verb, m := range map[string]int{"create": methodPost, "update": methodPut, "patch": methodPatch, "": methodOther} {
+		// Named paths: the verb is the method's, the name the path's.
+		// Unnamed paths of methods other than GET and HEAD: the same verb,
+		// or deletecollection for DELETE, and no name.
+		named, unnamed := 0, 0
+		for verb, m := range map[string]int{"create": methodPost, "update": methodPut, "patch": methodPatch, "": methodOther,
+			"get": methodGet | methodHead, "delete": methodDelete, "deletecollection": 0} {
 			if selects(verbs, verb) {
-				methods |= m
+				named |= m
+				if m&(methodGet|methodHead|methodDelete) == 0 {
+					unnamed |= m
+				}
 			}
 		}
-		if methods != 0 {
-			out = append(out, ruleCase{base: and(base, pathName, is(cond{methods: methods}))})
+		if selects(verbs, "deletecollection") {
+			unnamed |= methodDelete
 		}
-		methods = 0
-		if selects(verbs, "get") {
-			methods |= methodGet | methodHead
+		if named != 0 {
+			out = append(out, ruleCase{base: and(base, pathName, is(cond{methods: named}), is(namedCond))})
 		}
-		if selects(verbs, "delete") {
-			methods |= methodDelete
-		}
-		if methods != 0 {
-			out = append(out, ruleCase{base: and(base, pathName, is(cond{methods: methods}), is(named))})
-		}
-		if selects(verbs, "deletecollection") && selects(names, "") {
-			out = append(out, ruleCase{base: and(base, is(cond{methods: methodDelete}), isNot(named))})
+		if unnamed != 0 && selects(names, "") {
+			out = append(out, ruleCase{base: and(base, is(cond{methods: unnamed}), isNot(namedCond))})
 		}
 		q := listWatchPart(selects(verbs, "list"), selects(verbs, "watch"))
 		if q.exact == nil {
@@ -226,9 +231,12 @@ func resourceCases(r dispatch.Rule, split bool) []ruleCase {
 		if !names.All {
 			q = both(q, fieldSelectorNamePart(nameSelection{values: names.Values, negated: names.Negated}))
 		}
-		c := ruleCase{base: and(base, is(cond{methods: methodGet | methodHead}), isNot(named))}
+		c := ruleCase{base: and(base, is(cond{methods: methodGet | methodHead}), isNot(namedCond))}
 		if q.unclear != nil {
 			c.query = &q
+			// The guards of the query need not be as precise as the
+			// routes: a collection GET of the form, for any resource.
+			c.guardBase = dnf{append(conj{cond{methods: methodGet | methodHead}, verbSegment.not()}, shapePrefix(s)...)}
 		} else {
 			c.base = and(c.base, q.exact)
 		}
@@ -412,20 +420,21 @@ func urlDNF(u dispatch.URLSelection) dnf {
 	if u.All {
 		return always
 	}
-	var exact, prefixes []string
+	// Each URL as a regex piece: exact, or a prefix followed by anything
+	// but a query.
+	var pieces []string
 	for _, v := range u.Exact {
 		if isPathPart(v) {
-			exact = append(exact, v)
+			pieces = append(pieces, regexp.QuoteMeta(v))
 		}
 	}
 	for _, v := range u.Prefixes {
 		if isPathPart(v) {
-			prefixes = append(prefixes, v)
+			pieces = append(pieces, regexp.QuoteMeta(v)+pathRest)
 		}
 	}
-	some, _ := alternatives(":path", exact, func(g []string) string { return oneOf(g) + queryRest })
-	more, _ := alternatives(":path", prefixes, func(g []string) string { return oneOf(g) + pathRest + queryRest })
-	return or(some, more)
+	some, _ := alternatives(":path", pieces, func(g []string) string { return `(?:` + strings.Join(g, "|") + `)` + queryRest })
+	return some
 }
 
 var isPathPart = regexp.MustCompile(`^[!-$&->@-~]*$`).MatchString

@@ -179,6 +179,17 @@ func shapes(split, anchored bool) []shape {
 	return out
 }
 
+// shapePrefix is the conditions of the prefix of shape s.
+func shapePrefix(s shape) conj {
+	switch s.core {
+	case 1:
+		return conj{isResource, isCore}
+	case -1:
+		return conj{isResource, isCore.not()}
+	}
+	return conj{isResource}
+}
+
 // cloneConj returns a copy of c, so that appending to it leaves c alone.
 func cloneConj(c conj) conj { return append(conj(nil), c...) }
 
