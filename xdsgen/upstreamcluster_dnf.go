@@ -267,14 +267,13 @@ func merge(a, b conj) (conj, bool) {
 	ma, ra := splitMethods(a)
 	mb, rb := splitMethods(b)
 	if ma != mb {
-		if slices.EqualFunc(ra, rb, sameCond) {
-			if u := ma | mb; u == methodAll {
-				return ra, true
-			} else {
-				return append(conj{{methods: u}}, ra...), true
-			}
+		if !slices.EqualFunc(ra, rb, sameCond) {
+			return nil, false
 		}
-		return nil, false
+		if u := ma | mb; u != methodAll {
+			return append(conj{{methods: u}}, ra...), true
+		}
+		return ra, true
 	}
 	if len(ra) != len(rb) {
 		return nil, false

@@ -193,7 +193,7 @@ func TestUpstreamClusterSnapshot(t *testing.T) {
 	}
 	t.Log(strings.Join(reports, "\n"))
 	if len(reports) != 2 {
-		t.Errorf("want 2 reports (the list rule, the inflight conflict), got %q", reports)
+		t.Errorf("want 2 reports (the inflight conflict, the list rule reading the query), got %q", reports)
 	}
 	if err := res.Validate(); err != nil {
 		t.Fatal(err)
