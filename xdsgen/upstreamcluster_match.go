@@ -113,6 +113,10 @@ func unknownGuards(t translation) int {
 // translateWith translates one rule; split says whether resource paths are
 // read with one set of shapes per prefix.
 func translateWith(r dispatch.Rule, opts UpstreamClusterOptions, split bool) translation {
+	if r.Verbs.None || r.NonResourceURLs.Empty() && (r.APIGroups.None || r.Resources.None) {
+		// The rule matches no request: no routes, and no guard either.
+		return translation{}
+	}
 	identity := and(subjectDNF(r.Subjects, strings.ToLower(opts.UserHeader)), groupsDNF(r.UserGroups, strings.ToLower(opts.GroupsHeader)))
 	var t translation
 	var cases []ruleCase

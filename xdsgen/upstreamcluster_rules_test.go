@@ -12,7 +12,8 @@ import (
 // ruleCases are rules with the routes they become (forward and guard
 // routes, counted) and requests with the outcome they must have: "fwd"
 // (forwarded to the rule), "guard" (a guard of the rule answers), or "next"
-// (passed to the catch-all policy after it). Every request is also
+// (passed to the catch-all policy after it, whose own routes or guards
+// then answer). Every request is also
 // checked against dispatch. The counts keep route tables from growing
 // unnoticed; the requests are the fuzz target's seeds.
 var ruleCases = []struct {
@@ -29,6 +30,10 @@ var ruleCases = []struct {
 		"GET /api/v1/pods fwd", "GET /apis//v1/pods fwd", "GET /apis/apps/v1/deployments next")},
 	{"all but apps", rr("*", "-apps", "*", ""), 1, 1, "", reqs(
 		"GET /api/v1/pods fwd", "GET /apis/batch/v1/jobs fwd", "GET /apis/apps/v1/deployments next")},
+
+	// Rules that match nothing have no routes, and no guard.
+	{"no verbs", rr("", "*", "*", ""), 0, 0, "", reqs("GET /api/v1/pods next", "GET /api/v1/p%6Fds next")},
+	{"no resources", rr("*", "*", "", ""), 0, 0, "", reqs("GET /api/v1/p%6Fds next")},
 
 	// Verbs.
 	{"get, list and watch of pods", rr("get,list,watch", "", "pods", ""), 2, 1, "", reqs(
@@ -199,7 +204,14 @@ func TestRuleRoutes(t *testing.T) {
 					continue
 				}
 				got := envoyOutcome(res, uc.Name, r.request)
-				if kind := map[bool]string{true: "guard", false: map[bool]string{true: "fwd", false: "next"}[got.policy == 0]}[got.guard]; kind != r.want {
+				kind := "next" // the catch-all's routes, guards included
+				switch {
+				case got.policy == 0 && got.guard:
+					kind = "guard"
+				case got.policy == 0:
+					kind = "fwd"
+				}
+				if kind != r.want {
 					t.Errorf("%s: %s, want %s", r.request, kind, r.want)
 				}
 			}
