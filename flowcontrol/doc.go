@@ -2,7 +2,7 @@
 // the flow control schemas of seed 002 describe: Exempt admits everything,
 // MaxRequestsInflight admits at most Max requests at a time, and TokenBucket
 // admits requests at a smoothed rate of QPS with bursts of up to Burst. A
-// Schema (the seed's FlowControlSchema, with the same JSON shape) is
+// Schema (the API's FlowControlSchema itself, apis/proxy/v1alpha1) is
 // validated once by New, which returns a Limiter; a Set holds the Limiters of
 // one UpstreamCluster by schema name and answers DispatchPolicy's
 // flowControlSchemaName, falling back to Exempt, with a warning, for names it

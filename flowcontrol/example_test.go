@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/flowcontrol"
 )
 
 // A token bucket of 2 QPS with bursts of 3, on a fixed timeline.
 func ExampleTokenBucketLimiter() {
 	l, err := flowcontrol.New(flowcontrol.Schema{
-		Name:        "list",
-		TokenBucket: &flowcontrol.TokenBucketSchema{QPS: 2, Burst: 3},
+		Name:                           "list",
+		FlowControlSchemaConfiguration: v1alpha1.FlowControlSchemaConfiguration{TokenBucket: &flowcontrol.TokenBucketSchema{QPS: 2, Burst: 3}},
 	})
 	if err != nil {
 		panic(err)
@@ -35,7 +36,7 @@ func ExampleTokenBucketLimiter() {
 // and releases the Permit when the request ends.
 func ExampleSet() {
 	set, err := flowcontrol.NewSet([]flowcontrol.Schema{
-		{Name: "writes", MaxRequestsInflight: &flowcontrol.MaxRequestsInflightSchema{Max: 1}},
+		{Name: "writes", FlowControlSchemaConfiguration: v1alpha1.FlowControlSchemaConfiguration{MaxRequestsInflight: &flowcontrol.MaxRequestsInflightSchema{Max: 1}}},
 	})
 	if err != nil {
 		panic(err)

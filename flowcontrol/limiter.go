@@ -93,10 +93,10 @@ func (*ExemptLimiter) sealed() {}
 
 // checkResize validates s as an argument to l.Resize.
 func checkResize(l Limiter, s Schema) error {
-	if err := s.Validate(); err != nil {
+	if err := Validate(s); err != nil {
 		return err
 	}
-	if k := s.Kind(); k != l.Kind() {
+	if k := KindOf(s); k != l.Kind() {
 		return fmt.Errorf("flowcontrol: Resize(schema %q of kind %s) on a limiter of kind %s: kinds differ", s.Name, k, l.Kind())
 	}
 	return nil

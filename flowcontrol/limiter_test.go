@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 )
 
 // t0 is the start of every test timeline.
@@ -135,14 +137,17 @@ func mustNew(t testing.TB, s Schema) Limiter {
 }
 
 func inflightSchema(max int32) Schema {
-	return Schema{Name: "inflight", MaxRequestsInflight: &MaxRequestsInflightSchema{Max: max}}
+	return Schema{Name: "inflight", FlowControlSchemaConfiguration: config{MaxRequestsInflight: &MaxRequestsInflightSchema{Max: max}}}
 }
 
 func tokenBucketSchema(qps, burst int32) Schema {
-	return Schema{Name: "bucket", TokenBucket: &TokenBucketSchema{QPS: qps, Burst: burst}}
+	return Schema{Name: "bucket", FlowControlSchemaConfiguration: config{TokenBucket: &TokenBucketSchema{QPS: qps, Burst: burst}}}
 }
 
-var exemptSchema = Schema{Name: "exempt", Exempt: &ExemptSchema{}}
+// config is a schema's method, written beside its name.
+type config = v1alpha1.FlowControlSchemaConfiguration
+
+var exemptSchema = Schema{Name: "exempt", FlowControlSchemaConfiguration: config{Exempt: &ExemptSchema{}}}
 
 func TestExemptTimeline(t *testing.T) {
 	l := mustNew(t, exemptSchema)
@@ -244,7 +249,7 @@ func TestResizeErrors(t *testing.T) {
 	if b.QPS() != 5 || b.Burst() != 6 {
 		t.Fatalf("after a failed Resize, QPS, Burst = %d, %d, want 5, 6", b.QPS(), b.Burst())
 	}
-	if err := mustNew(t, exemptSchema).Resize(Schema{Exempt: &ExemptSchema{}}); err != nil {
+	if err := mustNew(t, exemptSchema).Resize(Schema{FlowControlSchemaConfiguration: config{Exempt: &ExemptSchema{}}}); err != nil {
 		t.Fatalf("Exempt Resize(exempt) = %v", err)
 	}
 }

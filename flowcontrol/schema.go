@@ -1,7 +1,9 @@
 // Schemas: the surface syntax of a flow control method and its validation.
 //
-// A Schema mirrors kube-gateway's FlowControlSchema, whose configuration is
-// inlined, so that the JSON an UpstreamCluster carries decodes into it:
+// A Schema is the API's FlowControlSchema itself (package
+// apis/proxy/v1alpha1), so that an UpstreamCluster's schemas are given to
+// New and Set as they are, and the schema has one definition. Its
+// configuration is inlined, so the JSON an UpstreamCluster carries reads
 //
 //	{"name": "list-limit", "tokenBucket": {"qps": 10, "burst": 20}}
 //
@@ -15,75 +17,58 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 )
 
 // Schema is one named flow control method, the seed's FlowControlSchema.
 // Exactly one of Exempt, MaxRequestsInflight and TokenBucket must be set;
 // Name is how a DispatchPolicy's flowControlSchemaName refers to it, and
-// matters only in a Set.
-type Schema struct {
-	Name                string                     `json:"name,omitempty"`
-	Exempt              *ExemptSchema              `json:"exempt,omitempty"`
-	MaxRequestsInflight *MaxRequestsInflightSchema `json:"maxRequestsInflight,omitempty"`
-	TokenBucket         *TokenBucketSchema         `json:"tokenBucket,omitempty"`
-}
+// matters only in a Set. The limits mean:
+//
+//   - ExemptSchema sets no limit: every request is admitted.
+//   - MaxRequestsInflightSchema limits how many requests may be in flight
+//     at once. Max 0 admits nothing; Max must not be negative.
+//   - TokenBucketSchema limits requests to a smoothed rate of QPS per
+//     second, with bursts of up to Burst. Burst 0 admits nothing; QPS 0
+//     admits Burst requests and then nothing. Neither may be negative.
+type Schema = v1alpha1.FlowControlSchema
 
-// ExemptSchema sets no limit: every request is admitted.
-type ExemptSchema struct{}
+// The methods of a Schema, as the API names them.
+type (
+	ExemptSchema              = v1alpha1.ExemptFlowControlSchema
+	MaxRequestsInflightSchema = v1alpha1.MaxRequestsInflightFlowControlSchema
+	TokenBucketSchema         = v1alpha1.TokenBucketFlowControlSchema
+)
 
-// MaxRequestsInflightSchema limits how many requests may be in flight at
-// once. Max 0 admits nothing; Max must not be negative.
-type MaxRequestsInflightSchema struct {
-	Max int32 `json:"max,omitempty"`
-}
-
-// TokenBucketSchema limits requests to a smoothed rate of QPS per second,
-// with bursts of up to Burst. Burst 0 admits nothing; QPS 0 admits Burst
-// requests and then nothing. Neither may be negative.
-type TokenBucketSchema struct {
-	QPS   int32 `json:"qps,omitempty"`
-	Burst int32 `json:"burst,omitempty"`
-}
-
-// Kind names a flow control method, as kube-gateway's FlowControlSchemaType
-// does.
-type Kind string
+// Kind names a flow control method: the API's FlowControlSchemaType.
+type Kind = v1alpha1.FlowControlSchemaType
 
 // The kinds of flow control.
 const (
-	KindExempt              Kind = "Exempt"
-	KindMaxRequestsInflight Kind = "MaxRequestsInflight"
-	KindTokenBucket         Kind = "TokenBucket"
+	KindExempt              = v1alpha1.Exempt
+	KindMaxRequestsInflight = v1alpha1.MaxRequestsInflight
+	KindTokenBucket         = v1alpha1.TokenBucket
 )
 
-// Kind returns the kind of the one method s sets, or "" if it sets none or
-// more than one; Validate says which.
-func (s Schema) Kind() Kind {
-	var k Kind
-	n := 0
-	if s.Exempt != nil {
-		k, n = KindExempt, n+1
+// KindOf returns the kind of the one method s sets, or "" if it sets none
+// or more than one (where the API's Type says Unknown); Validate says
+// which.
+func KindOf(s Schema) Kind {
+	if t := s.Type(); t != v1alpha1.Unknown {
+		return t
 	}
-	if s.MaxRequestsInflight != nil {
-		k, n = KindMaxRequestsInflight, n+1
-	}
-	if s.TokenBucket != nil {
-		k, n = KindTokenBucket, n+1
-	}
-	if n != 1 {
-		return ""
-	}
-	return k
+	return ""
 }
 
 // Validate reports whether s can become a Limiter: exactly one method is set
 // and no number is negative. Its errors are *SchemaError values (joined with
 // errors.Join when there are several) with Index -1.
-func (s Schema) Validate() error {
-	return s.validate(-1)
+func Validate(s Schema) error {
+	return validate(s, -1)
 }
 
-func (s Schema) validate(index int) error {
+func validate(s Schema, index int) error {
 	bad := func(field, reason string) error {
 		return &SchemaError{Index: index, Name: s.Name, Field: field, Reason: reason}
 	}
@@ -162,7 +147,7 @@ func (e *SchemaError) Error() string {
 // New validates s and returns a Limiter for it: an *ExemptLimiter, an
 // *InflightLimiter or a *TokenBucketLimiter. A token bucket starts full.
 func New(s Schema) (Limiter, error) {
-	if err := s.Validate(); err != nil {
+	if err := Validate(s); err != nil {
 		return nil, err
 	}
 	return newLimiter(s), nil

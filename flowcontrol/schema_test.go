@@ -21,13 +21,13 @@ func TestValidate(t *testing.T) {
 		{"bucket", tokenBucketSchema(10, 20), KindTokenBucket, ""},
 		{"bucket-0-0", tokenBucketSchema(0, 0), KindTokenBucket, ""},
 		{"bucket-burst-below-qps", tokenBucketSchema(20, 10), KindTokenBucket, ""},
-		{"unnamed", Schema{Exempt: &ExemptSchema{}}, KindExempt, ""},
+		{"unnamed", Schema{FlowControlSchemaConfiguration: config{Exempt: &ExemptSchema{}}}, KindExempt, ""},
 		// Not exactly one method.
 		{"none", Schema{Name: "x"}, "",
 			`flowcontrol: schema "x": sets no method; set one of exempt, maxRequestsInflight or tokenBucket`},
-		{"two", Schema{Name: "x", Exempt: &ExemptSchema{}, TokenBucket: &TokenBucketSchema{}}, "",
+		{"two", Schema{Name: "x", FlowControlSchemaConfiguration: config{Exempt: &ExemptSchema{}, TokenBucket: &TokenBucketSchema{}}}, "",
 			`flowcontrol: schema "x": sets exempt and tokenBucket; only one method may be set`},
-		{"three", Schema{Name: "x", Exempt: &ExemptSchema{}, MaxRequestsInflight: &MaxRequestsInflightSchema{}, TokenBucket: &TokenBucketSchema{}}, "",
+		{"three", Schema{Name: "x", FlowControlSchemaConfiguration: config{Exempt: &ExemptSchema{}, MaxRequestsInflight: &MaxRequestsInflightSchema{}, TokenBucket: &TokenBucketSchema{}}}, "",
 			`flowcontrol: schema "x": sets exempt and maxRequestsInflight and tokenBucket; only one method may be set`},
 		// Negative numbers, every one reported.
 		{"negative-max", inflightSchema(-1), KindMaxRequestsInflight,
@@ -40,10 +40,10 @@ func TestValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.s.Kind(); got != tt.kind {
-				t.Errorf("Kind() = %q, want %q", got, tt.kind)
+			if got := KindOf(tt.s); got != tt.kind {
+				t.Errorf("KindOf = %q, want %q", got, tt.kind)
 			}
-			err := tt.s.Validate()
+			err := Validate(tt.s)
 			l, newErr := New(tt.s)
 			if tt.want == "" {
 				if err != nil || newErr != nil {
@@ -94,10 +94,10 @@ func TestSchemaJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Schema{
-		{Name: "exempt", Exempt: &ExemptSchema{}},
-		{Name: "inflight", MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 10}},
-		{Name: "bucket", TokenBucket: &TokenBucketSchema{QPS: 100, Burst: 200}},
-		{Name: "bucket-defaults", TokenBucket: &TokenBucketSchema{}},
+		{Name: "exempt", FlowControlSchemaConfiguration: config{Exempt: &ExemptSchema{}}},
+		{Name: "inflight", FlowControlSchemaConfiguration: config{MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 10}}},
+		{Name: "bucket", FlowControlSchemaConfiguration: config{TokenBucket: &TokenBucketSchema{QPS: 100, Burst: 200}}},
+		{Name: "bucket-defaults", FlowControlSchemaConfiguration: config{TokenBucket: &TokenBucketSchema{}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("decoded %+v, want %+v", got, want)

@@ -90,7 +90,7 @@ func (s *Set) Update(schemas []Schema) error {
 		} else {
 			first[sc.Name] = i
 		}
-		if err := sc.validate(i); err != nil {
+		if err := validate(sc, i); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -106,7 +106,7 @@ func (s *Set) Update(schemas []Schema) error {
 	}
 	next := make(map[string]Limiter, len(schemas))
 	for _, sc := range schemas {
-		if l, ok := old[sc.Name]; ok && l.Kind() == sc.Kind() {
+		if l, ok := old[sc.Name]; ok && l.Kind() == KindOf(sc) {
 			resizeValid(l, sc)
 			next[sc.Name] = l
 			continue

@@ -10,9 +10,9 @@ import (
 
 func TestSetGet(t *testing.T) {
 	s, err := NewSet([]Schema{
-		{Name: "b", TokenBucket: &TokenBucketSchema{QPS: 1, Burst: 1}},
-		{Name: "a", MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 1}},
-		{Name: "free", Exempt: &ExemptSchema{}},
+		{Name: "b", FlowControlSchemaConfiguration: config{TokenBucket: &TokenBucketSchema{QPS: 1, Burst: 1}}},
+		{Name: "a", FlowControlSchemaConfiguration: config{MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 1}}},
+		{Name: "free", FlowControlSchemaConfiguration: config{Exempt: &ExemptSchema{}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -82,10 +82,10 @@ func TestSetGetAllocs(t *testing.T) {
 
 func TestSetUpdate(t *testing.T) {
 	s, err := NewSet([]Schema{
-		{Name: "keep", MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 3}},
-		{Name: "bucket", TokenBucket: &TokenBucketSchema{QPS: 0, Burst: 10}},
-		{Name: "change", TokenBucket: &TokenBucketSchema{QPS: 1, Burst: 1}},
-		{Name: "drop", Exempt: &ExemptSchema{}},
+		{Name: "keep", FlowControlSchemaConfiguration: config{MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 3}}},
+		{Name: "bucket", FlowControlSchemaConfiguration: config{TokenBucket: &TokenBucketSchema{QPS: 0, Burst: 10}}},
+		{Name: "change", FlowControlSchemaConfiguration: config{TokenBucket: &TokenBucketSchema{QPS: 1, Burst: 1}}},
+		{Name: "drop", FlowControlSchemaConfiguration: config{Exempt: &ExemptSchema{}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -106,10 +106,10 @@ func TestSetUpdate(t *testing.T) {
 	}
 
 	err = s.Update([]Schema{
-		{Name: "keep", MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 1}},
-		{Name: "bucket", TokenBucket: &TokenBucketSchema{QPS: 0, Burst: 2}},
-		{Name: "change", MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 5}},
-		{Name: "new", TokenBucket: &TokenBucketSchema{QPS: 1, Burst: 1}},
+		{Name: "keep", FlowControlSchemaConfiguration: config{MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 1}}},
+		{Name: "bucket", FlowControlSchemaConfiguration: config{TokenBucket: &TokenBucketSchema{QPS: 0, Burst: 2}}},
+		{Name: "change", FlowControlSchemaConfiguration: config{MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 5}}},
+		{Name: "new", FlowControlSchemaConfiguration: config{TokenBucket: &TokenBucketSchema{QPS: 1, Burst: 1}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -167,11 +167,11 @@ func TestSetUpdateInvalid(t *testing.T) {
 	}
 	before, _ := s.Get("inflight")
 	err = s.Update([]Schema{
-		{Name: "a", Exempt: &ExemptSchema{}},
-		{Exempt: &ExemptSchema{}},
-		{Name: "a", TokenBucket: &TokenBucketSchema{QPS: -1, Burst: 1}},
+		{Name: "a", FlowControlSchemaConfiguration: config{Exempt: &ExemptSchema{}}},
+		{FlowControlSchemaConfiguration: config{Exempt: &ExemptSchema{}}},
+		{Name: "a", FlowControlSchemaConfiguration: config{TokenBucket: &TokenBucketSchema{QPS: -1, Burst: 1}}},
 		{Name: "b"},
-		{Name: "inflight", MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 9}},
+		{Name: "inflight", FlowControlSchemaConfiguration: config{MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 9}}},
 	})
 	want := strings.Join([]string{
 		`flowcontrol: schemas[1]: name: is empty; a schema in a set needs a name`,
@@ -203,11 +203,11 @@ func TestSetUpdateInvalid(t *testing.T) {
 func TestSetConcurrent(t *testing.T) {
 	configs := [][]Schema{
 		{inflightSchema(2), tokenBucketSchema(10, 5)},
-		{inflightSchema(5), {Name: "bucket", Exempt: &ExemptSchema{}}},
+		{inflightSchema(5), {Name: "bucket", FlowControlSchemaConfiguration: config{Exempt: &ExemptSchema{}}}},
 		{tokenBucketSchema(1, 1)},
 		{
-			{Name: "inflight", TokenBucket: &TokenBucketSchema{QPS: 3, Burst: 3}},
-			{Name: "bucket", MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 1}},
+			{Name: "inflight", FlowControlSchemaConfiguration: config{TokenBucket: &TokenBucketSchema{QPS: 3, Burst: 3}}},
+			{Name: "bucket", FlowControlSchemaConfiguration: config{MaxRequestsInflight: &MaxRequestsInflightSchema{Max: 1}}},
 		},
 	}
 	s, err := NewSet(configs[0])

@@ -1,33 +1,22 @@
 // Translating an UpstreamCluster (seed 002) into Envoy resources.
 //
 // UpstreamClusterResources gives one Listener that terminates TLS for the
-// cluster's hostname and routes with one RouteConfiguration, one route per
-// dispatch rule in policy order, and one Cluster per distinct upstream
-// subset. A rule becomes a RouteMatch whose header matchers are ANDed:
+// cluster's hostname and routes with one RouteConfiguration, and one
+// Cluster per distinct upstream subset. The route table follows the
+// dispatch policies in order: each rule's forward routes, which send what
+// the rule certainly matches to the policy's cluster, then its guard
+// routes, which answer 500 where Envoy cannot decide the rule
+// (upstreamcluster_match.go says how a rule becomes routes,
+// upstreamcluster_guard.go what the guards catch). A last route answers 404
+// for requests no policy takes, as the dispatcher does.
 //
-//	identity    x-remote-user (users and serviceAccounts) and x-remote-group
-//	            (userGroups, one comma-separated value), RE2, invert_match
-//	            for anti-selection, a missing header read as empty
-//	kind        :path is (or, inverted, is not) a resource request path:
-//	            /api/<v>/<at least one segment> or /apis/<g>/<v>/<...>,
-//	            after Kubernetes' trimming of leading and trailing slashes
-//	apiGroups   :path is a core path ("" listed) or /apis/<listed group>/...
-//	URLs        :path before the query is listed, or starts with a prefix
-//	verbs       :method, for non-resource rules (the lower-cased method is
-//	            the verb)
-//
-// Worked example, rule {verbs: ["get"], nonResourceURLs: ["/healthz/*"],
-// userGroups: ["-system:nodes"]}:
-//
-//	:method          (?:[gG][eE][tT])
-//	:path            /*(?:api/...|apis/...)/*([?#].*)?      invert_match
-//	:path            (?:/healthz/.*)([?#].*)?
-//	x-remote-group   (?:.*,)?(?:system:nodes)(?:,.*)?       invert_match
-//
-// What a single RouteMatch cannot say exactly is reported, and the rule is
-// left out rather than approximated (see inexpressible in
-// upstreamcluster_match.go). Requests no policy takes end with 404, as with
-// the dispatcher: the last route answers it directly.
+// Worked example, rule {verbs: ["get"], apiGroups: [""], resources:
+// ["pods"]} in a cluster's first policy: a GET or HEAD of a named pod, in
+// any of the path's shapes (/api/v1/pods/web, /api/v1/namespaces/ns/pods/web,
+// ...), forwarded to the policy's cluster, in routes named
+// upstreamcluster/<name>/policy/0/rule/0/route/<k>; and a guard,
+// .../rule/0/guard/<k>, for a percent-escaped path. The cluster's reports
+// say which rules hold guards beyond the path guard, and why.
 package xdsgen
 
 import (
@@ -48,6 +37,7 @@ import (
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
+	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
 	typev3 "github.com/envoyproxy/go-control-plane/envoy/type/v3"
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -76,7 +66,8 @@ const localRateLimitFilter = "envoy.filters.http.local_ratelimit"
 // table of an UpstreamCluster: upstreamcluster/<name>.
 func UpstreamClusterListenerName(name string) string { return "upstreamcluster/" + name }
 
-// UpstreamClusterRouteName names the route of rule j of policy i.
+// UpstreamClusterRouteName is the prefix of the names of the routes of rule
+// j of policy i: forward routes add /route/<k>, guard routes /guard/<k>.
 func UpstreamClusterRouteName(name string, i, j int) string {
 	return fmt.Sprintf("upstreamcluster/%s/policy/%d/rule/%d", name, i, j)
 }
@@ -87,8 +78,9 @@ func UpstreamClusterSubsetName(name string, k int) string {
 }
 
 // UpstreamClusterResources translates uc. It returns an error only if
-// dispatch.Compile rejects the policies; everything it cannot express
-// exactly in Envoy is left out and described in the returned reports.
+// dispatch.Compile rejects the policies. The reports describe what Envoy
+// does differently from the dispatcher: rules partly answered by guard
+// routes, flow control that cannot be applied, servers left out.
 func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamClusterOptions) (*Resources, []string, error) {
 	d, _, err := dispatch.Compile(uc.Spec.DispatchPolicies)
 	if err != nil {
@@ -141,6 +133,7 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 	}
 
 	vh := &routev3.VirtualHost{Name: base, Domains: []string{"*"}}
+	readsQuery := false
 	for i := range uc.Spec.DispatchPolicies {
 		p := &uc.Spec.DispatchPolicies[i]
 		s := subsetOf(p)
@@ -166,17 +159,27 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 			}
 		}
 		for j := range p.Rules {
-			m, why := ruleMatch(compiled[[2]int{i, j}], opts)
-			if why != "" {
-				reports = append(reports, fmt.Sprintf("policies[%d].rules[%d]: not expressed: %s", i, j, why))
-				continue
+			t := translateRule(compiled[[2]int{i, j}], opts)
+			readsQuery = readsQuery || t.readsQuery
+			ruleName := UpstreamClusterRouteName(name, i, j)
+			for k, c := range t.forward {
+				vh.Routes = append(vh.Routes, &routev3.Route{
+					Name:                 fmt.Sprintf("%s/route/%d", ruleName, k),
+					Match:                conjMatch(c),
+					Action:               &routev3.Route_Route{Route: &routev3.RouteAction{ClusterSpecifier: &routev3.RouteAction_Cluster{Cluster: s.name}}},
+					TypedPerFilterConfig: perRoute,
+				})
 			}
-			vh.Routes = append(vh.Routes, &routev3.Route{
-				Name:                 UpstreamClusterRouteName(name, i, j),
-				Match:                m,
-				Action:               &routev3.Route_Route{Route: &routev3.RouteAction{ClusterSpecifier: &routev3.RouteAction_Cluster{Cluster: s.name}}},
-				TypedPerFilterConfig: perRoute,
-			})
+			var whys []string
+			for k, g := range t.guards {
+				vh.Routes = append(vh.Routes, guardRoute(fmt.Sprintf("%s/guard/%d", ruleName, k), name, i, j, g))
+				if g.why != whyPath && g.why != whyQuery && g.why != whyName && !slices.Contains(whys, g.why) {
+					whys = append(whys, g.why)
+				}
+			}
+			for _, why := range whys {
+				reports = append(reports, fmt.Sprintf("policies[%d].rules[%d]: partly expressed: %s; the requests this leaves undecided are answered 500 by a guard route rather than forwarded or passed to later policies", i, j, why))
+			}
 		}
 	}
 	vh.Routes = append(vh.Routes, &routev3.Route{
@@ -184,6 +187,11 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 		Match:  &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}},
 		Action: &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: 404}},
 	})
+
+	if readsQuery {
+		reports = append(reports, "routes read the query (list or watch, fieldSelector names) as Kubernetes does, except a query of more than 10000 parameters, "+
+			"which Kubernetes reads as empty and Envoy as written")
+	}
 
 	r := &Resources{}
 	r.Routes = []*routev3.RouteConfiguration{{Name: base, VirtualHosts: []*routev3.VirtualHost{vh}}}
@@ -253,8 +261,10 @@ func upstreamClusterListener(uc *v1alpha1.UpstreamCluster, base string, port int
 			ConfigSource: adsConfigSource(), RouteConfigName: base,
 		}},
 		// The path is matched as Kubernetes reads it, so Envoy must not
-		// normalise it or merge slashes.
-		NormalizePath: wrapperspb.Bool(false),
+		// normalise it, merge slashes or act on escaped slashes (the
+		// routes guard escaped paths themselves).
+		NormalizePath:                wrapperspb.Bool(false),
+		PathWithEscapedSlashesAction: hcmv3.HttpConnectionManager_KEEP_UNCHANGED,
 		HttpFilters: []*hcmv3.HttpFilter{
 			{Name: localRateLimitFilter, ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: mustAny(&localratelimitv3.LocalRateLimit{StatPrefix: base})}},
 			{Name: routerFilter, ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: mustAny(&routerv3.Router{})}},
@@ -339,4 +349,38 @@ func subsetCluster(uc *v1alpha1.UpstreamCluster, name string, endpoints []string
 		c.CircuitBreakers = &clusterv3.CircuitBreakers{Thresholds: []*clusterv3.CircuitBreakers_Thresholds{{MaxRequests: wrapperspb.UInt32(uint32(inflight))}}}
 	}
 	return c, reports
+}
+
+// conjMatch is the RouteMatch of a conjunction: its conditions as header
+// matchers, the method first, then the identity headers, then :path.
+func conjMatch(c conj) *routev3.RouteMatch {
+	m := &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}}
+	rank := func(x cond) int {
+		switch {
+		case x.methods != 0 || x.header == ":method":
+			return 0
+		case x.header != ":path":
+			return 1
+		}
+		return 2
+	}
+	sorted := slices.Clone(c)
+	slices.SortStableFunc(sorted, func(a, b cond) int { return rank(a) - rank(b) })
+	for _, x := range sorted {
+		if x.methods != 0 {
+			m.Headers = append(m.Headers, regexHeader(":method", methodRegex(x.methods), x.methods&methodOther != 0))
+			continue
+		}
+		m.Headers = append(m.Headers, regexHeader(x.header, x.re, x.invert))
+	}
+	return m
+}
+
+func regexHeader(name, re string, invert bool) *routev3.HeaderMatcher {
+	return &routev3.HeaderMatcher{
+		Name:                      name,
+		HeaderMatchSpecifier:      &routev3.HeaderMatcher_StringMatch{StringMatch: &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: re}}}},
+		InvertMatch:               invert,
+		TreatMissingHeaderAsEmpty: true,
+	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dispatch"
+	"github.com/projectsesame/sesame/flowcontrol"
 )
 
 const dispatchUsage = `Usage: sesame dispatch -f UPSTREAMCLUSTER [flags]
@@ -89,7 +90,11 @@ func dispatchCmd(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprintf(stdout, "  upstream: %s (round robin, first pick)\n", endpoint)
 	}
-	fmt.Fprintf(stdout, "  flow control: %s\n", describeSchema(uc, p.FlowControlSchemaName))
+	description, warning := describeSchema(uc, p.FlowControlSchemaName)
+	if warning != "" {
+		fmt.Fprintf(stderr, "warning: %s\n", warning)
+	}
+	fmt.Fprintf(stdout, "  flow control: %s\n", description)
 	return 0
 }
 
@@ -124,25 +129,32 @@ func describeAttributes(w io.Writer, a *dispatch.Attributes) {
 }
 
 // describeSchema names the flow control schema a policy uses, and what it
-// limits; an unset or unknown name means no limit (Exempt), as the flow
-// control package falls back.
-func describeSchema(uc *v1alpha1.UpstreamCluster, name string) string {
-	if name == "" {
-		return "none (exempt)"
+// limits, as flowcontrol.Set decides it: an unset name means no limit, and
+// an unknown name, or a list of schemas the Set refuses, means Exempt with
+// a warning, which is returned too.
+func describeSchema(uc *v1alpha1.UpstreamCluster, name string) (description, warning string) {
+	schemas := uc.Spec.FlowControl.Schemas
+	set, err := flowcontrol.NewSet(schemas)
+	if err != nil {
+		// The Set keeps none of the schemas; every name falls back.
+		set = new(flowcontrol.Set)
+		warning = fmt.Sprintf("flowControl.flowControlSchemas are not valid, so every policy is exempt: %v", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
-	for _, s := range uc.Spec.FlowControl.Schemas {
-		if s.Name != name {
-			continue
-		}
-		switch {
-		case s.Exempt != nil:
-			return fmt.Sprintf("%q: exempt", name)
-		case s.MaxRequestsInflight != nil:
-			return fmt.Sprintf("%q: at most %d requests in flight", name, s.MaxRequestsInflight.Max)
-		case s.TokenBucket != nil:
-			return fmt.Sprintf("%q: token bucket, %d per second, bursts of %d", name, s.TokenBucket.QPS, s.TokenBucket.Burst)
-		}
-		return fmt.Sprintf("%q: no limit set (exempt)", name)
+	l, w := set.Get(name)
+	if warning == "" {
+		warning = w
 	}
-	return fmt.Sprintf("%q is not a schema of this UpstreamCluster: exempt", name)
+	switch l := l.(type) {
+	case *flowcontrol.InflightLimiter:
+		return fmt.Sprintf("%q: at most %d requests in flight", name, l.Max()), warning
+	case *flowcontrol.TokenBucketLimiter:
+		return fmt.Sprintf("%q: token bucket, %d per second, bursts of %d", name, l.QPS(), l.Burst()), warning
+	}
+	switch {
+	case name == "":
+		return "none (exempt)", warning
+	case w != "" || err != nil:
+		return fmt.Sprintf("%q: exempt (no such schema)", name), warning
+	}
+	return fmt.Sprintf("%q: exempt", name), warning
 }

@@ -48,6 +48,25 @@ func TestDispatchNoMatchAndErrors(t *testing.T) {
 	wrongKind := filepath.Join(dir, "svc.yaml")
 	mustWrite(t, wrongKind, "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n")
 
+	// Flow control as flowcontrol.Set decides it: a missing schema, or
+	// schemas the Set refuses, leave the policy exempt, with a warning.
+	for _, tt := range []struct {
+		name, flowControl, schema, out, warning string
+	}{
+		{"missing", "", "gone", `"gone": exempt (no such schema)`, `no flow control schema named "gone"; requests are exempt`},
+		{"refused", "  flowControl:\n    flowControlSchemas:\n    - name: twice\n      exempt: {}\n    - name: twice\n      exempt: {}\n",
+			"twice", `"twice": exempt (no such schema)`, "flowControlSchemas are not valid"},
+		{"valid", "  flowControl:\n    flowControlSchemas:\n    - name: one\n      maxRequestsInflight: {max: 1}\n", "one", `"one": at most 1 requests in flight`, ""},
+	} {
+		f := filepath.Join(dir, tt.name+".yaml")
+		mustWrite(t, f, "apiVersion: proxy.kubegateway.io/v1alpha1\nkind: UpstreamCluster\nmetadata: {name: c}\nspec:\n"+tt.flowControl+
+			"  dispatchPolicies:\n  - flowControlSchemaName: "+tt.schema+"\n    rules:\n    - verbs: [\"*\"]\n      nonResourceURLs: [\"*\"]\n")
+		code, out, errOut := call("", "dispatch", "-f", f, "--url", "/healthz")
+		if code != 0 || !strings.Contains(out, "flow control: "+tt.out) || !strings.Contains(errOut, tt.warning) || tt.warning == "" && strings.Contains(errOut, "warning") {
+			t.Errorf("%s schema: exit %d, stdout %q, stderr %q; want %q and warning %q", tt.name, code, out, errOut, tt.out, tt.warning)
+		}
+	}
+
 	code, out, _ := call("", "dispatch", "-f", narrow, "--url", "/api/v1/nodes")
 	if code != 0 || !strings.Contains(out, "no dispatch policy") {
 		t.Errorf("no match: exit %d, output %q", code, out)

@@ -67,7 +67,7 @@ func fullMatch(m *matcherv3.RegexMatcher, value string) bool {
 	if m == nil {
 		return false
 	}
-	re := compileFull(m.GetRegex())
+	re := cachedCompileFull(m.GetRegex())
 	return re != nil && re.MatchString(value)
 }
 
