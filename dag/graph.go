@@ -108,6 +108,9 @@ type WeightedCluster struct {
 // BackendHeaders are the header changes of one backendRef.
 type BackendHeaders struct {
 	Request, Response HeaderModifier
+	// HostRewrite, when set, replaces the Host of requests sent to this
+	// backend (an HTTPProxy service's request headers policy setting Host).
+	HostRewrite string
 }
 
 // Cluster is one port of a Service, and the endpoints that serve it.
