@@ -143,6 +143,21 @@ type StringMatch struct {
 	MissingAsEmpty bool
 }
 
+// String writes the condition as "{name Type value}", with the options
+// that are set: "{x-a Exact b Invert}".
+func (s StringMatch) String() string {
+	out := "{" + s.Name + " " + string(s.Type) + " " + s.Value
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{s.IgnoreCase, "IgnoreCase"}, {s.Invert, "Invert"}, {s.MissingAsEmpty, "MissingAsEmpty"}} {
+		if f.on {
+			out += " " + f.name
+		}
+	}
+	return out + "}"
+}
+
 // RouteSource names the part of an object a Route came from.
 type RouteSource struct {
 	Kind      string // "HTTPRoute", "GRPCRoute", "TLSRoute" or "HTTPProxy"
