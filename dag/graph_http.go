@@ -8,10 +8,13 @@ import (
 
 // VirtualHost is the set of routes served for one hostname on a Listener.
 type VirtualHost struct {
-	// Listener is the name of the Gateway listener the virtual host serves.
+	// Listener is the name of the Gateway listener the virtual host serves;
+	// "" on an HTTPProxy port.
 	Listener string
 	// Hostname is the host the virtual host answers for: a precise name, a
-	// "*." wildcard with Gateway API suffix semantics, or "" for any host.
+	// "*." wildcard with Gateway API suffix semantics (on an HTTPProxy port,
+	// single-label semantics, which its routes enforce with an :authority
+	// condition), or "" for any host.
 	Hostname string
 	// Routes are in the order Envoy must try them: the first match wins.
 	// A virtual host with no routes answers 404; it exists so that a more

@@ -102,29 +102,41 @@ type orderedRoute struct {
 	route *Route
 	match proxyMatch
 	seq   int
+	// permitInsecure serves the route over plain HTTP on a TLS root.
+	permitInsecure bool
 }
 
-// sortProxyRoutes puts routes in the order Envoy must try them.
-func sortProxyRoutes(rs []orderedRoute) {
+// sortProxyRoutes puts routes in the order Envoy must try them, and leaves
+// out every route whose match (rules 1 to 4) an earlier route has: dropped
+// pairs each such route with the one that keeps the match.
+func sortProxyRoutes(rs []orderedRoute) (kept []orderedRoute, dropped [][2]orderedRoute) {
 	slices.SortStableFunc(rs, func(a, b orderedRoute) int {
 		return cmp.Or(compareProxyMatches(a.match, b.match), cmp.Compare(a.seq, b.seq))
 	})
+	for _, r := range rs {
+		if n := len(kept); n > 0 && compareProxyMatches(kept[n-1].match, r.match) == 0 {
+			dropped = append(dropped, [2]orderedRoute{r, kept[n-1]})
+			continue
+		}
+		kept = append(kept, r)
+	}
 	var slots []int
-	for i, r := range rs {
+	for i, r := range kept {
 		if !r.match.exact && r.match.path.hasWildcard() {
 			slots = append(slots, i)
 		}
 	}
 	if len(slots) < 2 {
-		return
+		return kept, dropped
 	}
 	wild := make([]orderedRoute, len(slots))
 	for i, slot := range slots {
-		wild[i] = rs[slot]
+		wild[i] = kept[slot]
 	}
 	for i, r := range specificFirst(wild) {
-		rs[slots[i]] = r
+		kept[slots[i]] = r
 	}
+	return kept, dropped
 }
 
 // specificFirst orders wildcard routes, given in rule 2 order, so that none

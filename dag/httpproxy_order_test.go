@@ -85,7 +85,7 @@ func TestOrderRespectsContainment(t *testing.T) {
 	for i, p := range patterns {
 		routes[i] = orderedRoute{match: proxyMatch{path: mustPattern(t, p)}, seq: i}
 	}
-	sortProxyRoutes(routes)
+	routes, _ = sortProxyRoutes(routes)
 	position := make([]int, len(patterns))
 	for pos, r := range routes {
 		position[r.seq] = pos

@@ -4,6 +4,7 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
 	"google.golang.org/protobuf/types/known/anypb"
 
@@ -29,8 +30,24 @@ func cluster(c *dag.Cluster) *clusterv3.Cluster {
 	explicit := &httpv3.HttpProtocolOptions_ExplicitHttpConfig{
 		ProtocolConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_HttpProtocolOptions{HttpProtocolOptions: &corev3.Http1ProtocolOptions{}},
 	}
-	if c.Protocol == "h2c" {
+	if c.Protocol == "h2c" || c.Protocol == "h2" {
 		explicit.ProtocolConfig = &httpv3.HttpProtocolOptions_ExplicitHttpConfig_Http2ProtocolOptions{Http2ProtocolOptions: &corev3.Http2ProtocolOptions{}}
+	}
+	// HTTPProxy services with protocol tls or h2: Envoy originates TLS,
+	// offering h2 by ALPN for h2, and does not verify the backend's
+	// certificate, as Contour does without a validation block (which
+	// Sesame refuses rather than ignore).
+	if c.Protocol == "tls" || c.Protocol == "h2" {
+		var alpn []string
+		if c.Protocol == "h2" {
+			alpn = []string{"h2"}
+		}
+		out.TransportSocket = &corev3.TransportSocket{
+			Name: tlsTransportSocket,
+			ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(&tlsv3.UpstreamTlsContext{
+				CommonTlsContext: &tlsv3.CommonTlsContext{AlpnProtocols: alpn},
+			})},
+		}
 	}
 	out.TypedExtensionProtocolOptions = map[string]*anypb.Any{
 		httpProtocolOptions: mustAny(&httpv3.HttpProtocolOptions{
