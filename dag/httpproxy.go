@@ -28,6 +28,7 @@ package dag
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -150,9 +151,13 @@ func (pb *proxyBuild) finishHost(h *proxyHost) {
 	h.routes, dropped = sortProxyRoutes(h.routes)
 	for _, d := range dropped {
 		src, w := d[0].route.Source, d[1].route.Source
+		via := ""
+		if chain := d[0].route.Chain; len(chain) > 1 {
+			via = fmt.Sprintf(" (reached through %s)", describeChain(chain))
+		}
 		pb.status[types.NamespacedName{Namespace: src.Namespace, Name: src.Name}].addWarning(contourv1.ConditionTypeRouteError, "DuplicateMatchConditions",
-			"%s on %s has the same conditions as %s of %s/%s, which comes first, so it never serves a request (reached through %s).",
-			src.Field, h.fqdn, w.Field, w.Namespace, w.Name, describeChain(d[0].route.Chain))
+			"%s on %s%s has the same conditions as %s of %s/%s, which comes first, so it never serves a request.",
+			src.Field, h.fqdn, via, w.Field, w.Namespace, w.Name)
 	}
 }
 

@@ -75,20 +75,25 @@ func (pb *proxyBuild) roots(names []types.NamespacedName) []*proxyHost {
 		claims[fqdn] = append(claims[fqdn], name)
 		candidates = append(candidates, &proxyHost{root: name, fqdn: fqdn, secure: vh.TLS != nil})
 	}
+	var hosts []*proxyHost
 	for _, h := range candidates {
 		st := pb.status[h.root]
 		st.reached = true
 		if owners := claims[h.fqdn]; len(owners) > 1 {
-			others := slices.DeleteFunc(slices.Clone(owners), func(n types.NamespacedName) bool { return n == h.root })
 			st.addError(contourv1.ConditionTypeVirtualHostError, "DuplicateVhost",
-				"fqdn %q is used in multiple HTTPProxies: %s and %s; none of them is served. Keep one root for the hostname and have it include the others.",
-				h.fqdn, h.root, joinNames(others))
+				"fqdn %q is used in multiple HTTPProxies: %s; none of them is served, and the hostname answers 503. Keep one root for the hostname and have it include the others.",
+				h.fqdn, joinNames(owners))
+			if owners[0] != h.root {
+				continue // the first owner's host stands for them all
+			}
 			h.refused = true
-			continue
+			h.secure = slices.ContainsFunc(owners, func(n types.NamespacedName) bool { return pb.proxies[n].Spec.VirtualHost.TLS != nil })
+		} else {
+			h.refused = !pb.checkRoot(h)
 		}
-		h.refused = !pb.checkRoot(h)
+		hosts = append(hosts, h)
 	}
-	return candidates
+	return hosts
 }
 
 // checkRoot runs check 4 on a root that claims its fqdn alone, filling in
@@ -121,8 +126,13 @@ func (pb *proxyBuild) checkRoot(h *proxyHost) bool {
 			st.addError(contourv1.ConditionTypeTCPProxyError, "TLSMustBeConfigured", "spec.tcpproxy requires spec.virtualhost.tls with passthrough or a secretName: Envoy tells TCP proxies apart by the TLS server name.")
 			ok = false
 		} else if ok {
-			h.tcp = pb.tcpProxy(p)
+			var failed types.NamespacedName
+			h.tcp, failed = pb.tcpProxy(p)
 			ok = h.tcp != nil
+			if !ok && failed != h.root {
+				st.addError(contourv1.ConditionTypeTCPProxyIncludeError, "IncludeNotValid",
+					"spec.tcpproxy.include: the TCP proxy of %s, which the include chain leads to, cannot be served (see its status); the fqdn %q is refused.", failed, h.fqdn)
+			}
 		}
 	}
 	return ok

@@ -40,10 +40,11 @@ func (pb *proxyBuild) compileRoute(p *contourv1.HTTPProxy, i int, g grant, st *p
 		}
 		problem = fmt.Sprintf("%s: %s", field, problem)
 	}
+	via := ""
 	if len(g.chain) > 1 {
-		problem += fmt.Sprintf(" (reached through %s, whose includes add %s)", describeChain(g.chain), describeGrant(g))
+		via = fmt.Sprintf(" (reached through %s, whose includes add %s)", describeChain(g.chain), describeGrant(g))
 	}
-	st.addError(contourv1.ConditionTypeRouteError, "ConditionsNotValid", "%s The route is not served.", problem)
+	st.addError(contourv1.ConditionTypeRouteError, "ConditionsNotValid", "%s%s. The route is not served.", trimDot(problem), via)
 	return orderedRoute{}, false
 }
 

@@ -28,8 +28,9 @@ import (
 )
 
 // tcpProxy follows the TCP proxy of root p to the services that serve it,
-// or returns nil after recording why it cannot.
-func (pb *proxyBuild) tcpProxy(p *contourv1.HTTPProxy) *TCPRoute {
+// or returns nil after recording why it cannot on the proxy at fault,
+// which it returns.
+func (pb *proxyBuild) tcpProxy(p *contourv1.HTTPProxy) (*TCPRoute, types.NamespacedName) {
 	chain := []types.NamespacedName{{Namespace: p.Namespace, Name: p.Name}}
 	for {
 		name := chain[len(chain)-1]
@@ -42,29 +43,32 @@ func (pb *proxyBuild) tcpProxy(p *contourv1.HTTPProxy) *TCPRoute {
 		switch {
 		case len(t.Services) > 0 && include != nil:
 			st.addError(contourv1.ConditionTypeTCPProxyError, "NoServicesAndInclude", "spec.tcpproxy sets both services and include; give one.")
-			return nil
+			return nil, name
 		case len(t.Services) > 0:
-			return pb.tcpServices(cur, st)
+			if route := pb.tcpServices(cur, st); route != nil {
+				return route, name
+			}
+			return nil, name
 		case include == nil:
 			st.addError(contourv1.ConditionTypeTCPProxyError, "NothingDefined", "spec.tcpproxy sets neither services nor include.")
-			return nil
+			return nil, name
 		}
 		target := types.NamespacedName{Namespace: cmp.Or(include.Namespace, cur.Namespace), Name: include.Name}
 		next := pb.proxies[target]
 		switch {
 		case next == nil:
 			st.addError(contourv1.ConditionTypeTCPProxyIncludeError, "IncludeNotFound", "spec.tcpproxy.include: HTTPProxy %s not found.", target)
-			return nil
+			return nil, name
 		case next.Spec.VirtualHost != nil:
 			st.addError(contourv1.ConditionTypeTCPProxyIncludeError, "RootIncludesRoot", "spec.tcpproxy.include: HTTPProxy %s is a root and cannot be included.", target)
-			return nil
+			return nil, name
 		case slices.Contains(chain, target):
 			st.addError(contourv1.ConditionTypeTCPProxyIncludeError, "IncludeCreatesCycle", "spec.tcpproxy.include: include cycle: %s -> %s.", describeChain(chain), target)
-			return nil
+			return nil, name
 		case next.Spec.TCPProxy == nil:
 			st.addError(contourv1.ConditionTypeTCPProxyIncludeError, "NothingDefined", "spec.tcpproxy.include: HTTPProxy %s has no spec.tcpproxy.", target)
 			pb.status[target].reached = true
-			return nil
+			return nil, name
 		}
 		chain = append(chain, target)
 	}

@@ -95,7 +95,7 @@ func (pb *proxyBuild) walk(h *proxyHost, name types.NamespacedName, g grant, seq
 // badGateway completes the message of an include that cannot be followed.
 func badGateway(inc *contourv1.Include, sub grant) string {
 	if len(inc.Conditions) == 0 {
-		return " the include has no conditions, so nothing answers for it."
+		return " the include has no conditions, so no 502 stands in for it (it would take every request the proxy serves)."
 	}
 	return fmt.Sprintf(" requests under its conditions (%s) are answered 502.", describeGrant(sub))
 }
