@@ -219,6 +219,12 @@
 //     refused, except includes without conditions (Contour's exception).
 //   - Orphans: a proxy without virtualhost that no valid root reaches; its
 //     message names the proxies whose includes name it.
+//   - Bounds against hostile input: a root follows at most 10,000 includes
+//     (a proxy counts once per chain that reaches it, as proxies including
+//     one another twice over many levels multiply) and serves at most
+//     50,000 routes, and reaching either is an error on the root; the
+//     wildcard containment pass orders at most 1,000 wildcard routes per
+//     host (beyond, they keep the character order).
 //   - Roots: a root outside RootNamespaces, or with an empty or invalid
 //     fqdn, claims nothing, and does not count when two roots claim one
 //     fqdn (Contour counts it, which lets any namespace invalidate another

@@ -59,6 +59,8 @@ type proxyHost struct {
 	routes []orderedRoute
 	// tcp forwards the TLS connections of a root with spec.tcpproxy.
 	tcp *TCPRoute
+	// visits counts the includes followed from the root (walk).
+	visits int
 	// refused is set for a root that claims its fqdn but cannot serve it:
 	// the fqdn answers 503 over HTTP and TLS connections for it are closed,
 	// so that no other root (a wildcard) serves its requests.

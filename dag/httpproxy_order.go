@@ -34,9 +34,10 @@
 // contains its own (patternContains, a syntactic test: the general
 // pattern's "*" may take any run of the specific pattern's characters and
 // "*"s without "/"). order_test checks the result against a brute-force
-// comparison of the paths each pattern matches. Routes that overlap without
-// either containing the other are left in the order of rule 2, which is
-// deterministic; seed 003 asks only that the literal come first, which it
+// comparison of the paths each pattern matches. (A virtual host with more
+// than maxWildcardReorder wildcard routes skips the pass.) Routes that
+// overlap without either containing the other are left in the order of
+// rule 2, which is deterministic; seed 003 asks only that the literal come first, which it
 // does.
 //
 // Routes with identical matches (rules 1 to 4 equal) cannot both serve: the
@@ -96,6 +97,11 @@ func patternRank(c byte) int {
 	return 2 + int(c)
 }
 
+// maxWildcardReorder bounds the wildcard routes of one virtual host that
+// the containment pass reorders; it compares every pair, so beyond this
+// many the routes keep the order of rule 2.
+const maxWildcardReorder = 1000
+
 // orderedRoute is a route of an HTTPProxy virtual host with what ordering
 // needs: its match in internal form and its order of appearance (rule 5).
 type orderedRoute struct {
@@ -126,7 +132,7 @@ func sortProxyRoutes(rs []orderedRoute) (kept []orderedRoute, dropped [][2]order
 			slots = append(slots, i)
 		}
 	}
-	if len(slots) < 2 {
+	if len(slots) < 2 || len(slots) > maxWildcardReorder {
 		return kept, dropped
 	}
 	wild := make([]orderedRoute, len(slots))

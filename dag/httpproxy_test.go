@@ -1,6 +1,8 @@
 package dag
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,5 +75,31 @@ func TestBuildHTTPProxiesDoesNotChangeInput(t *testing.T) {
 	Build(&Input{HTTPProxies: []*contourv1.HTTPProxy{p}}, Options{})
 	if p.Spec.Routes[0].Conditions[0].Header.Name != before.Spec.Routes[0].Conditions[0].Header.Name || p.Status.CurrentStatus != "" {
 		t.Error("Build changed its input")
+	}
+}
+
+// TestIncludeVisitsAreBounded: proxies that each include the next twice
+// would reach the last one 2^30 times; the walk stops at maxIncludeVisits
+// and says so on the root.
+func TestIncludeVisitsAreBounded(t *testing.T) {
+	const levels = 30
+	proxies := []*contourv1.HTTPProxy{testProxy("ns", "p0", 0, contourv1.HTTPProxySpec{VirtualHost: &contourv1.VirtualHost{Fqdn: "example.com"}})}
+	for i := range levels {
+		next := fmt.Sprintf("p%d", i+1)
+		proxies[i].Spec.Includes = []contourv1.Include{
+			{Name: next, Conditions: []contourv1.MatchCondition{{Prefix: "/a"}}},
+			{Name: next, Conditions: []contourv1.MatchCondition{{Prefix: "/b"}}},
+		}
+		proxies = append(proxies, testProxy("ns", next, 0, contourv1.HTTPProxySpec{}))
+	}
+	proxies[levels].Spec.Routes = []contourv1.Route{{Services: web()}}
+	start := time.Now()
+	g := Build(&Input{HTTPProxies: proxies}, Options{})
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("Build took %v", d)
+	}
+	root := g.Status[0].Status.(*contourv1.HTTPProxyStatus)
+	if root.CurrentStatus != "invalid" || !strings.Contains(root.Description, "more than 10000 proxies") {
+		t.Errorf("root status %+v", root)
 	}
 }

@@ -17,7 +17,11 @@
 //	ConditionsNotValid                 the include is not followed
 //
 // A proxy reached through several includes serves its routes once per
-// include, each under that include's grant.
+// include, each under that include's grant. Since proxies that include one
+// another twice over several levels would multiply without bound (twenty
+// levels of two includes each reach the last proxy a million times), a
+// root follows at most maxIncludeVisits includes; the rest are reported on
+// the root and not followed.
 
 package dag
 
@@ -31,10 +35,29 @@ import (
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
 
+// maxIncludeVisits bounds the includes one root follows, counting a proxy
+// once per chain that reaches it, and maxHostRoutes the routes one root
+// serves: both keep hostile input from making a translation take forever.
+const (
+	maxIncludeVisits = 10000
+	maxHostRoutes    = 50000
+)
+
 // walkRoot collects the routes of a valid root and everything it includes.
 func (pb *proxyBuild) walkRoot(h *proxyHost) {
 	seq := 0
 	pb.walk(h, h.root, grant{chain: []types.NamespacedName{h.root}}, &seq)
+}
+
+// visit counts one followed include of h's root, and reports whether the
+// bound allows it.
+func (pb *proxyBuild) visit(h *proxyHost) bool {
+	h.visits++
+	if h.visits == maxIncludeVisits+1 {
+		pb.status[h.root].addError(contourv1.ConditionTypeIncludeError, "TooManyIncludes",
+			"the includes under this root reach more than %d proxies, counting a proxy once per include chain that reaches it (proxies that include one another twice over several levels multiply); the rest are not followed.", maxIncludeVisits)
+	}
+	return h.visits <= maxIncludeVisits
 }
 
 // walk adds the routes of proxy name, reached with grant g, and of the
@@ -79,11 +102,16 @@ func (pb *proxyBuild) walk(h *proxyHost, name types.NamespacedName, g grant, seq
 			pb.addBadGateway(h, name, field, inc, g, sub, seq)
 		case slices.Contains(g.chain, target):
 			st.addError(contourv1.ConditionTypeIncludeError, "IncludeCreatesCycle", "%s: include cycle: %s -> %s; the include is not followed.", field, describeChain(g.chain), target)
-		default:
+		case pb.visit(h):
 			pb.walk(h, target, sub, seq)
 		}
 	}
 	for i := range p.Spec.Routes {
+		if len(h.routes) >= maxHostRoutes {
+			pb.status[h.root].addError(contourv1.ConditionTypeRouteError, "TooManyRoutes",
+				"the routes under this root, with those of every proxy it includes, number more than %d; the rest are not served.", maxHostRoutes)
+			break
+		}
 		if r, ok := pb.compileRoute(p, i, g, st); ok {
 			r.seq = *seq
 			*seq++
