@@ -47,9 +47,14 @@ type IngressPorts struct {
 	HTTP, HTTPS int32
 }
 
-// The ports used when IngressPorts leaves them zero.
+// The ports used when IngressPorts leaves them zero: Contour's Envoy
+// defaults.
 const (
-	DefaultIngressHTTPPort  = 8080
+	// DefaultIngressHTTPPort is the port for HTTPProxy virtual hosts over
+	// HTTP.
+	DefaultIngressHTTPPort = 8080
+	// DefaultIngressHTTPSPort is the port for HTTPProxy virtual hosts over
+	// TLS.
 	DefaultIngressHTTPSPort = 8443
 )
 

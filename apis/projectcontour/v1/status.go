@@ -16,13 +16,13 @@ type HTTPProxyStatus struct {
 
 // The values of HTTPProxyStatus.CurrentStatus.
 const (
-	// StatusValid: the proxy is served as written.
+	// StatusValid is the status of a proxy served as written.
 	StatusValid = "valid"
-	// StatusInvalid: some of the proxy cannot be served; the errors of the
-	// Valid condition say what.
+	// StatusInvalid is the status of a proxy some of which cannot be
+	// served; the errors of the Valid condition say what.
 	StatusInvalid = "invalid"
-	// StatusOrphaned: the proxy has no virtual host and no valid root
-	// includes it, so nothing of it is served.
+	// StatusOrphaned is the status of a proxy without virtual host that no
+	// valid root includes, so nothing of it is served.
 	StatusOrphaned = "orphaned"
 )
 
@@ -55,20 +55,36 @@ const ValidConditionType = "Valid"
 
 // Types of SubCondition, as Contour names them.
 const (
-	ConditionTypeIncludeError         = "IncludeError"
-	ConditionTypeOrphanedError        = "Orphaned"
-	ConditionTypePrefixReplaceError   = "PrefixReplaceError"
-	ConditionTypeRootNamespaceError   = "RootNamespaceError"
-	ConditionTypeRouteError           = "RouteError"
-	ConditionTypeServiceError         = "ServiceError"
-	ConditionTypeSpecError            = "SpecError"
+	// ConditionTypeIncludeError is about an include that cannot be followed.
+	ConditionTypeIncludeError = "IncludeError"
+	// ConditionTypeOrphanedError is about a proxy that no valid root reaches.
+	ConditionTypeOrphanedError = "Orphaned"
+	// ConditionTypePrefixReplaceError is about a pathRewritePolicy that cannot be applied.
+	ConditionTypePrefixReplaceError = "PrefixReplaceError"
+	// ConditionTypeRootNamespaceError is about a root outside the root namespaces.
+	ConditionTypeRootNamespaceError = "RootNamespaceError"
+	// ConditionTypeRouteError is about a route, or its conditions.
+	ConditionTypeRouteError = "RouteError"
+	// ConditionTypeServiceError is about a service of a route.
+	ConditionTypeServiceError = "ServiceError"
+	// ConditionTypeSpecError is about the spec as a whole, or an ignored field.
+	ConditionTypeSpecError = "SpecError"
+	// ConditionTypeTCPProxyIncludeError is about a tcpproxy include that cannot be followed.
 	ConditionTypeTCPProxyIncludeError = "TCPProxyIncludeError"
-	ConditionTypeTCPProxyError        = "TCPProxyError"
-	ConditionTypeTLSError             = "TLSError"
-	ConditionTypeVirtualHostError     = "VirtualHostError"
-	ConditionTypeListenerError        = "ListenerError"
-	ConditionTypeAuthError            = "AuthError"
-	ConditionTypeCORSError            = "CORSError"
-	ConditionTypeIPFilterError        = "IPFilterError"
+	// ConditionTypeTCPProxyError is about a tcpproxy.
+	ConditionTypeTCPProxyError = "TCPProxyError"
+	// ConditionTypeTLSError is about TLS settings.
+	ConditionTypeTLSError = "TLSError"
+	// ConditionTypeVirtualHostError is about the virtual host: its fqdn, or a field of it.
+	ConditionTypeVirtualHostError = "VirtualHostError"
+	// ConditionTypeListenerError is about the port the virtual host would be served on.
+	ConditionTypeListenerError = "ListenerError"
+	// ConditionTypeAuthError is about authorization fields.
+	ConditionTypeAuthError = "AuthError"
+	// ConditionTypeCORSError is about the CORS policy.
+	ConditionTypeCORSError = "CORSError"
+	// ConditionTypeIPFilterError is about IP allow and deny lists.
+	ConditionTypeIPFilterError = "IPFilterError"
+	// ConditionTypeJWTVerificationError is about JWT verification.
 	ConditionTypeJWTVerificationError = "JWTVerificationError"
 )
