@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/projectsesame/sesame"
+	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/internal/manifest"
 	"github.com/projectsesame/sesame/internal/render"
 	"github.com/projectsesame/sesame/internal/txtar"
@@ -36,7 +37,8 @@ var update = flag.Bool("update", false, "rewrite the expected output of golden c
 var goldenNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // TestGolden translates the input.yaml of every testdata/golden/*.txtar case,
-// with the settings of its optional options.yaml (allGateways, bindPorts),
+// with the settings of its optional options.yaml (allGateways, bindPorts,
+// rootNamespaces, ingressPorts),
 // and compares the result with its output.yaml: the Envoy resources message
 // by message with protocmp, the status as JSON values. With -update it
 // rewrites output.yaml instead.
@@ -223,13 +225,20 @@ func loadCase(t *testing.T, file string) *goldenCase {
 	c.options = sesame.Options{Now: goldenNow}
 	if data, ok := c.archive.Get("options.yaml"); ok {
 		var o struct {
-			AllGateways bool            `json:"allGateways"`
-			BindPorts   map[int32]int32 `json:"bindPorts"`
+			AllGateways    bool            `json:"allGateways"`
+			BindPorts      map[int32]int32 `json:"bindPorts"`
+			RootNamespaces []string        `json:"rootNamespaces"`
+			IngressPorts   struct {
+				HTTP  int32 `json:"http"`
+				HTTPS int32 `json:"https"`
+			} `json:"ingressPorts"`
 		}
 		if err := yaml.UnmarshalStrict(data, &o); err != nil {
 			t.Fatalf("%s: options.yaml: %v", file, err)
 		}
 		c.options.AllGateways, c.options.BindPorts = o.AllGateways, o.BindPorts
+		c.options.RootNamespaces = o.RootNamespaces
+		c.options.IngressPorts = dag.IngressPorts{HTTP: o.IngressPorts.HTTP, HTTPS: o.IngressPorts.HTTPS}
 	}
 	if c.result, err = sesame.Translate(c.objects, c.options); err != nil {
 		t.Fatal(err)

@@ -28,6 +28,12 @@ type Options struct {
 	// AllGateways serves every Gateway of the GatewayClass, each into its
 	// own resources, instead of only the oldest; see dag.Options.AllGateways.
 	AllGateways bool
+	// RootNamespaces lists the namespaces where HTTPProxies may be roots;
+	// empty allows every namespace. See dag.Options.RootNamespaces.
+	RootNamespaces []string
+	// IngressPorts are the ports Envoy binds for HTTPProxy virtual hosts,
+	// 8080 and 8443 when zero. See dag.Options.IngressPorts.
+	IngressPorts dag.IngressPorts
 }
 
 // Result is what a translation produces.
@@ -75,6 +81,8 @@ func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 		Now:            opts.Now,
 		BindPorts:      opts.BindPorts,
 		AllGateways:    opts.AllGateways,
+		RootNamespaces: opts.RootNamespaces,
+		IngressPorts:   opts.IngressPorts,
 	})
 	res.graph = graph
 	res.XDS = xdsgen.Generate(graph)

@@ -63,6 +63,7 @@ func Build(in *Input, opts Options) *Graph {
 	for _, g := range gateways {
 		b.gatewayStatus(g) // last: attachedRoutes counts routes still accepted
 	}
+	b.buildHTTPProxies(in.HTTPProxies) // after the Gateways: it needs the ports they bind
 	b.finishClusters()
 	b.finishSecrets()
 	sortStatus(b.graph.Status)

@@ -109,9 +109,7 @@ func matchKey(m RouteMatch) string {
 		sorted := set
 		if len(set) > 1 {
 			sorted = slices.Clone(set)
-			slices.SortFunc(sorted, func(a, b StringMatch) int {
-				return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Value, b.Value))
-			})
+			slices.SortFunc(sorted, compareStringMatch)
 		}
 		for _, x := range sorted {
 			b.WriteString(x.Name)
@@ -119,10 +117,32 @@ func matchKey(m RouteMatch) string {
 			b.WriteString(string(x.Type))
 			b.WriteByte(0)
 			b.WriteString(x.Value)
+			b.WriteByte(0)
+			b.WriteByte('0' + x.flags())
 			b.WriteByte(2)
 		}
 	}
 	return b.String()
+}
+
+// compareStringMatch orders conditions by name, type, value and flags.
+func compareStringMatch(a, b StringMatch) int {
+	return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Value, b.Value), cmp.Compare(a.flags(), b.flags()))
+}
+
+// flags packs the boolean options of a condition into three bits.
+func (s StringMatch) flags() byte {
+	var f byte
+	if s.IgnoreCase {
+		f |= 1
+	}
+	if s.Invert {
+		f |= 2
+	}
+	if s.MissingAsEmpty {
+		f |= 4
+	}
+	return f
 }
 
 // programmed counts, per route object, the graph routes left in its

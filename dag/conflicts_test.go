@@ -13,7 +13,7 @@ func TestDropConflicts(t *testing.T) {
 	}
 	prefix := func(v string) RouteMatch { return RouteMatch{Path: PathMatch{PathPrefix, v}} }
 	withHeaders := func(m RouteMatch, hs ...StringMatch) RouteMatch { m.Headers = hs; return m }
-	a, b := StringMatch{"a", MatchExact, "1"}, StringMatch{"b", MatchExact, "2"}
+	a, b := StringMatch{Name: "a", Type: MatchExact, Value: "1"}, StringMatch{Name: "b", Type: MatchExact, Value: "2"}
 
 	routes := []*Route{
 		r("old", 1, 0, prefix("/api")),

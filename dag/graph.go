@@ -11,7 +11,8 @@ import (
 // it into Envoy resources. All slices are sorted, so a Graph built from the
 // same objects is the same whatever order they came in.
 type Graph struct {
-	// Listeners has one entry per port Envoy binds, ordered by port.
+	// Listeners has one entry per port Envoy binds: the Gateways' ports,
+	// ordered by Gateway and port, then the HTTPProxy ports, HTTP first.
 	Listeners []*Listener
 	// Clusters are the Service ports that routes send traffic to, ordered by
 	// namespace, name and port.
@@ -24,10 +25,13 @@ type Graph struct {
 }
 
 // Listener is one port of a Gateway: the Gateway listeners on that port,
-// merged. A plain HTTP port has VirtualHosts; a secure port (HTTPS and TLS
-// listeners) has FilterChains, one per TLS server name set.
+// merged; or one of the ports Envoy binds for HTTPProxy virtual hosts
+// (Options.IngressPorts), whose Gateway is the zero name. A plain HTTP port
+// has VirtualHosts; a secure port (HTTPS and TLS listeners) has
+// FilterChains, one per TLS server name set.
 type Listener struct {
-	// Gateway is the Gateway the listener belongs to.
+	// Gateway is the Gateway the listener belongs to; zero for the
+	// HTTPProxy ports.
 	Gateway types.NamespacedName
 	// Port is the port of the Gateway's listeners, as clients see it.
 	Port int32
@@ -66,8 +70,12 @@ type FilterChain struct {
 	// TCP forwards the connections of a TLS chain.
 	TCP *TCPRoute
 	// Reject closes every connection: the part of a TLS listener's hostname
-	// that no TLSRoute serves.
+	// that no TLSRoute serves, or the fqdn of an HTTPProxy root that cannot
+	// be served.
 	Reject bool
+	// MinTLSVersion and MaxTLSVersion bound the TLS versions a terminating
+	// chain accepts: "1.2", "1.3", or "" for Envoy's default.
+	MinTLSVersion, MaxTLSVersion string
 }
 
 // RoutesHTTP reports whether the chain terminates TLS and routes HTTP (an
@@ -108,6 +116,9 @@ type WeightedCluster struct {
 // BackendHeaders are the header changes of one backendRef.
 type BackendHeaders struct {
 	Request, Response HeaderModifier
+	// HostRewrite, when set, replaces the Host of requests sent to this
+	// backend (an HTTPProxy service's request headers policy setting Host).
+	HostRewrite string
 }
 
 // Cluster is one port of a Service, and the endpoints that serve it.
@@ -119,7 +130,10 @@ type Cluster struct {
 	PortName string
 	// Protocol is how Envoy speaks to the endpoints, as package protocol
 	// decides: "" for HTTP/1.1 (or a stream a TLSRoute forwards), "h2c" for
-	// HTTP/2 without TLS, "ws" for HTTP/1.1 with WebSocket upgrades. One
+	// HTTP/2 without TLS, "ws" for HTTP/1.1 with WebSocket upgrades, and for
+	// HTTPProxy services "tls" for HTTP/1.1 (or a stream) over TLS and "h2"
+	// for HTTP/2 over TLS, TLS that Envoy originates without verifying the
+	// backend's certificate (as Contour does without validation). One
 	// Service port may have a cluster per protocol.
 	Protocol string
 	// Endpoints are the ready addresses serving the port, ordered by address

@@ -1,13 +1,20 @@
 package dag
 
-import "time"
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+)
 
 // VirtualHost is the set of routes served for one hostname on a Listener.
 type VirtualHost struct {
-	// Listener is the name of the Gateway listener the virtual host serves.
+	// Listener is the name of the Gateway listener the virtual host serves;
+	// "" on an HTTPProxy port.
 	Listener string
 	// Hostname is the host the virtual host answers for: a precise name, a
-	// "*." wildcard with Gateway API suffix semantics, or "" for any host.
+	// "*." wildcard with Gateway API suffix semantics (on an HTTPProxy port,
+	// single-label semantics, which its routes enforce with an :authority
+	// condition), or "" for any host.
 	Hostname string
 	// Routes are in the order Envoy must try them: the first match wins.
 	// A virtual host with no routes answers 404; it exists so that a more
@@ -43,6 +50,12 @@ type Route struct {
 	DirectResponseStatus uint32
 	// Filters apply to every request the route matches.
 	Filters Filters
+	// WebSockets says whether requests may upgrade to WebSocket.
+	WebSockets WebSocketPolicy
+	// Chain, for an HTTPProxy route, is the delegation it came through:
+	// the root first, then each included proxy down to the one that wrote
+	// the route (Source). It is nil for other kinds.
+	Chain []types.NamespacedName
 
 	// age is the creation time of the source object, for ordering.
 	age time.Time
@@ -86,14 +99,17 @@ const (
 	// PathRegularExpression matches the whole path against an RE2 regular
 	// expression.
 	PathRegularExpression PathMatchType = "RegularExpression"
+	// PathStringPrefix matches every path that starts with Value, as a
+	// string: "/foo" matches "/foo", "/foo/x" and "/foobar" (HTTPProxy).
+	PathStringPrefix PathMatchType = "Prefix"
 )
 
 // PathMatch is a Route's condition on the request path.
 type PathMatch struct {
 	Type PathMatchType
-	// Value starts with "/" for Exact and PathPrefix; for PathPrefix it has
-	// no trailing "/" unless it is "/". For RegularExpression it is the RE2
-	// expression.
+	// Value starts with "/" for Exact, PathPrefix and Prefix; for
+	// PathPrefix it has no trailing "/" unless it is "/". For
+	// RegularExpression it is the RE2 expression.
 	Value string
 }
 
@@ -105,6 +121,11 @@ const (
 	MatchExact StringMatchType = "Exact"
 	// MatchRegularExpression matches the whole value against RE2.
 	MatchRegularExpression StringMatchType = "RegularExpression"
+	// MatchContains matches a value that contains Value (headers only).
+	MatchContains StringMatchType = "Contains"
+	// MatchPresent matches when the header is present, whatever its value
+	// (headers only; Value is empty).
+	MatchPresent StringMatchType = "Present"
 )
 
 // StringMatch is a condition on a named header or query parameter.
@@ -112,16 +133,62 @@ type StringMatch struct {
 	Name  string
 	Type  StringMatchType
 	Value string
+	// IgnoreCase compares Exact and Contains values ASCII
+	// case-insensitively.
+	IgnoreCase bool
+	// Invert negates the match, as Envoy's invert_match does: a value
+	// condition on an absent header fails before the inversion, so
+	// {Exact "a", Invert} matches "b" but not a request without the header,
+	// unless MissingAsEmpty; {Present, Invert} matches the absence.
+	Invert bool
+	// MissingAsEmpty tests an absent header as the value "" (Envoy's
+	// treat_missing_header_as_empty).
+	MissingAsEmpty bool
+}
+
+// String writes the condition as "{name Type value}", with the options
+// that are set: "{x-a Exact b Invert}".
+func (s StringMatch) String() string {
+	out := "{" + s.Name + " " + string(s.Type) + " " + s.Value
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{s.IgnoreCase, "IgnoreCase"}, {s.Invert, "Invert"}, {s.MissingAsEmpty, "MissingAsEmpty"}} {
+		if f.on {
+			out += " " + f.name
+		}
+	}
+	return out + "}"
 }
 
 // RouteSource names the part of an object a Route came from.
 type RouteSource struct {
-	Kind      string // "HTTPRoute", "GRPCRoute" or "TLSRoute"
+	Kind      string // "HTTPRoute", "GRPCRoute", "TLSRoute" or "HTTPProxy"
 	Namespace string
 	Name      string
 	Rule      int // index in spec.rules
 	Match     int // index in spec.rules[Rule].matches; 0 when it has none or for TLSRoute
+	// Field is the field path of the part, for kinds without rules and
+	// matches: "spec.routes[2]", "spec.includes[0]" or "spec.tcpproxy" of
+	// an HTTPProxy.
+	Field string
 }
+
+// WebSocketPolicy says whether a Route lets requests upgrade to WebSocket.
+type WebSocketPolicy uint8
+
+const (
+	// WebSocketsByProtocol allows upgrades to HTTP/1.1 backends, as GEP-1911
+	// asks of Gateway API routes (absent appProtocol "does not imply the
+	// implementation should disable any features (eg. websocket
+	// upgrades)").
+	WebSocketsByProtocol WebSocketPolicy = iota
+	// WebSocketsEnabled allows upgrades: HTTPProxy enableWebsockets.
+	WebSocketsEnabled
+	// WebSocketsDisabled refuses them: an HTTPProxy route without
+	// enableWebsockets.
+	WebSocketsDisabled
+)
 
 // Filters are what a Route does to a request and its response besides
 // choosing a backend. The zero value does nothing.
@@ -136,8 +203,23 @@ type Filters struct {
 	// answers are ignored.
 	Mirrors []Mirror
 	// Timeout bounds the whole request, BackendTimeout each request to a
-	// backend; nil leaves Envoy's default, zero disables the timeout.
-	Timeout, BackendTimeout *time.Duration
+	// backend, IdleTimeout the time a request stream may go without
+	// activity; nil leaves Envoy's default, zero disables the timeout.
+	Timeout, BackendTimeout, IdleTimeout *time.Duration
+	// Retry retries failed requests; nil makes one try.
+	Retry *RetryPolicy
+}
+
+// RetryPolicy is how a Route retries failed requests.
+type RetryPolicy struct {
+	// Count is the number of retries after the first try.
+	Count uint32
+	// On lists Envoy's retry conditions ("5xx", "gateway-error", ...).
+	On []string
+	// StatusCodes are the statuses "retriable-status-codes" retries.
+	StatusCodes []uint32
+	// PerTryTimeout bounds each try; nil leaves Envoy's default.
+	PerTryTimeout *time.Duration
 }
 
 // HeaderModifier changes headers. Names are lower case.

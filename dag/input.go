@@ -7,6 +7,8 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
 
 // Input is every object a translation reads, grouped by kind. The order of
@@ -23,6 +25,7 @@ type Input struct {
 	EndpointSlices  []*discoveryv1.EndpointSlice
 	Secrets         []*corev1.Secret
 	Namespaces      []*corev1.Namespace
+	HTTPProxies     []*contourv1.HTTPProxy
 }
 
 // Add appends obj to the slice for its kind. It returns an error for a nil
@@ -49,6 +52,8 @@ func (in *Input) Add(obj runtime.Object) error {
 		in.Secrets = appendNonNil(in.Secrets, o)
 	case *corev1.Namespace:
 		in.Namespaces = appendNonNil(in.Namespaces, o)
+	case *contourv1.HTTPProxy:
+		in.HTTPProxies = appendNonNil(in.HTTPProxies, o)
 	case nil:
 		return fmt.Errorf("dag: nil object")
 	default:

@@ -1,6 +1,9 @@
 package dag
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // DefaultControllerName is the GatewayClass spec.controllerName Sesame
 // answers to when Options.ControllerName is empty.
@@ -27,6 +30,48 @@ type Options struct {
 	// resources are then meant for its own Envoy fleet: two Gateways may bind
 	// the same port.
 	AllGateways bool
+	// RootNamespaces lists the namespaces where HTTPProxies may be roots
+	// (have spec.virtualhost), as seed 003's "root HTTPProxy namespaces"
+	// let a cluster administrator carve off. A root elsewhere is invalid and
+	// claims nothing. Empty allows roots in every namespace.
+	RootNamespaces []string
+	// IngressPorts are the ports Envoy binds for HTTPProxy virtual hosts.
+	IngressPorts IngressPorts
+}
+
+// IngressPorts are the ports Envoy binds for HTTPProxy (and, later, Ingress)
+// virtual hosts. Zero means Contour's defaults for Envoy, 8080 and 8443.
+// Clients are taken to reach them as ports 80 and 443 (Contour's Envoy
+// Service maps them so), which is what redirects to https name.
+type IngressPorts struct {
+	HTTP, HTTPS int32
+}
+
+// The ports used when IngressPorts leaves them zero: Contour's Envoy
+// defaults.
+const (
+	// DefaultIngressHTTPPort is the port for HTTPProxy virtual hosts over
+	// HTTP.
+	DefaultIngressHTTPPort = 8080
+	// DefaultIngressHTTPSPort is the port for HTTPProxy virtual hosts over
+	// TLS.
+	DefaultIngressHTTPSPort = 8443
+)
+
+// withDefaults fills zero ports with the defaults.
+func (p IngressPorts) withDefaults() IngressPorts {
+	if p.HTTP == 0 {
+		p.HTTP = DefaultIngressHTTPPort
+	}
+	if p.HTTPS == 0 {
+		p.HTTPS = DefaultIngressHTTPSPort
+	}
+	return p
+}
+
+// rootAllowed reports whether namespace may hold root HTTPProxies.
+func (o Options) rootAllowed(namespace string) bool {
+	return len(o.RootNamespaces) == 0 || slices.Contains(o.RootNamespaces, namespace)
 }
 
 func (o Options) controllerName() string {

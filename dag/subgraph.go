@@ -26,11 +26,12 @@ func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
 }
 
 // Gateways returns the Gateways that have listeners in the graph, ordered by
-// namespace and name.
+// namespace and name. The HTTPProxy ports belong to no Gateway and are not
+// counted.
 func (g *Graph) Gateways() []types.NamespacedName {
 	var out []types.NamespacedName
 	for _, l := range g.Listeners {
-		if !slices.Contains(out, l.Gateway) {
+		if l.Gateway != (types.NamespacedName{}) && !slices.Contains(out, l.Gateway) {
 			out = append(out, l.Gateway)
 		}
 	}

@@ -41,6 +41,10 @@ const (
 	HTTPRoute Kind = "HTTPRoute"
 	GRPCRoute Kind = "GRPCRoute"
 	TLSRoute  Kind = "TLSRoute"
+	// HTTPProxy is Contour's HTTPProxy; its services read appProtocol as an
+	// HTTPRoute's backends do (its services[].protocol, when set, decides
+	// instead: FromHTTPProxy).
+	HTTPProxy Kind = "HTTPProxy"
 )
 
 // raw is the Kubernetes standard value meaning "look at the Service's

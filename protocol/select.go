@@ -81,7 +81,7 @@ func inferFrom(kind Kind) Protocol {
 // terminates, so any recognised protocol is the backend's business.
 func compatible(kind Kind, p Protocol) bool {
 	switch kind {
-	case HTTPRoute:
+	case HTTPRoute, HTTPProxy:
 		return p == HTTP1 || p == H2C || p == WebSocket
 	case GRPCRoute:
 		return p == H2C
@@ -100,6 +100,8 @@ func article(kind Kind) string {
 
 func why(kind Kind, p Protocol) string {
 	switch {
+	case p.TLS() && kind == HTTPProxy:
+		return " from appProtocol; set the service's protocol to tls or h2"
 	case p.TLS() && kind != TLSRoute:
 		return " without a BackendTLSPolicy, which Sesame does not read yet"
 	case kind == GRPCRoute:

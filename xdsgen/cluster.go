@@ -4,6 +4,7 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
 	"google.golang.org/protobuf/types/known/anypb"
 
@@ -50,10 +51,10 @@ func (cb *clusterBuilder) clusters(cs []*dag.Cluster) []*clusterv3.Cluster {
 	for i, c := range cs {
 		name := clusterName(c)
 		// The protocol to the endpoints is explicit (package protocol
-		// decided it): HTTP/2 for h2c, HTTP/1.1 otherwise. A cluster a
-		// TLSRoute forwards a stream to ignores it.
+		// decided it): HTTP/2 for h2c and h2, HTTP/1.1 otherwise. A
+		// cluster a TLSRoute forwards a stream to ignores it.
 		options := cb.http1
-		if c.Protocol == "h2c" {
+		if c.Protocol == "h2c" || c.Protocol == "h2" {
 			options = cb.http2
 		}
 		anys[i].TypeUrl, anys[i].Value = httpProtocolOptionsURL, options
@@ -64,9 +65,30 @@ func (cb *clusterBuilder) clusters(cs []*dag.Cluster) []*clusterv3.Cluster {
 		cl := &clusters[i]
 		cl.Name, cl.ClusterDiscoveryType, cl.EdsClusterConfig = name, &discovery[i], &eds[i]
 		cl.TypedExtensionProtocolOptions = map[string]*anypb.Any{httpProtocolOptions: &anys[i]}
+		cl.TransportSocket = upstreamTLS(c.Protocol)
 		out[i] = cl
 	}
 	return out
+}
+
+// upstreamTLS is the transport socket of a cluster of HTTPProxy services
+// with protocol tls or h2, or nil: Envoy originates TLS, offering h2 by ALPN
+// for h2, and does not verify the backend's certificate, as Contour does
+// without a validation block (which Sesame refuses rather than ignore).
+func upstreamTLS(protocol string) *corev3.TransportSocket {
+	if protocol != "tls" && protocol != "h2" {
+		return nil
+	}
+	var alpn []string
+	if protocol == "h2" {
+		alpn = []string{"h2"}
+	}
+	return &corev3.TransportSocket{
+		Name: tlsTransportSocket,
+		ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(&tlsv3.UpstreamTlsContext{
+			CommonTlsContext: &tlsv3.CommonTlsContext{AlpnProtocols: alpn},
+		})},
+	}
 }
 
 // httpProtocolOptions is the key under which a cluster takes its upstream

@@ -17,4 +17,13 @@
 //     segments as the spec requires ("/v2" matches "/v2/x", not "/v2x").
 //   - The HTTP connection manager normalises paths (RFC 3986), so that dot
 //     segments cannot step outside a matched prefix.
+//
+// For HTTPProxy, Contour's meanings: a prefix is a string prefix (Envoy's
+// prefix), a wildcard prefix is safe_regex, notexact and notcontains are
+// inverted string matchers (which, as in Envoy, do not match an absent
+// header unless treat_missing_header_as_empty), notpresent is an inverted
+// present_match, WebSocket upgrades are allowed only on routes that enable
+// them, and services with protocol tls or h2 get an upstream TLS transport
+// socket. Each HTTPProxy route carries its include chain in its metadata
+// (RouteMetadataKey).
 package xdsgen

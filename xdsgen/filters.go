@@ -126,12 +126,18 @@ func redirectCode(status int) routev3.RedirectAction_RedirectResponseCode {
 // A trailing slash of the replacement is dropped, as the spec's examples
 // require ("/xyz/" gives "/xyz/bar", not "/xyz//bar"). The route's match is
 // segment-wise, so "^/foo" never meets "/foobar".
+//
+// An HTTPProxy prefix is a string prefix and may end with "/"; the same
+// rules give one "/" between the replacement and the rest:
+//
+//	matched "/foo/", replacement "/bar": ^/foo/ -> /bar/  ("/foo/type" -> "/bar/type")
+//	matched "/foo",  replacement "/bar": ^/foo  -> /bar   ("/foosball" -> "/barsball")
 func prefixRewrite(matched, replacement string) *matcherv3.RegexMatchAndSubstitute {
 	replacement = strings.TrimSuffix(replacement, "/")
 	pattern, substitution := "^"+regexp.QuoteMeta(matched), replacement
 	switch {
-	case matched == "/":
-		pattern, substitution = "^/", replacement+"/"
+	case strings.HasSuffix(matched, "/"):
+		substitution = replacement + "/"
 	case replacement == "":
 		pattern, substitution = "^"+regexp.QuoteMeta(matched)+"/*", "/"
 	}
@@ -199,4 +205,24 @@ func applyTimeouts(action *routev3.RouteAction, request, backend *time.Duration)
 	if backend != nil {
 		action.RetryPolicy = &routev3.RetryPolicy{NumRetries: wrapperspb.UInt32(0), PerTryTimeout: durationpb.New(*backend)}
 	}
+}
+
+// applyRetry sets a route's retry policy; the backend timeout, when there
+// is one and the policy sets no per-try timeout, bounds each try.
+func applyRetry(action *routev3.RouteAction, rp *dag.RetryPolicy, backend *time.Duration) {
+	if rp == nil {
+		return
+	}
+	policy := &routev3.RetryPolicy{
+		RetryOn:              strings.Join(rp.On, ","),
+		NumRetries:           wrapperspb.UInt32(rp.Count),
+		RetriableStatusCodes: rp.StatusCodes,
+	}
+	switch {
+	case rp.PerTryTimeout != nil:
+		policy.PerTryTimeout = durationpb.New(*rp.PerTryTimeout)
+	case backend != nil:
+		policy.PerTryTimeout = durationpb.New(*backend)
+	}
+	action.RetryPolicy = policy
 }

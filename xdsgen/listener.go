@@ -30,7 +30,7 @@ const (
 // and route with their own route table; TLS chains forward the connection,
 // terminated or as it is.
 func listener(l *dag.Listener) *listenerv3.Listener {
-	name := ListenerName(l.Gateway, l.Port)
+	name := listenerName(l)
 	out := &listenerv3.Listener{
 		Name:    name,
 		Address: socketAddress("0.0.0.0", l.BindPort),
@@ -67,7 +67,7 @@ func filterChain(l *dag.Listener, fc *dag.FilterChain) *listenerv3.FilterChain {
 		}
 		out.TransportSocket = &corev3.TransportSocket{
 			Name:       tlsTransportSocket,
-			ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(downstreamTLS(fc.Certificates, alpn))},
+			ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(downstreamTLS(fc.Certificates, alpn, fc.MinTLSVersion, fc.MaxTLSVersion))},
 		}
 	}
 	if fc.RoutesHTTP() {

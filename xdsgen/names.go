@@ -14,22 +14,36 @@ import (
 // Envoy's configuration or stats can find the object behind it:
 //
 //	Listener            gateway/<namespace>/<gateway>/<port>
+//	                    ingress/<bind port>                              (the HTTPProxy ports)
 //	RouteConfiguration  gateway/<namespace>/<gateway>/<port>             (HTTP: the route table of the port)
 //	                    gateway/<namespace>/<gateway>/<port>/<listener>  (HTTPS: the route table of one listener)
+//	                    ingress/<bind port>                              (HTTPProxy, HTTP: every root's virtual host)
+//	                    ingress/<bind port>/<fqdn>                       (HTTPProxy, HTTPS: one TLS root)
 //	FilterChain         gateway/<namespace>/<gateway>/<port>/<listener>  (HTTPS)
 //	                    gateway/<namespace>/<gateway>/<port>/<listener>/tlsroute/<namespace>/<name>  (TLS)
+//	                    ingress/<bind port>/<fqdn>                       (HTTPProxy, TLS terminated and routed, or refused)
+//	                    ingress/<bind port>/<fqdn>/httpproxy/<namespace>/<name>  (HTTPProxy TCP proxy: the proxy whose services serve it)
 //	VirtualHost         <namespace>/<gateway>/<listener>/<hostname>      ("*" for a listener or route without hostname)
+//	                    ingress/<fqdn>                                   (HTTPProxy)
 //	Route               httproute/<namespace>/<name>/rule/<i>/match/<j>
+//	                    httpproxy/<namespace>/<name>/<field>             (the proxy that wrote the route: spec.routes[i];
+//	                                                                      spec.includes[i] for the 502 of an include that
+//	                                                                      cannot be followed; spec.virtualhost for a refused root)
 //	Cluster             service/<namespace>/<service>/<port>             (HTTP/1.1, or a stream)
 //	                    service/<namespace>/<service>/<port>/h2c         (HTTP/2 without TLS: gRPC, kubernetes.io/h2c)
 //	                    service/<namespace>/<service>/<port>/ws          (kubernetes.io/ws)
+//	                    service/<namespace>/<service>/<port>/tls         (HTTPProxy protocol tls: TLS to the endpoints)
+//	                    service/<namespace>/<service>/<port>/h2          (HTTPProxy protocol h2: HTTP/2 over TLS)
 //	ClusterLoadAssignment  the name of its Cluster
 //	Secret              secret/<namespace>/<name>
 //
 // <port> is the Gateway listener's port for a listener (Envoy may bind another,
 // see dag.Options.BindPorts), and the Service port (not the target port) for a
-// cluster. Kubernetes names cannot hold "/", so the names split back into
-// their parts unambiguously. One more cluster has a fixed name,
+// cluster. The HTTPProxy ports belong to no Gateway and are named by the port
+// Envoy binds (dag.Options.IngressPorts). Kubernetes names cannot hold "/",
+// so the names split back into their parts unambiguously. An HTTPProxy route
+// carries the delegation it came through in its metadata, under
+// RouteMetadataKey: {"chain": ["<root namespace>/<root>", ..., "<namespace>/<name>"]}. One more cluster has a fixed name,
 // RejectClusterName, when a TLSRoute must refuse a share of its connections.
 
 // ListenerName is the name of the Envoy Listener, and of its route table, for
@@ -37,6 +51,25 @@ import (
 func ListenerName(gateway types.NamespacedName, port int32) string {
 	return fmt.Sprintf("gateway/%s/%s/%d", gateway.Namespace, gateway.Name, port)
 }
+
+// IngressListenerName is the name of the Envoy Listener, and of the route
+// table of its HTTP virtual hosts, for an HTTPProxy port Envoy binds.
+func IngressListenerName(bindPort int32) string {
+	return "ingress/" + strconv.Itoa(int(bindPort))
+}
+
+// listenerName names the Listener of l: a Gateway's port, or an HTTPProxy
+// port.
+func listenerName(l *dag.Listener) string {
+	if l.Gateway == (types.NamespacedName{}) {
+		return IngressListenerName(l.BindPort)
+	}
+	return ListenerName(l.Gateway, l.Port)
+}
+
+// RouteMetadataKey is the filter_metadata key under which an HTTPProxy
+// route names its delegation chain.
+const RouteMetadataKey = "projectsesame.io/httpproxy"
 
 // ClusterName is the name of the Envoy Cluster, and of its
 // ClusterLoadAssignment, for one port of a Service.
@@ -49,12 +82,19 @@ func virtualHostName(l *dag.Listener, vh *dag.VirtualHost) string {
 	if host == "" {
 		host = "*"
 	}
+	if l.Gateway == (types.NamespacedName{}) {
+		return "ingress/" + host
+	}
 	return fmt.Sprintf("%s/%s/%s/%s", l.Gateway.Namespace, l.Gateway.Name, vh.Listener, host)
 }
 
 // routeName names an Envoy route after its rule and match, e.g.
-// httproute/<namespace>/<name>/rule/<i>/match/<j> or grpcroute/....
+// httproute/<namespace>/<name>/rule/<i>/match/<j> or grpcroute/..., or after
+// its field: httpproxy/<namespace>/<name>/spec.routes[2].
 func routeName(src dag.RouteSource) string {
+	if src.Field != "" {
+		return lowerKind(src.Kind) + "/" + src.Namespace + "/" + src.Name + "/" + src.Field
+	}
 	return lowerKind(src.Kind) + "/" + src.Namespace + "/" + src.Name +
 		"/rule/" + strconv.Itoa(src.Rule) + "/match/" + strconv.Itoa(src.Match)
 }
@@ -69,6 +109,8 @@ func lowerKind(kind string) string {
 		return "grpcroute"
 	case "TLSRoute":
 		return "tlsroute"
+	case "HTTPProxy":
+		return "httpproxy"
 	}
 	return strings.ToLower(kind)
 }
@@ -115,11 +157,11 @@ func SecretName(secret types.NamespacedName) string {
 
 // httpsRouteName is the route table of one HTTPS listener.
 func httpsRouteName(l *dag.Listener, fc *dag.FilterChain) string {
-	return fmt.Sprintf("%s/%s", ListenerName(l.Gateway, l.Port), fc.Listener)
+	return fmt.Sprintf("%s/%s", listenerName(l), fc.Listener)
 }
 
 func filterChainName(l *dag.Listener, fc *dag.FilterChain) string {
-	name := fmt.Sprintf("%s/%s", ListenerName(l.Gateway, l.Port), fc.Listener)
+	name := fmt.Sprintf("%s/%s", listenerName(l), fc.Listener)
 	if fc.TCP != nil {
 		name += fmt.Sprintf("/%s/%s/%s", strings.ToLower(fc.TCP.Source.Kind), fc.TCP.Source.Namespace, fc.TCP.Source.Name)
 	}

@@ -42,7 +42,7 @@ func Generate(g *dag.Graph) *Resources {
 	for _, l := range g.Listeners {
 		r.Listeners = append(r.Listeners, listener(l))
 		if !l.Secure {
-			r.Routes = append(r.Routes, routeConfiguration(ListenerName(l.Gateway, l.Port), l, "http", l.VirtualHosts, cache))
+			r.Routes = append(r.Routes, routeConfiguration(listenerName(l), l, "http", l.VirtualHosts, cache))
 		}
 		for _, fc := range l.FilterChains {
 			switch {

@@ -1,9 +1,13 @@
 package xdsgen
 
 import (
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/structpb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/hostmatch"
@@ -139,6 +143,7 @@ func route(r *dag.Route, at origin, names clusterNames) *routev3.Route {
 	out := &p.route
 	out.Name = routeName(r.Source)
 	out.Match = routeMatch(r.Match, p)
+	out.Metadata = chainMetadata(r.Chain)
 	out.RequestHeadersToAdd, out.RequestHeadersToRemove = headersToAdd(r.Filters.RequestHeaders), r.Filters.RequestHeaders.Remove
 	out.ResponseHeadersToAdd, out.ResponseHeadersToRemove = headersToAdd(r.Filters.ResponseHeaders), r.Filters.ResponseHeaders.Remove
 	switch {
@@ -171,6 +176,9 @@ func routeAction(r *dag.Route, names clusterNames, p *routeParts) {
 			if h := b.Headers; h != nil {
 				cw.RequestHeadersToAdd, cw.RequestHeadersToRemove = headersToAdd(h.Request), h.Request.Remove
 				cw.ResponseHeadersToAdd, cw.ResponseHeadersToRemove = headersToAdd(h.Response), h.Response.Remove
+				if h.HostRewrite != "" {
+					cw.HostRewriteSpecifier = &routev3.WeightedCluster_ClusterWeight_HostRewriteLiteral{HostRewriteLiteral: h.HostRewrite}
+				}
 			}
 			weighted.Clusters = append(weighted.Clusters, cw)
 		}
@@ -183,22 +191,58 @@ func routeAction(r *dag.Route, names clusterNames, p *routeParts) {
 		}
 		action.ClusterSpecifier = &routev3.RouteAction_WeightedClusters{WeightedClusters: weighted}
 	}
-	// WebSocket backends get their upgrades (GEP-1911: kubernetes.io/ws),
-	// and so do HTTP/1.1 ones, as absence of appProtocol "does not imply
-	// the implementation should disable any features (eg. websocket
-	// upgrades)"; Envoy upgrades only requests that ask. HTTP/2 backends
-	// cannot take an HTTP/1.1 upgrade.
-	for _, b := range r.Backends {
-		if b.Cluster.Protocol == "ws" || b.Cluster.Protocol == "" {
-			p.upgrade.UpgradeType = "websocket"
-			p.upgrades[0] = &p.upgrade
-			action.UpgradeConfigs = p.upgrades[:]
-			break
-		}
+	if webSockets(r) {
+		p.upgrade.UpgradeType = "websocket"
+		p.upgrades[0] = &p.upgrade
+		action.UpgradeConfigs = p.upgrades[:]
 	}
 	applyRewrite(action, r.Filters.Rewrite)
 	applyMirrors(action, r.Filters.Mirrors, names)
 	applyTimeouts(action, r.Filters.Timeout, r.Filters.BackendTimeout)
+	applyRetry(action, r.Filters.Retry, r.Filters.BackendTimeout)
+	if d := r.Filters.IdleTimeout; d != nil {
+		action.IdleTimeout = durationpb.New(*d)
+	}
+}
+
+// webSockets reports whether the route lets requests upgrade to WebSocket.
+// An HTTPProxy route says so (enableWebsockets). A Gateway API route
+// upgrades to WebSocket backends (GEP-1911: kubernetes.io/ws), and to
+// HTTP/1.1 ones, as absence of appProtocol "does not imply the
+// implementation should disable any features (eg. websocket upgrades)";
+// Envoy upgrades only requests that ask. HTTP/2 backends cannot take an
+// HTTP/1.1 upgrade.
+func webSockets(r *dag.Route) bool {
+	switch r.WebSockets {
+	case dag.WebSocketsEnabled:
+		return true
+	case dag.WebSocketsDisabled:
+		return false
+	}
+	for _, b := range r.Backends {
+		if b.Cluster.Protocol == "ws" || b.Cluster.Protocol == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// chainMetadata records an HTTPProxy route's delegation chain, so that a
+// person reading Envoy's configuration sees which root and includes led to
+// it. Other routes have none.
+func chainMetadata(chain []types.NamespacedName) *corev3.Metadata {
+	if len(chain) == 0 {
+		return nil
+	}
+	names := make([]any, len(chain))
+	for i, n := range chain {
+		names[i] = n.String()
+	}
+	fields, err := structpb.NewStruct(map[string]any{"chain": names})
+	if err != nil {
+		panic("xdsgen: " + err.Error()) // strings only: cannot fail
+	}
+	return &corev3.Metadata{FilterMetadata: map[string]*structpb.Struct{RouteMetadataKey: fields}}
 }
 
 // notFoundCode is the status for the share of invalid backends: 503 where
@@ -217,6 +261,8 @@ func notFoundCode(status uint32) routev3.RouteAction_ClusterNotFoundResponseCode
 func routeMatch(rm dag.RouteMatch, parts *routeParts) *routev3.RouteMatch {
 	m := &parts.match
 	switch p := rm.Path; {
+	case p.Type == dag.PathStringPrefix:
+		m.PathSpecifier = &routev3.RouteMatch_Prefix{Prefix: p.Value}
 	case p.Type == dag.PathExact:
 		m.PathSpecifier = &routev3.RouteMatch_Path{Path: p.Value}
 	case p.Type == dag.PathRegularExpression:
@@ -242,16 +288,32 @@ func routeMatch(rm dag.RouteMatch, parts *routeParts) *routev3.RouteMatch {
 	return m
 }
 
+// headerMatcher expresses a header condition. Invert is Envoy's
+// invert_match, which does not simply negate: a value test on an absent
+// header fails before the inversion (HeaderMatcher's documentation of
+// treat_missing_header_as_empty), so an inverted exact or contains matches
+// only requests that carry the header, unless MissingAsEmpty; an inverted
+// present_match matches the header's absence.
 func headerMatcher(h dag.StringMatch) *routev3.HeaderMatcher {
-	return &routev3.HeaderMatcher{
-		Name:                 h.Name,
-		HeaderMatchSpecifier: &routev3.HeaderMatcher_StringMatch{StringMatch: stringMatcher(h)},
+	m := &routev3.HeaderMatcher{
+		Name:                      h.Name,
+		InvertMatch:               h.Invert,
+		TreatMissingHeaderAsEmpty: h.MissingAsEmpty,
 	}
+	if h.Type == dag.MatchPresent {
+		m.HeaderMatchSpecifier = &routev3.HeaderMatcher_PresentMatch{PresentMatch: true}
+	} else {
+		m.HeaderMatchSpecifier = &routev3.HeaderMatcher_StringMatch{StringMatch: stringMatcher(h)}
+	}
+	return m
 }
 
 func stringMatcher(s dag.StringMatch) *matcherv3.StringMatcher {
-	if s.Type == dag.MatchRegularExpression {
+	switch s.Type {
+	case dag.MatchRegularExpression:
 		return &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: s.Value}}}
+	case dag.MatchContains:
+		return &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_Contains{Contains: s.Value}, IgnoreCase: s.IgnoreCase}
 	}
-	return &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_Exact{Exact: s.Value}}
+	return &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_Exact{Exact: s.Value}, IgnoreCase: s.IgnoreCase}
 }

@@ -11,8 +11,14 @@ import (
 // SDS (ADS) from the Secrets of the same names, so that rotating a
 // certificate does not rebuild the listener. Several certificates (an RSA and
 // an ECDSA one, say) are offered together; Envoy picks per client.
-func downstreamTLS(certs []*dag.Secret, alpn []string) *tlsv3.DownstreamTlsContext {
+func downstreamTLS(certs []*dag.Secret, alpn []string, minVersion, maxVersion string) *tlsv3.DownstreamTlsContext {
 	common := &tlsv3.CommonTlsContext{AlpnProtocols: alpn}
+	if minVersion != "" || maxVersion != "" {
+		common.TlsParams = &tlsv3.TlsParameters{
+			TlsMinimumProtocolVersion: tlsVersion(minVersion),
+			TlsMaximumProtocolVersion: tlsVersion(maxVersion),
+		}
+	}
 	for _, c := range certs {
 		common.TlsCertificateSdsSecretConfigs = append(common.TlsCertificateSdsSecretConfigs, &tlsv3.SdsSecretConfig{
 			Name:      SecretName(c.Name),
@@ -31,4 +37,15 @@ func secret(s *dag.Secret) *tlsv3.Secret {
 			PrivateKey:       &corev3.DataSource{Specifier: &corev3.DataSource_InlineBytes{InlineBytes: s.PrivateKey}},
 		}},
 	}
+}
+
+// tlsVersion is Envoy's name for "1.2" or "1.3"; "" leaves Envoy's default.
+func tlsVersion(v string) tlsv3.TlsParameters_TlsProtocol {
+	switch v {
+	case "1.2":
+		return tlsv3.TlsParameters_TLSv1_2
+	case "1.3":
+		return tlsv3.TlsParameters_TLSv1_3
+	}
+	return tlsv3.TlsParameters_TLS_AUTO
 }

@@ -88,6 +88,7 @@ func TestTranslateErrors(t *testing.T) {
 		{"stray argument", []string{"translate", quickstart}, 2, "unexpected argument", false},
 		{"bad bind port", []string{"translate", "-f", quickstart, "--bind-port", "80:8080"}, 2, "want GATEWAY=ENVOY", false},
 		{"bind port out of range", []string{"translate", "-f", quickstart, "--bind-port", "80=70000"}, 2, "1-65535", false},
+		{"ingress port out of range", []string{"translate", "-f", quickstart, "--ingress-http-port", "0"}, 2, "1-65535", false},
 		{"missing file", []string{"translate", "-f", filepath.Join(dir, "nope.yaml")}, 1, "no such file", false},
 		{"bad YAML names file and document", []string{"translate", "-f", bad}, 1, bad + ": document 2: not valid YAML", false},
 		{"unknown kind is a warning", []string{"translate", "-f", unknown}, 0, "warning: " + unknown + ": document 1: skipped apps/v1 Deployment", true},
@@ -112,6 +113,26 @@ func TestBindPort(t *testing.T) {
 	}
 }
 
+// TestHTTPProxyFlags: --root-namespaces and the ingress ports reach the
+// translation.
+func TestHTTPProxyFlags(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "proxy.yaml")
+	proxy := "apiVersion: projectcontour.io/v1\nkind: HTTPProxy\nmetadata: {name: p, namespace: team}\n" +
+		"spec: {virtualhost: {fqdn: a.example.com}, routes: [{services: [{name: s, port: 80}]}]}\n"
+	if err := os.WriteFile(file, []byte(proxy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := call("", "translate", "-f", file, "--ingress-http-port", "80", "--now", "2026-01-01T00:00:00Z")
+	if code != 0 || !strings.Contains(out, "name: ingress/80") || !strings.Contains(out, "kind: HTTPProxy") {
+		t.Errorf("ingress port: exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut = call("", "translate", "-f", file, "--root-namespaces", "roots,infra", "--now", "2026-01-01T00:00:00Z")
+	if code != 0 || !strings.Contains(out, "RootProxyNotAllowedInNamespace") || !strings.Contains(out, `"infra"`) {
+		t.Errorf("root namespaces: exit %d, stderr %q, output %s", code, errOut, out)
+	}
+}
+
 func TestOneGateway(t *testing.T) {
 	code, out, errOut := call("", "translate", "-f", quickstart, "--gateway", "default/public")
 	if code != 0 || !strings.Contains(out, "gateway/default/public/80") {
@@ -131,7 +152,7 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	_, out, _ := call("", "translate", "--help")
-	for _, flag := range []string{"-f value", "-o string", "-controller-name", "-now", "-bind-port", "-all-gateways", "-gateway"} {
+	for _, flag := range []string{"-f value", "-o string", "-controller-name", "-now", "-bind-port", "-all-gateways", "-gateway", "-root-namespaces", "-ingress-http-port", "-ingress-https-port"} {
 		if !strings.Contains(out, flag) {
 			t.Errorf("translate --help does not document %s", flag)
 		}

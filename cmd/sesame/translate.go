@@ -35,9 +35,13 @@ recursively, in name order), or "-" for standard input.
 
 Read: GatewayClass, Gateway, HTTPRoute, GRPCRoute, TLSRoute, ReferenceGrant
 (gateway.networking.k8s.io/v1; v1beta1, v1alpha2 for GRPCRoute and TLSRoute,
-v1alpha3 for TLSRoute),
+v1alpha3 for TLSRoute), HTTPProxy (projectcontour.io/v1),
 Service, Secret, Namespace (v1), EndpointSlice (discovery.k8s.io/v1). Objects of
 other kinds are skipped with a warning on stderr.
+
+HTTPProxy virtual hosts are served on their own Envoy listeners, by default
+on ports 8080 (HTTP) and 8443 (HTTPS, by TLS server name), as Contour's Envoy
+binds them.
 
 The secrets section holds the certificates and private keys of the Secrets
 that HTTPS and TLS listeners use, as Envoy receives them.
@@ -76,6 +80,34 @@ func (m portMap) Set(v string) error {
 	return nil
 }
 
+// namespaceList collects --root-namespaces, comma-separated and repeatable.
+type namespaceList []string
+
+func (n *namespaceList) String() string { return strings.Join(*n, ",") }
+
+func (n *namespaceList) Set(v string) error {
+	for ns := range strings.SplitSeq(v, ",") {
+		if ns = strings.TrimSpace(ns); ns != "" {
+			*n = append(*n, ns)
+		}
+	}
+	return nil
+}
+
+// port is a port flag: 1-65535, or 0 for the default.
+type port int32
+
+func (p *port) String() string { return strconv.Itoa(int(*p)) }
+
+func (p *port) Set(v string) error {
+	n, err := strconv.ParseUint(v, 10, 16)
+	if err != nil || n == 0 {
+		return fmt.Errorf("ports must be numbers in 1-65535")
+	}
+	*p = port(n)
+	return nil
+}
+
 // pathList collects repeated -f flags.
 type pathList []string
 
@@ -94,6 +126,11 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	bindPorts := portMap{}
 	fs.Var(bindPorts, "bind-port", "GATEWAY=ENVOY: bind Envoy on port ENVOY for Gateway listeners on port GATEWAY,\ne.g. 80=8080 (repeatable; default: the Gateway's ports)")
 	allGateways := fs.Bool("all-gateways", false, "serve every Gateway of the GatewayClass, each into its own resources\n(default: only the oldest, one Gateway per Envoy fleet)")
+	var roots namespaceList
+	fs.Var(&roots, "root-namespaces", "NS[,NS...]: the namespaces where HTTPProxies may be roots (have\nspec.virtualhost); repeatable (default: every namespace)")
+	var httpPort, httpsPort port
+	fs.Var(&httpPort, "ingress-http-port", "the port Envoy binds for HTTPProxy virtual hosts over HTTP (default 8080)")
+	fs.Var(&httpsPort, "ingress-https-port", "the port Envoy binds for HTTPProxy virtual hosts over TLS (default 8443)")
 	onlyGateway := fs.String("gateway", "", "NAMESPACE/NAME: print only the Envoy resources of this Gateway, as its own\nEnvoy fleet takes them (status stays whole)")
 	if code, done := parseFlags(fs, args, stdout); done {
 		return code
@@ -134,6 +171,8 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Now:            at,
 		BindPorts:      bindPorts,
 		AllGateways:    *allGateways,
+		RootNamespaces: roots,
+		IngressPorts:   dag.IngressPorts{HTTP: int32(httpPort), HTTPS: int32(httpsPort)},
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "sesame translate: %v\n", err)

@@ -10,29 +10,37 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
 
 // kinds maps each apiVersion and kind Sesame reads to a constructor of its Go
 // type. Gateway API v1beta1 objects (and v1alpha2 GRPCRoutes, v1alpha2 and
 // v1alpha3 TLSRoutes) of kinds
 // that v1 also serves have the v1 schema, so they decode into the v1 types.
+// HTTPProxy is projectcontour.io/v1; design seed 003, written before v1,
+// spells its examples projectcontour.io/v1alpha1, which is read as v1 so
+// that they translate as written (Contour never served HTTPProxy in
+// v1alpha1, so nothing else is meant by it).
 var kinds = map[schema.GroupVersionKind]func() runtime.Object{
-	gatewayv1.SchemeGroupVersion.WithKind("GatewayClass"):   func() runtime.Object { return new(gatewayv1.GatewayClass) },
-	gatewayv1.SchemeGroupVersion.WithKind("Gateway"):        func() runtime.Object { return new(gatewayv1.Gateway) },
-	gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"):      func() runtime.Object { return new(gatewayv1.HTTPRoute) },
-	gatewayv1.SchemeGroupVersion.WithKind("ReferenceGrant"): func() runtime.Object { return new(gatewayv1.ReferenceGrant) },
-	gatewayv1.SchemeGroupVersion.WithKind("TLSRoute"):       func() runtime.Object { return new(gatewayv1.TLSRoute) },
-	gatewayv1.SchemeGroupVersion.WithKind("GRPCRoute"):      func() runtime.Object { return new(gatewayv1.GRPCRoute) },
-	v1alpha2.WithKind("GRPCRoute"):                          func() runtime.Object { return new(gatewayv1.GRPCRoute) },
-	v1alpha2.WithKind("TLSRoute"):                           func() runtime.Object { return new(gatewayv1.TLSRoute) },
-	v1alpha3.WithKind("TLSRoute"):                           func() runtime.Object { return new(gatewayv1.TLSRoute) },
-	v1beta1.WithKind("GatewayClass"):                        func() runtime.Object { return new(gatewayv1.GatewayClass) },
-	v1beta1.WithKind("Gateway"):                             func() runtime.Object { return new(gatewayv1.Gateway) },
-	v1beta1.WithKind("HTTPRoute"):                           func() runtime.Object { return new(gatewayv1.HTTPRoute) },
-	v1beta1.WithKind("ReferenceGrant"):                      func() runtime.Object { return new(gatewayv1.ReferenceGrant) },
-	corev1.SchemeGroupVersion.WithKind("Service"):           func() runtime.Object { return new(corev1.Service) },
-	corev1.SchemeGroupVersion.WithKind("Secret"):            func() runtime.Object { return new(corev1.Secret) },
-	corev1.SchemeGroupVersion.WithKind("Namespace"):         func() runtime.Object { return new(corev1.Namespace) },
+	gatewayv1.SchemeGroupVersion.WithKind("GatewayClass"):    func() runtime.Object { return new(gatewayv1.GatewayClass) },
+	gatewayv1.SchemeGroupVersion.WithKind("Gateway"):         func() runtime.Object { return new(gatewayv1.Gateway) },
+	gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"):       func() runtime.Object { return new(gatewayv1.HTTPRoute) },
+	gatewayv1.SchemeGroupVersion.WithKind("ReferenceGrant"):  func() runtime.Object { return new(gatewayv1.ReferenceGrant) },
+	gatewayv1.SchemeGroupVersion.WithKind("TLSRoute"):        func() runtime.Object { return new(gatewayv1.TLSRoute) },
+	gatewayv1.SchemeGroupVersion.WithKind("GRPCRoute"):       func() runtime.Object { return new(gatewayv1.GRPCRoute) },
+	v1alpha2.WithKind("GRPCRoute"):                           func() runtime.Object { return new(gatewayv1.GRPCRoute) },
+	v1alpha2.WithKind("TLSRoute"):                            func() runtime.Object { return new(gatewayv1.TLSRoute) },
+	v1alpha3.WithKind("TLSRoute"):                            func() runtime.Object { return new(gatewayv1.TLSRoute) },
+	v1beta1.WithKind("GatewayClass"):                         func() runtime.Object { return new(gatewayv1.GatewayClass) },
+	v1beta1.WithKind("Gateway"):                              func() runtime.Object { return new(gatewayv1.Gateway) },
+	v1beta1.WithKind("HTTPRoute"):                            func() runtime.Object { return new(gatewayv1.HTTPRoute) },
+	v1beta1.WithKind("ReferenceGrant"):                       func() runtime.Object { return new(gatewayv1.ReferenceGrant) },
+	contourv1.GroupVersion.WithKind(contourv1.HTTPProxyKind): func() runtime.Object { return new(contourv1.HTTPProxy) },
+	contourv1alpha1.WithKind(contourv1.HTTPProxyKind):        func() runtime.Object { return new(contourv1.HTTPProxy) },
+	corev1.SchemeGroupVersion.WithKind("Service"):            func() runtime.Object { return new(corev1.Service) },
+	corev1.SchemeGroupVersion.WithKind("Secret"):             func() runtime.Object { return new(corev1.Secret) },
+	corev1.SchemeGroupVersion.WithKind("Namespace"):          func() runtime.Object { return new(corev1.Namespace) },
 	discoveryv1.SchemeGroupVersion.WithKind("EndpointSlice"): func() runtime.Object {
 		return new(discoveryv1.EndpointSlice)
 	},
@@ -44,6 +52,8 @@ var (
 	v1beta1  = schema.GroupVersion{Group: gatewayv1.GroupName, Version: "v1beta1"}
 	v1alpha2 = schema.GroupVersion{Group: gatewayv1.GroupName, Version: "v1alpha2"}
 	v1alpha3 = schema.GroupVersion{Group: gatewayv1.GroupName, Version: "v1alpha3"}
+	// contourv1alpha1 is the seed's spelling of HTTPProxy's apiVersion.
+	contourv1alpha1 = schema.GroupVersion{Group: contourv1.GroupName, Version: "v1alpha1"}
 )
 
 // canonical is the apiVersion and kind an object is reported under: the
@@ -51,6 +61,9 @@ var (
 func canonical(gvk schema.GroupVersionKind) schema.GroupVersionKind {
 	if gv := gvk.GroupVersion(); gv == v1beta1 || gv == v1alpha2 || gv == v1alpha3 {
 		return gatewayv1.SchemeGroupVersion.WithKind(gvk.Kind)
+	}
+	if gvk.GroupVersion() == contourv1alpha1 {
+		return contourv1.GroupVersion.WithKind(gvk.Kind)
 	}
 	return gvk
 }

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	corev1 "k8s.io/api/core/v1"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
 func TestDecode(t *testing.T) {
@@ -34,6 +31,8 @@ func TestDecode(t *testing.T) {
 			[]string{"gateway.networking.k8s.io/v1 GRPCRoute g", "gateway.networking.k8s.io/v1 TLSRoute t"}, nil, ""},
 		{"unknown version of a known kind", "apiVersion: gateway.networking.k8s.io/v1alpha2\nkind: HTTPRoute\nmetadata: {name: r}\n",
 			nil, []string{"(it reads gateway.networking.k8s.io/v1 or gateway.networking.k8s.io/v1beta1 HTTPRoute)"}, ""},
+		{"HTTPProxy, and the seed's v1alpha1 spelling read as v1", "apiVersion: projectcontour.io/v1\nkind: HTTPProxy\nmetadata: {name: a}\n---\napiVersion: projectcontour.io/v1alpha1\nkind: HTTPProxy\nmetadata: {name: b}\nspec: {routes: [{services: [{name: s, port: 80}], rateLimitPolicy: {local: {requests: 1}}}]}\n",
+			[]string{"projectcontour.io/v1 HTTPProxy a", "projectcontour.io/v1 HTTPProxy b"}, nil, ""},
 		{"unknown kind", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n", nil, []string{"skipped apps/v1 Deployment"}, ""},
 
 		// Errors name the document.
@@ -82,19 +81,8 @@ func TestDecode(t *testing.T) {
 }
 
 func name(o any) string {
-	switch o := o.(type) {
-	case *corev1.Service:
-		return o.Name
-	case *corev1.Namespace:
-		return o.Name
-	case *corev1.Secret:
-		return o.Name
-	case *gatewayv1.HTTPRoute:
-		return o.Name
-	case *gatewayv1.GRPCRoute:
-		return o.Name
-	case *gatewayv1.TLSRoute:
-		return o.Name
+	if m, ok := o.(interface{ GetName() string }); ok {
+		return m.GetName()
 	}
 	return "?"
 }

@@ -1,0 +1,191 @@
+package v1
+
+import (
+	"slices"
+
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Hand-written deep copies: every pointer, slice and byte buffer is copied,
+// so that a copy shares no memory with its original (deepcopy_test.go checks
+// this for every field, by reflection). Plain values are copied by the
+// struct assignment that starts each DeepCopyInto.
+
+var _ runtime.Object = (*HTTPProxy)(nil)
+
+// DeepCopyInto copies p into out.
+func (p *HTTPProxy) DeepCopyInto(out *HTTPProxy) {
+	*out = *p
+	out.TypeMeta = p.TypeMeta
+	p.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	p.Spec.DeepCopyInto(&out.Spec)
+	p.Status.DeepCopyInto(&out.Status)
+}
+
+// DeepCopy returns a copy of p that shares no memory with it.
+func (p *HTTPProxy) DeepCopy() *HTTPProxy {
+	if p == nil {
+		return nil
+	}
+	out := new(HTTPProxy)
+	p.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject is DeepCopy as a runtime.Object.
+func (p *HTTPProxy) DeepCopyObject() runtime.Object {
+	if c := p.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopyInto copies s into out.
+func (s *HTTPProxySpec) DeepCopyInto(out *HTTPProxySpec) {
+	*out = *s
+	out.VirtualHost = copyPtr(s.VirtualHost, (*VirtualHost).DeepCopyInto)
+	out.Routes = copyEach(s.Routes, (*Route).DeepCopyInto)
+	out.TCPProxy = copyPtr(s.TCPProxy, (*TCPProxy).DeepCopyInto)
+	out.Includes = copyEach(s.Includes, (*Include).DeepCopyInto)
+	out.HTTPVersions = slices.Clone(s.HTTPVersions)
+}
+
+// DeepCopyInto copies v into out.
+func (v *VirtualHost) DeepCopyInto(out *VirtualHost) {
+	*out = *v
+	out.TLS = copyPtr(v.TLS, (*TLS).DeepCopyInto)
+	out.Authorization = v.Authorization.DeepCopy()
+	out.CORSPolicy = v.CORSPolicy.DeepCopy()
+	out.RateLimitPolicy = v.RateLimitPolicy.DeepCopy()
+	out.JWTProviders = v.JWTProviders.DeepCopy()
+	out.IPAllowFilterPolicy = v.IPAllowFilterPolicy.DeepCopy()
+	out.IPDenyFilterPolicy = v.IPDenyFilterPolicy.DeepCopy()
+}
+
+// DeepCopyInto copies t into out.
+func (t *TLS) DeepCopyInto(out *TLS) {
+	*out = *t
+	out.ClientValidation = t.ClientValidation.DeepCopy()
+}
+
+// DeepCopyInto copies i into out.
+func (i *Include) DeepCopyInto(out *Include) {
+	*out = *i
+	out.Conditions = copyEach(i.Conditions, (*MatchCondition).DeepCopyInto)
+}
+
+// DeepCopyInto copies m into out.
+func (m *MatchCondition) DeepCopyInto(out *MatchCondition) {
+	*out = *m
+	out.Header = copyPtr(m.Header, func(in, out *HeaderMatchCondition) { *out = *in })
+	out.QueryParameter = m.QueryParameter.DeepCopy()
+}
+
+// DeepCopyInto copies r into out.
+func (r *Route) DeepCopyInto(out *Route) {
+	*out = *r
+	out.Conditions = copyEach(r.Conditions, (*MatchCondition).DeepCopyInto)
+	out.Services = copyEach(r.Services, (*Service).DeepCopyInto)
+	out.TimeoutPolicy = copyPtr(r.TimeoutPolicy, func(in, out *TimeoutPolicy) { *out = *in })
+	out.RetryPolicy = copyPtr(r.RetryPolicy, (*RetryPolicy).DeepCopyInto)
+	out.PathRewritePolicy = copyPtr(r.PathRewritePolicy, (*PathRewritePolicy).DeepCopyInto)
+	out.RequestHeadersPolicy = copyPtr(r.RequestHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
+	out.ResponseHeadersPolicy = copyPtr(r.ResponseHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
+	out.AuthPolicy = r.AuthPolicy.DeepCopy()
+	out.HealthCheckPolicy = r.HealthCheckPolicy.DeepCopy()
+	out.LoadBalancerPolicy = r.LoadBalancerPolicy.DeepCopy()
+	out.CookieRewritePolicies = r.CookieRewritePolicies.DeepCopy()
+	out.RateLimitPolicy = r.RateLimitPolicy.DeepCopy()
+	out.RequestRedirectPolicy = r.RequestRedirectPolicy.DeepCopy()
+	out.DirectResponsePolicy = r.DirectResponsePolicy.DeepCopy()
+	out.InternalRedirectPolicy = r.InternalRedirectPolicy.DeepCopy()
+	out.IPAllowFilterPolicy = r.IPAllowFilterPolicy.DeepCopy()
+	out.IPDenyFilterPolicy = r.IPDenyFilterPolicy.DeepCopy()
+	out.JWTVerificationPolicy = r.JWTVerificationPolicy.DeepCopy()
+}
+
+// DeepCopyInto copies s into out.
+func (s *Service) DeepCopyInto(out *Service) {
+	*out = *s
+	out.Protocol = copyPtr(s.Protocol, func(in, out *string) { *out = *in })
+	out.RequestHeadersPolicy = copyPtr(s.RequestHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
+	out.ResponseHeadersPolicy = copyPtr(s.ResponseHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
+	out.UpstreamValidation = s.UpstreamValidation.DeepCopy()
+	out.CookieRewritePolicies = s.CookieRewritePolicies.DeepCopy()
+	out.SlowStartPolicy = s.SlowStartPolicy.DeepCopy()
+}
+
+// DeepCopyInto copies t into out.
+func (t *TCPProxy) DeepCopyInto(out *TCPProxy) {
+	*out = *t
+	out.Services = copyEach(t.Services, (*Service).DeepCopyInto)
+	out.Include = copyPtr(t.Include, func(in, out *TCPProxyInclude) { *out = *in })
+	out.IncludesDeprecated = copyPtr(t.IncludesDeprecated, func(in, out *TCPProxyInclude) { *out = *in })
+	out.LoadBalancerPolicy = t.LoadBalancerPolicy.DeepCopy()
+	out.HealthCheckPolicy = t.HealthCheckPolicy.DeepCopy()
+}
+
+// DeepCopyInto copies r into out.
+func (r *RetryPolicy) DeepCopyInto(out *RetryPolicy) {
+	*out = *r
+	out.RetryOn = slices.Clone(r.RetryOn)
+	out.RetriableStatusCodes = slices.Clone(r.RetriableStatusCodes)
+}
+
+// DeepCopyInto copies p into out.
+func (p *PathRewritePolicy) DeepCopyInto(out *PathRewritePolicy) {
+	*out = *p
+	out.ReplacePrefix = slices.Clone(p.ReplacePrefix)
+}
+
+// DeepCopyInto copies h into out.
+func (h *HeadersPolicy) DeepCopyInto(out *HeadersPolicy) {
+	*out = *h
+	out.Set = slices.Clone(h.Set)
+	out.Remove = slices.Clone(h.Remove)
+}
+
+// DeepCopyInto copies s into out.
+func (s *HTTPProxyStatus) DeepCopyInto(out *HTTPProxyStatus) {
+	*out = *s
+	out.Conditions = copyEach(s.Conditions, (*DetailedCondition).DeepCopyInto)
+}
+
+// DeepCopyInto copies c into out.
+func (c *DetailedCondition) DeepCopyInto(out *DetailedCondition) {
+	*out = *c
+	c.Condition.DeepCopyInto(&out.Condition)
+	out.Errors = slices.Clone(c.Errors)
+	out.Warnings = slices.Clone(c.Warnings)
+}
+
+// DeepCopy returns a copy of u that shares no memory with it.
+func (u *Untranslated) DeepCopy() *Untranslated {
+	if u == nil {
+		return nil
+	}
+	return &Untranslated{raw: slices.Clone(u.raw)}
+}
+
+// copyPtr returns a new copy of *in made by into, or nil for nil.
+func copyPtr[T any](in *T, into func(in, out *T)) *T {
+	if in == nil {
+		return nil
+	}
+	out := new(T)
+	into(in, out)
+	return out
+}
+
+// copyEach returns a new slice with a copy of each element made by into;
+// nil stays nil.
+func copyEach[T any](in []T, into func(in, out *T)) []T {
+	if in == nil {
+		return nil
+	}
+	out := make([]T, len(in))
+	for i := range in {
+		into(&in[i], &out[i])
+	}
+	return out
+}

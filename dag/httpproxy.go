@@ -1,0 +1,176 @@
+// HTTPProxy translation, from objects to virtual hosts.
+//
+// The steps, each in its own file:
+//
+//  1. Roots (httpproxy_roots.go): a proxy with spec.virtualhost is a root.
+//     Its namespace must be allowed (Options.RootNamespaces), its fqdn valid
+//     and claimed by no other root, its TLS and TCP proxy usable, and it
+//     may ask for no protection Sesame does not translate.
+//  2. Delegation (httpproxy_walk.go): from each valid root, includes are
+//     followed depth first, each narrowing the grant of conditions
+//     (httpproxy_conditions.go); every proxy reached adds its routes
+//     (httpproxy_routes.go) under the grant. Missing includes, roots
+//     included by roots, cycles and duplicate include conditions are
+//     reported where they are written.
+//  3. Order (httpproxy_order.go): each root's routes are sorted, and routes
+//     whose match an earlier one already has are dropped with a warning.
+//  4. Placement (httpproxy_place.go): the roots' virtual hosts become
+//     graph Listeners on Options.IngressPorts.
+//  5. Status (httpproxy_status.go): every proxy gets one; proxies no valid
+//     root reached are orphaned.
+//
+// Example: root default/www (fqdn www.example.com) includes team-a/blog
+// under /blog; blog has a route /posts. Step 2 gives the route
+// "/blog/posts" with Chain [default/www, team-a/blog]; step 4 puts it in
+// the virtual host www.example.com of the listener on port 8080.
+
+package dag
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+)
+
+// proxyBuild is the state of translating the HTTPProxies of one Build.
+type proxyBuild struct {
+	b       *builder
+	proxies map[types.NamespacedName]*contourv1.HTTPProxy
+	status  map[types.NamespacedName]*proxyStatus
+	// includedBy lists, per proxy, the proxies whose includes name it, for
+	// orphan messages.
+	includedBy map[types.NamespacedName][]types.NamespacedName
+}
+
+// proxyHost is what one root serves under its fqdn.
+type proxyHost struct {
+	root types.NamespacedName
+	fqdn string
+	// secure is set for a root with spec.virtualhost.tls; tls is how it
+	// serves TLS, nil when that cannot be served.
+	secure bool
+	tls    *proxyTLS
+	// routes are the HTTP routes of the root and everything it includes,
+	// unordered until finishHost.
+	routes []orderedRoute
+	// tcp forwards the TLS connections of a root with spec.tcpproxy.
+	tcp *TCPRoute
+	// visits counts the includes followed from the root (walk).
+	visits int
+	// refused is set for a root that claims its fqdn but cannot serve it:
+	// the fqdn answers 503 over HTTP and TLS connections for it are closed,
+	// so that no other root (a wildcard) serves its requests.
+	refused bool
+}
+
+// proxyTLS is how a root serves TLS.
+type proxyTLS struct {
+	certificates []*Secret // empty when TLS passes through
+	// minVersion and maxVersion are "1.2", "1.3" or "" (Envoy's default).
+	minVersion, maxVersion string
+}
+
+// buildHTTPProxies translates every HTTPProxy, adds their listeners to the
+// graph and writes their status. It runs after the Gateways are finished,
+// so that it can see which ports they bind.
+func (b *builder) buildHTTPProxies(in []*contourv1.HTTPProxy) {
+	if len(in) == 0 {
+		return
+	}
+	pb := &proxyBuild{
+		b:          b,
+		proxies:    map[types.NamespacedName]*contourv1.HTTPProxy{},
+		status:     map[types.NamespacedName]*proxyStatus{},
+		includedBy: map[types.NamespacedName][]types.NamespacedName{},
+	}
+	for _, p := range in {
+		keepOlder(pb.proxies, types.NamespacedName{Namespace: p.Namespace, Name: p.Name}, p)
+	}
+	names := make([]types.NamespacedName, 0, len(pb.proxies))
+	for name, p := range pb.proxies {
+		names = append(names, name)
+		pb.status[name] = &proxyStatus{obj: p}
+		for _, inc := range p.Spec.Includes {
+			target := types.NamespacedName{Namespace: cmp.Or(inc.Namespace, p.Namespace), Name: inc.Name}
+			if !slices.Contains(pb.includedBy[target], name) {
+				pb.includedBy[target] = append(pb.includedBy[target], name)
+			}
+		}
+	}
+	slices.SortFunc(names, compareNames)
+	for _, list := range pb.includedBy {
+		slices.SortFunc(list, compareNames)
+	}
+
+	var hosts []*proxyHost
+	for _, host := range pb.roots(names) {
+		if !host.refused {
+			pb.walkRoot(host)
+		}
+		pb.finishHost(host)
+		hosts = append(hosts, host)
+	}
+	listeners, unplaced := placeProxyHosts(hosts, b.opts.IngressPorts.withDefaults(), b.boundPorts())
+	b.graph.Listeners = append(b.graph.Listeners, listeners...)
+	for _, u := range unplaced {
+		pb.status[u.host.root].addError(contourv1.ConditionTypeListenerError, "PortInUse", "%s", u.reason)
+	}
+	for _, name := range names {
+		b.graph.Status = append(b.graph.Status, StatusUpdate{
+			APIVersion: contourv1.GroupVersion.String(),
+			Kind:       contourv1.HTTPProxyKind,
+			Namespace:  name.Namespace,
+			Name:       name.Name,
+			Status:     pb.status[name].httpProxyStatus(b.now, pb.includedBy[name]),
+		})
+	}
+}
+
+// boundPorts are the ports the served Gateways' listeners bind, with the
+// Gateway, for the port conflict check of placeProxyHosts.
+func (b *builder) boundPorts() map[int32]types.NamespacedName {
+	out := map[int32]types.NamespacedName{}
+	for _, l := range b.graph.Listeners {
+		if _, ok := out[l.BindPort]; !ok {
+			out[l.BindPort] = l.Gateway
+		}
+	}
+	return out
+}
+
+func compareNames(a, b types.NamespacedName) int {
+	return compareNamespacedName(a.Namespace, a.Name, b.Namespace, b.Name)
+}
+
+// finishHost orders a host's routes and drops those whose match an earlier
+// route already has, telling the proxy that wrote the dropped one.
+func (pb *proxyBuild) finishHost(h *proxyHost) {
+	var dropped [][2]orderedRoute
+	h.routes, dropped = sortProxyRoutes(h.routes)
+	for _, d := range dropped {
+		src, w := d[0].route.Source, d[1].route.Source
+		via := ""
+		if chain := d[0].route.Chain; len(chain) > 1 {
+			via = fmt.Sprintf(" (reached through %s)", describeChain(chain))
+		}
+		pb.status[types.NamespacedName{Namespace: src.Namespace, Name: src.Name}].addWarning(contourv1.ConditionTypeRouteError, "DuplicateMatchConditions",
+			"%s on %s%s has the same conditions as %s of %s/%s, which comes first, so it never serves a request.",
+			src.Field, h.fqdn, via, w.Field, w.Namespace, w.Name)
+	}
+}
+
+// describeChain writes a delegation chain: "default/root -> team/a".
+func describeChain(chain []types.NamespacedName) string {
+	s := ""
+	for i, n := range chain {
+		if i > 0 {
+			s += " -> "
+		}
+		s += n.String()
+	}
+	return s
+}

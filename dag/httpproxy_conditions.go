@@ -1,0 +1,208 @@
+// HTTPProxy match conditions down an include chain.
+//
+// Delegation is file inclusion (seed 003): a root's include hands the
+// requests that meet the include's conditions to another proxy, whose routes
+// are served as if written in the root with the include's conditions
+// added. A grant is what a chain of includes has handed down so far; each
+// include narrows it, and each route of the proxy at the end of the chain is
+// served with the grant's conditions and its own:
+//
+//	root:   includes: [{name: a, conditions: [prefix: /api, header: {name: x-team, exact: a}]}]
+//	a:      includes: [{name: b, conditions: [prefix: /v1]}]
+//	b:      routes: [{conditions: [prefix: /users, header: {name: x-beta, present: true}]}]
+//
+//	grant at a:  prefix "/api",    headers [x-team exact "a"]
+//	grant at b:  prefix "/api/v1", headers [x-team exact "a"]
+//	b's route:   prefix "/api/v1/users", headers [x-team exact "a", x-beta present]
+//
+// So a proxy can never receive requests outside what its chain granted: the
+// prefixes are joined (httpproxy_path.go), never replaced, and the header
+// conditions are ANDed, never dropped; a set that cannot match makes the
+// include or route invalid (httpproxy_headers.go).
+//
+// What an include may hold is narrower than what a route may: a literal
+// prefix and header conditions. Exact paths and wildcard prefixes are
+// refused there (seed 003; Contour refuses exact and regex), because the
+// parent could no longer tell which requests it delegated to whom.
+
+package dag
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+)
+
+// conditionBlock is one parsed conditions list, of an include or a route.
+// The surface list may spread its conditions over any number of entries;
+// the block holds at most one path condition and the header conditions in
+// order.
+type conditionBlock struct {
+	prefix, exact string
+	hasExact      bool
+	headers       []headerCondition
+}
+
+// parseConditions reads the conditions list at field (e.g.
+// "spec.routes[2]"). suffix is appended to the origin of each header
+// condition, naming the proxy when the condition will be read on another
+// proxy's status (" of default/root"). An include list refuses exact paths
+// and wildcards.
+func parseConditions(list []contourv1.MatchCondition, field, suffix string, include bool) (conditionBlock, string) {
+	var b conditionBlock
+	paths := 0
+	for j := range list {
+		c := &list[j]
+		at := fmt.Sprintf("%s.conditions[%d]", field, j)
+		set := false
+		switch {
+		case c.Regex != "":
+			return b, fmt.Sprintf("%s: regex path conditions are not translated by this version of Sesame; the conditions would match more than written.", at)
+		case c.QueryParameter.Set():
+			return b, fmt.Sprintf("%s: queryParameter conditions are not translated by this version of Sesame; the conditions would match more than written.", at)
+		}
+		if c.Prefix != "" {
+			set, paths = true, paths+1
+			switch {
+			case !strings.HasPrefix(c.Prefix, "/"):
+				return b, fmt.Sprintf("%s: prefix %q does not start with \"/\".", at, c.Prefix)
+			case include && strings.Contains(c.Prefix, "*"):
+				return b, fmt.Sprintf("%s: prefix %q has a wildcard; wildcards are not allowed in includes (seed 003: two includes \"/blog/*/info\" and \"/blog/tech/info\" would leave no one with authority over \"/blog/tech/info\"). Put the wildcard in the included proxy's routes.", at, c.Prefix)
+			}
+			b.prefix = c.Prefix
+		}
+		if c.Exact != "" {
+			set, paths = true, paths+1
+			switch {
+			case include:
+				return b, fmt.Sprintf("%s: exact %q: exact conditions are not allowed in includes; an include delegates a prefix. Put it in the included proxy's routes.", at, c.Exact)
+			case !strings.HasPrefix(c.Exact, "/"):
+				return b, fmt.Sprintf("%s: exact %q does not start with \"/\".", at, c.Exact)
+			}
+			b.exact, b.hasExact = c.Exact, true
+		}
+		if c.Header != nil {
+			set = true
+			h, problem := parseHeaderCondition(c.Header, at+".header"+suffix)
+			if problem != "" {
+				return b, problem
+			}
+			b.headers = append(b.headers, h)
+		}
+		if !set {
+			return b, fmt.Sprintf("%s sets no condition; set prefix, exact or header.", at)
+		}
+		if paths > 1 {
+			return b, fmt.Sprintf("%s: more than one prefix or exact condition in one list; give at most one path condition.", at)
+		}
+	}
+	return b, ""
+}
+
+// grant is what an include chain has handed down: a literal prefix, header
+// conditions, and the proxies along the chain, root first.
+type grant struct {
+	prefix  string
+	headers []headerCondition
+	chain   []types.NamespacedName
+}
+
+// include narrows g by an include's conditions, for the proxy to. It
+// reports conditions that can never match together.
+func (g grant) include(b conditionBlock, to types.NamespacedName) (grant, string) {
+	out := grant{
+		prefix:  joinPrefixes(g.prefix, b.prefix),
+		headers: append(slices.Clip(g.headers), b.headers...),
+		chain:   append(slices.Clip(g.chain), to),
+	}
+	if problem := checkPath(orRoot(out.prefix)); problem != "" {
+		return out, "prefix " + problem
+	}
+	return out, checkHeaderSet(out.headers)
+}
+
+// proxyMatch is the internal form of a route's match: the joined path, as a
+// wildcard pattern (one literal run for an exact path or a plain prefix),
+// and every header condition of the chain and the route.
+type proxyMatch struct {
+	exact   bool
+	path    wildcardPattern
+	headers []headerCondition
+}
+
+// route is the match of a route with conditions b served under g.
+func (g grant) route(b conditionBlock) (proxyMatch, string) {
+	m := proxyMatch{headers: append(slices.Clip(g.headers), b.headers...)}
+	if b.hasExact {
+		path := joinPrefixes(g.prefix, b.exact)
+		if problem := checkPath(path); problem != "" {
+			return m, "exact path " + problem
+		}
+		m.exact, m.path = true, wildcardPattern{path}
+	} else {
+		var problem string
+		if m.path, problem = parsePrefix(orRoot(joinPrefixes(g.prefix, b.prefix))); problem != "" {
+			return m, problem
+		}
+	}
+	return m, checkHeaderSet(m.headers)
+}
+
+// orRoot is "/" for an empty path: a route without path conditions, under
+// no prefix, matches every path.
+func orRoot(path string) string {
+	if path == "" {
+		return "/"
+	}
+	return path
+}
+
+// routeMatch is the match Envoy evaluates.
+func (m proxyMatch) routeMatch() RouteMatch {
+	var rm RouteMatch
+	switch {
+	case m.exact:
+		rm.Path = PathMatch{Type: PathExact, Value: m.path[0]}
+	case m.path.hasWildcard():
+		rm.Path = PathMatch{Type: PathRegularExpression, Value: m.path.regex()}
+	default:
+		rm.Path = PathMatch{Type: PathStringPrefix, Value: m.path[0]}
+	}
+	for _, h := range m.headers {
+		rm.Headers = append(rm.Headers, h.stringMatch())
+	}
+	return rm
+}
+
+// key identifies the requests m matches, whatever the order of its header
+// conditions: two routes with one key are duplicates.
+func (m proxyMatch) key() string {
+	keys := headerKeys(m.headers)
+	return fmt.Sprintf("%t\x00%s\x00%s", m.exact, m.path, strings.Join(keys, "\x01"))
+}
+
+// includeKey identifies the requests an include delegates, for Contour's
+// rule that two includes of one proxy may not have the same conditions. An
+// include with no conditions, or only prefix "/", returns "": several such
+// includes are allowed (Contour keeps this exception, as users share a
+// whole virtual host among proxies that way).
+func includeKey(b conditionBlock) string {
+	prefix := orRoot(joinPrefixes(b.prefix))
+	if prefix == "/" && len(b.headers) == 0 {
+		return ""
+	}
+	return prefix + "\x00" + strings.Join(headerKeys(b.headers), "\x01")
+}
+
+func headerKeys(hs []headerCondition) []string {
+	keys := make([]string, len(hs))
+	for i, h := range hs {
+		keys[i] = h.key()
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}

@@ -1,0 +1,239 @@
+package dag
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+)
+
+type mc = contourv1.MatchCondition
+
+func prefixCond(p string) mc { return mc{Prefix: p} }
+func exactCond(p string) mc  { return mc{Exact: p} }
+func headerCond(name, exact string) mc {
+	return mc{Header: &contourv1.HeaderMatchCondition{Name: name, Exact: exact}}
+}
+
+var parseConditionTests = []struct {
+	name    string
+	list    []mc
+	include bool
+	problem string
+}{
+	// Routes.
+	{"nothing", nil, false, ""},
+	{"prefix and header", []mc{prefixCond("/a"), headerCond("x", "1")}, false, ""},
+	{"exact", []mc{exactCond("/a")}, false, ""},
+	{"wildcard", []mc{prefixCond("/a/*/b")}, false, ""},
+	{"two prefixes", []mc{prefixCond("/a"), prefixCond("/b")}, false, "more than one prefix or exact"},
+	{"prefix and exact", []mc{prefixCond("/a"), exactCond("/b")}, false, "more than one prefix or exact"},
+	{"prefix without slash", []mc{prefixCond("a")}, false, `does not start with "/"`},
+	{"exact without slash", []mc{exactCond("a")}, false, `does not start with "/"`},
+	{"empty entry", []mc{{}}, false, "sets no condition"},
+	{"regex path", []mc{{Regex: "/a.*"}}, false, "regex path conditions are not translated"},
+	{"query parameter", []mc{{QueryParameter: contourv1.NewUntranslated(`{"name":"a","exact":"b"}`)}}, false, "queryParameter conditions are not translated"},
+	{"bad header", []mc{{Header: &contourv1.HeaderMatchCondition{Name: "x"}}}, false, "sets no test"},
+	// Includes (seed 003 and Contour: no exact, no wildcard).
+	{"include prefix and header", []mc{prefixCond("/a"), headerCond("x", "1")}, true, ""},
+	{"include exact", []mc{exactCond("/a")}, true, "exact conditions are not allowed in includes"},
+	{"include wildcard", []mc{prefixCond("/blog/*/info")}, true, "wildcards are not allowed in includes"},
+}
+
+func TestParseConditions(t *testing.T) {
+	for _, tt := range parseConditionTests {
+		_, problem := parseConditions(tt.list, "spec.routes[3]", "", tt.include)
+		switch {
+		case tt.problem == "" && problem != "":
+			t.Errorf("%s: %s", tt.name, problem)
+		case tt.problem != "" && !strings.Contains(problem, tt.problem):
+			t.Errorf("%s: problem %q, want it to contain %q", tt.name, problem, tt.problem)
+		case tt.problem != "" && !strings.HasPrefix(problem, "spec.routes[3].conditions["):
+			t.Errorf("%s: problem %q does not say where", tt.name, problem)
+		}
+	}
+}
+
+// chainStep is one include of a test chain, or the route at its end.
+type chainStep []mc
+
+// serve walks a chain of includes and a route, as the builder does.
+func serve(t *testing.T, includes []chainStep, route chainStep) (proxyMatch, string) {
+	t.Helper()
+	g := grant{chain: []types.NamespacedName{{Namespace: "ns", Name: "root"}}}
+	for i, inc := range includes {
+		b, problem := parseConditions(inc, "spec.includes[0]", " of ns/p", true)
+		if problem != "" {
+			return proxyMatch{}, problem
+		}
+		if g, problem = g.include(b, types.NamespacedName{Namespace: "ns", Name: string(rune('a' + i))}); problem != "" {
+			return proxyMatch{}, problem
+		}
+	}
+	b, problem := parseConditions(route, "spec.routes[0]", "", false)
+	if problem != "" {
+		return proxyMatch{}, problem
+	}
+	return g.route(b)
+}
+
+var chainTests = []struct {
+	name     string
+	includes []chainStep
+	route    chainStep
+	want     RouteMatch
+	problem  string
+}{
+	// Paths.
+	{"no conditions anywhere", nil, nil, RouteMatch{Path: PathMatch{PathStringPrefix, "/"}}, ""},
+	{"route prefix", nil, chainStep{prefixCond("/foo")}, RouteMatch{Path: PathMatch{PathStringPrefix, "/foo"}}, ""},
+	{"include and route prefix", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/v1")}, RouteMatch{Path: PathMatch{PathStringPrefix, "/api/v1"}}, ""},
+	{"include and route /", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/")}, RouteMatch{Path: PathMatch{PathStringPrefix, "/api/"}}, ""},
+	{"include and no route path", []chainStep{{prefixCond("/api")}}, nil, RouteMatch{Path: PathMatch{PathStringPrefix, "/api"}}, ""},
+	{"three deep", []chainStep{{prefixCond("/a")}, {prefixCond("/b/")}, {prefixCond("/c")}}, chainStep{exactCond("/d")}, RouteMatch{Path: PathMatch{PathExact, "/a/b/c/d"}}, ""},
+	{"wildcard under an include", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/*/users")}, RouteMatch{Path: PathMatch{PathRegularExpression, `(?s)^/api/[^/]+/users.*$`}}, ""},
+	{"dot segment across the join", []chainStep{{prefixCond("/api/")}}, chainStep{prefixCond("/../admin")}, RouteMatch{}, `".." segment`},
+	// Headers are ANDed down the chain, in chain order.
+	{"headers from every level", []chainStep{{headerCond("x-a", "1")}, {headerCond("x-b", "2")}}, chainStep{headerCond("x-c", "3")},
+		RouteMatch{Path: PathMatch{PathStringPrefix, "/"}, Headers: []StringMatch{
+			{Name: "x-a", Type: MatchExact, Value: "1"}, {Name: "x-b", Type: MatchExact, Value: "2"}, {Name: "x-c", Type: MatchExact, Value: "3"}}}, ""},
+	{"a child cannot replace its include's header", []chainStep{{headerCond("x-team", "a")}}, chainStep{headerCond("x-team", "b")}, RouteMatch{}, "two exact conditions"},
+	{"conflict between two includes", []chainStep{{headerCond("x", "a")}, {{Header: &contourv1.HeaderMatchCondition{Name: "x", NotPresent: true}}}}, nil, RouteMatch{}, "absent"},
+}
+
+func TestGrantChains(t *testing.T) {
+	for _, tt := range chainTests {
+		m, problem := serve(t, tt.includes, tt.route)
+		switch {
+		case tt.problem == "" && problem != "":
+			t.Errorf("%s: %s", tt.name, problem)
+		case tt.problem != "" && !strings.Contains(problem, tt.problem):
+			t.Errorf("%s: problem %q, want it to contain %q", tt.name, problem, tt.problem)
+		case tt.problem == "" && matchKey(m.routeMatch()) != matchKey(tt.want):
+			t.Errorf("%s: %+v, want %+v", tt.name, m.routeMatch(), tt.want)
+		}
+	}
+}
+
+// TestConflictNamesBothOrigins: a child's owner must be able to tell its own
+// condition from its include's.
+func TestConflictNamesBothOrigins(t *testing.T) {
+	_, problem := serve(t, []chainStep{{headerCond("x-team", "a")}}, chainStep{headerCond("x-team", "b")})
+	for _, want := range []string{"spec.includes[0].conditions[0].header of ns/p", "spec.routes[0].conditions[0].header"} {
+		if !strings.Contains(problem, want) {
+			t.Errorf("%q does not name %q", problem, want)
+		}
+	}
+}
+
+func TestIncludeKey(t *testing.T) {
+	key := func(list ...mc) string {
+		b, problem := parseConditions(list, "spec.includes[0]", "", true)
+		if problem != "" {
+			t.Fatal(problem)
+		}
+		return includeKey(b)
+	}
+	if key() != "" || key(prefixCond("/")) != "" {
+		t.Error("includes without conditions count as duplicates")
+	}
+	if key(prefixCond("/a"), headerCond("x", "1"), headerCond("y", "2")) != key(headerCond("y", "2"), prefixCond("/a"), headerCond("x", "1")) {
+		t.Error("the order of conditions changes the key")
+	}
+	if key(prefixCond("/a")) == key(prefixCond("/a/")) || key(prefixCond("/a")) == key(prefixCond("/a"), headerCond("x", "1")) {
+		t.Error("different grants share a key")
+	}
+	if key(prefixCond("/a//b")) != key(prefixCond("/a/b")) {
+		t.Error("slashes are not collapsed")
+	}
+}
+
+// FuzzConditions parses an include's and a route's conditions from fuzzed
+// parts and checks what delegation relies on: parsing never panics, a valid
+// include never loses its parent's prefix or headers, and a valid route
+// carries every condition of its chain, with a path Envoy can take (a
+// prefix of the chain's prefix, or a regular expression that compiles and
+// requires it).
+func FuzzConditions(f *testing.F) {
+	for _, tt := range chainTests {
+		var inc, route string
+		if len(tt.includes) > 0 && len(tt.includes[0]) > 0 {
+			inc = tt.includes[0][0].Prefix
+		}
+		if len(tt.route) > 0 {
+			route = tt.route[0].Prefix + tt.route[0].Exact
+		}
+		f.Add(inc, route, "x-team", "a", uint8(2), false)
+	}
+	for _, tt := range parseConditionTests {
+		for _, c := range tt.list {
+			f.Add(c.Prefix, c.Exact, "x", "v", uint8(5), tt.include)
+		}
+	}
+	f.Fuzz(func(t *testing.T, includePrefix, routePath, headerName, headerValue string, op uint8, exact bool) {
+		header := &contourv1.HeaderMatchCondition{Name: headerName}
+		switch op % 7 {
+		case 0:
+			header.Present = true
+		case 1:
+			header.NotPresent = true
+		case 2:
+			header.Exact = headerValue
+		case 3:
+			header.NotExact = headerValue
+		case 4:
+			header.Contains = headerValue
+		case 5:
+			header.NotContains = headerValue
+		case 6:
+			header.Regex = headerValue
+		}
+		root := grant{prefix: "/root", headers: []headerCondition{h("x-root", "present", "")}}
+		ib, problem := parseConditions([]mc{{Prefix: includePrefix}, {Header: header}}, "spec.includes[0]", "", true)
+		if problem != "" {
+			return
+		}
+		g, problem := root.include(ib, types.NamespacedName{Name: "child"})
+		if problem != "" {
+			return
+		}
+		if !strings.HasPrefix(g.prefix, "/root") || len(g.headers) != 2 || g.headers[0].name != "x-root" {
+			t.Fatalf("include %q lost the parent's grant: %+v", includePrefix, g)
+		}
+		rc := mc{Prefix: routePath}
+		if exact {
+			rc = mc{Exact: routePath}
+		}
+		rb, problem := parseConditions([]mc{rc}, "spec.routes[0]", "", false)
+		if problem != "" {
+			return
+		}
+		m, problem := g.route(rb)
+		if problem != "" {
+			return
+		}
+		rm := m.routeMatch()
+		if len(rm.Headers) != 2 || rm.Headers[0].Name != "x-root" {
+			t.Fatalf("route lost the chain's headers: %+v", rm.Headers)
+		}
+		switch rm.Path.Type {
+		case PathExact, PathStringPrefix:
+			if !strings.HasPrefix(rm.Path.Value, g.prefix) || strings.Contains(rm.Path.Value, "//") {
+				t.Fatalf("path %q leaves the grant %q", rm.Path.Value, g.prefix)
+			}
+		case PathRegularExpression:
+			re, err := regexp.Compile(rm.Path.Value)
+			if err != nil {
+				t.Fatalf("regex %q: %v", rm.Path.Value, err)
+			}
+			if lit, _ := re.LiteralPrefix(); !strings.HasPrefix(lit, g.prefix) {
+				t.Fatalf("regex %q does not require the grant %q", rm.Path.Value, g.prefix)
+			}
+		default:
+			t.Fatalf("path type %q", rm.Path.Type)
+		}
+	})
+}

@@ -1,0 +1,137 @@
+package dag
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+)
+
+func TestProxyDuration(t *testing.T) {
+	for _, tt := range []struct {
+		in      string
+		want    string // "nil", or the duration
+		problem bool
+	}{
+		{"", "nil", false},
+		{"infinity", "0s", false},
+		{"infinite", "0s", false},
+		{"10s", "10s", false},
+		{"1m30s", "1m30s", false},
+		{"0s", "0s", false},
+		{"-1s", "", true},
+		{"soon", "", true},
+		{"10", "", true},
+	} {
+		d, problem := proxyDuration(tt.in, "timeoutPolicy.response")
+		switch {
+		case tt.problem != (problem != ""):
+			t.Errorf("%q: problem %q", tt.in, problem)
+		case tt.problem && !strings.HasPrefix(problem, `timeoutPolicy.response "`+tt.in+`"`):
+			t.Errorf("%q: problem %q does not name the field and value", tt.in, problem)
+		case !tt.problem && tt.want == "nil" && d != nil:
+			t.Errorf("%q: %v, want nil", tt.in, *d)
+		case !tt.problem && tt.want != "nil" && (d == nil || d.String() != tt.want):
+			t.Errorf("%q: %v, want %s", tt.in, d, tt.want)
+		}
+	}
+}
+
+func TestProxyRetry(t *testing.T) {
+	sec := func(n int) *time.Duration { d := time.Duration(n) * time.Second; return &d }
+	for _, tt := range []struct {
+		name    string
+		in      contourv1.RetryPolicy
+		count   uint32
+		on      string
+		perTry  *time.Duration
+		problem string
+	}{
+		// Contour's defaults: count 0 or 1 is one retry, -1 none, retryOn 5xx.
+		{"defaults", contourv1.RetryPolicy{}, 1, "5xx", nil, ""},
+		{"count 1", contourv1.RetryPolicy{NumRetries: 1}, 1, "5xx", nil, ""},
+		{"count -1", contourv1.RetryPolicy{NumRetries: -1}, 0, "5xx", nil, ""},
+		{"count 3", contourv1.RetryPolicy{NumRetries: 3, PerTryTimeout: "2s", RetryOn: []contourv1.RetryOn{"reset", "gateway-error"}}, 3, "reset,gateway-error", sec(2), ""},
+		{"count -2", contourv1.RetryPolicy{NumRetries: -2}, 0, "", nil, "count -2"},
+		{"unknown condition", contourv1.RetryPolicy{RetryOn: []contourv1.RetryOn{"5xx", "always"}}, 0, "", nil, `retryOn[1] "always"`},
+		{"bad status code", contourv1.RetryPolicy{RetriableStatusCodes: []uint32{42}}, 0, "", nil, "retriableStatusCodes[0] 42"},
+		{"bad per-try timeout", contourv1.RetryPolicy{PerTryTimeout: "x"}, 0, "", nil, "perTryTimeout"},
+	} {
+		rp, problem := proxyRetry(&tt.in, "retryPolicy")
+		switch {
+		case tt.problem != "":
+			if !strings.Contains(problem, tt.problem) {
+				t.Errorf("%s: problem %q, want %q", tt.name, problem, tt.problem)
+			}
+		case problem != "":
+			t.Errorf("%s: %s", tt.name, problem)
+		case rp.Count != tt.count || strings.Join(rp.On, ",") != tt.on || (tt.perTry == nil) != (rp.PerTryTimeout == nil) ||
+			(tt.perTry != nil && *tt.perTry != *rp.PerTryTimeout):
+			t.Errorf("%s: %+v", tt.name, rp)
+		}
+	}
+	if rp, _ := proxyRetry(nil, "retryPolicy"); rp != nil {
+		t.Error("no retry policy retries")
+	}
+}
+
+func TestProxyRewrite(t *testing.T) {
+	prefix := func(p string) proxyMatch { return proxyMatch{path: wildcardPattern{p}} }
+	for _, tt := range []struct {
+		name    string
+		entries []contourv1.ReplacePrefix
+		match   proxyMatch
+		want    string // the replacement chosen; "" for none
+		problem string
+	}{
+		{"the default", []contourv1.ReplacePrefix{{Replacement: "/x"}}, prefix("/api"), "/x", ""},
+		{"the route's prefix wins", []contourv1.ReplacePrefix{{Replacement: "/x"}, {Prefix: "/api", Replacement: "/y"}}, prefix("/api"), "/y", ""},
+		{"a trailing slash does not matter", []contourv1.ReplacePrefix{{Prefix: "/api", Replacement: "/y"}}, prefix("/api/"), "/y", ""},
+		{"no entry for the prefix and no default", []contourv1.ReplacePrefix{{Prefix: "/other", Replacement: "/y"}}, prefix("/api"), "", ""},
+		{"exact path", []contourv1.ReplacePrefix{{Replacement: "/x"}}, proxyMatch{exact: true, path: wildcardPattern{"/a"}}, "", "needs a literal prefix"},
+		{"wildcard prefix", []contourv1.ReplacePrefix{{Replacement: "/x"}}, proxyMatch{path: wildcardPattern{"/a/", "/b"}}, "", "needs a literal prefix"},
+		{"two defaults", []contourv1.ReplacePrefix{{Replacement: "/x"}, {Replacement: "/y"}}, prefix("/api"), "", "same prefix"},
+		{"relative replacement", []contourv1.ReplacePrefix{{Replacement: "x"}}, prefix("/api"), "", `does not start with "/"`},
+	} {
+		rw, problem := proxyRewrite(&contourv1.PathRewritePolicy{ReplacePrefix: tt.entries}, tt.match, "pathRewritePolicy")
+		switch {
+		case tt.problem != "":
+			if !strings.Contains(problem, tt.problem) {
+				t.Errorf("%s: problem %q, want %q", tt.name, problem, tt.problem)
+			}
+		case problem != "":
+			t.Errorf("%s: %s", tt.name, problem)
+		case tt.want == "" && rw != nil:
+			t.Errorf("%s: %+v, want none", tt.name, rw)
+		case tt.want != "" && (rw == nil || rw.Prefix != tt.want || rw.MatchedPrefix != tt.match.path[0] || !rw.ReplacePrefix):
+			t.Errorf("%s: %+v, want replacement %q", tt.name, rw, tt.want)
+		}
+	}
+}
+
+func TestProxyHeadersPolicy(t *testing.T) {
+	hp := &contourv1.HeadersPolicy{
+		Set:    []contourv1.HeaderValue{{Name: "X-A", Value: "1"}, {Name: "Host", Value: "h"}},
+		Remove: []string{"X-B"},
+	}
+	m, host, problem := proxyHeadersPolicy(hp, "requestHeadersPolicy", true)
+	if problem != "" || host != "h" || len(m.Set) != 1 || m.Set[0] != (Header{"x-a", "1"}) || len(m.Remove) != 1 || m.Remove[0] != "x-b" {
+		t.Errorf("got %+v, host %q, problem %q", m, host, problem)
+	}
+	for _, tt := range []struct {
+		hp      contourv1.HeadersPolicy
+		host    bool
+		problem string
+	}{
+		{contourv1.HeadersPolicy{Set: []contourv1.HeaderValue{{Name: "Host", Value: "h"}}}, false, "Host cannot be set in a response"},
+		{contourv1.HeadersPolicy{Set: []contourv1.HeaderValue{{Name: "x-a"}, {Name: "X-A"}}}, true, "set[1]: header \"X-A\" is set twice"},
+		{contourv1.HeadersPolicy{Set: []contourv1.HeaderValue{{Name: "x a"}}}, true, "not a header name"},
+		{contourv1.HeadersPolicy{Remove: []string{"x", "X"}}, true, "removed twice"},
+		{contourv1.HeadersPolicy{Remove: []string{"host"}}, true, "Host cannot be removed"},
+	} {
+		if _, _, problem := proxyHeadersPolicy(&tt.hp, "p", tt.host); !strings.Contains(problem, tt.problem) {
+			t.Errorf("%+v: problem %q, want %q", tt.hp, problem, tt.problem)
+		}
+	}
+}

@@ -1,0 +1,107 @@
+// HTTPProxy routes: one spec.routes entry, under the grant of the include
+// chain that reached its proxy, becomes one Route.
+//
+// What happens to a route that cannot be served as written depends on
+// what is wrong, so that no request goes where its author did not send it:
+//
+//   - Its conditions are invalid, or cannot hold with its chain's: there is
+//     no match to serve, so the route is left out (RouteError,
+//     ConditionsNotValid). Its requests meet the virtual host's other
+//     routes, all of which its chain granted too.
+//   - Its match is valid but its action is not (an untranslated protection
+//     or action, a bad policy, no services): the route keeps its match and
+//     answers 503, so that its requests do not fall through to another
+//     route that lacks what this one asked for.
+//   - Some of its services cannot be used: their share answers 503
+//     (httpproxy_services.go).
+
+package dag
+
+import (
+	"fmt"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+)
+
+// unservableStatus answers the requests of a route, or a whole hostname,
+// that Sesame cannot serve as written.
+const unservableStatus = 503
+
+// compileRoute compiles spec.routes[i] of p under grant g. ok is false when
+// the route is left out.
+func (pb *proxyBuild) compileRoute(p *contourv1.HTTPProxy, i int, g grant, st *proxyStatus) (orderedRoute, bool) {
+	spec := &p.Spec.Routes[i]
+	field := fmt.Sprintf("spec.routes[%d]", i)
+	block, problem := parseConditions(spec.Conditions, field, "", false)
+	if problem == "" {
+		var m proxyMatch
+		if m, problem = g.route(block); problem == "" {
+			return pb.routeAction(p, spec, field, m, g, st), true
+		}
+		problem = fmt.Sprintf("%s: %s", field, problem)
+	}
+	via := ""
+	if len(g.chain) > 1 {
+		via = fmt.Sprintf(" (reached through %s, whose includes add %s)", describeChain(g.chain), describeGrant(g))
+	}
+	st.addError(contourv1.ConditionTypeRouteError, "ConditionsNotValid", "%s%s. The route is not served.", trimDot(problem), via)
+	return orderedRoute{}, false
+}
+
+// routeAction completes a route whose match m is valid.
+func (pb *proxyBuild) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, field string, m proxyMatch, g grant, st *proxyStatus) orderedRoute {
+	r := &Route{
+		Source:     RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: p.Namespace, Name: p.Name, Field: field},
+		Match:      m.routeMatch(),
+		Chain:      g.chain,
+		WebSockets: WebSocketsDisabled,
+		age:        p.CreationTimestamp.Time,
+	}
+	out := orderedRoute{route: r, match: m, permitInsecure: spec.PermitInsecure}
+	unservable := func() orderedRoute {
+		r.Backends, r.InvalidWeight, r.Filters = nil, 0, Filters{}
+		r.DirectResponseStatus = unservableStatus
+		return out
+	}
+	refuse := func(typ, reason, format string, args ...any) orderedRoute {
+		st.addError(typ, reason, "%s The route answers 503.", fmt.Sprintf(format, args...))
+		return unservable()
+	}
+	if reportUntranslated(st, field, routeUntranslated(spec), "the route answers 503 rather than serve without it.") {
+		return unservable()
+	}
+	if len(spec.Services) == 0 {
+		return refuse(contourv1.ConditionTypeRouteError, "NoServices", "%s has no services.", field)
+	}
+	if spec.EnableWebsockets {
+		r.WebSockets = WebSocketsEnabled
+	}
+	var problem, host string
+	f := &r.Filters
+	if f.RequestHeaders, host, problem = proxyHeadersPolicy(spec.RequestHeadersPolicy, field+".requestHeadersPolicy", true); problem != "" {
+		return refuse(contourv1.ConditionTypeRouteError, "RequestHeadersPolicyInvalid", "%s", problem)
+	}
+	if f.ResponseHeaders, _, problem = proxyHeadersPolicy(spec.ResponseHeadersPolicy, field+".responseHeadersPolicy", false); problem != "" {
+		return refuse(contourv1.ConditionTypeRouteError, "ResponseHeadersPolicyInvalid", "%s", problem)
+	}
+	if f.Timeout, f.IdleTimeout, problem = proxyTimeouts(spec.TimeoutPolicy, field+".timeoutPolicy"); problem != "" {
+		return refuse(contourv1.ConditionTypeRouteError, "TimeoutPolicyNotValid", "%s", problem)
+	}
+	if f.Retry, problem = proxyRetry(spec.RetryPolicy, field+".retryPolicy"); problem != "" {
+		return refuse(contourv1.ConditionTypeRouteError, "RetryPolicyNotValid", "%s", problem)
+	}
+	path, problem := proxyRewrite(spec.PathRewritePolicy, m, field+".pathRewritePolicy")
+	if problem != "" {
+		return refuse(contourv1.ConditionTypePrefixReplaceError, "PrefixReplaceNotValid", "%s", problem)
+	}
+	if path != nil || host != "" {
+		f.Rewrite = &Rewrite{Hostname: host, Path: path}
+	}
+	backends, ok := pb.b.resolveProxyServices(p, spec.Services, field, st)
+	if !ok {
+		return unservable()
+	}
+	r.Backends, r.InvalidWeight, f.Mirrors = backends.backends, backends.invalidWeight, backends.mirrors
+	r.DirectResponseStatus = unservableStatus
+	return out
+}

@@ -1,0 +1,175 @@
+// HTTPProxy services: the backends of a route or TCP proxy.
+//
+// A service is a port of a Service in the proxy's own namespace (HTTPProxy
+// has no cross-namespace references). Its protocol is services[].protocol
+// when set ("h2c", "h2", "tls": HTTP/2 without TLS, HTTP/2 over TLS,
+// HTTP/1.1 over TLS), and otherwise the Service port's appProtocol, read as
+// for an HTTPRoute (package protocol).
+//
+// Weights follow Contour: when no service of the route sets a weight, they
+// share equally; when some do, those that do not get none. So
+//
+//	[a, b]              -> a 1, b 1
+//	[a weight 3, b]     -> a 3, b 0 (b gets no requests)
+//
+// A service that cannot be used (its Service or port is missing, its
+// protocol is unknown) keeps its share, which is answered 503: Contour
+// answers 503 when a route has no usable service, and keeping the share
+// rather than giving it to the other services keeps the proportions the
+// author wrote. A mirror service gets a copy of Weight percent of the
+// requests (all of them when Weight is 0, as in Contour) and no share.
+
+package dag
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/protocol"
+)
+
+// proxyBackends are the resolved services of a route.
+type proxyBackends struct {
+	backends      []WeightedCluster
+	invalidWeight uint32
+	mirrors       []Mirror
+}
+
+// resolveProxyServices resolves the services at field of proxy p. Problems
+// with one service are recorded in st and cost that service its share. ok is
+// false, the problem recorded, when the route as a whole cannot be served
+// as written.
+func (b *builder) resolveProxyServices(p *contourv1.HTTPProxy, services []contourv1.Service, field string, st *proxyStatus) (out proxyBackends, ok bool) {
+	refuse := func(reason, format string, args ...any) (proxyBackends, bool) {
+		st.addError(contourv1.ConditionTypeServiceError, reason, "%s The route answers 503.", fmt.Sprintf(format, args...))
+		return proxyBackends{}, false
+	}
+	allZero := true
+	for _, s := range services {
+		if s.Weight != 0 && !s.Mirror {
+			allZero = false
+		}
+	}
+	for i := range services {
+		s := &services[i]
+		at := fmt.Sprintf("%s.services[%d]", field, i)
+		if reportUntranslated(st, at, serviceUntranslated(s), "the route answers 503 rather than forward without it.") {
+			return proxyBackends{}, false
+		}
+		if s.Weight < 0 || s.Weight > 1<<24 {
+			return refuse("WeightNotValid", "%s.weight %d is not in 0-16777216.", at, s.Weight)
+		}
+		weight := uint32(s.Weight)
+		if allZero {
+			weight = 1
+		}
+		cluster, reason, msg := b.proxyCluster(p.Namespace, s, false)
+		if s.Mirror {
+			if len(out.mirrors) > 0 {
+				return refuse("OnlyOneMirror", "%s: only one service per route may be a mirror.", at)
+			}
+			if s.Weight > 100 {
+				return refuse("WeightNotValid", "%s.weight %d: a mirror's weight is the percentage of requests copied, 0 to 100.", at, s.Weight)
+			}
+			if reason != "" {
+				st.addError(contourv1.ConditionTypeServiceError, reason, "%s: %s The mirror is left out.", at, msg)
+				continue
+			}
+			percent := uint32(s.Weight)
+			if percent == 0 {
+				percent = 100
+			}
+			out.mirrors = append(out.mirrors, Mirror{Cluster: cluster, Numerator: percent, Denominator: 100})
+			continue
+		}
+		if reason != "" {
+			st.addError(contourv1.ConditionTypeServiceError, reason, "%s: %s Its share of requests is answered 503.", at, msg)
+			out.invalidWeight += weight
+			continue
+		}
+		headers, problem := serviceHeaders(s, at)
+		if problem != "" {
+			return refuse("HeadersPolicyNotValid", "%s", problem)
+		}
+		if weight > 0 {
+			out.backends = append(out.backends, WeightedCluster{Cluster: cluster, Weight: weight, Headers: headers})
+		}
+	}
+	return out, true
+}
+
+// serviceHeaders reads a service's header policies; Host may be set on
+// requests, where it rewrites the Host sent to this service.
+func serviceHeaders(s *contourv1.Service, at string) (*BackendHeaders, string) {
+	req, host, problem := proxyHeadersPolicy(s.RequestHeadersPolicy, at+".requestHeadersPolicy", true)
+	if problem != "" {
+		return nil, problem
+	}
+	resp, _, problem := proxyHeadersPolicy(s.ResponseHeadersPolicy, at+".responseHeadersPolicy", false)
+	if problem != "" {
+		return nil, problem
+	}
+	if req.empty() && resp.empty() && host == "" {
+		return nil, ""
+	}
+	return &BackendHeaders{Request: req, Response: resp, HostRewrite: host}, ""
+}
+
+// proxyCluster finds the Cluster of a service of a proxy in namespace, or
+// the reason and message why it cannot be used. A TCP proxy's service is a
+// stream, or TLS that Envoy originates.
+func (b *builder) proxyCluster(namespace string, s *contourv1.Service, tcp bool) (*Cluster, string, string) {
+	name := types.NamespacedName{Namespace: namespace, Name: s.Name}
+	if s.Port < 1 || s.Port > 65535 {
+		return nil, "ServicePortInvalid", fmt.Sprintf("port %d is not in 1-65535.", s.Port)
+	}
+	svc := b.index.services[name]
+	if svc == nil {
+		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s not found.", name)
+	}
+	port := findServicePort(svc.Service, int32(s.Port))
+	if port == nil {
+		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s has no TCP port %d.", name, s.Port)
+	}
+	var p protocol.Protocol
+	switch {
+	case s.Protocol != nil:
+		var ok bool
+		p, ok = protocol.FromHTTPProxy(*s.Protocol)
+		if !ok || (tcp && p != "" && p != protocol.HTTPS) {
+			valid := "h2c, h2 or tls"
+			if tcp {
+				valid = "tls (Envoy originates TLS) or unset (the stream as it is)"
+			}
+			return nil, "UnsupportedProtocol", fmt.Sprintf("protocol %q is not %s.", *s.Protocol, valid)
+		}
+	case tcp:
+		p = protocol.Stream
+	default:
+		var err *protocol.Error
+		p, err = protocol.Select(protocol.Backend{
+			Name:               fmt.Sprintf("%s:%d", name, port.Port),
+			ServiceAppProtocol: valueOr(port.AppProtocol, ""),
+			SliceAppProtocols:  sliceAppProtocols(svc, port.Name),
+		}, protocol.HTTPProxy)
+		if err != nil {
+			return nil, err.Reason, err.Message
+		}
+	}
+	return b.clusterOf(svc, port, proxyClusterProtocol(p)), "", ""
+}
+
+// proxyClusterProtocol is the Cluster.Protocol of an HTTPProxy service:
+// the Gateway API's values, and "tls" and "h2" for TLS that Envoy
+// originates.
+func proxyClusterProtocol(p protocol.Protocol) string {
+	switch p {
+	case protocol.HTTPS:
+		return "tls"
+	case protocol.H2:
+		return "h2"
+	}
+	return clusterProtocol(p)
+}

@@ -1,0 +1,104 @@
+// HTTPProxy fields Sesame decodes but does not translate.
+//
+// The rule: a field that protects traffic (authorization, JWT verification,
+// IP allow and deny lists, rate limits, CORS, client certificate
+// validation, upstream certificate validation) is never ignored, because
+// ignoring it would serve traffic without the protection its author asked
+// for. On a route it makes the route answer 503 at its match (rather than
+// drop it, which would let its requests fall through to another route,
+// probably without the protection); on a virtual host it makes the root
+// invalid, and its hostname is refused whole (httpproxy_roots.go). Fields
+// that say what to do instead of forwarding (requestRedirectPolicy,
+// directResponsePolicy) are treated the same way: serving the route's
+// requests to its services would do what the author did not ask. Every
+// other untranslated field (load balancing, health checks, cookie rewrites,
+// slow start, ...) is ignored with a warning that names it.
+
+package dag
+
+import (
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+)
+
+// untranslatedField is one field of an HTTPProxy that Sesame does not
+// translate.
+type untranslatedField struct {
+	name string // the field's name under its parent, e.g. "ipAllowPolicy"
+	set  bool
+	// refuse is the sub-condition type of the error when the field must not
+	// be ignored; "" for a field that is ignored with a warning.
+	refuse string
+}
+
+func virtualHostUntranslated(vh *contourv1.VirtualHost) []untranslatedField {
+	out := []untranslatedField{
+		{"authorization", vh.Authorization.Set(), contourv1.ConditionTypeAuthError},
+		{"jwtProviders", vh.JWTProviders.Set(), contourv1.ConditionTypeJWTVerificationError},
+		{"ipAllowPolicy", vh.IPAllowFilterPolicy.Set(), contourv1.ConditionTypeIPFilterError},
+		{"ipDenyPolicy", vh.IPDenyFilterPolicy.Set(), contourv1.ConditionTypeIPFilterError},
+		{"rateLimitPolicy", vh.RateLimitPolicy.Set(), contourv1.ConditionTypeVirtualHostError},
+		{"corsPolicy", vh.CORSPolicy.Set(), contourv1.ConditionTypeCORSError},
+	}
+	if vh.TLS != nil {
+		out = append(out,
+			untranslatedField{"tls.clientValidation", vh.TLS.ClientValidation.Set(), contourv1.ConditionTypeTLSError},
+			untranslatedField{"tls.enableFallbackCertificate", vh.TLS.EnableFallbackCertificate, ""},
+		)
+	}
+	return out
+}
+
+func routeUntranslated(r *contourv1.Route) []untranslatedField {
+	out := []untranslatedField{
+		{"authPolicy", r.AuthPolicy.Set(), contourv1.ConditionTypeAuthError},
+		{"jwtVerificationPolicy", r.JWTVerificationPolicy.Set(), contourv1.ConditionTypeJWTVerificationError},
+		{"ipAllowPolicy", r.IPAllowFilterPolicy.Set(), contourv1.ConditionTypeIPFilterError},
+		{"ipDenyPolicy", r.IPDenyFilterPolicy.Set(), contourv1.ConditionTypeIPFilterError},
+		{"rateLimitPolicy", r.RateLimitPolicy.Set(), contourv1.ConditionTypeRouteError},
+		{"requestRedirectPolicy", r.RequestRedirectPolicy.Set(), contourv1.ConditionTypeRouteError},
+		{"directResponsePolicy", r.DirectResponsePolicy.Set(), contourv1.ConditionTypeRouteError},
+		{"loadBalancerPolicy", r.LoadBalancerPolicy.Set(), ""},
+		{"healthCheckPolicy", r.HealthCheckPolicy.Set(), ""},
+		{"cookieRewritePolicies", r.CookieRewritePolicies.Set(), ""},
+		{"internalRedirectPolicy", r.InternalRedirectPolicy.Set(), ""},
+	}
+	if r.TimeoutPolicy != nil {
+		out = append(out, untranslatedField{"timeoutPolicy.idleConnection", r.TimeoutPolicy.IdleConnection != "", ""})
+	}
+	return out
+}
+
+func serviceUntranslated(s *contourv1.Service) []untranslatedField {
+	return []untranslatedField{
+		{"validation", s.UpstreamValidation.Set(), contourv1.ConditionTypeTLSError},
+		{"healthPort", s.HealthPort != 0, ""},
+		{"slowStartPolicy", s.SlowStartPolicy.Set(), ""},
+		{"cookieRewritePolicies", s.CookieRewritePolicies.Set(), ""},
+	}
+}
+
+func tcpProxyUntranslated(t *contourv1.TCPProxy) []untranslatedField {
+	return []untranslatedField{
+		{"loadBalancerPolicy", t.LoadBalancerPolicy.Set(), ""},
+		{"healthCheckPolicy", t.HealthCheckPolicy.Set(), ""},
+	}
+}
+
+// reportUntranslated records the set fields of fields, found under field
+// path at: an error for each field that must not be ignored, whose
+// consequence is written by consequence ("the route answers 503 ..."), and
+// a warning for each other. It reports whether any error was recorded.
+func reportUntranslated(st *proxyStatus, at string, fields []untranslatedField, consequence string) bool {
+	refused := false
+	for _, f := range fields {
+		switch {
+		case !f.set:
+		case f.refuse != "":
+			refused = true
+			st.addError(f.refuse, "NotTranslated", "%s.%s is not translated by this version of Sesame; %s", at, f.name, consequence)
+		default:
+			st.addWarning(contourv1.ConditionTypeSpecError, "IgnoredField", "%s.%s is not translated by this version of Sesame and is ignored.", at, f.name)
+		}
+	}
+	return refused
+}
