@@ -33,7 +33,7 @@ type Resources struct {
 func Generate(g *dag.Graph) *Resources {
 	r := &Resources{}
 	var wg sync.WaitGroup
-	wg.Go(func() {
+	goIfLarge(&wg, len(g.Clusters), func() {
 		r.Clusters = newClusterBuilder().clusters(g.Clusters)
 		r.Endpoints = loadAssignments(g.Clusters)
 	})

@@ -32,7 +32,7 @@ type validator interface{ ValidateAll() error }
 func (r *Resources) Validate() error {
 	var endpointErrs []error
 	var wg sync.WaitGroup
-	wg.Go(func() {
+	goIfLarge(&wg, len(r.Clusters)+len(r.Endpoints), func() {
 		c := newChecker()
 		c.expect("Cluster", len(r.Clusters))
 		c.expect("ClusterLoadAssignment", len(r.Endpoints))
@@ -100,6 +100,17 @@ func (r *Resources) Validate() error {
 	}
 	wg.Wait()
 	return errors.Join(append(c.errs, endpointErrs...)...)
+}
+
+// goIfLarge runs f on a goroutine of wg when it has n >= 256 items to work
+// on, and at once otherwise: for small inputs, waking another processor
+// costs more than the work it would take over.
+func goIfLarge(wg *sync.WaitGroup, n int, f func()) {
+	if n < 256 {
+		f()
+		return
+	}
+	wg.Go(f)
 }
 
 // checker collects the failures of messages and of names used twice.
