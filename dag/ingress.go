@@ -107,7 +107,7 @@ func (b *builder) buildIngresses(in []*networkingv1.Ingress) []*servedHost {
 	selected = sortedOldestFirst(selected)
 	ib := &ingressBuild{b: b, hosts: map[string]*ingressHost{}, tls: map[string]*ingressTLSClaim{}}
 	for _, ing := range selected {
-		ib.event(ing, EventNormal, "Translated", "Ingress class %q: %s.", b.opts.ingressClass(), describeIngress(ing))
+		ib.event(ing, EventNormal, "Translated", "%s.", b.opts.describeIngress(ing))
 		ib.readAnnotations(ing)
 		ib.claimTLS(ing)
 	}
@@ -132,34 +132,47 @@ func (o Options) ingressSelected(ing *networkingv1.Ingress) bool {
 	return true
 }
 
-// describeIngress summarises what an Ingress asks for, for its Translated
-// Event.
-func describeIngress(ing *networkingv1.Ingress) string {
+// describeIngress summarises what an Ingress asks for, and why it is
+// selected, for its Translated Event.
+func (o Options) describeIngress(ing *networkingv1.Ingress) string {
+	why := "it names no class"
+	if ing.Annotations[ingressClassAnnotation] != "" {
+		why = "annotation " + ingressClassAnnotation
+	} else if c := ing.Spec.IngressClassName; c != nil && *c != "" {
+		why = "spec.ingressClassName"
+	}
 	paths := 0
 	var hosts []string
 	for _, r := range ing.Spec.Rules {
 		if r.HTTP != nil {
 			paths += len(r.HTTP.Paths)
 		}
-		h := r.Host
-		if h == "" {
-			h = "any host"
-		}
-		if !slices.Contains(hosts, h) {
+		if h := describeHost(strings.ToLower(r.Host)); !slices.Contains(hosts, h) {
 			hosts = append(hosts, h)
 		}
 	}
-	s := fmt.Sprintf("%d rules with %d paths", len(ing.Spec.Rules), paths)
+	s := fmt.Sprintf("translated for Ingress class %q (%s): %s", o.ingressClass(), why, plural(paths, "path"))
 	if len(hosts) > 0 {
 		s += " for " + strings.Join(hosts, ", ")
 	}
 	if ing.Spec.DefaultBackend != nil {
-		s += ", and a default backend for any host"
+		s += ", a default backend for any host"
 	}
 	if n := len(ing.Spec.TLS); n > 0 {
-		s += fmt.Sprintf(", %d TLS entries", n)
+		s += ", " + plural(n, "TLS entry")
 	}
 	return s
+}
+
+// plural writes a count and a noun: "1 path", "2 paths", "2 TLS entries".
+func plural(n int, noun string) string {
+	switch {
+	case n == 1:
+		return "1 " + noun
+	case strings.HasSuffix(noun, "y"):
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // ruleHost reads spec.rules[i].host: "" for any host, else a valid
@@ -219,7 +232,7 @@ func (ib *ingressBuild) add(ing *networkingv1.Ingress, host string, r *Route) {
 	}
 	lr := newLayeredRoute(r, host, routePrecedence(r, host))
 	if w := h.first[lr.key]; w != nil {
-		by := "it"
+		by := "this Ingress"
 		if w.Source.Namespace != r.Source.Namespace || w.Source.Name != r.Source.Name {
 			by = fmt.Sprintf("Ingress %s/%s", w.Source.Namespace, w.Source.Name)
 		}
@@ -246,6 +259,30 @@ func (ib *ingressBuild) add(ing *networkingv1.Ingress, host string, r *Route) {
 	}
 }
 
+// beyondWildcard returns, for a wildcard host, the any-host routes for the
+// requests its virtual host receives but its single label does not match.
+// Envoy sends "a.b.example.com" to the virtual host of "*.example.com",
+// whose routes all require one label; without these, such a request would
+// get 404 instead of the any-host rules and default backend that the
+// Ingress spec gives it. Each is a copy of an any-host route that requires
+// the :authority not to be one label of the wildcard.
+func (ib *ingressBuild) beyondWildcard(host string) []layeredRoute {
+	c, ok := hostCondition(host)
+	any := ib.hosts[""]
+	if !ok || any == nil {
+		return nil
+	}
+	c.Invert = true
+	out := make([]layeredRoute, 0, len(any.http))
+	for _, lr := range any.http {
+		r := *lr.route
+		r.key = ""
+		r.Match.Headers = append(slices.Clip(r.Match.Headers), c)
+		out = append(out, newLayeredRoute(&r, "", lr.prec))
+	}
+	return out
+}
+
 // describeHost names a host in a message.
 func describeHost(host string) string {
 	if host == "" {
@@ -266,7 +303,7 @@ func (ib *ingressBuild) servedHosts() []*servedHost {
 		h := ib.hosts[name]
 		sh := &servedHost{layer: ingressLayer, hostname: name, owners: h.owners}
 		if len(h.http) > 0 {
-			sh.http = &layeredHost{layer: ingressLayer, hostname: name, routes: h.http}
+			sh.http = &layeredHost{layer: ingressLayer, hostname: name, routes: append(h.http, ib.beyondWildcard(name)...)}
 		}
 		if claim := ib.tls[name]; claim != nil && len(h.https) > 0 {
 			sh.tls = &layeredChain{

@@ -118,7 +118,7 @@ func describeMatch(p PathMatch) string {
 func (ib *ingressBuild) pathRoute(ing *networkingv1.Ingress, p *networkingv1.HTTPIngressPath, field, host string) (*Route, bool) {
 	m, problem := ingressPathMatch(p.Path, p.PathType)
 	if problem != "" {
-		ib.event(ing, EventWarning, "InvalidPath", "%s.path: %s The path is not served (%s).", field, trimDot(problem), describeHost(host))
+		ib.event(ing, EventWarning, "InvalidPath", "%s.path: %s; the path is not served (%s).", field, trimDot(problem), describeHost(host))
 		return nil, false
 	}
 	return ib.route(ing, field, m, &p.Backend, host), true

@@ -93,13 +93,13 @@ func (ib *ingressBuild) claimTLS(ing *networkingv1.Ingress) {
 			case old == nil:
 				ib.tls[host] = &ingressTLSClaim{secret: secret, owner: ingressKey(ing), field: at}
 			case old.secret != secret:
-				by := "an earlier entry of this Ingress"
+				by := fmt.Sprintf("an earlier entry of this Ingress (%s)", old.field)
 				if old.owner != ingressKey(ing) {
-					by = fmt.Sprintf("Ingress %s/%s, which is older", old.owner.namespace, old.owner.name)
+					by = fmt.Sprintf("Ingress %s/%s (%s), which is older,", old.owner.namespace, old.owner.name, old.field)
 				}
 				ib.event(ing, EventWarning, "TLSCertificateConflict",
-					"%s %q: %s (%s) serves it with Secret %s, so this entry's Secret %s is not used for it. Use one Secret per host.",
-					at, host, by, old.field, old.secret.Name, secret.Name)
+					"%s %q: %s serves it with Secret %s, so this entry's Secret %s is not used for it. Use one Secret per host.",
+					at, host, by, old.secret.Name, secret.Name)
 			}
 		}
 	}
