@@ -21,7 +21,9 @@
 //     the higher layer wins: Gateway API over HTTPProxy over Ingress (seeds
 //     000/001: "Ingress is overwritten by HTTPProxy, is overwritten by the
 //     Gateway API"). Only the second case is an override, and the loser is
-//     told (report).
+//     told (report). A winner under a single-label wildcard (HTTPProxy,
+//     Ingress) does not match hosts of more labels, so the wider route it
+//     outranks stays after it for those.
 //  3. Order: routes are ordered by the hostname they were attached under,
 //     most specific first, as the Gateway API orders hostnames; under one
 //     hostname, by path precedence whatever their layer (exact paths, then
@@ -104,6 +106,10 @@ type layeredRoute struct {
 	attach string
 	prec   precedence
 	key    string
+	// singleLabel is set when the route carries the :authority condition
+	// of a single-label wildcard attach hostname, so that it matches fewer
+	// hosts than its virtual host's domain.
+	singleLabel bool
 }
 
 // precedence is the order of routes under one hostname, comparable across
@@ -192,7 +198,7 @@ func layerKey(r *Route, hostname string) string {
 // newLayeredRoute wraps a route attached under hostname, in a virtual host
 // of that hostname.
 func newLayeredRoute(r *Route, hostname string, prec precedence) layeredRoute {
-	return layeredRoute{route: r, attach: hostname, prec: prec, key: layerKey(r, hostname)}
+	return layeredRoute{route: r, attach: hostname, prec: prec, key: layerKey(r, hostname), singleLabel: hasHostCondition(r.Match.Headers, hostname)}
 }
 
 // gatewayHosts reads a Gateway port's virtual hosts (or an HTTPS chain's)
@@ -352,13 +358,24 @@ func mergeHost(hostname string, selected [numLayers]*layeredHost, report overrid
 	kept := all[:0:0]
 	for _, c := range all {
 		w := winners[c.key]
-		if w.order == c.order {
+		switch {
+		case w.order == c.order:
 			kept = append(kept, c)
-			continue
+		case w.attach == c.attach:
+			// The same match under the same hostname: an override. The
+			// winner, of a lower layer, matches every request the loser
+			// does (a Gateway wildcard is a suffix, an HTTPProxy's and an
+			// Ingress's carry the same single-label condition).
+			if w.layer != c.layer && report != nil {
+				report(c.layeredRoute, w.layeredRoute, c.attach)
+			}
+		case w.singleLabel:
+			// The winner's hostname is a single-label wildcard: the
+			// loser still serves the hosts of more labels, after it.
+			kept = append(kept, c)
 		}
-		if w.attach == c.attach && w.layer != c.layer && report != nil {
-			report(c.layeredRoute, w.layeredRoute, c.attach)
-		}
+		// Otherwise the winner, under a more specific hostname, takes
+		// every request the loser could: it is left out unreachable.
 	}
 	slices.SortStableFunc(kept, func(a, b candidate) int {
 		return cmp.Or(
