@@ -114,7 +114,6 @@ func randomLayering(rng *rand.Rand) layeringConfig {
 	return c
 }
 
-
 // answer is what a client observes: a cluster, or a status.
 func answer(res envoysim.Result) string {
 	switch {
