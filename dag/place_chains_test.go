@@ -35,7 +35,9 @@ func TestChainFor(t *testing.T) {
 // TestMergeChains checks the rules of place_chains.go one by one: which
 // chain serves each server name, with whose certificate, and who is told.
 func TestMergeChains(t *testing.T) {
-	cert := func(name string) []*Secret { return []*Secret{{Name: types.NamespacedName{Namespace: "ns", Name: name}}} }
+	cert := func(name string) []*Secret {
+		return []*Secret{{Name: types.NamespacedName{Namespace: "ns", Name: name}}}
+	}
 	routed := func(l layer, name, certName string, paths ...string) *layeredChain {
 		return &layeredChain{layer: l, fc: &FilterChain{Listener: name, Protocol: "HTTPS", ServerNames: serverNames(name), Certificates: cert(certName)},
 			hosts: []*layeredHost{lh(l, name, paths...)}, owners: []objectKey{{l.String(), "ns", certName}}}
