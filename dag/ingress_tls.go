@@ -84,8 +84,12 @@ func (ib *ingressBuild) claimTLS(ing *networkingv1.Ingress) {
 		for j, h := range t.Hosts {
 			at := fmt.Sprintf("%s.hosts[%d]", field, j)
 			host := strings.ToLower(h)
-			if err := hostmatch.Validate(host); err != nil || host == "" {
-				ib.event(ing, EventWarning, "InvalidHost", "%s %q is not a hostname (%v); it is not served over TLS.", at, h, err)
+			if host == "" {
+				ib.event(ing, EventWarning, "InvalidHost", "%s is empty; TLS needs a hostname (the server name clients send).", at)
+				continue
+			}
+			if err := hostmatch.Validate(host); err != nil {
+				ib.event(ing, EventWarning, "InvalidHost", "%s %q: %v; it is not served over TLS.", at, h, err)
 				continue
 			}
 			old := ib.tls[host]
