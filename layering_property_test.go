@@ -8,8 +8,10 @@ package sesame_test
 // it never loses one that nothing else claims.
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -174,4 +176,123 @@ func TestLayeringAnswersAreLayersAnswers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLayeringHTTPSAnswersAreLayersAnswers is the same property on the
+// HTTPS port, where Envoy first picks a filter chain by server name (here
+// the request's host) and then a virtual host in its route table: a Gateway
+// with HTTPS listeners, HTTPProxy TLS roots and Ingress TLS hosts, all
+// routing HTTP, share port 8443.
+func TestLayeringHTTPSAnswersAreLayersAnswers(t *testing.T) {
+	crt, key := mustRead(t, "testdata/certs/example-com.crt"), mustRead(t, "testdata/certs/example-com.key")
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "cert"}, Type: corev1.SecretTypeTLS,
+		Data: map[string][]byte{"tls.crt": crt, "tls.key": key}}
+	rng := rand.New(rand.NewPCG(6, 2))
+	chains := 0
+	for iter := range 200 {
+		c := randomLayering(rng)
+		// Make the Gateway's listeners HTTPS on 8443, with distinct
+		// hostnames, and give the HTTPProxies and Ingresses TLS.
+		gw := c.gateway[1].(*gatewayv1.Gateway)
+		gw.Spec.Listeners = nil
+		for i, h := range []string{"", "*.example.com", "a.example.com"} {
+			if rng.IntN(2) == 0 {
+				continue
+			}
+			l := gatewayv1.Listener{Name: gatewayv1.SectionName(fmt.Sprint("l", i)), Protocol: gatewayv1.HTTPSProtocolType, Port: 8443,
+				TLS: &gatewayv1.ListenerTLSConfig{CertificateRefs: []gatewayv1.SecretObjectReference{{Name: "cert"}}}}
+			if h != "" {
+				l.Hostname = ptrTo(gatewayv1.Hostname(h))
+			}
+			gw.Spec.Listeners = append(gw.Spec.Listeners, l)
+		}
+		for _, o := range c.proxies {
+			o.(*contourv1.HTTPProxy).Spec.VirtualHost.TLS = &contourv1.TLS{SecretName: "cert"}
+		}
+		for _, o := range c.ingresses {
+			ing := o.(*networkingv1.Ingress)
+			for _, r := range ing.Spec.Rules {
+				if r.Host != "" {
+					ing.Spec.TLS = append(ing.Spec.TLS, networkingv1.IngressTLS{Hosts: []string{r.Host}, SecretName: "cert"})
+				}
+			}
+		}
+		c.services = append(c.services, secret)
+		translate := func(objs ...[]runtime.Object) *sesame.Result {
+			var all []runtime.Object
+			for _, o := range objs {
+				all = append(all, o...)
+			}
+			res, err := sesame.Translate(append(all, c.services...), requestOptions)
+			if err != nil {
+				t.Fatalf("configuration %d: %v", iter, err)
+			}
+			return res
+		}
+		merged := translate(c.gateway, c.proxies, c.ingresses)
+		alone := []*sesame.Result{translate(c.gateway), translate(c.proxies), translate(c.ingresses)}
+		for _, host := range layeringRequests {
+			for _, path := range layeringReqPaths {
+				req := get(host, path)
+				got := httpsAnswer(merged, host, req)
+				answers, nonEmpty := map[string]bool{}, []string{}
+				for i, res := range alone {
+					ans := httpsAnswer(res, host, req)
+					answers[ans] = true
+					if ans != "404" && ans != "no chain" && ans != "closed" {
+						nonEmpty = append(nonEmpty, fmt.Sprintf("%s: %s", []string{"Gateway", "HTTPProxy", "Ingress"}[i], ans))
+					}
+				}
+				if got != "no chain" {
+					chains++
+				}
+				if !answers[got] {
+					t.Fatalf("configuration %d, GET https://%s%s: merged answer %s is no layer's own answer (%v)", iter, host, path, got, nonEmpty)
+				}
+				if len(nonEmpty) == 1 && (got == "404" || got == "no chain") {
+					t.Fatalf("configuration %d, GET https://%s%s: only %s answers, the merged port answers %s", iter, host, path, nonEmpty[0], got)
+				}
+			}
+		}
+	}
+	if chains < 1000 {
+		t.Errorf("only %d requests reached a filter chain", chains)
+	}
+}
+
+// httpsAnswer is what a request to port 8443 with server name sni gets:
+// Envoy's filter chain choice (an exact name, else the longest wildcard
+// suffix, else the chain without names), then the chain's route table,
+// which is named as the chain is.
+func httpsAnswer(res *sesame.Result, sni string, req envoysim.Request) string {
+	var exact, catchAll string
+	wildcard, wildLen := "", 0
+	for _, l := range res.XDS.Listeners {
+		if l.GetAddress().GetSocketAddress().GetPortValue() != 8443 {
+			continue
+		}
+		for _, fc := range l.GetFilterChains() {
+			names := fc.GetFilterChainMatch().GetServerNames()
+			if len(names) == 0 {
+				catchAll = fc.GetName()
+			}
+			for _, n := range names {
+				switch {
+				case n == sni:
+					exact = fc.GetName()
+				case strings.HasPrefix(n, "*.") && strings.HasSuffix(sni, n[1:]) && len(n) > wildLen:
+					wildcard, wildLen = fc.GetName(), len(n)
+				}
+			}
+		}
+	}
+	chain := cmp.Or(exact, wildcard, catchAll)
+	if chain == "" {
+		return "no chain"
+	}
+	rc := routeTable(res, chain)
+	if rc == nil {
+		return "closed" // a chain that does not route HTTP: a refused root's
+	}
+	return answer(envoysim.Route(rc, "https", req))
 }

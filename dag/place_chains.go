@@ -110,6 +110,10 @@ func within(host string) func(string) bool {
 // into the Gateway chains gw of a port, or into a port of their own when gw
 // is empty and onGateway false. Chains the layers add are named
 // "ingress/<fqdn>" on a Gateway's port, as they serve no Gateway listener.
+//
+// The HTTPProxy chains are decided first, then the Ingress chains, so that
+// rule 3 holds an Ingress chain back only for an HTTPProxy chain that is
+// itself on the port.
 func (p *placer) mergeChains(gw []*FilterChain, chains [numLayers][]*layeredChain, onGateway bool) []*FilterChain {
 	for _, fc := range gw {
 		c := &layeredChain{layer: gatewayLayer, fc: fc}
@@ -122,18 +126,25 @@ func (p *placer) mergeChains(gw []*FilterChain, chains [numLayers][]*layeredChai
 	for l := range numLayers {
 		idx[l] = indexChains(chains[l])
 	}
-	var names []string
+	// placed indexes the chains that serve their server name on the port:
+	// the Gateway's, and the HTTPProxy chains once decided.
+	placed := idx
+	placed[proxyLayer], placed[ingressLayer] = indexChains(nil), indexChains(nil)
+	var added []*FilterChain
 	for _, l := range []layer{proxyLayer, ingressLayer} {
+		var names []string
 		for _, c := range chains[l] {
 			names = appendNew(names, c.fc.ServerNames...)
 		}
-	}
-	slices.SortFunc(names, hostmatch.Compare)
-
-	var added []*FilterChain
-	for _, name := range names {
-		if fc := p.addChain(name, idx, onGateway); fc != nil {
-			added = append(added, fc)
+		slices.SortFunc(names, hostmatch.Compare)
+		for _, name := range names {
+			if placed[proxyLayer].byName[name] != nil {
+				continue // an HTTPProxy chain serves it, with the Ingress routes (rule 2)
+			}
+			if fc := p.addChain(name, l, idx, placed, onGateway); fc != nil {
+				added = append(added, fc)
+				placed[l].byName[name] = idx[l].byName[name]
+			}
 		}
 	}
 	var out []*FilterChain
@@ -145,12 +156,17 @@ func (p *placer) mergeChains(gw []*FilterChain, chains [numLayers][]*layeredChai
 	return out
 }
 
-// addChain applies rules 1 to 4 to server name H and returns the chain H
-// gets, or nil.
-func (p *placer) addChain(name string, idx [numLayers]chainIndex, onGateway bool) *FilterChain {
-	proxy, ingress := idx[proxyLayer].byName[name], idx[ingressLayer].byName[name]
+// addChain applies rules 1 to 4 to server name H of a chain of layer l and
+// returns the chain H gets, or nil. idx holds every chain; placed those
+// that serve their name on the port.
+func (p *placer) addChain(name string, l layer, idx, placed [numLayers]chainIndex, onGateway bool) *FilterChain {
+	base := idx[l].byName[name]
+	var ingress *layeredChain // an Ingress chain for the same name, below an HTTPProxy's
+	if l == proxyLayer {
+		ingress = idx[ingressLayer].byName[name]
+	}
 	if g := idx[gatewayLayer].byName[name]; g != nil { // rule 1
-		for _, c := range []*layeredChain{proxy, ingress} {
+		for _, c := range []*layeredChain{base, ingress} {
 			if c == nil {
 				continue
 			}
@@ -164,10 +180,17 @@ func (p *placer) addChain(name string, idx [numLayers]chainIndex, onGateway bool
 		}
 		return nil
 	}
-	base := proxy
-	if base == nil {
-		base = ingress
-	} else if ingress != nil { // rule 2
+	for higher := gatewayLayer; higher < l; higher++ { // rule 3
+		w := placed[higher].chainFor(name)
+		if w == nil || (w.routesHTTP() && (base.routesHTTP() || !servesRoutesFor(w, name))) {
+			continue
+		}
+		p.tell(base.owners, true, contourv1.ConditionTypeTLSError, "ServerNameTaken",
+			"TLS for %q: %s already serves this server name through %s and takes precedence (Gateway API over HTTPProxy over Ingress); %s, so it is not served over TLS here. Use another hostname, or serve it there.",
+			name, describeChainOwner(w), describeServerNames(w.fc), whyNotJoined(w, base))
+		return nil // an Ingress chain for the name gets its own turn
+	}
+	if ingress != nil { // rule 2
 		if base.routesHTTP() && ingress.routesHTTP() {
 			p.tell(ingress.owners, false, contourv1.ConditionTypeTLSError, "CertificateOverridden",
 				"TLS for %q: %s serves this server name with its certificate and takes precedence over Ingress; this Ingress's certificate is not used for it, and its routes for %q join the HTTPProxy's.", name, describeChainOwner(base), name)
@@ -175,20 +198,6 @@ func (p *placer) addChain(name string, idx [numLayers]chainIndex, onGateway bool
 			p.tell(ingress.owners, true, contourv1.ConditionTypeTLSError, "ServerNameTaken",
 				"TLS for %q: %s serves this server name and takes precedence over Ingress; %s, so the Ingress routes for it are not served over TLS.", name, describeChainOwner(base), whyNotJoined(base, ingress))
 		}
-	}
-	for l := gatewayLayer; l < base.layer; l++ { // rule 3
-		w := idx[l].chainFor(name)
-		if w == nil || (w.routesHTTP() && (base.routesHTTP() || !servesRoutesFor(w, name))) {
-			continue
-		}
-		losers := base.owners
-		if base == proxy && ingress != nil && ingress.routesHTTP() {
-			losers = appendNew(slices.Clone(losers), ingress.owners...)
-		}
-		p.tell(losers, true, contourv1.ConditionTypeTLSError, "ServerNameTaken",
-			"TLS for %q: %s already serves this server name through %s and takes precedence (Gateway API over HTTPProxy over Ingress); %s, so it is not served over TLS here. Use another hostname, or serve it there.",
-			name, describeChainOwner(w), describeServerNames(w.fc), whyNotJoined(w, base))
-		return nil
 	}
 	fc := *base.fc // rule 4
 	if onGateway {
