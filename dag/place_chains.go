@@ -19,7 +19,9 @@
 //     hostname, an HTTPProxy wildcard root) keeps H when that chain does not
 //     route HTTP (TLSRoutes, a TCP proxy, a refused root), and when the new
 //     chain would not route HTTP while the wider one serves routes for H:
-//     what the higher layer serves is never lost. The owners are told.
+//     what the higher layer serves is never lost. Only chains that are on
+//     the port count: an HTTPProxy chain that rule 1 or 3 kept off holds no
+//     Ingress chain back. The owners are told.
 //  4. Otherwise H gets its own chain, with the winner's certificate, and
 //     its route table merges, for the hostnames H covers, what each layer's
 //     chain for SNI H routes (layers.go): the Gateway routes that answered
