@@ -151,7 +151,7 @@ func (o Options) describeIngress(ing *networkingv1.Ingress) string {
 			hosts = append(hosts, h)
 		}
 	}
-	s := fmt.Sprintf("translated for Ingress class %q (%s): %s", o.ingressClass(), why, plural(paths, "path"))
+	s := fmt.Sprintf("Translated for Ingress class %q (%s): %s", o.ingressClass(), why, plural(paths, "path"))
 	if len(hosts) > 0 {
 		s += " for " + strings.Join(hosts, ", ")
 	}
