@@ -132,47 +132,64 @@ func answer(res envoysim.Result) string {
 func TestLayeringAnswersAreLayersAnswers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 1))
 	for iter := range 300 {
-		c := randomLayering(rng)
-		translate := func(objs ...[]runtime.Object) *sesame.Result {
-			var all []runtime.Object
-			for _, o := range objs {
-				all = append(all, o...)
-			}
-			all = append(all, c.services...)
-			res, err := sesame.Translate(all, requestOptions)
-			if err != nil {
-				t.Fatalf("configuration %d: %v", iter, err)
-			}
-			return res
+		checkLayering(t, fmt.Sprint("configuration ", iter), randomLayering(rng))
+	}
+}
+
+// FuzzLayering checks the same property on the configuration a seed
+// generates, seeded with the first configurations of the test above.
+func FuzzLayering(f *testing.F) {
+	for seed := range uint64(8) {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		checkLayering(t, fmt.Sprint("seed ", seed), randomLayering(rand.New(rand.NewPCG(seed, 1))))
+	})
+}
+
+// checkLayering translates c with the three layers together and each alone,
+// and checks every request of the small grid against the property.
+func checkLayering(t *testing.T, name string, c layeringConfig) {
+	t.Helper()
+	translate := func(objs ...[]runtime.Object) *sesame.Result {
+		var all []runtime.Object
+		for _, o := range objs {
+			all = append(all, o...)
 		}
-		merged := routeTable(translate(c.gateway, c.proxies, c.ingresses), "gateway/default/gw/8080")
-		alone := []struct {
-			name  string
-			table string
-			res   *sesame.Result
-		}{
-			{"Gateway", "gateway/default/gw/8080", translate(c.gateway)},
-			{"HTTPProxy", "ingress/8080", translate(c.proxies)},
-			{"Ingress", "ingress/8080", translate(c.ingresses)},
+		all = append(all, c.services...)
+		res, err := sesame.Translate(all, requestOptions)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
-		for _, host := range layeringRequests {
-			for _, path := range layeringReqPaths {
-				req := get(host, path)
-				got := answer(envoysim.Route(merged, "http", req))
-				answers, nonEmpty := map[string]bool{}, []string{}
-				for _, a := range alone {
-					ans := answer(envoysim.Route(routeTable(a.res, a.table), "http", req))
-					answers[ans] = true
-					if ans != "404" {
-						nonEmpty = append(nonEmpty, a.name+": "+ans)
-					}
+		return res
+	}
+	merged := routeTable(translate(c.gateway, c.proxies, c.ingresses), "gateway/default/gw/8080")
+	alone := []struct {
+		name  string
+		table string
+		res   *sesame.Result
+	}{
+		{"Gateway", "gateway/default/gw/8080", translate(c.gateway)},
+		{"HTTPProxy", "ingress/8080", translate(c.proxies)},
+		{"Ingress", "ingress/8080", translate(c.ingresses)},
+	}
+	for _, host := range layeringRequests {
+		for _, path := range layeringReqPaths {
+			req := get(host, path)
+			got := answer(envoysim.Route(merged, "http", req))
+			answers, nonEmpty := map[string]bool{}, []string{}
+			for _, a := range alone {
+				ans := answer(envoysim.Route(routeTable(a.res, a.table), "http", req))
+				answers[ans] = true
+				if ans != "404" {
+					nonEmpty = append(nonEmpty, a.name+": "+ans)
 				}
-				if !answers[got] {
-					t.Fatalf("configuration %d, GET %s%s: merged answer %s is no layer's own answer (%v)", iter, host, path, got, nonEmpty)
-				}
-				if len(nonEmpty) == 1 && got == "404" {
-					t.Fatalf("configuration %d, GET %s%s: only %s answers, the merged table answers 404", iter, host, path, nonEmpty[0])
-				}
+			}
+			if !answers[got] {
+				t.Fatalf("%s, GET %s%s: merged answer %s is no layer's own answer (%v)", name, host, path, got, nonEmpty)
+			}
+			if len(nonEmpty) == 1 && got == "404" {
+				t.Fatalf("%s, GET %s%s: only %s answers, the merged table answers 404", name, host, path, nonEmpty[0])
 			}
 		}
 	}
