@@ -38,7 +38,7 @@ type Graph struct {
 // FilterChains, one per TLS server name set.
 type Listener struct {
 	// Gateway is the Gateway the listener belongs to; zero for the
-	// HTTPProxy ports.
+	// HTTPProxy and Ingress ports.
 	Gateway types.NamespacedName
 	// Port is the port of the Gateway's listeners, as clients see it.
 	Port int32

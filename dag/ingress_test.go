@@ -232,3 +232,30 @@ func TestBuildIngresses(t *testing.T) {
 		t.Errorf("status %v, events %+v", g.Status, g.Events)
 	}
 }
+
+func TestRuleHost(t *testing.T) {
+	tests := []struct {
+		host, want string
+		ok         bool
+	}{
+		{"", "", true}, // any host
+		{"www.example.com", "www.example.com", true},
+		{"WWW.Example.COM", "www.example.com", true},
+		{"*.example.com", "*.example.com", true},
+		{"*", "", false},
+		{"10.0.0.1", "", false},
+		{"a.*.com", "", false},
+		{"-bad.example.com", "", false},
+	}
+	for _, tt := range tests {
+		ib := &ingressBuild{b: &builder{}}
+		ing := &networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Name: "i"}, Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{{Host: tt.host}}}}
+		got, ok := ib.ruleHost(ing, 0)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("%q: %q %v, want %q %v", tt.host, got, ok, tt.want, tt.ok)
+		}
+		if events := ib.b.events.list; ok == (len(events) > 0) || (!ok && !strings.Contains(events[0].Message, "spec.rules[0].host")) {
+			t.Errorf("%q: events %+v", tt.host, events)
+		}
+	}
+}
