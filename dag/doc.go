@@ -127,7 +127,9 @@
 //     wins, and the loser is told (an HTTPProxy warning RouteOverridden, an
 //     Ingress Event) naming the winner. Under different hostnames, the more
 //     specific hostname wins without a word, as the Gateway API ranks
-//     hostnames before paths.
+//     hostnames before paths; a winner under a single-label wildcard
+//     (HTTPProxy, Ingress) leaves the wider route in place for hosts of more
+//     labels, which it does not match.
 //   - Order: by the hostname a route was attached under, most specific
 //     first, then by path precedence whatever the layer (exact, regular
 //     expression, longest prefix, method, headers, query parameters), ties
@@ -142,8 +144,9 @@
 //     Gateway listener has gets its own chain with the winner's certificate,
 //     whose routes include the Gateway's routes that answered the name
 //     through a wider listener, and that wider listener answers 421 for it.
-//     A layer never takes a server name that a higher layer serves without
-//     routing HTTP (TLSRoutes, TCP proxies, refused roots), and a TCP proxy
+//     A layer never takes a server name that a higher layer serves on the
+//     port without routing HTTP (TLSRoutes, TCP proxies, and HTTPProxy roots
+//     refused for an error, whose connections are closed), and a TCP proxy
 //     never takes one whose requests a higher layer routes.
 //   - Ports. A Gateway that binds an ingress port for the other kind of
 //     traffic (TLS on the HTTP port, HTTP on the HTTPS port) cannot share it:
