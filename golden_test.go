@@ -38,7 +38,7 @@ var goldenNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // TestGolden translates the input.yaml of every testdata/golden/*.txtar case,
 // with the settings of its optional options.yaml (allGateways, bindPorts,
-// rootNamespaces, ingressPorts),
+// rootNamespaces, ingressPorts, ingressClass),
 // and compares the result with its output.yaml: the Envoy resources message
 // by message with protocmp, the status as JSON values. With -update it
 // rewrites output.yaml instead.
@@ -116,8 +116,8 @@ func checkDeterministic(t *testing.T, objects []runtime.Object, opts sesame.Opti
 
 // parsedDocument is an output document decoded for comparison.
 type parsedDocument struct {
-	xds    map[string][]proto.Message
-	status any
+	xds            map[string][]proto.Message
+	status, events any
 }
 
 // sections maps each xds key to a constructor of its message type.
@@ -137,11 +137,12 @@ func parseDocument(data []byte) (*parsedDocument, error) {
 	var raw struct {
 		XDS    map[string][]json.RawMessage `json:"xds"`
 		Status any                          `json:"status"`
+		Events any                          `json:"events"`
 	}
 	if err := json.Unmarshal(jsonData, &raw); err != nil {
 		return nil, err
 	}
-	doc := &parsedDocument{xds: map[string][]proto.Message{}, status: raw.Status}
+	doc := &parsedDocument{xds: map[string][]proto.Message{}, status: raw.Status, events: raw.Events}
 	for key, items := range raw.XDS {
 		newMessage, ok := sections[key]
 		if !ok {
@@ -177,6 +178,9 @@ func compareDocuments(t *testing.T, wantData, gotData []byte) {
 	}
 	if diff := cmp.Diff(want.status, got.status); diff != "" {
 		t.Errorf("status differs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want.events, got.events); diff != "" {
+		t.Errorf("events differ (-want +got):\n%s", diff)
 	}
 }
 
@@ -232,6 +236,7 @@ func loadCase(t *testing.T, file string) *goldenCase {
 				HTTP  int32 `json:"http"`
 				HTTPS int32 `json:"https"`
 			} `json:"ingressPorts"`
+			IngressClass string `json:"ingressClass"`
 		}
 		if err := yaml.UnmarshalStrict(data, &o); err != nil {
 			t.Fatalf("%s: options.yaml: %v", file, err)
@@ -239,6 +244,7 @@ func loadCase(t *testing.T, file string) *goldenCase {
 		c.options.AllGateways, c.options.BindPorts = o.AllGateways, o.BindPorts
 		c.options.RootNamespaces = o.RootNamespaces
 		c.options.IngressPorts = dag.IngressPorts{HTTP: o.IngressPorts.HTTP, HTTPS: o.IngressPorts.HTTPS}
+		c.options.IngressClass = o.IngressClass
 	}
 	if c.result, err = sesame.Translate(c.objects, c.options); err != nil {
 		t.Fatal(err)

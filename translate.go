@@ -31,9 +31,14 @@ type Options struct {
 	// RootNamespaces lists the namespaces where HTTPProxies may be roots;
 	// empty allows every namespace. See dag.Options.RootNamespaces.
 	RootNamespaces []string
-	// IngressPorts are the ports Envoy binds for HTTPProxy virtual hosts,
-	// 8080 and 8443 when zero. See dag.Options.IngressPorts.
+	// IngressPorts are the ports Envoy binds for HTTPProxy and Ingress
+	// virtual hosts, 8080 and 8443 when zero; a Gateway that binds one of
+	// them shares it. See dag.Options.IngressPorts.
 	IngressPorts dag.IngressPorts
+	// IngressClass selects the Ingresses to translate, with those that name
+	// no class; empty means dag.DefaultIngressClass, "sesame". See
+	// dag.Options.IngressClass.
+	IngressClass string
 }
 
 // Result is what a translation produces.
@@ -43,6 +48,11 @@ type Result struct {
 	// Status is the status each object in scope should have, ordered by
 	// apiVersion, kind, namespace and name.
 	Status []dag.StatusUpdate
+	// Events are what a controller should record as Kubernetes Events for
+	// objects whose status has no room for conditions (Ingress): what was
+	// translated, and every problem, with the field and what to do. Ordered
+	// by apiVersion, kind, namespace and name.
+	Events []dag.Event
 	// Warnings name the objects that were not translated because Sesame does
 	// not read their kind.
 	Warnings []string
@@ -83,10 +93,11 @@ func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 		AllGateways:    opts.AllGateways,
 		RootNamespaces: opts.RootNamespaces,
 		IngressPorts:   opts.IngressPorts,
+		IngressClass:   opts.IngressClass,
 	})
 	res.graph = graph
 	res.XDS = xdsgen.Generate(graph)
-	res.Status = graph.Status
+	res.Status, res.Events = graph.Status, graph.Events
 	// The two checks read the resources and nothing else: for a large
 	// translation they run side by side.
 	var snapshotErr error

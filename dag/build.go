@@ -63,10 +63,15 @@ func Build(in *Input, opts Options) *Graph {
 	for _, g := range gateways {
 		b.gatewayStatus(g) // last: attachedRoutes counts routes still accepted
 	}
-	b.buildHTTPProxies(in.HTTPProxies) // after the Gateways: it needs the ports they bind
+	// HTTPProxies and Ingresses come after the Gateways: they may join the
+	// ports a Gateway binds, below it (layering).
+	proxies := b.buildHTTPProxies(in.HTTPProxies)
+	b.placeIngressHosts(proxies, b.buildIngresses(in.Ingresses))
+	proxies.writeStatus() // after placement, which may add to it
 	b.finishClusters()
 	b.finishSecrets()
 	sortStatus(b.graph.Status)
+	b.graph.Events = b.events.sorted()
 	return b.graph
 }
 
@@ -89,6 +94,8 @@ type builder struct {
 	// unserved holds the Gateways this controller is responsible for but does
 	// not serve, with the reason, so that routes naming them learn why.
 	unserved map[types.NamespacedName]string
+	// events are the diagnostics for objects without conditions (Ingress).
+	events events
 }
 
 func (b *builder) conditions(obj metav1.Object) *conditions {

@@ -1,7 +1,8 @@
 // Package dag builds the routing graph of a translation: which Gateway
-// listeners Envoy serves, which routes attach to them under which hostnames,
-// which Services receive the traffic, and the status every object in scope
-// should get.
+// listeners, HTTPProxy and Ingress hosts Envoy serves, which routes attach to
+// them under which hostnames, which Services receive the traffic, and the
+// status every object in scope should get (for Ingresses, whose status has no
+// conditions, the Events a controller should record).
 //
 // Build(input, options) is a pure function: it reads no clock (the status
 // time is Options.Now), file or network, never modifies its input, and gives
@@ -11,6 +12,9 @@
 // gets a condition that says what and where, and the rest is translated.
 //
 // # What this version translates
+//
+// Gateway API objects are described here; HTTPProxy in httpproxy.go, Ingress
+// and layering in the sections below.
 //
 // GatewayClass (by spec.controllerName); Gateway with HTTP, HTTPS and TLS
 // listeners, merged per port by package listenermerge; HTTPProxy (see its
@@ -51,6 +55,108 @@
 // When some backendRefs of a rule are invalid, their share of the traffic is
 // answered 500 (HTTP) or refused (TLS), as the spec requires; a rule with no
 // valid backend answers 500 for all of it.
+//
+// # Ingress
+//
+// networking.k8s.io/v1 Ingresses of Options.IngressClass ("sesame" by
+// default) are translated (ingress.go): those whose kubernetes.io/ingress.class
+// annotation, or else spec.ingressClassName, names the class, and those that
+// name none, as Contour does; the annotation wins when both are set
+// (Contour). Others belong to another controller and get nothing. Rules give
+// routes under their host ("" is any host; "*.example.com" matches exactly
+// one label, as the Ingress spec says, enforced with an :authority condition
+// as for HTTPProxy); paths (ingress_paths.go): Exact, Prefix by whole
+// segments ("/foo/" means "/foo"), and ImplementationSpecific as Contour reads
+// it, a string prefix, or an RE2 expression when the path holds any of
+// ^ + * [ ] %; spec.defaultBackend serves "/" (a string prefix) under any
+// host. Backends are Services by port number or name, spoken to as package
+// protocol decides for kind Ingress (appProtocol, like an HTTPRoute; no TLS
+// to backends); a missing Service or port, a protocol Sesame cannot speak
+// and a resource backend answer 503 for the path. spec.tls hosts get a TLS
+// filter chain with the entry's Secret (same namespace), and stay on HTTP
+// (Contour), unless ingress.kubernetes.io/force-ssl-redirect: "true" turns
+// the Ingress's HTTP routes into 301s to https, or
+// kubernetes.io/ingress.allow-http: "false" leaves them off HTTP
+// (ingress_tls.go). Choices where the texts leave room:
+//
+//   - Several Ingresses for one host share it (Contour). Of two routes with
+//     the same match there, the older Ingress's wins, then the earlier rule,
+//     then the default backend (the spec: for "requests that don't match
+//     any rule"); Contour keeps whichever it saw last, which depends on map
+//     order. Of two TLS entries for one host with different Secrets, the
+//     older Ingress's first entry wins.
+//   - A host with rules does not fall back to the default backend or to
+//     any-host rules when no path matches: Envoy chooses one virtual host
+//     per request, and Contour gives each host its own. Only a request that
+//     reaches a wildcard host's virtual host without being one label under it
+//     ("a.b.example.com" for "*.example.com") is served by the any-host rules,
+//     since the wildcard does not match it.
+//   - A missing Service answers 503 (the path keeps its match, so its
+//     requests do not reach a shorter path's backend); Contour leaves such a
+//     path out.
+//   - WebSocket upgrades follow the backend's protocol as for an HTTPRoute
+//     (GEP-1911); Contour needs its websocket-routes annotation. Contour's
+//     other annotations (projectcontour.io/...) are not translated, and an
+//     Ingress that sets them is told.
+//   - An Ingress's status has only load balancer addresses, which Sesame does
+//     not know. Everything it has to say about an Ingress is in Graph.Events
+//     (events.go), which a controller should record as Kubernetes Events: a
+//     Normal "Translated" Event for every Ingress in scope, and a Warning for
+//     every problem, naming the field and what to do.
+//
+// # Layering: Gateway API, HTTPProxy and Ingress on one port
+//
+// HTTPProxy and Ingress hosts are placed on Options.IngressPorts (place.go).
+// Where a served Gateway binds the same port for the same kind of traffic,
+// they join the Gateway's Listener instead of a Listener of their own, below
+// it: seeds 000/001, "Ingress is overwritten by HTTPProxy, is overwritten by
+// the Gateway API", and "If an Ingress and a HTTPProxy specify the exact same
+// route, the HTTPProxy will win". An HTTPProxy and an Ingress on their own
+// ports layer the same way. The rules (layers.go, place_chains.go):
+//
+//   - Per hostname. Every hostname of every layer gets a virtual host, which
+//     carries, from each layer, the routes of the virtual host that layer
+//     would have chosen for it on its own (its own hostname, else its most
+//     specific wider wildcard, else its catch-all). A hostname an HTTPProxy
+//     adds still serves a Gateway's hostless or wildcard routes, and an
+//     HTTPProxy or Ingress wildcard still reaches a more specific Gateway
+//     hostname.
+//   - Per identical match (the same path type and value, method, header and
+//     query conditions; a prefix "/" is the same whether it compares segments
+//     or strings, and the single-label :authority condition of a wildcard
+//     belongs to the hostname): under the same hostname, the higher layer
+//     wins, and the loser is told (an HTTPProxy warning RouteOverridden, an
+//     Ingress Event) naming the winner. Under different hostnames, the more
+//     specific hostname wins without a word, as the Gateway API ranks
+//     hostnames before paths; a winner under a single-label wildcard
+//     (HTTPProxy, Ingress) leaves the wider route in place for hosts of more
+//     labels, which it does not match.
+//   - Order: by the hostname a route was attached under, most specific
+//     first, then by path precedence whatever the layer (exact, regular
+//     expression, longest prefix, method, headers, query parameters), ties
+//     to the higher layer. So a longer prefix of one layer is never shadowed
+//     by a shorter one of another under the same hostname; a hostname's own
+//     routes come before a wider hostname's, as for two HTTPRoutes. Each
+//     layer's own order is kept where its routes overlap.
+//   - TLS, per server name: a Gateway HTTPS listener with that exact hostname
+//     keeps its certificate, and HTTPProxy and Ingress routes for it join its
+//     virtual hosts (their owners are told their certificate is not used);
+//     otherwise the HTTPProxy's chain wins over the Ingress's. A name no
+//     Gateway listener has gets its own chain with the winner's certificate,
+//     whose routes include the Gateway's routes that answered the name
+//     through a wider listener, and that wider listener answers 421 for it.
+//     A layer never takes a server name that a higher layer serves on the
+//     port without routing HTTP (TLSRoutes, TCP proxies, and HTTPProxy roots
+//     refused for an error, whose connections are closed), and a TCP proxy
+//     never takes one whose requests a higher layer routes.
+//   - Ports. A Gateway that binds an ingress port for the other kind of
+//     traffic (TLS on the HTTP port, HTTP on the HTTPS port) cannot share it:
+//     the hosts are not served on that port, and their owners are told. With
+//     Options.AllGateways every Gateway that binds the port gets the hosts,
+//     each for its own Envoy fleet.
+//
+// Gateway API status is never changed by layering: nothing a Gateway serves
+// is lost. Resources layering adds to a Gateway's are named "ingress/...".
 //
 // # Listeners, ports and Envoy
 //

@@ -120,6 +120,7 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 			if r := hostmatch.Relate(host, wider, hostmatch.Suffix); r != hostmatch.Equivalent && r != hostmatch.MoreSpecific {
 				continue
 			}
+			before := len(vh.Routes)
 			for _, route := range l.hosts[wider] {
 				rid, mid := route.fanRoute, route.fanMatch
 				if routeMark[rid] == mark || (wider != host && matchMark[mid] == mark) {
@@ -127,6 +128,9 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 				}
 				routeMark[rid], matchMark[mid] = mark, mark
 				vh.Routes = append(vh.Routes, route)
+			}
+			if len(vh.Routes) > before {
+				vh.runs = append(vh.runs, hostRun{hostname: wider, end: len(vh.Routes)})
 			}
 		}
 		out = append(out, vh)

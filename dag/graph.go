@@ -12,7 +12,8 @@ import (
 // same objects is the same whatever order they came in.
 type Graph struct {
 	// Listeners has one entry per port Envoy binds: the Gateways' ports,
-	// ordered by Gateway and port, then the HTTPProxy ports, HTTP first.
+	// ordered by Gateway and port, then the HTTPProxy and Ingress ports
+	// that no Gateway binds, HTTP first.
 	Listeners []*Listener
 	// Clusters are the Service ports that routes send traffic to, ordered by
 	// namespace, name and port.
@@ -22,16 +23,22 @@ type Graph struct {
 	Secrets []*Secret
 	// Status is the status every object in scope should have.
 	Status []StatusUpdate
+	// Events are what a controller should record as Kubernetes Events, for
+	// objects whose status has no room for conditions (Ingress), ordered
+	// by apiVersion, kind, namespace and name.
+	Events []Event
 }
 
 // Listener is one port of a Gateway: the Gateway listeners on that port,
-// merged; or one of the ports Envoy binds for HTTPProxy virtual hosts
-// (Options.IngressPorts), whose Gateway is the zero name. A plain HTTP port
+// merged, with any HTTPProxy and Ingress hosts layered below them when the
+// port is also an ingress port; or one of the ports Envoy binds for
+// HTTPProxy and Ingress virtual hosts (Options.IngressPorts) that no
+// Gateway binds, whose Gateway is the zero name. A plain HTTP port
 // has VirtualHosts; a secure port (HTTPS and TLS listeners) has
 // FilterChains, one per TLS server name set.
 type Listener struct {
 	// Gateway is the Gateway the listener belongs to; zero for the
-	// HTTPProxy ports.
+	// HTTPProxy and Ingress ports.
 	Gateway types.NamespacedName
 	// Port is the port of the Gateway's listeners, as clients see it.
 	Port int32
@@ -54,7 +61,9 @@ type Listener struct {
 // listener), or terminate TLS or pass it through and forward the stream (a
 // TLS listener with a TLSRoute).
 type FilterChain struct {
-	// Listener is the name of the Gateway listener the chain serves.
+	// Listener is the name of the Gateway listener the chain serves; for
+	// an HTTPProxy or Ingress host, its fqdn on a port of their own, and
+	// "ingress/<fqdn>" on a Gateway's port (which no listener name can be).
 	Listener string
 	// Protocol is the Gateway listener's protocol: HTTPS or TLS.
 	Protocol string

@@ -9,12 +9,13 @@ import (
 // VirtualHost is the set of routes served for one hostname on a Listener.
 type VirtualHost struct {
 	// Listener is the name of the Gateway listener the virtual host serves;
-	// "" on an HTTPProxy port.
+	// "" for a virtual host that only HTTPProxy and Ingress hosts make
+	// (on their own ports, or added to a Gateway's port by layering).
 	Listener string
 	// Hostname is the host the virtual host answers for: a precise name, a
-	// "*." wildcard with Gateway API suffix semantics (on an HTTPProxy port,
-	// single-label semantics, which its routes enforce with an :authority
-	// condition), or "" for any host.
+	// "*." wildcard with Gateway API suffix semantics (the routes of
+	// HTTPProxy and Ingress hosts, whose wildcards match a single label,
+	// enforce that with an :authority condition), or "" for any host.
 	Hostname string
 	// Routes are in the order Envoy must try them: the first match wins.
 	// A virtual host with no routes answers 404; it exists so that a more
@@ -26,6 +27,19 @@ type VirtualHost struct {
 	// whose server name chose this listener, and is answered 421, as the
 	// spec advises (Listener.Hostname, RFC 7540 9.1.2).
 	Misdirected bool
+
+	// runs says, for a Gateway virtual host, under which hostname each
+	// route was attached: Routes[runs[k-1].end:runs[k].end] under
+	// runs[k].hostname. Empty means every route is under Hostname.
+	// Layering (layers.go) reads it to tell a route of this hostname from
+	// one that falls through from a wider hostname.
+	runs []hostRun
+}
+
+// hostRun is a run of routes attached under one hostname.
+type hostRun struct {
+	hostname string
+	end      int
 }
 
 // Route is one match of one rule of a route object, and what to do with the
@@ -163,14 +177,15 @@ func (s StringMatch) String() string {
 
 // RouteSource names the part of an object a Route came from.
 type RouteSource struct {
-	Kind      string // "HTTPRoute", "GRPCRoute", "TLSRoute" or "HTTPProxy"
+	Kind      string // "HTTPRoute", "GRPCRoute", "TLSRoute", "HTTPProxy" or "Ingress"
 	Namespace string
 	Name      string
 	Rule      int // index in spec.rules
 	Match     int // index in spec.rules[Rule].matches; 0 when it has none or for TLSRoute
 	// Field is the field path of the part, for kinds without rules and
 	// matches: "spec.routes[2]", "spec.includes[0]" or "spec.tcpproxy" of
-	// an HTTPProxy.
+	// an HTTPProxy; "spec.rules[0].http.paths[1]" or "spec.defaultBackend"
+	// of an Ingress.
 	Field string
 }
 

@@ -14,8 +14,9 @@
 //     reported where they are written.
 //  3. Order (httpproxy_order.go): each root's routes are sorted, and routes
 //     whose match an earlier one already has are dropped with a warning.
-//  4. Placement (httpproxy_place.go): the roots' virtual hosts become
-//     graph Listeners on Options.IngressPorts.
+//  4. Placement (place.go, with the Ingresses): the roots' virtual hosts
+//     become graph Listeners on Options.IngressPorts, or join a Gateway's
+//     Listener that binds the same port.
 //  5. Status (httpproxy_status.go): every proxy gets one; proxies no valid
 //     root reached are orphaned.
 //
@@ -44,6 +45,10 @@ type proxyBuild struct {
 	// includedBy lists, per proxy, the proxies whose includes name it, for
 	// orphan messages.
 	includedBy map[types.NamespacedName][]types.NamespacedName
+	// names are the proxies, sorted; hosts what their roots serve, for
+	// placement.
+	names []types.NamespacedName
+	hosts []*proxyHost
 }
 
 // proxyHost is what one root serves under its fqdn.
@@ -74,12 +79,12 @@ type proxyTLS struct {
 	minVersion, maxVersion string
 }
 
-// buildHTTPProxies translates every HTTPProxy, adds their listeners to the
-// graph and writes their status. It runs after the Gateways are finished,
-// so that it can see which ports they bind.
-func (b *builder) buildHTTPProxies(in []*contourv1.HTTPProxy) {
+// buildHTTPProxies translates every HTTPProxy into the hosts its roots
+// serve, for placement; writeStatus writes their status afterwards. It
+// returns nil when there are none.
+func (b *builder) buildHTTPProxies(in []*contourv1.HTTPProxy) *proxyBuild {
 	if len(in) == 0 {
-		return
+		return nil
 	}
 	pb := &proxyBuild{
 		b:          b,
@@ -106,40 +111,31 @@ func (b *builder) buildHTTPProxies(in []*contourv1.HTTPProxy) {
 		slices.SortFunc(list, compareNames)
 	}
 
-	var hosts []*proxyHost
+	pb.names = names
 	for _, host := range pb.roots(names) {
 		if !host.refused {
 			pb.walkRoot(host)
 		}
 		pb.finishHost(host)
-		hosts = append(hosts, host)
+		pb.hosts = append(pb.hosts, host)
 	}
-	listeners, unplaced := placeProxyHosts(hosts, b.opts.IngressPorts.withDefaults(), b.boundPorts())
-	b.graph.Listeners = append(b.graph.Listeners, listeners...)
-	for _, u := range unplaced {
-		pb.status[u.host.root].addError(contourv1.ConditionTypeListenerError, "PortInUse", "%s", u.reason)
+	return pb
+}
+
+// writeStatus writes the status of every HTTPProxy; nil writes none.
+func (pb *proxyBuild) writeStatus() {
+	if pb == nil {
+		return
 	}
-	for _, name := range names {
-		b.graph.Status = append(b.graph.Status, StatusUpdate{
+	for _, name := range pb.names {
+		pb.b.graph.Status = append(pb.b.graph.Status, StatusUpdate{
 			APIVersion: contourv1.GroupVersion.String(),
 			Kind:       contourv1.HTTPProxyKind,
 			Namespace:  name.Namespace,
 			Name:       name.Name,
-			Status:     pb.status[name].httpProxyStatus(b.now, pb.includedBy[name]),
+			Status:     pb.status[name].httpProxyStatus(pb.b.now, pb.includedBy[name]),
 		})
 	}
-}
-
-// boundPorts are the ports the served Gateways' listeners bind, with the
-// Gateway, for the port conflict check of placeProxyHosts.
-func (b *builder) boundPorts() map[int32]types.NamespacedName {
-	out := map[int32]types.NamespacedName{}
-	for _, l := range b.graph.Listeners {
-		if _, ok := out[l.BindPort]; !ok {
-			out[l.BindPort] = l.Gateway
-		}
-	}
-	return out
 }
 
 func compareNames(a, b types.NamespacedName) int {

@@ -21,9 +21,9 @@ func TestPlaceProxyHosts(t *testing.T) {
 		routes: []orderedRoute{placeRoute("spec.routes[0]", false), placeRoute("spec.routes[1]", true)}}
 	refused := &proxyHost{root: types.NamespacedName{Namespace: "ns", Name: "refused"}, fqdn: "refused.example.com", secure: true, refused: true}
 
-	listeners, unplaced := placeProxyHosts([]*proxyHost{secure, plain, refused}, ports, nil)
-	if len(unplaced) != 0 || len(listeners) != 2 {
-		t.Fatalf("listeners %d, unplaced %v", len(listeners), unplaced)
+	listeners, notices := placeHosts(nil, proxyServedHosts(secure, plain, refused), ports)
+	if len(notices) != 0 || len(listeners) != 2 {
+		t.Fatalf("listeners %d, notices %v", len(listeners), notices)
 	}
 	httpL, httpsL := listeners[0], listeners[1]
 	if httpL.BindPort != 8080 || httpL.Port != 80 || httpL.Secure || httpsL.BindPort != 8443 || httpsL.Port != 443 || !httpsL.Secure {
@@ -66,15 +66,27 @@ func TestPlaceProxyHosts(t *testing.T) {
 	}
 }
 
+func proxyServedHosts(hosts ...*proxyHost) []*servedHost {
+	var out []*servedHost
+	for _, h := range hosts {
+		out = append(out, proxyServedHost(h))
+	}
+	return out
+}
+
+// TestPlaceProxyHostsPortConflicts: a port a Gateway binds for the other
+// kind of traffic, or one port for both, cannot carry the hosts; the root
+// is told.
 func TestPlaceProxyHostsPortConflicts(t *testing.T) {
 	h := &proxyHost{root: types.NamespacedName{Namespace: "ns", Name: "p"}, fqdn: "a.example.com", secure: true, tls: &proxyTLS{}}
 	gw := types.NamespacedName{Namespace: "default", Name: "gw"}
-	listeners, unplaced := placeProxyHosts([]*proxyHost{h}, IngressPorts{HTTP: 8080, HTTPS: 8443}, map[int32]types.NamespacedName{8080: gw})
-	if len(listeners) != 1 || !listeners[0].Secure || len(unplaced) != 1 || !strings.Contains(unplaced[0].reason, "Gateway default/gw") {
-		t.Errorf("HTTP port taken: listeners %d, unplaced %+v", len(listeners), unplaced)
+	tlsGateway := &Listener{Gateway: gw, Port: 443, BindPort: 8080, Secure: true}
+	listeners, notices := placeHosts([]*Listener{tlsGateway}, proxyServedHosts(h), IngressPorts{HTTP: 8080, HTTPS: 8443})
+	if len(listeners) != 1 || !listeners[0].Secure || len(notices) != 1 || !strings.Contains(notices[0].message, "Gateway default/gw for TLS") || notices[0].to.name != "p" {
+		t.Errorf("HTTP port taken for TLS: listeners %d, notices %+v", len(listeners), notices)
 	}
-	listeners, unplaced = placeProxyHosts([]*proxyHost{h}, IngressPorts{HTTP: 8080, HTTPS: 8080}, nil)
-	if len(listeners) != 1 || listeners[0].Secure || len(unplaced) != 1 || !strings.Contains(unplaced[0].reason, "same port") {
-		t.Errorf("one port for both: listeners %d, unplaced %+v", len(listeners), unplaced)
+	listeners, notices = placeHosts(nil, proxyServedHosts(h), IngressPorts{HTTP: 8080, HTTPS: 8080})
+	if len(listeners) != 1 || listeners[0].Secure || len(notices) != 1 || !strings.Contains(notices[0].message, "same port") {
+		t.Errorf("one port for both: listeners %d, notices %+v", len(listeners), notices)
 	}
 }

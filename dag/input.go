@@ -5,6 +5,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -26,6 +27,7 @@ type Input struct {
 	Secrets         []*corev1.Secret
 	Namespaces      []*corev1.Namespace
 	HTTPProxies     []*contourv1.HTTPProxy
+	Ingresses       []*networkingv1.Ingress
 }
 
 // Add appends obj to the slice for its kind. It returns an error for a nil
@@ -54,6 +56,8 @@ func (in *Input) Add(obj runtime.Object) error {
 		in.Namespaces = appendNonNil(in.Namespaces, o)
 	case *contourv1.HTTPProxy:
 		in.HTTPProxies = appendNonNil(in.HTTPProxies, o)
+	case *networkingv1.Ingress:
+		in.Ingresses = appendNonNil(in.Ingresses, o)
 	case nil:
 		return fmt.Errorf("dag: nil object")
 	default:

@@ -35,12 +35,30 @@ type Options struct {
 	// let a cluster administrator carve off. A root elsewhere is invalid and
 	// claims nothing. Empty allows roots in every namespace.
 	RootNamespaces []string
-	// IngressPorts are the ports Envoy binds for HTTPProxy virtual hosts.
+	// IngressPorts are the ports Envoy binds for HTTPProxy and Ingress
+	// virtual hosts. When a served Gateway's listener binds one of them
+	// too, they share it (see "Layering" in the package documentation).
 	IngressPorts IngressPorts
+	// IngressClass selects the Ingresses this translation acts for: those
+	// whose kubernetes.io/ingress.class annotation, or else
+	// spec.ingressClassName, is IngressClass, and those that name no class
+	// at all. Empty means DefaultIngressClass.
+	IngressClass string
 }
 
-// IngressPorts are the ports Envoy binds for HTTPProxy (and, later, Ingress)
-// virtual hosts. Zero means Contour's defaults for Envoy, 8080 and 8443.
+// DefaultIngressClass is the Ingress class Sesame answers to when
+// Options.IngressClass is empty.
+const DefaultIngressClass = "sesame"
+
+func (o Options) ingressClass() string {
+	if o.IngressClass == "" {
+		return DefaultIngressClass
+	}
+	return o.IngressClass
+}
+
+// IngressPorts are the ports Envoy binds for HTTPProxy and Ingress virtual
+// hosts. Zero means Contour's defaults for Envoy, 8080 and 8443.
 // Clients are taken to reach them as ports 80 and 443 (Contour's Envoy
 // Service maps them so), which is what redirects to https name.
 type IngressPorts struct {

@@ -29,8 +29,9 @@
 //     HTTP/1.1 for HTTPRoute, h2c for GRPCRoute, a plain stream for TLSRoute.
 //     An HTTPRoute to an HTTP/1.1 backend still upgrades WebSockets, as the
 //     GEP says absence "does not imply ... disable any features".
-//   - Route kind compatibility (GEP-1911's tables): HTTPRoute with HTTP/1.1,
-//     h2c and ws; GRPCRoute with h2c only (gRPC needs HTTP/2); TLSRoute with
+//   - Route kind compatibility (GEP-1911's tables): HTTPRoute, and the
+//     HTTPProxy and Ingress backends read the same way, with HTTP/1.1, h2c
+//     and ws; GRPCRoute with h2c only (gRPC needs HTTP/2); TLSRoute with
 //     any, as it forwards a stream without reading it (the GEP lists wss).
 //     TLS to the backend from an HTTPRoute or GRPCRoute (https, wss) needs a
 //     BackendTLSPolicy (GEP-1897), which Sesame does not read: unsupported.

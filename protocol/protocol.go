@@ -45,6 +45,9 @@ const (
 	// HTTPRoute's backends do (its services[].protocol, when set, decides
 	// instead: FromHTTPProxy).
 	HTTPProxy Kind = "HTTPProxy"
+	// Ingress is networking.k8s.io/v1 Ingress, whose backends are read as
+	// an HTTPRoute's: it has no field that asks for TLS to the backend.
+	Ingress Kind = "Ingress"
 )
 
 // raw is the Kubernetes standard value meaning "look at the Service's

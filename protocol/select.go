@@ -81,7 +81,7 @@ func inferFrom(kind Kind) Protocol {
 // terminates, so any recognised protocol is the backend's business.
 func compatible(kind Kind, p Protocol) bool {
 	switch kind {
-	case HTTPRoute, HTTPProxy:
+	case HTTPRoute, HTTPProxy, Ingress:
 		return p == HTTP1 || p == H2C || p == WebSocket
 	case GRPCRoute:
 		return p == H2C
@@ -92,7 +92,7 @@ func compatible(kind Kind, p Protocol) bool {
 }
 
 func article(kind Kind) string {
-	if strings.HasPrefix(string(kind), "H") {
+	if strings.HasPrefix(string(kind), "H") || strings.HasPrefix(string(kind), "I") {
 		return "an"
 	}
 	return "a"
@@ -102,6 +102,8 @@ func why(kind Kind, p Protocol) string {
 	switch {
 	case p.TLS() && kind == HTTPProxy:
 		return " from appProtocol; set the service's protocol to tls or h2"
+	case p.TLS() && kind == Ingress:
+		return ": Sesame does not originate TLS to Ingress backends; use an HTTPProxy with protocol tls or h2"
 	case p.TLS() && kind != TLSRoute:
 		return " without a BackendTLSPolicy, which Sesame does not read yet"
 	case kind == GRPCRoute:

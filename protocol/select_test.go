@@ -45,6 +45,13 @@ func TestSelect(t *testing.T) {
 		{"ws", nil, HTTPRoute, WebSocket, ""},
 		{"http", nil, TLSRoute, HTTP1, ""},
 
+		// Ingress backends are read as an HTTPRoute's, without TLS.
+		{"", nil, Ingress, HTTP1, ""},
+		{"kubernetes.io/h2c", nil, Ingress, H2C, ""},
+		{"kubernetes.io/ws", nil, Ingress, WebSocket, ""},
+		{"https", nil, Ingress, "", "an Ingress cannot use"},
+		{"h2", nil, Ingress, "", "does not originate TLS to Ingress backends"},
+
 		// Unknown values.
 		{"mongodb", nil, HTTPRoute, "", `appProtocol "mongodb", which Sesame does not support`},
 		{"example.com/custom", nil, TLSRoute, "", "does not support"},

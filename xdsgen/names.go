@@ -14,21 +14,26 @@ import (
 // Envoy's configuration or stats can find the object behind it:
 //
 //	Listener            gateway/<namespace>/<gateway>/<port>
-//	                    ingress/<bind port>                              (the HTTPProxy ports)
+//	                    ingress/<bind port>                              (the HTTPProxy and Ingress ports)
 //	RouteConfiguration  gateway/<namespace>/<gateway>/<port>             (HTTP: the route table of the port)
 //	                    gateway/<namespace>/<gateway>/<port>/<listener>  (HTTPS: the route table of one listener)
-//	                    ingress/<bind port>                              (HTTPProxy, HTTP: every root's virtual host)
-//	                    ingress/<bind port>/<fqdn>                       (HTTPProxy, HTTPS: one TLS root)
+//	                    gateway/<namespace>/<gateway>/<port>/ingress/<fqdn>  (HTTPS: an HTTPProxy or Ingress host
+//	                                                                      layered onto a Gateway's port)
+//	                    ingress/<bind port>                              (HTTPProxy and Ingress, HTTP: every host's virtual host)
+//	                    ingress/<bind port>/<fqdn>                       (HTTPProxy and Ingress, HTTPS: one TLS host)
 //	FilterChain         gateway/<namespace>/<gateway>/<port>/<listener>  (HTTPS)
 //	                    gateway/<namespace>/<gateway>/<port>/<listener>/tlsroute/<namespace>/<name>  (TLS)
-//	                    ingress/<bind port>/<fqdn>                       (HTTPProxy, TLS terminated and routed, or refused)
+//	                    gateway/<namespace>/<gateway>/<port>/ingress/<fqdn>  (an HTTPProxy or Ingress TLS host on a Gateway's port)
+//	                    ingress/<bind port>/<fqdn>                       (HTTPProxy and Ingress, TLS terminated and routed, or refused)
 //	                    ingress/<bind port>/<fqdn>/httpproxy/<namespace>/<name>  (HTTPProxy TCP proxy: the proxy whose services serve it)
 //	VirtualHost         <namespace>/<gateway>/<listener>/<hostname>      ("*" for a listener or route without hostname)
-//	                    ingress/<fqdn>                                   (HTTPProxy)
+//	                    ingress/<fqdn>                                   (a hostname only HTTPProxy and Ingress hosts have, "*" for
+//	                                                                      any host, on their ports or layered onto a Gateway's)
 //	Route               httproute/<namespace>/<name>/rule/<i>/match/<j>
 //	                    httpproxy/<namespace>/<name>/<field>             (the proxy that wrote the route: spec.routes[i];
 //	                                                                      spec.includes[i] for the 502 of an include that
 //	                                                                      cannot be followed; spec.virtualhost for a refused root)
+//	                    ingress/<namespace>/<name>/<field>               (spec.rules[i].http.paths[j], or spec.defaultBackend)
 //	Cluster             service/<namespace>/<service>/<port>             (HTTP/1.1, or a stream)
 //	                    service/<namespace>/<service>/<port>/h2c         (HTTP/2 without TLS: gRPC, kubernetes.io/h2c)
 //	                    service/<namespace>/<service>/<port>/ws          (kubernetes.io/ws)
@@ -39,8 +44,11 @@ import (
 //
 // <port> is the Gateway listener's port for a listener (Envoy may bind another,
 // see dag.Options.BindPorts), and the Service port (not the target port) for a
-// cluster. The HTTPProxy ports belong to no Gateway and are named by the port
-// Envoy binds (dag.Options.IngressPorts). Kubernetes names cannot hold "/",
+// cluster. The HTTPProxy and Ingress ports belong to no Gateway and are named
+// by the port Envoy binds (dag.Options.IngressPorts); when a Gateway binds the
+// same port, its resources carry the HTTPProxy and Ingress hosts too, and what
+// they add is named "ingress/..." inside the Gateway's names. A Gateway
+// listener name cannot hold "/", so "ingress/<fqdn>" never names one. Kubernetes names cannot hold "/",
 // so the names split back into their parts unambiguously. An HTTPProxy route
 // carries the delegation it came through in its metadata, under
 // RouteMetadataKey: {"chain": ["<root namespace>/<root>", ..., "<namespace>/<name>"]}. One more cluster has a fixed name,
@@ -82,7 +90,7 @@ func virtualHostName(l *dag.Listener, vh *dag.VirtualHost) string {
 	if host == "" {
 		host = "*"
 	}
-	if l.Gateway == (types.NamespacedName{}) {
+	if l.Gateway == (types.NamespacedName{}) || vh.Listener == "" {
 		return "ingress/" + host
 	}
 	return fmt.Sprintf("%s/%s/%s/%s", l.Gateway.Namespace, l.Gateway.Name, vh.Listener, host)

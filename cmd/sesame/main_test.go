@@ -133,6 +133,27 @@ func TestHTTPProxyFlags(t *testing.T) {
 	}
 }
 
+// TestIngressClass: --ingress-class selects the Ingresses translated, and
+// their Events follow the status.
+func TestIngressClass(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "ingress.yaml")
+	ingress := "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: i, namespace: default}\n" +
+		"spec: {ingressClassName: public, defaultBackend: {service: {name: s, port: {number: 80}}}}\n"
+	if err := os.WriteFile(file, []byte(ingress), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := call("", "translate", "-f", file, "--now", "2026-01-01T00:00:00Z")
+	if code != 0 || strings.Contains(out, "events:") || strings.Contains(out, "ingress/8080") {
+		t.Errorf("default class: exit %d, stderr %q, output %s", code, errOut, out)
+	}
+	code, out, errOut = call("", "translate", "-f", file, "--ingress-class", "public", "--now", "2026-01-01T00:00:00Z")
+	if code != 0 || !strings.Contains(out, "name: ingress/8080") || !strings.Contains(out, "reason: ServiceNotFound") ||
+		strings.Index(out, "status:") > strings.Index(out, "events:") {
+		t.Errorf("--ingress-class public: exit %d, stderr %q, output %s", code, errOut, out)
+	}
+}
+
 func TestOneGateway(t *testing.T) {
 	code, out, errOut := call("", "translate", "-f", quickstart, "--gateway", "default/public")
 	if code != 0 || !strings.Contains(out, "gateway/default/public/80") {
@@ -152,7 +173,7 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	_, out, _ := call("", "translate", "--help")
-	for _, flag := range []string{"-f value", "-o string", "-controller-name", "-now", "-bind-port", "-all-gateways", "-gateway", "-root-namespaces", "-ingress-http-port", "-ingress-https-port"} {
+	for _, flag := range []string{"-f value", "-o string", "-controller-name", "-now", "-bind-port", "-all-gateways", "-gateway", "-root-namespaces", "-ingress-http-port", "-ingress-https-port", "-ingress-class"} {
 		if !strings.Contains(out, flag) {
 			t.Errorf("translate --help does not document %s", flag)
 		}

@@ -28,6 +28,8 @@ they become and the status each object should get:
     secrets: [...]     # envoy.extensions.transport_sockets.tls.v3.Secret
   status:
     - {apiVersion, kind, namespace, name, status}
+  events:              # only when there are some
+    - {apiVersion, kind, namespace, name, type, reason, message}
 
 PATH is a YAML or JSON file with one or more documents (separated by "---",
 v1 List documents allowed), a directory (its *.yaml, *.yml and *.json files,
@@ -35,13 +37,18 @@ recursively, in name order), or "-" for standard input.
 
 Read: GatewayClass, Gateway, HTTPRoute, GRPCRoute, TLSRoute, ReferenceGrant
 (gateway.networking.k8s.io/v1; v1beta1, v1alpha2 for GRPCRoute and TLSRoute,
-v1alpha3 for TLSRoute), HTTPProxy (projectcontour.io/v1),
-Service, Secret, Namespace (v1), EndpointSlice (discovery.k8s.io/v1). Objects of
-other kinds are skipped with a warning on stderr.
+v1alpha3 for TLSRoute), HTTPProxy (projectcontour.io/v1), Ingress
+(networking.k8s.io/v1), Service, Secret, Namespace (v1), EndpointSlice
+(discovery.k8s.io/v1). Objects of other kinds are skipped with a warning on
+stderr.
 
-HTTPProxy virtual hosts are served on their own Envoy listeners, by default
-on ports 8080 (HTTP) and 8443 (HTTPS, by TLS server name), as Contour's Envoy
-binds them.
+HTTPProxy and Ingress virtual hosts are served on their own Envoy listeners,
+by default on ports 8080 (HTTP) and 8443 (HTTPS, by TLS server name), as
+Contour's Envoy binds them. When the served Gateway binds the same port, they
+join its listener below it: Gateway API routes win identical matches over
+HTTPProxy routes, which win over Ingress routes. An Ingress's status has no
+conditions, so what Sesame has to say about Ingresses is in the events
+section, as a controller would record Kubernetes Events.
 
 The secrets section holds the certificates and private keys of the Secrets
 that HTTPS and TLS listeners use, as Envoy receives them.
@@ -129,8 +136,9 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var roots namespaceList
 	fs.Var(&roots, "root-namespaces", "NS[,NS...]: the namespaces where HTTPProxies may be roots (have\nspec.virtualhost); repeatable (default: every namespace)")
 	var httpPort, httpsPort port
-	fs.Var(&httpPort, "ingress-http-port", "the port Envoy binds for HTTPProxy virtual hosts over HTTP (default 8080)")
-	fs.Var(&httpsPort, "ingress-https-port", "the port Envoy binds for HTTPProxy virtual hosts over TLS (default 8443)")
+	fs.Var(&httpPort, "ingress-http-port", "the port Envoy binds for HTTPProxy and Ingress virtual hosts over HTTP (default 8080)")
+	fs.Var(&httpsPort, "ingress-https-port", "the port Envoy binds for HTTPProxy and Ingress virtual hosts over TLS (default 8443)")
+	ingressClass := fs.String("ingress-class", dag.DefaultIngressClass, "the Ingress class to act for: Ingresses whose kubernetes.io/ingress.class\nannotation or spec.ingressClassName is it, and those that name no class")
 	onlyGateway := fs.String("gateway", "", "NAMESPACE/NAME: print only the Envoy resources of this Gateway, as its own\nEnvoy fleet takes them (status stays whole)")
 	if code, done := parseFlags(fs, args, stdout); done {
 		return code
@@ -173,6 +181,7 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		AllGateways:    *allGateways,
 		RootNamespaces: roots,
 		IngressPorts:   dag.IngressPorts{HTTP: int32(httpPort), HTTPS: int32(httpsPort)},
+		IngressClass:   *ingressClass,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "sesame translate: %v\n", err)

@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -44,6 +45,7 @@ var kinds = map[schema.GroupVersionKind]func() runtime.Object{
 	discoveryv1.SchemeGroupVersion.WithKind("EndpointSlice"): func() runtime.Object {
 		return new(discoveryv1.EndpointSlice)
 	},
+	networkingv1.SchemeGroupVersion.WithKind("Ingress"): func() runtime.Object { return new(networkingv1.Ingress) },
 }
 
 // Older Gateway API versions whose objects have the v1 schema, as far as

@@ -33,6 +33,8 @@ func TestDecode(t *testing.T) {
 			nil, []string{"(it reads gateway.networking.k8s.io/v1 or gateway.networking.k8s.io/v1beta1 HTTPRoute)"}, ""},
 		{"HTTPProxy, and the seed's v1alpha1 spelling read as v1", "apiVersion: projectcontour.io/v1\nkind: HTTPProxy\nmetadata: {name: a}\n---\napiVersion: projectcontour.io/v1alpha1\nkind: HTTPProxy\nmetadata: {name: b}\nspec: {routes: [{services: [{name: s, port: 80}], rateLimitPolicy: {local: {requests: 1}}}]}\n",
 			[]string{"projectcontour.io/v1 HTTPProxy a", "projectcontour.io/v1 HTTPProxy b"}, nil, ""},
+		{"Ingress v1; v1beta1 points at v1", "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: i}\n---\napiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata: {name: old}\n",
+			[]string{"networking.k8s.io/v1 Ingress i"}, []string{"(it reads networking.k8s.io/v1 Ingress)"}, ""},
 		{"unknown kind", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n", nil, []string{"skipped apps/v1 Deployment"}, ""},
 
 		// Errors name the document.

@@ -8,6 +8,11 @@
 //	  endpoints: [...]   # envoy.config.endpoint.v3.ClusterLoadAssignment
 //	  secrets: [...]     # envoy.extensions.transport_sockets.tls.v3.Secret
 //	status: [...]        # {apiVersion, kind, namespace, name, status}
+//	events: [...]        # {apiVersion, kind, namespace, name, type, reason, message}
+//
+// The events section is written only when there are events (for Ingresses,
+// whose status has no conditions), so documents without them keep their
+// shape.
 //
 // Envoy messages are in protojson form (proto field names in lowerCamelCase,
 // Any fields with "@type"). protojson deliberately varies its whitespace
@@ -67,6 +72,12 @@ func Document(res *sesame.Result, f Format) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	var eventsJSON any
+	if len(res.Events) > 0 {
+		if eventsJSON, err = normalise(res.Events); err != nil {
+			return nil, err
+		}
+	}
 	switch f {
 	case YAML:
 		xdsYAML, err := yaml.JSONToYAML(mustJSON(map[string]any{"xds": xdsJSON}))
@@ -77,7 +88,15 @@ func Document(res *sesame.Result, f Format) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return append(xdsYAML, statusYAML...), nil
+		out := append(xdsYAML, statusYAML...)
+		if eventsJSON != nil {
+			eventsYAML, err := yaml.JSONToYAML(mustJSON(map[string]any{"events": eventsJSON}))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, eventsYAML...)
+		}
+		return out, nil
 	case JSON:
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
@@ -85,7 +104,8 @@ func Document(res *sesame.Result, f Format) ([]byte, error) {
 		err := enc.Encode(struct {
 			XDS    any `json:"xds"`
 			Status any `json:"status"`
-		}{xdsJSON, statusJSON})
+			Events any `json:"events,omitempty"`
+		}{xdsJSON, statusJSON, eventsJSON})
 		return buf.Bytes(), err
 	default:
 		return nil, fmt.Errorf("render: unknown format %q (want yaml or json)", f)

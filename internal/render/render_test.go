@@ -80,3 +80,31 @@ func TestEmptyResult(t *testing.T) {
 		t.Error("unknown format accepted")
 	}
 }
+
+// TestEvents: events come after status, only when there are some, in YAML
+// and JSON.
+func TestEvents(t *testing.T) {
+	res := result()
+	res.Events = []dag.Event{{APIVersion: "networking.k8s.io/v1", Kind: "Ingress", Namespace: "ns", Name: "i", Type: dag.EventWarning, Reason: "ServiceNotFound", Message: "m"}}
+	out, err := Document(res, YAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "events:\n- apiVersion: networking.k8s.io/v1\n  kind: Ingress\n  message: m\n  name: i\n  namespace: ns\n  reason: ServiceNotFound\n  type: Warning\n"
+	if s := string(out); !strings.HasSuffix(s, want) || strings.Index(s, "status:") > strings.Index(s, "events:") {
+		t.Errorf("got:\n%s\nwant it to end with:\n%s", out, want)
+	}
+	out, err = Document(res, JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Events []dag.Event `json:"events"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil || len(doc.Events) != 1 || doc.Events[0] != res.Events[0] {
+		t.Errorf("JSON events: %+v, %v", doc.Events, err)
+	}
+	if out, _ := Document(result(), JSON); strings.Contains(string(out), "events") {
+		t.Error("a result without events has an events key")
+	}
+}

@@ -1,0 +1,27 @@
+package dag
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestEvents: the same Event is kept once; Events sort by object, keeping
+// each object's in the order found.
+func TestEvents(t *testing.T) {
+	var e events
+	b, a := objectKey{"Ingress", "ns", "b"}, objectKey{"Ingress", "ns", "a"}
+	e.addf(b, "v1", EventNormal, "Translated", "b %d", 1)
+	e.addf(a, "v1", EventWarning, "Z", "second")
+	e.addf(b, "v1", EventNormal, "Translated", "b %d", 1)
+	e.addf(a, "v1", EventWarning, "A", "third")
+	var got []string
+	for _, ev := range e.sorted() {
+		got = append(got, ev.Name+":"+ev.Reason)
+	}
+	if want := []string{"a:Z", "a:A", "b:Translated"}; !slices.Equal(got, want) {
+		t.Errorf("events %v, want %v", got, want)
+	}
+	if len(e.list) != 3 {
+		t.Errorf("sorted changed the list or duplicates were kept: %d", len(e.list))
+	}
+}

@@ -1,0 +1,261 @@
+package dag
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func pathType(t networkingv1.PathType) *networkingv1.PathType { return &t }
+
+var (
+	exactType    = pathType(networkingv1.PathTypeExact)
+	prefixType   = pathType(networkingv1.PathTypePrefix)
+	implSpecific = pathType(networkingv1.PathTypeImplementationSpecific)
+)
+
+var ingressPathTests = []struct {
+	path    string
+	typ     *networkingv1.PathType
+	want    PathMatch
+	problem string // substring; "" when valid
+}{
+	// Exact.
+	{"/login", exactType, PathMatch{PathExact, "/login"}, ""},
+	{"/login/", exactType, PathMatch{PathExact, "/login/"}, ""},
+	{"", exactType, PathMatch{PathExact, "/"}, ""}, // an empty path is "/", as in Contour
+
+	// Prefix: whole segments, trailing "/" dropped, "/" for everything.
+	{"/docs", prefixType, PathMatch{PathPrefix, "/docs"}, ""},
+	{"/docs/", prefixType, PathMatch{PathPrefix, "/docs"}, ""},
+	{"/", prefixType, PathMatch{PathPrefix, "/"}, ""},
+	{"", prefixType, PathMatch{PathPrefix, "/"}, ""},
+
+	// The Ingress API's rules for Exact and Prefix.
+	{"/a//b", prefixType, PathMatch{}, `contains "//"`},
+	{"/a/./b", exactType, PathMatch{}, `"." or ".." segment`},
+	{"/a%2Fb", prefixType, PathMatch{}, `contains "%2F"`},
+	{"/a/..", prefixType, PathMatch{}, `ends with "/.."`},
+	{"docs", prefixType, PathMatch{}, `does not start with "/"`},
+	{"/a?b", exactType, PathMatch{}, "query"},
+
+	// ImplementationSpecific, and no pathType: Contour's string prefix, or
+	// a regular expression when the path has ^ + * [ ] %.
+	{"/static", implSpecific, PathMatch{PathStringPrefix, "/static"}, ""},
+	{"/static", nil, PathMatch{PathStringPrefix, "/static"}, ""},
+	{"", nil, PathMatch{PathStringPrefix, "/"}, ""},
+	{"/items/[0-9]+", implSpecific, PathMatch{PathRegularExpression, "/items/[0-9]+"}, ""},
+	{"/list/.*", nil, PathMatch{PathRegularExpression, "/list/.*"}, ""},
+	{"/a.b", nil, PathMatch{PathStringPrefix, "/a.b"}, ""}, // '.' is not one of Contour's regex characters
+	{"/bad[", implSpecific, PathMatch{}, "invalid RE2"},
+	{"^/anchored", implSpecific, PathMatch{}, `does not start with "/"`},
+	{"/(x{1000}){1000}*", implSpecific, PathMatch{}, "invalid RE2"},
+	{"/[ab]{200}", implSpecific, PathMatch{}, "instructions"},
+
+	// Unknown types.
+	{"/x", pathType("Regex"), PathMatch{}, `pathType "Regex"`},
+}
+
+func TestIngressPathMatch(t *testing.T) {
+	for _, tt := range ingressPathTests {
+		got, problem := ingressPathMatch(tt.path, tt.typ)
+		switch {
+		case tt.problem == "" && (problem != "" || got != tt.want):
+			t.Errorf("%q %v: %+v %q, want %+v", tt.path, tt.typ, got, problem, tt.want)
+		case tt.problem != "" && !strings.Contains(problem, tt.problem):
+			t.Errorf("%q %v: problem %q, want it to contain %q", tt.path, tt.typ, problem, tt.problem)
+		}
+	}
+}
+
+// FuzzIngressPathMatch: any path and type give a match or a problem, never
+// both or neither; a match starts with "/", a Prefix has no trailing "/"
+// unless it is "/", and a regular expression compiles.
+func FuzzIngressPathMatch(f *testing.F) {
+	for _, tt := range ingressPathTests {
+		typ := ""
+		if tt.typ != nil {
+			typ = string(*tt.typ)
+		}
+		f.Add(tt.path, typ)
+	}
+	f.Fuzz(func(t *testing.T, path, typ string) {
+		var p *networkingv1.PathType
+		if typ != "" {
+			p = pathType(networkingv1.PathType(typ))
+		}
+		m, problem := ingressPathMatch(path, p)
+		if (problem == "") == (m == PathMatch{}) {
+			t.Fatalf("%q %q: match %+v and problem %q", path, typ, m, problem)
+		}
+		if problem != "" {
+			return
+		}
+		if !strings.HasPrefix(m.Value, "/") {
+			t.Errorf("%q %q: %+v does not start with /", path, typ, m)
+		}
+		if m.Type == PathPrefix && m.Value != "/" && strings.HasSuffix(m.Value, "/") {
+			t.Errorf("%q %q: prefix %q ends with /", path, typ, m.Value)
+		}
+		if m.Type == PathRegularExpression {
+			if _, err := regexp.Compile(m.Value); err != nil {
+				t.Errorf("%q %q: %v", path, typ, err)
+			}
+		}
+	})
+}
+
+func TestIngressSelected(t *testing.T) {
+	ing := func(annotation, spec string) *networkingv1.Ingress {
+		i := &networkingv1.Ingress{}
+		if annotation != "" {
+			i.Annotations = map[string]string{ingressClassAnnotation: annotation}
+		}
+		if spec != "" {
+			i.Spec.IngressClassName = &spec
+		}
+		return i
+	}
+	tests := []struct {
+		option, annotation, spec string
+		want                     bool
+	}{
+		// The default class is "sesame".
+		{"", "", "", true}, // no class: Sesame's too, as in Contour
+		{"", "", "sesame", true},
+		{"", "sesame", "", true},
+		{"", "", "nginx", false},
+		{"", "nginx", "", false},
+		// The annotation wins over spec.ingressClassName (Contour).
+		{"", "nginx", "sesame", false},
+		{"", "sesame", "nginx", true},
+		// Another class.
+		{"nginx", "", "nginx", true},
+		{"nginx", "", "sesame", false},
+		{"nginx", "", "", true},
+	}
+	for _, tt := range tests {
+		if got := (Options{IngressClass: tt.option}).ingressSelected(ing(tt.annotation, tt.spec)); got != tt.want {
+			t.Errorf("class %q, annotation %q, spec %q: %v, want %v", tt.option, tt.annotation, tt.spec, got, tt.want)
+		}
+	}
+}
+
+func TestIngressBackend(t *testing.T) {
+	svc := &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web"},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{
+			{Name: "http", Port: 80},
+			{Name: "grpc", Port: 9000, AppProtocol: ptr("kubernetes.io/h2c")},
+			{Name: "dns", Port: 53, Protocol: corev1.ProtocolUDP},
+			{Name: "tls", Port: 443, AppProtocol: ptr("https")},
+		}},
+	}
+	b := &builder{index: newIndex(&Input{Services: []*corev1.Service{svc}})}
+	service := func(name string, port networkingv1.ServiceBackendPort) *networkingv1.IngressBackend {
+		return &networkingv1.IngressBackend{Service: &networkingv1.IngressServiceBackend{Name: name, Port: port}}
+	}
+	tests := []struct {
+		name     string
+		backend  *networkingv1.IngressBackend
+		port     int32
+		protocol string
+		reason   string // "" when it resolves
+	}{
+		{"by number", service("web", networkingv1.ServiceBackendPort{Number: 80}), 80, "", ""},
+		{"by name", service("web", networkingv1.ServiceBackendPort{Name: "http"}), 80, "", ""},
+		{"appProtocol h2c", service("web", networkingv1.ServiceBackendPort{Name: "grpc"}), 9000, "h2c", ""},
+		{"appProtocol https", service("web", networkingv1.ServiceBackendPort{Name: "tls"}), 0, "", "UnsupportedProtocol"},
+		{"a UDP port is not a backend", service("web", networkingv1.ServiceBackendPort{Name: "dns"}), 0, "", "ServicePortNotFound"},
+		{"missing number", service("web", networkingv1.ServiceBackendPort{Number: 81}), 0, "", "ServicePortNotFound"},
+		{"both name and number", service("web", networkingv1.ServiceBackendPort{Name: "http", Number: 80}), 0, "", "InvalidBackend"},
+		{"neither", service("web", networkingv1.ServiceBackendPort{}), 0, "", "InvalidBackend"},
+		{"missing Service", service("nope", networkingv1.ServiceBackendPort{Number: 80}), 0, "", "ServiceNotFound"},
+		{"resource", &networkingv1.IngressBackend{Resource: &corev1.TypedLocalObjectReference{Kind: "Bucket", Name: "b"}}, 0, "", "UnsupportedBackend"},
+		{"nothing", &networkingv1.IngressBackend{}, 0, "", "UnsupportedBackend"},
+	}
+	for _, tt := range tests {
+		c, reason, problem := b.ingressBackend("ns", tt.backend, "spec.defaultBackend")
+		switch {
+		case tt.reason == "" && (c == nil || c.Port != tt.port || c.Protocol != tt.protocol):
+			t.Errorf("%s: %+v %s %s", tt.name, c, reason, problem)
+		case tt.reason != "" && (c != nil || reason != tt.reason || problem == ""):
+			t.Errorf("%s: %+v %q %q, want reason %s", tt.name, c, reason, problem, tt.reason)
+		}
+	}
+}
+
+// TestBuildIngresses checks what golden files show less directly: hosts
+// gather the routes of every Ingress for them in precedence order; the
+// older of two objects with one name is used; a host is served over TLS
+// only where a spec.tls entry claims it; Events name their Ingress.
+func TestBuildIngresses(t *testing.T) {
+	at := func(minute int) metav1.Time { return metav1.NewTime(time.Date(2026, 1, 1, 0, minute, 0, 0, time.UTC)) }
+	rule := func(host string, paths ...string) networkingv1.IngressRule {
+		r := networkingv1.IngressRule{Host: host, IngressRuleValue: networkingv1.IngressRuleValue{HTTP: &networkingv1.HTTPIngressRuleValue{}}}
+		for _, p := range paths {
+			r.HTTP.Paths = append(r.HTTP.Paths, networkingv1.HTTPIngressPath{Path: p, PathType: prefixType,
+				Backend: networkingv1.IngressBackend{Service: &networkingv1.IngressServiceBackend{Name: "web", Port: networkingv1.ServiceBackendPort{Number: 80}}}})
+		}
+		return r
+	}
+	in := &Input{
+		Ingresses: []*networkingv1.Ingress{
+			{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "a", CreationTimestamp: at(0)},
+				Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{rule("www.example.com", "/a")}}},
+			{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "b", CreationTimestamp: at(1)},
+				Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{rule("www.example.com", "/a/b", "/")}}},
+			// A newer object with the same name: ignored.
+			{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "b", CreationTimestamp: at(2)},
+				Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{rule("newer.example.com", "/")}}},
+		},
+		Services: []*corev1.Service{{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web"}, Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}}}},
+	}
+	g := Build(in, Options{})
+	if len(g.Listeners) != 1 || g.Listeners[0].Secure || len(g.Listeners[0].VirtualHosts) != 1 {
+		t.Fatalf("listeners %+v", g.Listeners)
+	}
+	vh := g.Listeners[0].VirtualHosts[0]
+	var got []string
+	for _, r := range vh.Routes {
+		got = append(got, r.Source.Name+r.Match.Path.Value)
+	}
+	if vh.Hostname != "www.example.com" || strings.Join(got, " ") != "b/a/b a/a b/" {
+		t.Errorf("%s: routes %v, want b/a/b a/a b/", vh.Hostname, got)
+	}
+	if len(g.Status) != 0 || len(g.Events) != 2 || g.Events[0].Name != "a" || g.Events[1].Name != "b" || g.Events[1].Type != EventNormal {
+		t.Errorf("status %v, events %+v", g.Status, g.Events)
+	}
+}
+
+func TestRuleHost(t *testing.T) {
+	tests := []struct {
+		host, want string
+		ok         bool
+	}{
+		{"", "", true}, // any host
+		{"www.example.com", "www.example.com", true},
+		{"WWW.Example.COM", "www.example.com", true},
+		{"*.example.com", "*.example.com", true},
+		{"*", "", false},
+		{"10.0.0.1", "", false},
+		{"a.*.com", "", false},
+		{"-bad.example.com", "", false},
+	}
+	for _, tt := range tests {
+		ib := &ingressBuild{b: &builder{}}
+		ing := &networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Name: "i"}, Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{{Host: tt.host}}}}
+		got, ok := ib.ruleHost(ing, 0)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("%q: %q %v, want %q %v", tt.host, got, ok, tt.want, tt.ok)
+		}
+		if events := ib.b.events.list; ok == (len(events) > 0) || (!ok && !strings.Contains(events[0].Message, "spec.rules[0].host")) {
+			t.Errorf("%q: events %+v", tt.host, events)
+		}
+	}
+}

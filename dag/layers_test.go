@@ -1,0 +1,226 @@
+package dag
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSelectHost(t *testing.T) {
+	idx := indexHosts([]*layeredHost{
+		{hostname: "www.example.com"}, {hostname: "*.example.com"}, {hostname: "*.b.example.com"}, {hostname: ""},
+	})
+	noCatchAll := indexHosts([]*layeredHost{{hostname: "*.example.com"}})
+	tests := []struct {
+		idx        hostIndex
+		host, want string // want "-" for none
+	}{
+		// Exact, then the longest wildcard suffix, then the catch-all.
+		{idx, "www.example.com", "www.example.com"},
+		{idx, "a.example.com", "*.example.com"},
+		{idx, "x.b.example.com", "*.b.example.com"},
+		{idx, "x.y.b.example.com", "*.b.example.com"},
+		{idx, "b.example.com", "*.example.com"},
+		{idx, "example.com", ""},
+		{idx, "other.org", ""},
+		// Wildcards select themselves or wider wildcards.
+		{idx, "*.b.example.com", "*.b.example.com"},
+		{idx, "*.c.example.com", "*.example.com"},
+		{idx, "*.org", ""},
+		{idx, "", ""},
+		// Without a catch-all.
+		{noCatchAll, "other.org", "-"},
+		{noCatchAll, "", "-"},
+		{noCatchAll, "a.example.com", "*.example.com"},
+	}
+	for _, tt := range tests {
+		got := "-"
+		if h := tt.idx.selectHost(tt.host); h != nil {
+			got = h.hostname
+		}
+		if got != tt.want {
+			t.Errorf("selectHost(%q) = %q, want %q", tt.host, got, tt.want)
+		}
+	}
+}
+
+func TestLayerKey(t *testing.T) {
+	route := func(typ PathMatchType, value string, headers ...StringMatch) *Route {
+		return &Route{Match: RouteMatch{Path: PathMatch{Type: typ, Value: value}, Headers: headers}}
+	}
+	wild, _ := hostCondition("*.example.com")
+	x := StringMatch{Name: "x", Type: MatchExact, Value: "1"}
+	tests := []struct {
+		name string
+		a, b *Route
+		host string
+		same bool
+	}{
+		// "/" selects every path, whether it compares segments or strings.
+		{"prefix / both ways", route(PathPrefix, "/"), route(PathStringPrefix, "/"), "", true},
+		{"other prefixes differ by type", route(PathPrefix, "/a"), route(PathStringPrefix, "/a"), "", false},
+		{"exact is not a prefix", route(PathExact, "/a"), route(PathPrefix, "/a"), "", false},
+		// The single-label condition belongs to the hostname, not the route.
+		{"host condition left out", route(PathPrefix, "/a", wild), route(PathPrefix, "/a"), "*.example.com", true},
+		{"host condition of another hostname kept", route(PathPrefix, "/a", wild), route(PathPrefix, "/a"), "", false},
+		{"other headers kept", route(PathPrefix, "/a", wild, x), route(PathPrefix, "/a"), "*.example.com", false},
+		{"headers in any order", route(PathPrefix, "/a", x, wild), route(PathPrefix, "/a", wild, x), "*.example.com", true},
+	}
+	for _, tt := range tests {
+		if got := layerKey(tt.a, tt.host) == layerKey(tt.b, tt.host); got != tt.same {
+			t.Errorf("%s: same key %v, want %v", tt.name, got, tt.same)
+		}
+	}
+	r := route(PathPrefix, "/a", wild, x)
+	layerKey(r, "*.example.com")
+	if len(r.Match.Headers) != 2 {
+		t.Error("layerKey changed the route")
+	}
+}
+
+// lh builds a layered virtual host whose routes are prefix paths ("=/a"
+// for an exact path), each attached under the host's hostname.
+func lh(l layer, hostname string, paths ...string) *layeredHost {
+	h := &layeredHost{layer: l, hostname: hostname}
+	for _, p := range paths {
+		r := &Route{Source: RouteSource{Kind: []string{"HTTPRoute", "HTTPProxy", "Ingress"}[l], Name: l.String(), Field: p}}
+		switch {
+		case strings.HasPrefix(p, "="):
+			r.Match.Path = PathMatch{Type: PathExact, Value: p[1:]}
+		default:
+			r.Match.Path = PathMatch{Type: PathPrefix, Value: p}
+		}
+		if c, ok := hostCondition(hostname); ok && l != gatewayLayer {
+			r.Match.Headers = []StringMatch{c}
+		}
+		h.routes = append(h.routes, newLayeredRoute(r, hostname, routePrecedence(r, hostname)))
+	}
+	return h
+}
+
+// describeRoutes writes a virtual host's routes as "layer:path" pairs.
+func describeRoutes(vh *VirtualHost) string {
+	var s []string
+	for _, r := range vh.Routes {
+		s = append(s, r.Source.Name[:1]+":"+r.Source.Field)
+	}
+	return strings.Join(s, " ")
+}
+
+func TestMergeHosts(t *testing.T) {
+	G, P, I := gatewayLayer, proxyLayer, ingressLayer
+	tests := []struct {
+		name     string
+		hosts    []*layeredHost
+		want     map[string]string // hostname -> routes, "G:/a" for the Gateway's /a
+		overrule []string          // "loser>winner" overrides reported
+	}{
+		// Identical matches under one hostname: the higher layer wins.
+		{"Gateway over HTTPProxy", []*layeredHost{lh(G, "a.com", "/x"), lh(P, "a.com", "/x", "/")},
+			map[string]string{"a.com": "G:/x H:/"}, []string{"H:/x>G:/x"}},
+		{"HTTPProxy over Ingress", []*layeredHost{lh(P, "a.com", "/x"), lh(I, "a.com", "/x")},
+			map[string]string{"a.com": "H:/x"}, []string{"I:/x>H:/x"}},
+		{"Gateway over Ingress", []*layeredHost{lh(G, "a.com", "=/x"), lh(I, "a.com", "=/x")},
+			map[string]string{"a.com": "G:=/x"}, []string{"I:=/x>G:=/x"}},
+		// Under different hostnames, the more specific wins, silently.
+		{"Ingress under a precise host over the Gateway's catch-all", []*layeredHost{lh(G, "", "/x"), lh(I, "a.com", "/x")},
+			map[string]string{"a.com": "I:/x", "": "G:/x"}, nil},
+		// A single-label winner leaves the wider route for longer hosts.
+		{"Ingress wildcard before the Gateway's catch-all", []*layeredHost{lh(G, "", "/x"), lh(I, "*.a.com", "/x")},
+			map[string]string{"*.a.com": "I:/x G:/x", "": "G:/x"}, nil},
+		// Different matches under one hostname: path precedence.
+		{"longest prefix first, across layers", []*layeredHost{lh(G, "a.com", "/a"), lh(P, "a.com", "/a/b/c", "/"), lh(I, "a.com", "=/a", "/a/b")},
+			map[string]string{"a.com": "I:=/a H:/a/b/c I:/a/b G:/a H:/"}, nil},
+		// A more specific hostname's routes come first (hostname precedence).
+		{"tiers", []*layeredHost{lh(G, "", "/a/b"), lh(P, "a.com", "/")},
+			map[string]string{"a.com": "H:/ G:/a/b", "": "G:/a/b"}, nil},
+		// A hostname one layer adds carries the others' routes for it.
+		{"vice versa", []*layeredHost{lh(G, "a.com", "/g"), lh(I, "*.com", "/i")},
+			map[string]string{"a.com": "G:/g I:/i", "*.com": "I:/i"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var layers [numLayers][]*layeredHost
+			for _, h := range tt.hosts {
+				layers[h.layer] = append(layers[h.layer], h)
+			}
+			var reports []string
+			vhosts := mergeHosts(layers, nil, func(loser, winner layeredRoute, _ string) {
+				reports = append(reports, loser.route.Source.Name[:1]+":"+loser.route.Source.Field+">"+winner.route.Source.Name[:1]+":"+winner.route.Source.Field)
+			})
+			got := map[string]string{}
+			for _, vh := range vhosts {
+				got[vh.Hostname] = describeRoutes(vh)
+			}
+			for host, want := range tt.want {
+				if got[host] != want {
+					t.Errorf("%q: %q, want %q", host, got[host], want)
+				}
+			}
+			if len(got) != len(tt.want) {
+				t.Errorf("virtual hosts %v, want %v", got, tt.want)
+			}
+			if !slices.Equal(reports, tt.overrule) {
+				t.Errorf("overrides %v, want %v", reports, tt.overrule)
+			}
+		})
+	}
+}
+
+// TestMergeHostsReuse: a virtual host only one layer has is passed through
+// as it is, and 421 virtual hosts stay 421.
+func TestMergeHostsReuse(t *testing.T) {
+	vh := &VirtualHost{Listener: "l", Hostname: "a.com"}
+	mis := &VirtualHost{Listener: "other", Hostname: "b.com", Misdirected: true}
+	var layers [numLayers][]*layeredHost
+	layers[gatewayLayer] = gatewayHosts([]*VirtualHost{vh, mis})
+	layers[ingressLayer] = []*layeredHost{lh(ingressLayer, "c.com", "/")}
+	out := mergeHosts(layers, nil, nil)
+	if len(out) != 3 || out[0] != vh || out[2] != mis || out[1].Listener != "" || out[1].Hostname != "c.com" {
+		t.Errorf("got %+v", out)
+	}
+}
+
+// TestProxyPrecedenceAgreesWithProxyOrder: sorting HTTPProxy routes by
+// precedence, stably from their own order, never reorders two routes that
+// can match the same path: the merge keeps HTTPProxy's order (seed 003's
+// literal-before-wildcard included). Every prefix pattern up to four
+// characters over {a, b, /, *}, checked over every path of up to six
+// characters over {a, b, c, /}.
+func TestProxyPrecedenceAgreesWithProxyOrder(t *testing.T) {
+	paths := allStrings("abc/", 6)
+	var routes []orderedRoute
+	for i, s := range allStrings("ab/*", 4) {
+		if p, problem := parsePrefix("/" + s); problem == "" {
+			routes = append(routes, orderedRoute{match: proxyMatch{path: p}, seq: i})
+		}
+	}
+	routes, _ = sortProxyRoutes(routes)
+	sets := make([][]uint64, len(routes))
+	for i, r := range routes {
+		sets[i] = make([]uint64, (len(paths)+63)/64)
+		for j, path := range paths {
+			if referenceMatch(r.match.path.String(), path) {
+				sets[i][j/64] |= 1 << (j % 64)
+			}
+		}
+	}
+	checked := 0
+	for i := range routes {
+		for j := i + 1; j < len(routes); j++ {
+			a, b := routes[i].match, routes[j].match
+			if comparePrecedence(proxyPrecedence(a), proxyPrecedence(b)) <= 0 {
+				continue
+			}
+			for k := range sets[i] {
+				if sets[i][k]&sets[j][k] != 0 {
+					t.Fatalf("%q comes before %q in HTTPProxy order, both match some path, but precedence puts it after", a.path, b.path)
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 1000 {
+		t.Errorf("only %d reordered pairs checked", checked)
+	}
+}
