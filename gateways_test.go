@@ -64,3 +64,58 @@ func TestForGateway(t *testing.T) {
 		t.Errorf("an unknown Gateway has %d listeners", len(got.Listeners))
 	}
 }
+
+// TestForGatewayIngressPorts checks that each Gateway's part carries the
+// HTTPProxy ports no Gateway binds: every Envoy fleet serves HTTPProxy.
+func TestForGatewayIngressPorts(t *testing.T) {
+	const input = `
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: sesame}
+spec: {controllerName: projectsesame.io/gateway-controller}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: public, namespace: infra}
+spec:
+  gatewayClassName: sesame
+  listeners: [{name: http, protocol: HTTP, port: 80}]
+---
+apiVersion: projectcontour.io/v1
+kind: HTTPProxy
+metadata: {name: www, namespace: web}
+spec:
+  virtualhost: {fqdn: www.example.com}
+  routes: [{services: [{name: web, port: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: web}
+spec: {ports: [{port: 80}]}
+`
+	objects, _, err := manifest.Decode("input", strings.NewReader(input))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sesame.Translate(objects, sesame.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := res.ForGateway(types.NamespacedName{Namespace: "infra", Name: "public"})
+	var names []string
+	for _, l := range part.Listeners {
+		names = append(names, l.GetName())
+	}
+	if want := "[gateway/infra/public/80 ingress/8080]"; fmt.Sprint(names) != want {
+		t.Errorf("listeners %v, want %s", names, want)
+	}
+	if len(part.Clusters) != 1 || part.Clusters[0].GetName() != "service/web/web/80" {
+		t.Errorf("clusters %v, want service/web/web/80", part.Clusters)
+	}
+	if err := part.Validate(); err != nil {
+		t.Error(err)
+	}
+	if _, err := part.Snapshot("1"); err != nil {
+		t.Error(err)
+	}
+}

@@ -8,14 +8,20 @@ import (
 )
 
 // ForGateway returns the part of the graph one Gateway needs: its listeners,
-// and the clusters and secrets they use, sharing the values of g. With
-// Options.AllGateways each Gateway is meant for its own Envoy fleet, which
-// takes its own part; the graph as a whole may bind a port once per Gateway.
-// Status is not included: it belongs to the whole translation.
+// the listeners of the HTTPProxy and Ingress ports that no Gateway binds
+// (every Envoy fleet serves HTTPProxy and Ingress, as every Contour Envoy
+// does), and the clusters and secrets they use, sharing the values of g.
+// With Options.AllGateways each Gateway is meant for its own Envoy fleet,
+// which takes its own part; the graph as a whole may bind a port once per
+// Gateway. A Gateway the graph does not serve gets an empty part. Status is
+// not included: it belongs to the whole translation.
 func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
 	part := &Graph{}
+	if !slices.Contains(g.Gateways(), gateway) {
+		return part
+	}
 	for _, l := range g.Listeners {
-		if l.Gateway == gateway {
+		if l.Gateway == gateway || l.Gateway == (types.NamespacedName{}) {
 			part.Listeners = append(part.Listeners, l)
 		}
 	}
