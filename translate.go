@@ -64,7 +64,8 @@ type Result struct {
 func (r *Result) Gateways() []types.NamespacedName { return r.graph.Gateways() }
 
 // ForGateway returns the Envoy resources of one served Gateway: its listeners
-// and route tables and the clusters, load assignments and secrets they use.
+// and route tables, those of the HTTPProxy and Ingress ports no Gateway
+// binds, and the clusters, load assignments and secrets they use.
 // With Options.AllGateways each Gateway's Envoy fleet takes its own part,
 // since two Gateways may use the same port.
 func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
