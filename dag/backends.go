@@ -92,11 +92,7 @@ func (b *builder) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRe
 	if port == nil {
 		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no port %d.", name, *ref.Port)
 	}
-	proto, perr := protocol.Select(protocol.Backend{
-		Name:               name.String() + ":" + strconv.Itoa(int(port.Port)),
-		ServiceAppProtocol: valueOr(port.AppProtocol, ""),
-		SliceAppProtocols:  sliceAppProtocols(svc, port.Name),
-	}, protocol.Kind(from.kind))
+	proto, perr := selectProtocol(name, port, svc, protocol.Kind(from.kind))
 	if perr != nil {
 		return nil, perr.Reason, perr.Message
 	}
@@ -114,14 +110,32 @@ func clusterProtocol(p protocol.Protocol) string {
 	return ""
 }
 
-// sliceAppProtocols lists the appProtocol the Service's EndpointSlices give
-// the port named portName.
+// selectProtocol is protocol.Select for a port of an indexed Service. The
+// backend's name appears only in error messages, so it is written only for
+// them: every backendRef of every route comes here.
+func selectProtocol(name types.NamespacedName, port *corev1.ServicePort, svc *service, kind protocol.Kind) (protocol.Protocol, *protocol.Error) {
+	backend := protocol.Backend{
+		ServiceAppProtocol: valueOr(port.AppProtocol, ""),
+		SliceAppProtocols:  sliceAppProtocols(svc, port.Name),
+	}
+	p, err := protocol.Select(backend, kind)
+	if err != nil {
+		backend.Name = name.String() + ":" + strconv.Itoa(int(port.Port))
+		p, err = protocol.Select(backend, kind)
+	}
+	return p, err
+}
+
+// sliceAppProtocols lists the appProtocols the Service's EndpointSlices set
+// on the port named portName. Slices that set none are left out, which
+// protocol.Select reads the same as "" and which spares the common case a
+// slice.
 func sliceAppProtocols(svc *service, portName string) []string {
 	var out []string
 	for _, slice := range svc.slices {
 		for _, sp := range slice.Ports {
-			if valueOr(sp.Name, "") == portName {
-				out = append(out, valueOr(sp.AppProtocol, ""))
+			if valueOr(sp.Name, "") == portName && valueOr(sp.AppProtocol, "") != "" {
+				out = append(out, *sp.AppProtocol)
 			}
 		}
 	}

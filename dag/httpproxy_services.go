@@ -149,11 +149,7 @@ func (b *builder) proxyCluster(namespace string, s *contourv1.Service, tcp bool)
 		p = protocol.Stream
 	default:
 		var err *protocol.Error
-		p, err = protocol.Select(protocol.Backend{
-			Name:               fmt.Sprintf("%s:%d", name, port.Port),
-			ServiceAppProtocol: valueOr(port.AppProtocol, ""),
-			SliceAppProtocols:  sliceAppProtocols(svc, port.Name),
-		}, protocol.HTTPProxy)
+		p, err = selectProtocol(name, port, svc, protocol.HTTPProxy)
 		if err != nil {
 			return nil, err.Reason, err.Message
 		}

@@ -175,11 +175,7 @@ func (b *builder) ingressBackend(namespace string, be *networkingv1.IngressBacke
 	default:
 		return nil, "InvalidBackend", "service.port sets neither name nor number"
 	}
-	p, err := protocol.Select(protocol.Backend{
-		Name:               fmt.Sprintf("%s:%d", name, port.Port),
-		ServiceAppProtocol: valueOr(port.AppProtocol, ""),
-		SliceAppProtocols:  sliceAppProtocols(svc, port.Name),
-	}, protocol.Ingress)
+	p, err := selectProtocol(name, port, svc, protocol.Ingress)
 	if err != nil {
 		return nil, err.Reason, err.Message
 	}
