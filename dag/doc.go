@@ -10,6 +10,9 @@
 // depends on order sorts first (oldest object, then namespace and name).
 // Invalid input never stops it: the object, rule or reference that is wrong
 // gets a condition that says what and where, and the rest is translated.
+// For large inputs it compiles routes and collects endpoints on as many
+// goroutines as GOMAXPROCS allows; the Graph does not depend on how many.
+// It is safe to call Build concurrently.
 //
 // # What this version translates
 //

@@ -9,6 +9,12 @@
 // endpoints come from the ClusterLoadAssignment of the same name. Resource
 // names are documented in names.go and say which object each came from.
 //
+// Messages that several places share (a route that falls through into many
+// virtual hosts, the encoded upstream protocol options of clusters) are one
+// value: treat the Resources as read-only, or clone a message with
+// proto.Clone before changing it. Generate and Validate may use a second
+// goroutine for large inputs; their results do not depend on it.
+//
 // Choices that follow the Gateway API where Envoy's defaults differ:
 //   - RouteConfiguration.ignore_port_in_host_matching is set, so the port of
 //     the Host header is ignored when choosing a virtual host, while the header
