@@ -362,11 +362,13 @@
 //     "/" between the replacement and the rest of the path. Header values
 //     are literal: Envoy's %VARIABLES%, some of which Contour passes
 //     through, are escaped.
-//   - Ports: when a served Gateway binds an HTTPProxy port, that port is not
-//     served for HTTPProxy and every root on it gets a ListenerError
-//     (PortInUse); serving both on one port, Gateway API routes first, is
-//     later work (placeProxyHosts holds the TODO).
-//   - Not read: spec.ingressClassName and the ingress class annotations
-//     (every HTTPProxy is served), HTTPProxy status as written (it is
-//     recomputed), and TLSCertificateDelegation.
+//   - Ports: when a served Gateway binds an HTTPProxy port, the proxies'
+//     virtual hosts join that Gateway's listener (see Layering).
+//   - Class: an HTTPProxy is served when its projectcontour.io/ingress.class
+//     or kubernetes.io/ingress.class annotation, or else
+//     spec.ingressClassName, is Options.IngressClass, or when it names no
+//     class; others are another controller's, out of scope and without
+//     status, and an include naming one finds nothing.
+//   - Not read: HTTPProxy status as written (it is recomputed), and
+//     TLSCertificateDelegation.
 package dag

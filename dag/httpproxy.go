@@ -37,6 +37,24 @@ import (
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
 
+// contourClassAnnotation is the class annotation Contour reads on
+// HTTPProxies, before kubernetes.io/ingress.class.
+const contourClassAnnotation = "projectcontour.io/ingress.class"
+
+// proxyClass is the ingress class an HTTPProxy names, or "": the Contour
+// annotation, else kubernetes.io/ingress.class, else spec.ingressClassName.
+func proxyClass(p *contourv1.HTTPProxy) string {
+	return cmp.Or(p.Annotations[contourClassAnnotation], p.Annotations[ingressClassAnnotation], p.Spec.IngressClassName)
+}
+
+// notFound says why an include of target finds no HTTPProxy.
+func (pb *proxyBuild) notFound(target types.NamespacedName) string {
+	if class, ok := pb.otherClass[target]; ok {
+		return fmt.Sprintf("HTTPProxy %s is of ingress class %q, which another controller serves (Sesame serves %q)", target, class, pb.b.opts.ingressClass())
+	}
+	return fmt.Sprintf("HTTPProxy %s not found", target)
+}
+
 // proxyBuild is the state of translating the HTTPProxies of one Build.
 type proxyBuild struct {
 	b       *builder
@@ -45,6 +63,10 @@ type proxyBuild struct {
 	// includedBy lists, per proxy, the proxies whose includes name it, for
 	// orphan messages.
 	includedBy map[types.NamespacedName][]types.NamespacedName
+	// otherClass holds the proxies left out as another class's, by the
+	// class they name, so that an include naming one says why it is not
+	// followed.
+	otherClass map[types.NamespacedName]string
 	// names are the proxies, sorted; hosts what their roots serve, for
 	// placement.
 	names []types.NamespacedName
@@ -91,9 +113,17 @@ func (b *builder) buildHTTPProxies(in []*contourv1.HTTPProxy) *proxyBuild {
 		proxies:    map[types.NamespacedName]*contourv1.HTTPProxy{},
 		status:     map[types.NamespacedName]*proxyStatus{},
 		includedBy: map[types.NamespacedName][]types.NamespacedName{},
+		otherClass: map[types.NamespacedName]string{},
 	}
 	for _, p := range in {
-		keepOlder(pb.proxies, types.NamespacedName{Namespace: p.Namespace, Name: p.Name}, p)
+		// HTTPProxies of another class are another controller's: out of
+		// scope, as if absent (an include naming one finds nothing).
+		name := types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
+		if class := proxyClass(p); !b.opts.servesClass(class) {
+			pb.otherClass[name] = class
+			continue
+		}
+		keepOlder(pb.proxies, name, p)
 	}
 	names := make([]types.NamespacedName, 0, len(pb.proxies))
 	for name, p := range pb.proxies {

@@ -57,7 +57,7 @@ func (pb *proxyBuild) tcpProxy(p *contourv1.HTTPProxy) (*TCPRoute, types.Namespa
 		next := pb.proxies[target]
 		switch {
 		case next == nil:
-			st.addError(contourv1.ConditionTypeTCPProxyIncludeError, "IncludeNotFound", "spec.tcpproxy.include: HTTPProxy %s not found.", target)
+			st.addError(contourv1.ConditionTypeTCPProxyIncludeError, "IncludeNotFound", "spec.tcpproxy.include: %s.", pb.notFound(target))
 			return nil, name
 		case next.Spec.VirtualHost != nil:
 			st.addError(contourv1.ConditionTypeTCPProxyIncludeError, "RootIncludesRoot", "spec.tcpproxy.include: HTTPProxy %s is a root and cannot be included.", target)

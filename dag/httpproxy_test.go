@@ -103,3 +103,41 @@ func TestIncludeVisitsAreBounded(t *testing.T) {
 		t.Errorf("root status %+v", root)
 	}
 }
+
+func TestProxyClass(t *testing.T) {
+	proxy := func(contour, k8s, spec string) *contourv1.HTTPProxy {
+		p := &contourv1.HTTPProxy{}
+		p.Annotations = map[string]string{}
+		if contour != "" {
+			p.Annotations[contourClassAnnotation] = contour
+		}
+		if k8s != "" {
+			p.Annotations[ingressClassAnnotation] = k8s
+		}
+		p.Spec.IngressClassName = spec
+		return p
+	}
+	for _, tt := range []struct {
+		contour, k8s, spec string
+		class              string
+		served             bool // with the default class, "sesame"
+	}{
+		{"", "", "", "", true},
+		{"", "", "sesame", "sesame", true},
+		{"", "", "contour", "contour", false},
+		{"", "sesame", "contour", "sesame", true},   // an annotation wins over the spec
+		{"contour", "sesame", "", "contour", false}, // Contour's annotation wins over the other
+		{"sesame", "contour", "contour", "sesame", true},
+	} {
+		p := proxy(tt.contour, tt.k8s, tt.spec)
+		if got := proxyClass(p); got != tt.class {
+			t.Errorf("proxyClass(%q, %q, %q) = %q, want %q", tt.contour, tt.k8s, tt.spec, got, tt.class)
+		}
+		if got := (Options{}).servesClass(proxyClass(p)); got != tt.served {
+			t.Errorf("servesClass(%q) = %v, want %v", proxyClass(p), got, tt.served)
+		}
+	}
+	if !(Options{IngressClass: "contour"}).servesClass("contour") || (Options{IngressClass: "contour"}).servesClass("sesame") {
+		t.Error("Options.IngressClass does not choose the class served")
+	}
+}

@@ -95,7 +95,7 @@ func (pb *proxyBuild) walk(h *proxyHost, name types.NamespacedName, g grant, seq
 		child := pb.proxies[target]
 		switch {
 		case child == nil:
-			st.addError(contourv1.ConditionTypeIncludeError, "IncludeNotFound", "%s: HTTPProxy %s not found;%s", field, target, badGateway(inc, sub))
+			st.addError(contourv1.ConditionTypeIncludeError, "IncludeNotFound", "%s: %s;%s", field, pb.notFound(target), badGateway(inc, sub))
 			pb.addBadGateway(h, name, field, inc, g, sub, seq)
 		case child.Spec.VirtualHost != nil:
 			st.addError(contourv1.ConditionTypeIncludeError, "RootIncludesRoot", "%s: HTTPProxy %s is a root (it has spec.virtualhost) and a root cannot be included;%s", field, target, badGateway(inc, sub))

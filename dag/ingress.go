@@ -38,6 +38,7 @@
 package dag
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -123,13 +124,14 @@ func (b *builder) buildIngresses(in []*networkingv1.Ingress) []*servedHost {
 // ingressSelected reports whether an Ingress belongs to the class this
 // translation acts for.
 func (o Options) ingressSelected(ing *networkingv1.Ingress) bool {
-	if class, ok := ing.Annotations[ingressClassAnnotation]; ok && class != "" {
-		return class == o.ingressClass()
-	}
-	if c := ing.Spec.IngressClassName; c != nil && *c != "" {
-		return *c == o.ingressClass()
-	}
-	return true
+	// The annotation wins over the spec, as in Contour.
+	return o.servesClass(cmp.Or(ing.Annotations[ingressClassAnnotation], valueOr(ing.Spec.IngressClassName, "")))
+}
+
+// servesClass reports whether an object naming an ingress class ("" for
+// none) belongs to the class this translation acts for: its own, or none.
+func (o Options) servesClass(class string) bool {
+	return class == "" || class == o.ingressClass()
 }
 
 // describeIngress summarises what an Ingress asks for, and why it is

@@ -39,8 +39,9 @@ type Options struct {
 	// virtual hosts. When a served Gateway's listener binds one of them
 	// too, they share it (see "Layering" in the package documentation).
 	IngressPorts IngressPorts
-	// IngressClass selects the Ingresses this translation acts for: those
-	// whose kubernetes.io/ingress.class annotation, or else
+	// IngressClass selects the Ingresses and HTTPProxies this translation
+	// acts for: those whose class annotation (kubernetes.io/ingress.class;
+	// for HTTPProxy also projectcontour.io/ingress.class), or else
 	// spec.ingressClassName, is IngressClass, and those that name no class
 	// at all. Empty means DefaultIngressClass.
 	IngressClass string

@@ -138,7 +138,7 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var httpPort, httpsPort port
 	fs.Var(&httpPort, "ingress-http-port", "the port Envoy binds for HTTPProxy and Ingress virtual hosts over HTTP (default 8080)")
 	fs.Var(&httpsPort, "ingress-https-port", "the port Envoy binds for HTTPProxy and Ingress virtual hosts over TLS (default 8443)")
-	ingressClass := fs.String("ingress-class", dag.DefaultIngressClass, "the Ingress class to act for: Ingresses whose kubernetes.io/ingress.class\nannotation or spec.ingressClassName is it, and those that name no class")
+	ingressClass := fs.String("ingress-class", dag.DefaultIngressClass, "the ingress class to act for: Ingresses and HTTPProxies whose class annotation\nor spec.ingressClassName is it, and those that name no class")
 	onlyGateway := fs.String("gateway", "", "NAMESPACE/NAME: print only the Envoy resources of this Gateway, as its own\nEnvoy fleet takes them (status stays whole)")
 	if code, done := parseFlags(fs, args, stdout); done {
 		return code

@@ -50,8 +50,9 @@ type HTTPProxySpec struct {
 	TCPProxy *TCPProxy `json:"tcpproxy,omitempty"`
 	// Includes delegate parts of the request space to other HTTPProxies.
 	Includes []Include `json:"includes,omitempty"`
-	// IngressClassName names the controller meant to serve the proxy.
-	// Sesame does not read it yet: it serves every HTTPProxy.
+	// IngressClassName names the controller meant to serve the proxy;
+	// Sesame serves the proxies of its class (Options.IngressClass) and
+	// those that name none.
 	IngressClassName string `json:"ingressClassName,omitempty"`
 	// HTTPVersions restricts the HTTP versions Envoy offers clients; not
 	// translated.
