@@ -35,6 +35,14 @@ func (b *builder) compileHTTPRoutes(routes []metav1.Object, gateways map[types.N
 				out[i] = b.compileGRPCRouteRules(route)
 			}
 		}
+		// Every graph route needs its match key for conflicts and fan-out;
+		// each is made here by one compile, so the keys are computed here
+		// too, in parallel, rather than later on one goroutine.
+		if out[i] != nil {
+			for _, r := range out[i].routes {
+				r.matchKey()
+			}
+		}
 	}
 	if len(routes) < parallelMin {
 		for i := range routes {

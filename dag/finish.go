@@ -70,12 +70,13 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 		hostnames = append(hostnames, host)
 	}
 	slices.SortFunc(hostnames, hostmatch.Compare)
-	// In hostname order, not map order: conflicts are recorded in the
-	// order found, and status messages list them so.
+	// Each hostname's routes are a slice of their own: they are sorted in
+	// parallel. Conflicts are then settled in hostname order, not map
+	// order, as they are recorded in the order found and status messages
+	// list them so.
+	parallel(len(hostnames), func(i int) { sortRoutes(l.hosts[hostnames[i]]) })
 	for _, host := range hostnames {
-		routes := l.hosts[host]
-		sortRoutes(routes)
-		l.hosts[host] = c.dropConflicts(host, routes)
+		l.hosts[host] = c.dropConflicts(host, l.hosts[host])
 	}
 
 	// Routes and their matches get small numbers, so that each virtual host
