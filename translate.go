@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/internal/parallel"
 	"github.com/projectsesame/sesame/xdsgen"
 )
 
@@ -104,7 +105,7 @@ func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 	var snapshotErr error
 	var wg sync.WaitGroup
 	check := func() { _, snapshotErr = res.XDS.Snapshot("check") }
-	if len(res.XDS.Clusters)+len(res.XDS.Routes) < 256 {
+	if len(res.XDS.Clusters)+len(res.XDS.Routes) < parallel.Min {
 		check()
 	} else {
 		wg.Go(check)

@@ -130,21 +130,25 @@ func clusterName(c *dag.Cluster) string {
 	return ClusterName(c.Service, c.Port)
 }
 
-// clusterNames remembers the names of clusters, which routes repeat: a
-// shared Service appears in many routes. A nil clusterNames computes each
-// name afresh.
+// clusterNames holds the names of clusters, which routes repeat: a shared
+// Service appears in many routes. It is made once per Generate and only
+// read afterwards, by several goroutines; a cluster it lacks (or a nil
+// clusterNames) gets its name computed afresh.
 type clusterNames map[*dag.Cluster]string
 
+func newClusterNames(clusters []*dag.Cluster) clusterNames {
+	n := make(clusterNames, len(clusters))
+	for _, c := range clusters {
+		n[c] = clusterName(c)
+	}
+	return n
+}
+
 func (n clusterNames) of(c *dag.Cluster) string {
-	if n == nil {
-		return clusterName(c)
+	if name, ok := n[c]; ok {
+		return name
 	}
-	name, ok := n[c]
-	if !ok {
-		name = clusterName(c)
-		n[c] = name
-	}
-	return name
+	return clusterName(c)
 }
 
 // InvalidBackendClusterName is the cluster, deliberately never defined, that
