@@ -96,58 +96,52 @@ func (r *Resources) Validate() error {
 }
 
 // checker collects the messages to validate and the failures found on the
-// way (names used twice), then validates the messages in parallel. A check
-// is kept small: there is one per distinct route.
+// way (names used twice), then validates the messages in parallel.
 type checker struct {
 	checks []check
-	// failures holds the failures found while collecting, by the number of
-	// checks collected before them, so that they are reported in order.
-	failures map[int][]error
-	names    map[string]map[string]bool // by kind
+	names  map[string]map[string]bool // by kind
 }
 
-// check is one message to validate. skip says to leave out the field that
-// is validated message by message: a route table's virtual hosts, a
-// virtual host's routes.
+// check is one message to validate, or a failure already found (err set,
+// msg nil), in the order they are reported.
 type check struct {
-	msg  proto.Message
-	name string
-	kind string
-	skip protoreflect.Name
+	kind, name string
+	msg        proto.Message
+	without    protoreflect.Name // a field validated on its own, or ""
+	err        error
 }
 
-func newChecker() *checker {
-	return &checker{failures: map[int][]error{}, names: map[string]map[string]bool{}}
-}
+func newChecker() *checker { return &checker{names: map[string]map[string]bool{}} }
 
 // message adds a message to validate, without its field skip when set.
 func (c *checker) message(kind, name string, msg proto.Message, skip protoreflect.Name) {
-	c.checks = append(c.checks, check{msg: msg, name: name, kind: kind, skip: skip})
+	c.checks = append(c.checks, check{kind: kind, name: name, msg: msg, without: skip})
 }
 
-func (c *checker) fail(err error) { c.failures[len(c.checks)] = append(c.failures[len(c.checks)], err) }
+func (c *checker) fail(err error) { c.checks = append(c.checks, check{err: err}) }
 
 // run validates every message and returns the failures in order.
 func (c *checker) run() error {
-	errs := make([]error, len(c.checks))
 	parallel.For(len(c.checks), func(i int) {
 		ch := &c.checks[i]
+		if ch.msg == nil {
+			return
+		}
 		v := ch.msg.(validator)
-		if ch.skip != "" {
-			v = without(ch.msg, ch.skip)
+		if ch.without != "" {
+			v = without(ch.msg, ch.without)
 		}
 		if err := v.ValidateAll(); err != nil {
-			errs[i] = fmt.Errorf("%s %q: %w", ch.kind, ch.name, err)
+			ch.err = fmt.Errorf("%s %q: %w", ch.kind, ch.name, err)
 		}
 	})
-	var out []error
-	for i := 0; i <= len(c.checks); i++ {
-		out = append(out, c.failures[i]...)
-		if i < len(c.checks) && errs[i] != nil {
-			out = append(out, errs[i])
+	var errs []error
+	for _, ch := range c.checks {
+		if ch.err != nil {
+			errs = append(errs, ch.err)
 		}
 	}
-	return errors.Join(out...)
+	return errors.Join(errs...)
 }
 
 // expect sizes the set of names of a kind, which is large for clusters.
