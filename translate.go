@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag"
-	"github.com/projectsesame/sesame/internal/parallel"
 	"github.com/projectsesame/sesame/xdsgen"
 )
 
@@ -105,7 +104,7 @@ func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 	var snapshotErr error
 	var wg sync.WaitGroup
 	check := func() { _, snapshotErr = res.XDS.Snapshot("check") }
-	if len(res.XDS.Clusters)+len(res.XDS.Routes) < parallel.Min {
+	if len(res.XDS.Clusters)+len(res.XDS.Routes) < 256 {
 		check()
 	} else {
 		wg.Go(check)

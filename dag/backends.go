@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/projectsesame/sesame/internal/parallel"
 	"github.com/projectsesame/sesame/protocol"
 )
 
@@ -189,7 +188,7 @@ func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol str
 // parallel.
 func (b *builder) finishClusters() {
 	b.graph.Clusters = append(b.graph.Clusters, usedClusters(b.graph.Listeners)...)
-	parallel.For(len(b.graph.Clusters), func(i int) {
+	parallel(len(b.graph.Clusters), func(i int) {
 		c := b.graph.Clusters[i]
 		c.Endpoints = b.endpoints(c)
 	})

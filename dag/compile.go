@@ -6,8 +6,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
-
-	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // Compiling a route's rules (matches, filters, backendRefs) depends only on
@@ -46,7 +44,7 @@ func (b *builder) compileHTTPRoutes(routes []metav1.Object, gateways map[types.N
 			}
 		}
 	}
-	if len(routes) < parallel.Min {
+	if len(routes) < parallelMin {
 		for i := range routes {
 			compile(i)
 		}
@@ -54,7 +52,7 @@ func (b *builder) compileHTTPRoutes(routes []metav1.Object, gateways map[types.N
 	}
 	b.shared = &sync.Mutex{}
 	defer func() { b.shared = nil }()
-	parallel.For(len(routes), compile)
+	parallel(len(routes), compile)
 	return out
 }
 

@@ -130,25 +130,21 @@ func clusterName(c *dag.Cluster) string {
 	return ClusterName(c.Service, c.Port)
 }
 
-// clusterNames holds the names of clusters, which routes repeat: a shared
-// Service appears in many routes. It is made once per Generate and only
-// read afterwards, by several goroutines; a cluster it lacks (or a nil
-// clusterNames) gets its name computed afresh.
+// clusterNames remembers the names of clusters, which routes repeat: a
+// shared Service appears in many routes. A nil clusterNames computes each
+// name afresh.
 type clusterNames map[*dag.Cluster]string
 
-func newClusterNames(clusters []*dag.Cluster) clusterNames {
-	n := make(clusterNames, len(clusters))
-	for _, c := range clusters {
-		n[c] = clusterName(c)
-	}
-	return n
-}
-
 func (n clusterNames) of(c *dag.Cluster) string {
-	if name, ok := n[c]; ok {
-		return name
+	if n == nil {
+		return clusterName(c)
 	}
-	return clusterName(c)
+	name, ok := n[c]
+	if !ok {
+		name = clusterName(c)
+		n[c] = name
+	}
+	return name
 }
 
 // InvalidBackendClusterName is the cluster, deliberately never defined, that

@@ -13,7 +13,6 @@ import (
 	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
 
 	"github.com/projectsesame/sesame/dag"
-	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // Resources is the Envoy configuration of one translation, each kind in the
@@ -30,18 +29,16 @@ type Resources struct {
 
 // Generate turns a routing graph into Envoy resources. It is a pure function
 // of g. Clusters and load assignments, which do not depend on routes, are
-// built on a second goroutine, and routes on all processors (see
-// routeCache).
+// built on a second goroutine.
 func Generate(g *dag.Graph) *Resources {
 	r := &Resources{}
-	names := newClusterNames(g.Clusters)
 	var wg sync.WaitGroup
 	goIfLarge(&wg, len(g.Clusters), func() {
-		r.Clusters = newClusterBuilder().clusters(g.Clusters, names)
-		r.Endpoints = loadAssignments(g.Clusters, names)
+		r.Clusters = newClusterBuilder().clusters(g.Clusters)
+		r.Endpoints = loadAssignments(g.Clusters)
 	})
 	reject := false
-	cache := newRouteCache(names)
+	cache := newRouteCache()
 	for _, l := range g.Listeners {
 		r.Listeners = append(r.Listeners, listener(l))
 		if !l.Secure {
@@ -56,7 +53,6 @@ func Generate(g *dag.Graph) *Resources {
 			}
 		}
 	}
-	cache.build()
 	for _, s := range g.Secrets {
 		r.Secrets = append(r.Secrets, secret(s))
 	}
@@ -65,17 +61,6 @@ func Generate(g *dag.Graph) *Resources {
 		r.Clusters = append(r.Clusters, rejectCluster())
 	}
 	return r
-}
-
-// goIfLarge runs f on a goroutine of wg when it has at least parallel.Min
-// items to work on, and at once otherwise: for small inputs, waking another
-// processor costs more than the work it would take over.
-func goIfLarge(wg *sync.WaitGroup, n int, f func()) {
-	if n < parallel.Min {
-		f()
-		return
-	}
-	wg.Go(f)
 }
 
 // Snapshot packs the resources into a go-control-plane snapshot of the given

@@ -3,13 +3,12 @@ package xdsgen
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-
-	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // validator is the method protoc-gen-validate generates on every Envoy
@@ -27,22 +26,43 @@ type validator interface{ ValidateAll() error }
 // The last two are rules Envoy enforces when it loads the configuration, not
 // in the message schema, so ValidateAll alone would let a NACK through.
 //
-// The messages are checked on all processors, each into its own slot, and
-// the errors come back in resource order whatever the schedule.
+// Clusters, load assignments and secrets are checked on a second goroutine,
+// as they are independent of listeners and routes; the errors come back in
+// the same order either way.
 func (r *Resources) Validate() error {
+	var endpointErrs []error
+	var wg sync.WaitGroup
+	goIfLarge(&wg, len(r.Clusters)+len(r.Endpoints), func() {
+		c := newChecker()
+		c.expect("Cluster", len(r.Clusters))
+		c.expect("ClusterLoadAssignment", len(r.Endpoints))
+		for _, x := range r.Clusters {
+			c.check("Cluster", x.GetName(), x)
+			c.unique("Cluster", x.GetName())
+		}
+		for _, x := range r.Endpoints {
+			c.check("ClusterLoadAssignment", x.GetClusterName(), x)
+			c.unique("ClusterLoadAssignment", x.GetClusterName())
+		}
+		for _, x := range r.Secrets {
+			c.check("Secret", x.GetName(), x)
+			c.unique("Secret", x.GetName())
+		}
+		endpointErrs = c.errs
+	})
 	c := newChecker()
 	for _, x := range r.Listeners {
-		c.message("Listener", x.GetName(), x, "")
+		c.check("Listener", x.GetName(), x)
 		c.unique("Listener", x.GetName())
 		chainNames, matches := map[string]bool{}, map[string]bool{}
 		for _, fc := range x.GetFilterChains() {
 			if fc.GetName() != "" && chainNames[fc.GetName()] {
-				c.fail(fmt.Errorf("Listener %q: filter chain name %q is used twice", x.GetName(), fc.GetName()))
+				c.errs = append(c.errs, fmt.Errorf("Listener %q: filter chain name %q is used twice", x.GetName(), fc.GetName()))
 			}
 			chainNames[fc.GetName()] = true
 			for _, key := range matchKeys(fc) {
 				if matches[key] {
-					c.fail(fmt.Errorf("Listener %q: filter chain %q has the same match as another", x.GetName(), fc.GetName()))
+					c.errs = append(c.errs, fmt.Errorf("Listener %q: filter chain %q has the same match as another", x.GetName(), fc.GetName()))
 					break
 				}
 				matches[key] = true
@@ -53,13 +73,13 @@ func (r *Resources) Validate() error {
 	// and the route tables and virtual hosts without them.
 	validated := map[*routev3.Route]bool{}
 	for _, x := range r.Routes {
-		c.message("RouteConfiguration", x.GetName(), x, "virtual_hosts")
+		c.check("RouteConfiguration", x.GetName(), without(x, "virtual_hosts"))
 		for _, vh := range x.GetVirtualHosts() {
-			c.message("RouteConfiguration", x.GetName(), vh, "routes")
+			c.check("RouteConfiguration", x.GetName(), without(vh, "routes"))
 			for _, rt := range vh.GetRoutes() {
 				if !validated[rt] {
 					validated[rt] = true
-					c.message("RouteConfiguration", x.GetName(), rt, "")
+					c.check("RouteConfiguration", x.GetName(), rt)
 				}
 			}
 		}
@@ -67,81 +87,44 @@ func (r *Resources) Validate() error {
 		vhostNames, domains := map[string]bool{}, map[string]bool{}
 		for _, vh := range x.GetVirtualHosts() {
 			if vhostNames[vh.GetName()] {
-				c.fail(fmt.Errorf("RouteConfiguration %q: virtual host name %q is used twice", x.GetName(), vh.GetName()))
+				c.errs = append(c.errs, fmt.Errorf("RouteConfiguration %q: virtual host name %q is used twice", x.GetName(), vh.GetName()))
 			}
 			vhostNames[vh.GetName()] = true
 			for _, d := range vh.GetDomains() {
 				if domains[d] {
-					c.fail(fmt.Errorf("RouteConfiguration %q: domain %q is in two virtual hosts", x.GetName(), d))
+					c.errs = append(c.errs, fmt.Errorf("RouteConfiguration %q: domain %q is in two virtual hosts", x.GetName(), d))
 				}
 				domains[d] = true
 			}
 		}
 	}
-	c.expect("Cluster", len(r.Clusters))
-	for _, x := range r.Clusters {
-		c.message("Cluster", x.GetName(), x, "")
-		c.unique("Cluster", x.GetName())
-	}
-	c.expect("ClusterLoadAssignment", len(r.Endpoints))
-	for _, x := range r.Endpoints {
-		c.message("ClusterLoadAssignment", x.GetClusterName(), x, "")
-		c.unique("ClusterLoadAssignment", x.GetClusterName())
-	}
-	for _, x := range r.Secrets {
-		c.message("Secret", x.GetName(), x, "")
-		c.unique("Secret", x.GetName())
-	}
-	return c.run()
+	wg.Wait()
+	return errors.Join(append(c.errs, endpointErrs...)...)
 }
 
-// checker collects the messages to validate and the failures found on the
-// way (names used twice), then validates the messages in parallel.
+// goIfLarge runs f on a goroutine of wg when it has n >= 256 items to work
+// on, and at once otherwise: for small inputs, waking another processor
+// costs more than the work it would take over.
+func goIfLarge(wg *sync.WaitGroup, n int, f func()) {
+	if n < 256 {
+		f()
+		return
+	}
+	wg.Go(f)
+}
+
+// checker collects the failures of messages and of names used twice.
 type checker struct {
-	checks []check
-	names  map[string]map[string]bool // by kind
-}
-
-// check is one message to validate, or a failure already found (err set,
-// msg nil), in the order they are reported.
-type check struct {
-	kind, name string
-	msg        proto.Message
-	without    protoreflect.Name // a field validated on its own, or ""
-	err        error
+	errs  []error
+	names map[string]map[string]bool // by kind
 }
 
 func newChecker() *checker { return &checker{names: map[string]map[string]bool{}} }
 
-// message adds a message to validate, without its field skip when set.
-func (c *checker) message(kind, name string, msg proto.Message, skip protoreflect.Name) {
-	c.checks = append(c.checks, check{kind: kind, name: name, msg: msg, without: skip})
-}
-
-func (c *checker) fail(err error) { c.checks = append(c.checks, check{err: err}) }
-
-// run validates every message and returns the failures in order.
-func (c *checker) run() error {
-	parallel.For(len(c.checks), func(i int) {
-		ch := &c.checks[i]
-		if ch.msg == nil {
-			return
-		}
-		v := ch.msg.(validator)
-		if ch.without != "" {
-			v = without(ch.msg, ch.without)
-		}
-		if err := v.ValidateAll(); err != nil {
-			ch.err = fmt.Errorf("%s %q: %w", ch.kind, ch.name, err)
-		}
-	})
-	var errs []error
-	for _, ch := range c.checks {
-		if ch.err != nil {
-			errs = append(errs, ch.err)
-		}
+func (c *checker) check(kind, name string, v validator) {
+	if err := v.ValidateAll(); err != nil {
+		c.errs = append(c.errs, fmt.Errorf("%s %q: %w", kind, name, err))
 	}
-	return errors.Join(errs...)
 }
 
 // expect sizes the set of names of a kind, which is large for clusters.
@@ -154,7 +137,7 @@ func (c *checker) unique(kind, name string) {
 		c.names[kind] = seen
 	}
 	if seen[name] {
-		c.fail(fmt.Errorf("%s %q: the name is used twice", kind, name))
+		c.errs = append(c.errs, fmt.Errorf("%s %q: the name is used twice", kind, name))
 	}
 	seen[name] = true
 }
