@@ -43,3 +43,39 @@ func TestDropConflicts(t *testing.T) {
 		t.Errorf("messages %v lack %q", lost, want)
 	}
 }
+
+// TestDropConflictsApart: identical matches need not sort next to each
+// other. Routes of the same shape (path type and length, method, numbers of
+// conditions) sort by age between them, so an older /apx sits between two
+// /api routes; the newer /api still loses. Routes whose neighbours all differ
+// in shape cannot conflict, and are kept without comparing their keys.
+func TestDropConflictsApart(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := func(name string, age int, path string) *Route {
+		return &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: RouteMatch{Path: PathMatch{PathPrefix, path}}, age: t0.Add(time.Duration(age) * time.Minute)}
+	}
+	routes := []*Route{r("new", 3, "/api"), r("mid", 2, "/apx"), r("old", 1, "/api"), r("short", 4, "/a")}
+	sortRoutes(routes)
+	c := &conflicts{lost: map[objectKey][]loss{}, unaccepted: map[objectKey]bool{}}
+	var got []string
+	for _, k := range c.dropConflicts("a.example.com", routes) {
+		got = append(got, k.Source.Name+" "+k.Match.Path.Value)
+	}
+	if want := "[old /api mid /apx short /a]"; fmt.Sprint(got) != want {
+		t.Errorf("kept %v, want %s", got, want)
+	}
+	if lost := c.lost[objectKey{"HTTPRoute", "ns", "new"}]; len(lost) != 1 || lost[0].winner.Name != "old" {
+		t.Errorf("new lost %v, want one loss to old", lost)
+	}
+
+	distinct := []*Route{r("a", 1, "/aaaa"), r("b", 1, "/bbb"), r("c", 1, "/cc")}
+	sortRoutes(distinct)
+	if kept := c.dropConflicts("b.example.com", distinct); len(kept) != 3 {
+		t.Errorf("routes of distinct shapes: kept %d of 3", len(kept))
+	}
+	for _, d := range distinct {
+		if d.key != "" {
+			t.Errorf("%s: match key computed, though no neighbour has its shape", d.Source.Name)
+		}
+	}
+}
