@@ -159,15 +159,10 @@ func findServicePort(svc *corev1.Service, port int32) *corev1.ServicePort {
 	return nil
 }
 
-// clusterFor returns the one Cluster of a port of the Service named, which
-// must exist, creating it on first use, so that routes sharing a backend
-// share its cluster.
-func (b *builder) clusterFor(name types.NamespacedName, port *corev1.ServicePort, protocol string) *Cluster {
-	return b.clusterOf(b.index.services[name], port, protocol)
-}
-
-// clusterOf is clusterFor for a Service already looked up. A Service has a
-// cluster per port and protocol in use, a handful: a scan finds it.
+// clusterOf returns the one Cluster of a port of svc spoken to in protocol,
+// creating it on first use, so that routes sharing a backend share its
+// cluster. A Service has a cluster per port and protocol in use, a handful:
+// a scan finds it.
 func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol string) *Cluster {
 	b.lock()
 	defer b.unlock()

@@ -44,12 +44,6 @@ func (b *builder) compileHTTPRoutes(routes []metav1.Object, gateways map[types.N
 			}
 		}
 	}
-	if len(routes) < parallelMin {
-		for i := range routes {
-			compile(i)
-		}
-		return out
-	}
 	b.shared = &sync.Mutex{}
 	defer func() { b.shared = nil }()
 	parallel(len(routes), compile)

@@ -14,14 +14,13 @@ var (
 )
 
 // attachHTTPRoute attaches an HTTPRoute and records its status. rules are
-// its compiled rules, or nil to compile them when needed.
+// its compiled rules (compileHTTPRoutes), which exist whenever attachment
+// needs them: for a route that names a served Gateway.
 func (b *builder) attachHTTPRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.HTTPRoute, rules *compiledRules) {
 	b.attachAndReport(gateways, &routeObject{
 		kind: "HTTPRoute", meta: route, spec: &route.Spec.CommonRouteSpec, hostnames: route.Spec.Hostnames,
 		status: &route.Status.RouteStatus, protocols: httpListeners,
-		compile: func() *compiledRules {
-			return orCompile(rules, func() *compiledRules { return b.compileHTTPRouteRules(route) })
-		},
+		compile: func() *compiledRules { return rules },
 	}, func(s gatewayv1.RouteStatus) any { return &gatewayv1.HTTPRouteStatus{RouteStatus: s} })
 }
 
@@ -31,9 +30,7 @@ func (b *builder) attachGRPCRoute(gateways map[types.NamespacedName]*gateway, ro
 	b.attachAndReport(gateways, &routeObject{
 		kind: "GRPCRoute", meta: route, spec: &route.Spec.CommonRouteSpec, hostnames: route.Spec.Hostnames,
 		status: &route.Status.RouteStatus, protocols: httpListeners,
-		compile: func() *compiledRules {
-			return orCompile(rules, func() *compiledRules { return b.compileGRPCRouteRules(route) })
-		},
+		compile: func() *compiledRules { return rules },
 	}, func(s gatewayv1.RouteStatus) any { return &gatewayv1.GRPCRouteStatus{RouteStatus: s} })
 }
 
@@ -44,14 +41,6 @@ func (b *builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, rou
 		status: &route.Status.RouteStatus, protocols: tlsListeners, strictProtocol: true,
 		compile: func() *compiledRules { return b.compileTLSRouteRules(route) },
 	}, func(s gatewayv1.RouteStatus) any { return &gatewayv1.TLSRouteStatus{RouteStatus: s} })
-}
-
-// orCompile returns rules when they were compiled already.
-func orCompile(rules *compiledRules, compile func() *compiledRules) *compiledRules {
-	if rules != nil {
-		return rules
-	}
-	return compile()
 }
 
 // attachAndReport attaches a route and records its status, which is

@@ -59,7 +59,7 @@ func newIndex(in *Input) *index {
 
 // service is a Service with what translation finds by it: its
 // EndpointSlices (those whose kubernetes.io/service-name label names it),
-// and the Clusters routes made of its ports (see clusterFor). Keeping them
+// and the Clusters routes made of its ports (see clusterOf). Keeping them
 // together makes resolving a backendRef one map lookup.
 type service struct {
 	*corev1.Service
