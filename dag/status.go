@@ -15,7 +15,10 @@ type StatusUpdate struct {
 	Namespace  string `json:"namespace,omitempty"`
 	Name       string `json:"name"`
 	// Status is the object's whole status: *gatewayv1.GatewayClassStatus,
-	// *gatewayv1.GatewayStatus or *gatewayv1.HTTPRouteStatus.
+	// *gatewayv1.GatewayStatus, *gatewayv1.HTTPRouteStatus,
+	// *gatewayv1.GRPCRouteStatus, *gatewayv1.TLSRouteStatus or
+	// *contourv1.HTTPProxyStatus (package apis/projectcontour/v1).
+	// Ingresses get Events instead (Graph.Events).
 	Status any `json:"status"`
 }
 
