@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"slices"
 	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -13,6 +14,8 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/protocol"
+
+	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // backendOrigin is who refers to backends: the route kind and namespace,
@@ -180,10 +183,34 @@ func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol str
 // traffic to, with their endpoints. Services that only rejected routes or
 // weight-0 backends name get no cluster: Envoy would never use it.
 // Each cluster's endpoints depend on it alone, so they are collected in
-// parallel.
+// parallel. The routes are read from Graph.Routes, once each, rather than
+// from the virtual hosts that share them.
 func (b *builder) finishClusters() {
-	b.graph.Clusters = append(b.graph.Clusters, usedClusters(b.graph.Listeners)...)
-	parallel(len(b.graph.Clusters), func(i int) {
+	add := func(backends []WeightedCluster) {
+		for _, wc := range backends {
+			if c := wc.Cluster; !c.listed {
+				c.listed = true
+				b.graph.Clusters = append(b.graph.Clusters, c)
+			}
+		}
+	}
+	for _, c := range b.graph.Clusters {
+		c.listed = true
+	}
+	for _, r := range b.graph.Routes {
+		add(r.Backends)
+		for _, m := range r.Filters.Mirrors {
+			add([]WeightedCluster{{Cluster: m.Cluster}})
+		}
+	}
+	for _, l := range b.graph.Listeners {
+		for _, fc := range l.FilterChains {
+			if fc.TCP != nil {
+				add(fc.TCP.Backends)
+			}
+		}
+	}
+	parallel.For(len(b.graph.Clusters), func(i int) {
 		c := b.graph.Clusters[i]
 		c.Endpoints = b.endpoints(c)
 	})
@@ -191,13 +218,17 @@ func (b *builder) finishClusters() {
 }
 
 func sortClusters(clusters []*Cluster) {
-	slices.SortFunc(clusters, func(x, y *Cluster) int {
-		return cmp.Or(
-			cmp.Compare(x.Service.Namespace, y.Service.Namespace),
-			cmp.Compare(x.Service.Name, y.Service.Name),
-			cmp.Compare(x.Port, y.Port),
-			cmp.Compare(x.Protocol, y.Protocol),
-		)
+	parallel.Sort(clusters, func(x, y *Cluster) int {
+		if x.Service.Namespace != y.Service.Namespace {
+			return strings.Compare(x.Service.Namespace, y.Service.Namespace)
+		}
+		if x.Service.Name != y.Service.Name {
+			return strings.Compare(x.Service.Name, y.Service.Name)
+		}
+		if x.Port != y.Port {
+			return cmp.Compare(x.Port, y.Port)
+		}
+		return cmp.Compare(x.Protocol, y.Protocol)
 	})
 }
 

@@ -68,6 +68,7 @@ func Build(in *Input, opts Options) *Graph {
 	proxies := b.buildHTTPProxies(in.HTTPProxies)
 	b.placeIngressHosts(proxies, b.buildIngresses(in.Ingresses))
 	proxies.writeStatus() // after placement, which may add to it
+	b.graph.Routes = numberRoutes(b.graph.Listeners)
 	b.finishClusters()
 	b.finishSecrets()
 	sortStatus(b.graph.Status)

@@ -6,6 +6,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // Compiling a route's rules (matches, filters, backendRefs) depends only on
@@ -46,7 +48,7 @@ func (b *builder) compileHTTPRoutes(routes []metav1.Object, gateways map[types.N
 	}
 	b.shared = &sync.Mutex{}
 	defer func() { b.shared = nil }()
-	parallel(len(routes), compile)
+	parallel.For(len(routes), compile)
 	return out
 }
 

@@ -9,6 +9,8 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/hostmatch"
+
+	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // finishGateway turns the accepted listeners of g, with the routes attached
@@ -74,7 +76,7 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 	// parallel. Conflicts are then settled in hostname order, not map
 	// order, as they are recorded in the order found and status messages
 	// list them so.
-	parallel(len(hostnames), func(i int) { sortRoutes(l.hosts[hostnames[i]]) })
+	parallel.For(len(hostnames), func(i int) { sortRoutes(l.hosts[hostnames[i]]) })
 	for _, host := range hostnames {
 		l.hosts[host] = c.dropConflicts(host, l.hosts[host])
 	}

@@ -15,6 +15,15 @@ type Graph struct {
 	// ordered by Gateway and port, then the HTTPProxy and Ingress ports
 	// that no Gateway binds, HTTP first.
 	Listeners []*Listener
+	// Routes lists every HTTP route of the listeners once, in the order
+	// listeners, filter chains and virtual hosts first reach it; a route
+	// that several virtual hosts share (one that falls through from a
+	// wider hostname) is one Route. Route.ID is the route's index here, so
+	// that a consumer can keep per-route results in a slice: with many
+	// hostnames, shared routes are most of what virtual hosts hold. A part
+	// of a graph (ForGateway) keeps the whole graph's list, so that the IDs
+	// still index it.
+	Routes []*Route
 	// Clusters are the Service ports that routes send traffic to, ordered by
 	// namespace, name and port.
 	Clusters []*Cluster
@@ -148,6 +157,8 @@ type Cluster struct {
 	// Endpoints are the ready addresses serving the port, ordered by address
 	// and port, without duplicates.
 	Endpoints []Endpoint
+
+	listed bool // in Graph.Clusters (see finishClusters)
 }
 
 // Endpoint is one address that serves a Cluster.

@@ -70,6 +70,8 @@ type Route struct {
 	// the root first, then each included proxy down to the one that wrote
 	// the route (Source). It is nil for other kinds.
 	Chain []types.NamespacedName
+	// ID is the route's index in Graph.Routes, set by Build.
+	ID int
 
 	// age is the creation time of the source object, for ordering.
 	age time.Time
@@ -77,6 +79,7 @@ type Route struct {
 	// and its match while virtual hosts are built (see virtualHosts).
 	key                string
 	fanRoute, fanMatch int
+	numbered           bool // ID is set (see numberRoutes)
 }
 
 // matchKey returns the route's match key, computing it once.

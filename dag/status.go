@@ -1,10 +1,11 @@
 package dag
 
 import (
-	"cmp"
-	"slices"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // StatusUpdate is the status one object should have, as a controller would
@@ -24,13 +25,16 @@ type StatusUpdate struct {
 
 // sortStatus orders updates by apiVersion, kind, namespace and name.
 func sortStatus(updates []StatusUpdate) {
-	slices.SortFunc(updates, func(a, b StatusUpdate) int {
-		return cmp.Or(
-			cmp.Compare(a.APIVersion, b.APIVersion),
-			cmp.Compare(a.Kind, b.Kind),
-			cmp.Compare(a.Namespace, b.Namespace),
-			cmp.Compare(a.Name, b.Name),
-		)
+	parallel.Sort(updates, func(a, b StatusUpdate) int {
+		switch {
+		case a.APIVersion != b.APIVersion:
+			return strings.Compare(a.APIVersion, b.APIVersion)
+		case a.Kind != b.Kind:
+			return strings.Compare(a.Kind, b.Kind)
+		case a.Namespace != b.Namespace:
+			return strings.Compare(a.Namespace, b.Namespace)
+		}
+		return strings.Compare(a.Name, b.Name)
 	})
 }
 

@@ -16,7 +16,7 @@ import (
 // Gateway. A Gateway the graph does not serve gets an empty part. Status is
 // not included: it belongs to the whole translation.
 func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
-	part := &Graph{}
+	part := &Graph{Routes: g.Routes}
 	if !slices.Contains(g.Gateways(), gateway) {
 		return part
 	}

@@ -1,0 +1,25 @@
+package dag
+
+// numberRoutes lists the routes of listeners once each, in the order
+// listeners, filter chains and virtual hosts reach them, and sets each
+// route's ID to its index in the list.
+func numberRoutes(listeners []*Listener) []*Route {
+	var out []*Route
+	add := func(vhosts []*VirtualHost) {
+		for _, vh := range vhosts {
+			for _, r := range vh.Routes {
+				if !r.numbered {
+					r.numbered, r.ID = true, len(out)
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	for _, l := range listeners {
+		add(l.VirtualHosts)
+		for _, fc := range l.FilterChains {
+			add(fc.VirtualHosts)
+		}
+	}
+	return out
+}

@@ -1,0 +1,100 @@
+// Package parallel spreads independent work over the processors, for the
+// translation steps whose items do not depend on one another. Results must
+// go to places chosen by index alone, so that the output never depends on
+// the schedule.
+package parallel
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Min is the number of items below which working on one goroutine is
+// faster than waking others.
+const Min = 256
+
+// chunk is how many items a goroutine takes at a time in For: enough to
+// make the shared counter cheap, few enough to balance the work.
+const chunk = 32
+
+// For calls do(i) for every i in [0, n), on as many goroutines as there are
+// processors, and returns when all calls have returned. do must be safe to
+// call concurrently for different i. Below Min items, or on one processor,
+// it calls do in order on the calling goroutine.
+func For(n int, do func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), (n+chunk-1)/chunk)
+	if workers < 2 || n < Min {
+		for i := range n {
+			do(i)
+		}
+		return
+	}
+	run(workers, n, chunk, do)
+}
+
+// Run calls every job, each once, on as many goroutines as there are
+// processors, taking the jobs in order, and returns when all have returned.
+// The caller decides whether the work is worth spreading: Run spreads it
+// whenever there are two jobs and two processors.
+func Run(jobs []func()) {
+	workers := min(runtime.GOMAXPROCS(0), len(jobs))
+	if workers < 2 {
+		for _, job := range jobs {
+			job()
+		}
+		return
+	}
+	run(workers, len(jobs), 1, func(i int) { jobs[i]() })
+}
+
+func run(workers, n, chunk int, do func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	work := func() {
+		for {
+			start := int(next.Add(int64(chunk))) - chunk
+			if start >= n {
+				return
+			}
+			for i := start; i < min(start+chunk, n); i++ {
+				do(i)
+			}
+		}
+	}
+	for range workers - 1 {
+		wg.Go(work)
+	}
+	work() // the calling goroutine is one of the workers
+	wg.Wait()
+}
+
+// Sort sorts s by compare, which must be a total order (no two elements
+// compare equal), so that the result does not depend on how the work was
+// split. Large slices are sorted in two halves on two goroutines and then
+// merged.
+func Sort[T any](s []T, compare func(a, b T) int) {
+	if len(s) < 4*Min || runtime.GOMAXPROCS(0) < 2 {
+		slices.SortFunc(s, compare)
+		return
+	}
+	left, right := s[:len(s)/2], s[len(s)/2:]
+	var wg sync.WaitGroup
+	wg.Go(func() { slices.SortFunc(left, compare) })
+	slices.SortFunc(right, compare)
+	wg.Wait()
+	merged := make([]T, 0, len(s))
+	i, j := 0, 0
+	for i < len(left) && j < len(right) {
+		if compare(right[j], left[i]) < 0 {
+			merged = append(merged, right[j])
+			j++
+		} else {
+			merged = append(merged, left[i])
+			i++
+		}
+	}
+	merged = append(append(merged, left[i:]...), right[j:]...)
+	copy(s, merged)
+}

@@ -1,0 +1,50 @@
+package parallel
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"sync/atomic"
+	"testing"
+)
+
+func TestForCallsEachIndexOnce(t *testing.T) {
+	for _, n := range []int{0, 1, Min - 1, Min, Min + chunk + 1, 10_000} {
+		calls := make([]atomic.Int32, n)
+		For(n, func(i int) { calls[i].Add(1) })
+		for i := range calls {
+			if got := calls[i].Load(); got != 1 {
+				t.Fatalf("n=%d: do(%d) called %d times, want 1", n, i, got)
+			}
+		}
+	}
+}
+
+func TestRunCallsEachJobOnce(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 3, 100} {
+		calls := make([]atomic.Int32, n)
+		jobs := make([]func(), n)
+		for i := range jobs {
+			jobs[i] = func() { calls[i].Add(1) }
+		}
+		Run(jobs)
+		for i := range calls {
+			if got := calls[i].Load(); got != 1 {
+				t.Fatalf("n=%d: job %d called %d times, want 1", n, i, got)
+			}
+		}
+	}
+}
+
+func TestSortMatchesSlicesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, 4*Min - 1, 4 * Min, 4*Min + 1, 10_001} {
+		s := rng.Perm(n)
+		want := slices.Clone(s)
+		slices.Sort(want)
+		Sort(s, cmp.Compare[int])
+		if !slices.Equal(s, want) {
+			t.Fatalf("n=%d: Sort gave a different order than slices.Sort", n)
+		}
+	}
+}
