@@ -2,7 +2,6 @@ package sesame
 
 import (
 	"fmt"
-	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -97,25 +96,14 @@ func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 		IngressClass:   opts.IngressClass,
 	})
 	res.graph = graph
-	res.XDS = xdsgen.Generate(graph)
 	res.Status, res.Events = graph.Status, graph.Events
-	// The two checks read the resources and nothing else: for a large
-	// translation they run side by side.
-	var snapshotErr error
-	var wg sync.WaitGroup
-	check := func() { _, snapshotErr = res.XDS.Snapshot("check") }
-	if len(res.XDS.Clusters)+len(res.XDS.Routes) < 256 {
-		check()
-	} else {
-		wg.Go(check)
+	xds, err := xdsgen.GenerateAndValidate(graph)
+	if err != nil {
+		return nil, fmt.Errorf("sesame: generated configuration is invalid: %w", err)
 	}
-	validateErr := res.XDS.Validate()
-	wg.Wait()
-	if validateErr != nil {
-		return nil, fmt.Errorf("sesame: generated configuration is invalid: %w", validateErr)
-	}
-	if snapshotErr != nil {
-		return nil, fmt.Errorf("sesame: generated configuration is inconsistent: %w", snapshotErr)
+	res.XDS = xds
+	if _, err := xds.Snapshot("check"); err != nil {
+		return nil, fmt.Errorf("sesame: generated configuration is inconsistent: %w", err)
 	}
 	return res, nil
 }

@@ -33,14 +33,13 @@ func newClusterBuilder() *clusterBuilder {
 	return &clusterBuilder{http1: explicit(false), http2: explicit(true)}
 }
 
-// clusters builds the Envoy Cluster of each Service port, in order, with
-// room for one more. A cluster's endpoints come over EDS, in the
+// clusters builds the Envoy Cluster of each Service port, in order. A cluster's endpoints come over EDS, in the
 // ClusterLoadAssignment of the same name, so that endpoint changes do not
 // rebuild the cluster. Like loadAssignments, it allocates the messages of
 // all clusters together.
-func (cb *clusterBuilder) clusters(cs []*dag.Cluster) []*clusterv3.Cluster {
+func (cb *clusterBuilder) clusters(cs []*dag.Cluster, names clusterNames) []*clusterv3.Cluster {
 	n := len(cs)
-	out := make([]*clusterv3.Cluster, n, n+1)
+	out := make([]*clusterv3.Cluster, n)
 	clusters := make([]clusterv3.Cluster, n)
 	discovery := make([]clusterv3.Cluster_Type, n)
 	eds := make([]clusterv3.Cluster_EdsClusterConfig, n)
@@ -49,7 +48,7 @@ func (cb *clusterBuilder) clusters(cs []*dag.Cluster) []*clusterv3.Cluster {
 	aggregated := make([]corev3.AggregatedConfigSource, n)
 	anys := make([]anypb.Any, n)
 	for i, c := range cs {
-		name := clusterName(c)
+		name := names.of(c)
 		// The protocol to the endpoints is explicit (package protocol
 		// decided it): HTTP/2 for h2c and h2, HTTP/1.1 otherwise. A
 		// cluster a TLSRoute forwards a stream to ignores it.
@@ -106,7 +105,7 @@ const (
 // instead of a dozen small objects per cluster and seven per endpoint:
 // with many Services this was one of the biggest sources of garbage. The
 // messages are never copied, only pointed into, as protobuf requires.
-func loadAssignments(clusters []*dag.Cluster) []*endpointv3.ClusterLoadAssignment {
+func loadAssignments(clusters []*dag.Cluster, names clusterNames) []*endpointv3.ClusterLoadAssignment {
 	n, withEndpoints := 0, 0
 	for _, c := range clusters {
 		n += len(c.Endpoints)
@@ -129,7 +128,7 @@ func loadAssignments(clusters []*dag.Cluster) []*endpointv3.ClusterLoadAssignmen
 	i, l := 0, 0 // next endpoint, next locality
 	for ci, c := range clusters {
 		cla := &clas[ci]
-		cla.ClusterName = clusterName(c)
+		cla.ClusterName = names.of(c)
 		out[ci] = cla
 		if len(c.Endpoints) == 0 {
 			continue

@@ -133,7 +133,7 @@ func TestHTTPProxyNamesAndClusters(t *testing.T) {
 		protocol, name string
 		alpn           []string
 	}{{"tls", "service/ns/web/443/tls", nil}, {"h2", "service/ns/web/443/h2", []string{"h2"}}} {
-		c := newClusterBuilder().clusters([]*dag.Cluster{{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 443, Protocol: tt.protocol}})[0]
+		c := newClusterBuilder().clusters([]*dag.Cluster{{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 443, Protocol: tt.protocol}}, nil)[0]
 		if err := c.ValidateAll(); err != nil {
 			t.Fatal(err)
 		}

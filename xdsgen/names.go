@@ -130,21 +130,26 @@ func clusterName(c *dag.Cluster) string {
 	return ClusterName(c.Service, c.Port)
 }
 
-// clusterNames remembers the names of clusters, which routes repeat: a
-// shared Service appears in many routes. A nil clusterNames computes each
-// name afresh.
+// clusterNames holds the names of a graph's clusters, which routes repeat:
+// a shared Service appears in many routes. It is filled before routes are
+// built and only read while they are, on several goroutines; a cluster it
+// does not hold (in a graph made by hand) is named afresh. A nil
+// clusterNames names every cluster afresh.
 type clusterNames map[*dag.Cluster]string
 
+func newClusterNames(clusters []*dag.Cluster) clusterNames {
+	n := make(clusterNames, len(clusters))
+	for _, c := range clusters {
+		n[c] = clusterName(c)
+	}
+	return n
+}
+
 func (n clusterNames) of(c *dag.Cluster) string {
-	if n == nil {
-		return clusterName(c)
+	if name, ok := n[c]; ok {
+		return name
 	}
-	name, ok := n[c]
-	if !ok {
-		name = clusterName(c)
-		n[c] = name
-	}
-	return name
+	return clusterName(c)
 }
 
 // InvalidBackendClusterName is the cluster, deliberately never defined, that

@@ -1,7 +1,8 @@
 package xdsgen
 
 import (
-	"sync"
+	"errors"
+	"fmt"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
@@ -13,6 +14,7 @@ import (
 	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
 
 	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // Resources is the Envoy configuration of one translation, each kind in the
@@ -28,40 +30,120 @@ type Resources struct {
 }
 
 // Generate turns a routing graph into Envoy resources. It is a pure function
-// of g. Clusters and load assignments, which do not depend on routes, are
-// built on a second goroutine.
+// of g. On a large graph the messages are built on every processor.
 func Generate(g *dag.Graph) *Resources {
+	r, _ := generate(g, false)
+	return r
+}
+
+// GenerateAndValidate is Generate followed by Validate, and returns the
+// same resources and errors, but checks each message on the goroutine that
+// built it, right after building it: on a large graph that costs much less
+// than the two calls.
+func GenerateAndValidate(g *dag.Graph) (*Resources, error) {
+	r, errs := generate(g, true)
+	return r, errors.Join(append(errs, r.checkNames()...)...)
+}
+
+// generate builds the resources of g, and, with validate, checks every
+// message it builds (ValidateAll), returning the failures in the order of
+// the resources.
+//
+// Route tables are planned first (routeTables), then the distinct routes,
+// the clusters and the load assignments are built as jobs on every
+// processor, each job keeping its own failures, so that they come back in
+// the same order whatever the schedule.
+func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 	r := &Resources{}
-	var wg sync.WaitGroup
-	goIfLarge(&wg, len(g.Clusters), func() {
-		r.Clusters = newClusterBuilder().clusters(g.Clusters)
-		r.Endpoints = loadAssignments(g.Clusters)
-	})
+	names := newClusterNames(g.Clusters)
+	tables := newRouteTables(g, names, validate)
+	var errs []error
+	check := func(kind, name string, v validator) {
+		if validate {
+			if err := v.ValidateAll(); err != nil {
+				errs = append(errs, fmt.Errorf("%s %q: %w", kind, name, err))
+			}
+		}
+	}
 	reject := false
-	cache := newRouteCache()
 	for _, l := range g.Listeners {
-		r.Listeners = append(r.Listeners, listener(l))
+		lis := listener(l)
+		check("Listener", lis.GetName(), lis)
+		r.Listeners = append(r.Listeners, lis)
 		if !l.Secure {
-			r.Routes = append(r.Routes, routeConfiguration(listenerName(l), l, "http", l.VirtualHosts, cache))
+			r.Routes = append(r.Routes, tables.table(listenerName(l), l, "http", l.VirtualHosts))
 		}
 		for _, fc := range l.FilterChains {
 			switch {
 			case fc.RoutesHTTP():
-				r.Routes = append(r.Routes, routeConfiguration(httpsRouteName(l, fc), l, "https", fc.VirtualHosts, cache))
+				r.Routes = append(r.Routes, tables.table(httpsRouteName(l, fc), l, "https", fc.VirtualHosts))
 			case fc.TCP != nil && fc.TCP.RejectWeight > 0 && len(fc.TCP.Backends) > 0:
 				reject = true
 			}
 		}
 	}
-	for _, s := range g.Secrets {
-		r.Secrets = append(r.Secrets, secret(s))
+
+	jobErrs := make([][]error, tables.jobCount()+2*chunks(len(g.Clusters)))
+	jobs := tables.buildJobs(jobErrs)
+	r.Clusters = make([]*clusterv3.Cluster, len(g.Clusters), len(g.Clusters)+1)
+	r.Endpoints = make([]*endpointv3.ClusterLoadAssignment, len(g.Clusters))
+	cb := newClusterBuilder()
+	for start := 0; start < len(g.Clusters); start += clusterChunk {
+		part := g.Clusters[start:min(start+clusterChunk, len(g.Clusters))]
+		k := len(jobs)
+		jobs = append(jobs, func() {
+			clusters := cb.clusters(part, names)
+			copy(r.Clusters[start:], clusters)
+			if validate {
+				for _, c := range clusters {
+					if err := c.ValidateAll(); err != nil {
+						jobErrs[k] = append(jobErrs[k], fmt.Errorf("Cluster %q: %w", c.GetName(), err))
+					}
+				}
+			}
+		})
+		jobs = append(jobs, func() {
+			assignments := loadAssignments(part, names)
+			copy(r.Endpoints[start:], assignments)
+			if validate {
+				for _, a := range assignments {
+					if err := a.ValidateAll(); err != nil {
+						jobErrs[k+1] = append(jobErrs[k+1], fmt.Errorf("ClusterLoadAssignment %q: %w", a.GetClusterName(), err))
+					}
+				}
+			}
+		})
 	}
-	wg.Wait()
+	if len(tables.tasks)+len(g.Clusters) < parallel.Min {
+		for _, job := range jobs {
+			job()
+		}
+	} else {
+		parallel.Run(jobs)
+	}
+	tables.finish()
+	errs = append(errs, tables.errs...)
+	for _, e := range jobErrs {
+		errs = append(errs, e...)
+	}
+
 	if reject {
-		r.Clusters = append(r.Clusters, rejectCluster())
+		c := rejectCluster()
+		check("Cluster", c.GetName(), c)
+		r.Clusters = append(r.Clusters, c)
 	}
-	return r
+	for _, s := range g.Secrets {
+		sec := secret(s)
+		check("Secret", sec.GetName(), sec)
+		r.Secrets = append(r.Secrets, sec)
+	}
+	return r, errs
 }
+
+// clusterChunk is how many clusters, or load assignments, one job builds.
+const clusterChunk = 2048
+
+func chunks(n int) int { return (n + clusterChunk - 1) / clusterChunk }
 
 // Snapshot packs the resources into a go-control-plane snapshot of the given
 // version, ready for a cache's SetSnapshot, and checks that it is consistent

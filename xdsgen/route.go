@@ -10,32 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag"
-	"github.com/projectsesame/sesame/hostmatch"
 )
-
-// routeConfiguration builds a route table: a virtual host per hostname, in
-// the graph's order, each with its routes in the order Envoy tries them.
-//
-// scheme is what clients use to reach the listener, "http" or "https"; with
-// the listener's (Gateway) port it completes redirects.
-//
-// A route that several virtual hosts share (a route without hostname falls
-// through into every more specific virtual host of its listener) is built
-// once and shared: cache holds the built routes of one Generate.
-func routeConfiguration(name string, l *dag.Listener, scheme string, vhosts []*dag.VirtualHost, cache routeCache) *routev3.RouteConfiguration {
-	at := origin{scheme: scheme, port: l.Port}
-	rc := &routev3.RouteConfiguration{
-		Name: name,
-		// The Gateway API matches hostnames without the port of the Host
-		// header and forwards that header unmodified; this option does the
-		// first without undoing the second, as stripping the port would.
-		IgnorePortInHostMatching: true,
-	}
-	for _, vh := range vhosts {
-		rc.VirtualHosts = append(rc.VirtualHosts, virtualHost(l, vh, at, cache))
-	}
-	return rc
-}
 
 // origin is where requests reach a route table: the scheme and the port
 // clients use.
@@ -45,83 +20,6 @@ type origin struct {
 	// host is the virtual host's hostname, set only for redirects, which
 	// use it to drop the request's port (see redirectAction).
 	host string
-}
-
-// routeCache holds the Envoy routes built in one Generate, by graph route
-// and origin: the same graph route at the same origin builds the same
-// message, so the message is shared. Messages are read-only once built.
-type routeCache struct {
-	// shared holds routes without a redirect, which every virtual host of
-	// an origin shares; redirects depend on the virtual host's hostname too.
-	shared    map[origin]map[*dag.Route]*routev3.Route
-	redirects map[routeCacheKey]*routev3.Route
-	names     clusterNames
-}
-
-type routeCacheKey struct {
-	route *dag.Route
-	at    origin
-}
-
-func newRouteCache() routeCache {
-	return routeCache{
-		shared:    map[origin]map[*dag.Route]*routev3.Route{},
-		redirects: map[routeCacheKey]*routev3.Route{},
-		names:     clusterNames{},
-	}
-}
-
-// forOrigin returns the shared routes of one origin; looking them up by
-// route pointer alone is the cheap lookup fan-out needs.
-func (c routeCache) forOrigin(at origin) map[*dag.Route]*routev3.Route {
-	at.host = ""
-	m := c.shared[at]
-	if m == nil {
-		m = map[*dag.Route]*routev3.Route{}
-		c.shared[at] = m
-	}
-	return m
-}
-
-func (c routeCache) get(shared map[*dag.Route]*routev3.Route, r *dag.Route, at origin) *routev3.Route {
-	if r.Filters.Redirect != nil {
-		key := routeCacheKey{r, at}
-		built, ok := c.redirects[key]
-		if !ok {
-			built = route(r, at, c.names)
-			c.redirects[key] = built
-		}
-		return built
-	}
-	built, ok := shared[r]
-	if !ok {
-		at.host = ""
-		built = route(r, at, c.names)
-		shared[r] = built
-	}
-	return built
-}
-
-func virtualHost(l *dag.Listener, vh *dag.VirtualHost, at origin, cache routeCache) *routev3.VirtualHost {
-	out := &routev3.VirtualHost{
-		Name:    virtualHostName(l, vh),
-		Domains: []string{hostmatch.Domain(vh.Hostname)},
-	}
-	if vh.Misdirected {
-		out.Routes = []*routev3.Route{{
-			Name:   "misdirected",
-			Match:  &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}},
-			Action: &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: 421}},
-		}}
-		return out
-	}
-	shared := cache.forOrigin(at)
-	at.host = vh.Hostname
-	out.Routes = make([]*routev3.Route, 0, len(vh.Routes))
-	for _, r := range vh.Routes {
-		out.Routes = append(out.Routes, cache.get(shared, r, at))
-	}
-	return out
 }
 
 // routeParts are the messages nearly every forwarding route has, allocated

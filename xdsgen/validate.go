@@ -3,10 +3,14 @@ package xdsgen
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"sync"
 
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -33,41 +37,21 @@ func (r *Resources) Validate() error {
 	var endpointErrs []error
 	var wg sync.WaitGroup
 	goIfLarge(&wg, len(r.Clusters)+len(r.Endpoints), func() {
-		c := newChecker()
-		c.expect("Cluster", len(r.Clusters))
-		c.expect("ClusterLoadAssignment", len(r.Endpoints))
+		c := &checker{}
 		for _, x := range r.Clusters {
 			c.check("Cluster", x.GetName(), x)
-			c.unique("Cluster", x.GetName())
 		}
 		for _, x := range r.Endpoints {
 			c.check("ClusterLoadAssignment", x.GetClusterName(), x)
-			c.unique("ClusterLoadAssignment", x.GetClusterName())
 		}
 		for _, x := range r.Secrets {
 			c.check("Secret", x.GetName(), x)
-			c.unique("Secret", x.GetName())
 		}
 		endpointErrs = c.errs
 	})
-	c := newChecker()
+	c := &checker{}
 	for _, x := range r.Listeners {
 		c.check("Listener", x.GetName(), x)
-		c.unique("Listener", x.GetName())
-		chainNames, matches := map[string]bool{}, map[string]bool{}
-		for _, fc := range x.GetFilterChains() {
-			if fc.GetName() != "" && chainNames[fc.GetName()] {
-				c.errs = append(c.errs, fmt.Errorf("Listener %q: filter chain name %q is used twice", x.GetName(), fc.GetName()))
-			}
-			chainNames[fc.GetName()] = true
-			for _, key := range matchKeys(fc) {
-				if matches[key] {
-					c.errs = append(c.errs, fmt.Errorf("Listener %q: filter chain %q has the same match as another", x.GetName(), fc.GetName()))
-					break
-				}
-				matches[key] = true
-			}
-		}
 	}
 	// Routes that virtual hosts share are one message: validate each once,
 	// and the route tables and virtual hosts without them.
@@ -83,23 +67,73 @@ func (r *Resources) Validate() error {
 				}
 			}
 		}
-		c.unique("RouteConfiguration", x.GetName())
+	}
+	wg.Wait()
+	return errors.Join(append(append(c.errs, endpointErrs...), r.checkNames()...)...)
+}
+
+// checkNames checks what Validate checks beyond each message on its own:
+// that names are unique per resource type, virtual host names and domains
+// per route table, and filter chain names and matches per listener.
+func (r *Resources) checkNames() []error {
+	var errs []error
+	unique := func(kind string, names iter.Seq[string]) {
+		seen := map[string]bool{}
+		for name := range names {
+			if seen[name] {
+				errs = append(errs, fmt.Errorf("%s %q: the name is used twice", kind, name))
+			}
+			seen[name] = true
+		}
+	}
+	unique("Listener", namesOf(r.Listeners, (*listenerv3.Listener).GetName))
+	unique("RouteConfiguration", namesOf(r.Routes, (*routev3.RouteConfiguration).GetName))
+	unique("Cluster", namesOf(r.Clusters, (*clusterv3.Cluster).GetName))
+	unique("ClusterLoadAssignment", namesOf(r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName))
+	unique("Secret", namesOf(r.Secrets, (*tlsv3.Secret).GetName))
+	for _, x := range r.Listeners {
+		chainNames, matches := map[string]bool{}, map[string]bool{}
+		for _, fc := range x.GetFilterChains() {
+			if fc.GetName() != "" && chainNames[fc.GetName()] {
+				errs = append(errs, fmt.Errorf("Listener %q: filter chain name %q is used twice", x.GetName(), fc.GetName()))
+			}
+			chainNames[fc.GetName()] = true
+			for _, key := range matchKeys(fc) {
+				if matches[key] {
+					errs = append(errs, fmt.Errorf("Listener %q: filter chain %q has the same match as another", x.GetName(), fc.GetName()))
+					break
+				}
+				matches[key] = true
+			}
+		}
+	}
+	for _, x := range r.Routes {
 		vhostNames, domains := map[string]bool{}, map[string]bool{}
 		for _, vh := range x.GetVirtualHosts() {
 			if vhostNames[vh.GetName()] {
-				c.errs = append(c.errs, fmt.Errorf("RouteConfiguration %q: virtual host name %q is used twice", x.GetName(), vh.GetName()))
+				errs = append(errs, fmt.Errorf("RouteConfiguration %q: virtual host name %q is used twice", x.GetName(), vh.GetName()))
 			}
 			vhostNames[vh.GetName()] = true
 			for _, d := range vh.GetDomains() {
 				if domains[d] {
-					c.errs = append(c.errs, fmt.Errorf("RouteConfiguration %q: domain %q is in two virtual hosts", x.GetName(), d))
+					errs = append(errs, fmt.Errorf("RouteConfiguration %q: domain %q is in two virtual hosts", x.GetName(), d))
 				}
 				domains[d] = true
 			}
 		}
 	}
-	wg.Wait()
-	return errors.Join(append(c.errs, endpointErrs...)...)
+	return errs
+}
+
+// namesOf yields the name of each of list.
+func namesOf[T any](list []T, name func(T) string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, x := range list {
+			if !yield(name(x)) {
+				return
+			}
+		}
+	}
 }
 
 // goIfLarge runs f on a goroutine of wg when it has n >= 256 items to work
@@ -113,33 +147,13 @@ func goIfLarge(wg *sync.WaitGroup, n int, f func()) {
 	wg.Go(f)
 }
 
-// checker collects the failures of messages and of names used twice.
-type checker struct {
-	errs  []error
-	names map[string]map[string]bool // by kind
-}
-
-func newChecker() *checker { return &checker{names: map[string]map[string]bool{}} }
+// checker collects the failures of messages.
+type checker struct{ errs []error }
 
 func (c *checker) check(kind, name string, v validator) {
 	if err := v.ValidateAll(); err != nil {
 		c.errs = append(c.errs, fmt.Errorf("%s %q: %w", kind, name, err))
 	}
-}
-
-// expect sizes the set of names of a kind, which is large for clusters.
-func (c *checker) expect(kind string, n int) { c.names[kind] = make(map[string]bool, n) }
-
-func (c *checker) unique(kind, name string) {
-	seen := c.names[kind]
-	if seen == nil {
-		seen = map[string]bool{}
-		c.names[kind] = seen
-	}
-	if seen[name] {
-		c.errs = append(c.errs, fmt.Errorf("%s %q: the name is used twice", kind, name))
-	}
-	seen[name] = true
 }
 
 // without returns a shallow copy of m without one field, so that validating

@@ -1,0 +1,210 @@
+package xdsgen
+
+import (
+	"fmt"
+
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+
+	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/hostmatch"
+)
+
+// routeTables builds the route tables of one Generate. Routes are the most
+// numerous messages, and most of them are shared: a route without hostname
+// falls through into every more specific virtual host of its listener. So
+// tables are built in three steps:
+//
+//  1. plan (table) builds the route tables and virtual hosts without their
+//     routes, and lists each distinct route message once, as a task;
+//  2. the tasks are built, and validated, on every processor (buildTasks);
+//  3. finish gives each virtual host its routes, shared messages that are
+//     read-only once built.
+type routeTables struct {
+	graph    *dag.Graph
+	names    clusterNames // read-only while tasks are built
+	validate bool
+
+	tasks []routeTask
+	built []*routev3.Route // by task
+	// slot holds, by Route.ID, the task of the route's message plus one
+	// (zero: none yet). Routes that Graph.Routes does not list, which only
+	// a hand-made graph has, and redirects, whose message depends on the
+	// virtual host, are found in other instead.
+	slot  []int32
+	other map[routeTaskKey]int32
+	// hosts are the virtual hosts waiting for their routes, whose tasks
+	// are order[start:end].
+	hosts []pendingHost
+	order []int32
+
+	errs []error // of route tables and virtual hosts without their routes
+}
+
+// routeTask is one route message to build: a graph route, at the origin a
+// redirect completes itself with (zero for other routes, which do not
+// depend on it).
+type routeTask struct {
+	route *dag.Route
+	at    origin
+}
+
+type routeTaskKey struct {
+	route *dag.Route
+	at    origin
+}
+
+type pendingHost struct {
+	vh         *routev3.VirtualHost
+	start, end int
+}
+
+func newRouteTables(g *dag.Graph, names clusterNames, validate bool) *routeTables {
+	hosts, routes := 0, 0
+	count := func(vhosts []*dag.VirtualHost) {
+		hosts += len(vhosts)
+		for _, vh := range vhosts {
+			routes += len(vh.Routes)
+		}
+	}
+	for _, l := range g.Listeners {
+		count(l.VirtualHosts)
+		for _, fc := range l.FilterChains {
+			count(fc.VirtualHosts)
+		}
+	}
+	return &routeTables{
+		graph:    g,
+		names:    names,
+		validate: validate,
+		tasks:    make([]routeTask, 0, len(g.Routes)),
+		slot:     make([]int32, len(g.Routes)),
+		other:    map[routeTaskKey]int32{},
+		hosts:    make([]pendingHost, 0, hosts),
+		order:    make([]int32, 0, routes),
+	}
+}
+
+// table plans a route table: a virtual host per hostname, in the graph's
+// order, each to get its routes in the order Envoy tries them. scheme is
+// what clients use to reach the listener, "http" or "https"; with the
+// listener's (Gateway) port it completes redirects.
+func (t *routeTables) table(name string, l *dag.Listener, scheme string, vhosts []*dag.VirtualHost) *routev3.RouteConfiguration {
+	rc := &routev3.RouteConfiguration{
+		Name: name,
+		// The Gateway API matches hostnames without the port of the Host
+		// header and forwards that header unmodified; this option does the
+		// first without undoing the second, as stripping the port would.
+		IgnorePortInHostMatching: true,
+	}
+	t.check(name, rc) // before its virtual hosts, which are checked on their own
+	at := origin{scheme: scheme, port: l.Port}
+	rc.VirtualHosts = make([]*routev3.VirtualHost, 0, len(vhosts))
+	for _, vh := range vhosts {
+		rc.VirtualHosts = append(rc.VirtualHosts, t.virtualHost(name, l, vh, at))
+	}
+	return rc
+}
+
+func (t *routeTables) virtualHost(table string, l *dag.Listener, vh *dag.VirtualHost, at origin) *routev3.VirtualHost {
+	out := &routev3.VirtualHost{
+		Name:    virtualHostName(l, vh),
+		Domains: []string{hostmatch.Domain(vh.Hostname)},
+	}
+	if vh.Misdirected {
+		out.Routes = []*routev3.Route{{
+			Name:   "misdirected",
+			Match:  &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}},
+			Action: &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: 421}},
+		}}
+		t.check(table, out)
+		return out
+	}
+	t.check(table, out) // before its routes, which are checked on their own
+	start := len(t.order)
+	for _, r := range vh.Routes {
+		t.order = append(t.order, t.task(r, at, vh.Hostname))
+	}
+	t.hosts = append(t.hosts, pendingHost{vh: out, start: start, end: len(t.order)})
+	return out
+}
+
+// task returns the task that builds r's message for a virtual host of host
+// at at, adding it on first use.
+func (t *routeTables) task(r *dag.Route, at origin, host string) int32 {
+	if r.Filters.Redirect != nil {
+		// Redirects use the virtual host's hostname (see redirectAction).
+		at.host = host
+		return t.otherTask(r, at)
+	}
+	id := r.ID
+	if id < 0 || id >= len(t.slot) || t.graph.Routes[id] != r {
+		return t.otherTask(r, origin{})
+	}
+	if s := t.slot[id]; s != 0 {
+		return s - 1
+	}
+	n := int32(len(t.tasks))
+	t.slot[id] = n + 1
+	t.tasks = append(t.tasks, routeTask{route: r})
+	return n
+}
+
+func (t *routeTables) otherTask(r *dag.Route, at origin) int32 {
+	key := routeTaskKey{r, at}
+	if n, ok := t.other[key]; ok {
+		return n
+	}
+	n := int32(len(t.tasks))
+	t.other[key] = n
+	t.tasks = append(t.tasks, routeTask{route: r, at: at})
+	return n
+}
+
+// routeChunk is how many routes one job builds.
+const routeChunk = 512
+
+// buildJobs returns the jobs that build the tasks, errs[k] taking job k's
+// validation failures.
+func (t *routeTables) buildJobs(errs [][]error) []func() {
+	t.built = make([]*routev3.Route, len(t.tasks))
+	var jobs []func()
+	for start := 0; start < len(t.tasks); start += routeChunk {
+		k := len(jobs)
+		jobs = append(jobs, func() {
+			for i := start; i < min(start+routeChunk, len(t.tasks)); i++ {
+				task := t.tasks[i]
+				built := route(task.route, task.at, t.names)
+				t.built[i] = built
+				if t.validate {
+					if err := built.ValidateAll(); err != nil {
+						errs[k] = append(errs[k], fmt.Errorf("Route %q: %w", built.GetName(), err))
+					}
+				}
+			}
+		})
+	}
+	return jobs
+}
+
+// jobCount is the number of jobs buildJobs returns.
+func (t *routeTables) jobCount() int { return (len(t.tasks) + routeChunk - 1) / routeChunk }
+
+// finish gives every virtual host its routes, once the tasks are built.
+func (t *routeTables) finish() {
+	all := make([]*routev3.Route, len(t.order))
+	for i, task := range t.order {
+		all[i] = t.built[task]
+	}
+	for _, h := range t.hosts {
+		h.vh.Routes = all[h.start:h.end:h.end]
+	}
+}
+
+func (t *routeTables) check(table string, v validator) {
+	if !t.validate {
+		return
+	}
+	if err := v.ValidateAll(); err != nil {
+		t.errs = append(t.errs, fmt.Errorf("RouteConfiguration %q: %w", table, err))
+	}
+}
