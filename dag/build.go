@@ -57,9 +57,7 @@ func Build(in *Input, opts Options) *Graph {
 	for _, g := range gateways {
 		b.finishGateway(g)
 	}
-	for _, f := range b.finalizers {
-		f()
-	}
+	b.completeRouteStatus()
 	for _, g := range gateways {
 		b.gatewayStatus(g) // last: attachedRoutes counts routes still accepted
 	}
@@ -86,12 +84,12 @@ type builder struct {
 	// indexed Services (see compileHTTPRoutes).
 	shared *sync.Mutex
 	secret map[types.NamespacedName]*Secret
-	// conflicts and finalizers complete route status once every route is
+	// conflicts and routeStatus complete route status once every route is
 	// placed: a route learns only at the end whether an older one took its
 	// matches.
-	conflicts  conflicts
-	finalizers []func()
-	programmed map[objectKey]int // computed on first use, after the graph is built
+	conflicts   conflicts
+	routeStatus []pendingRouteStatus
+	programmed  map[objectKey]int // computed on first use, after the graph is built
 	// unserved holds the Gateways this controller is responsible for but does
 	// not serve, with the reason, so that routes naming them learn why.
 	unserved map[types.NamespacedName]string
@@ -104,13 +102,17 @@ func (b *builder) conditions(obj metav1.Object) *conditions {
 }
 
 func (b *builder) addStatus(kind string, obj metav1.Object, status any) {
-	b.graph.Status = append(b.graph.Status, StatusUpdate{
+	b.graph.Status = append(b.graph.Status, b.statusUpdate(kind, obj, status))
+}
+
+func (b *builder) statusUpdate(kind string, obj metav1.Object, status any) StatusUpdate {
+	return StatusUpdate{
 		APIVersion: gatewayv1.GroupVersion.String(),
 		Kind:       kind,
 		Namespace:  obj.GetNamespace(),
 		Name:       obj.GetName(),
 		Status:     status,
-	})
+	}
 }
 
 // programmedRoutes counts the graph routes of each route object, once the

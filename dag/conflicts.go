@@ -53,8 +53,24 @@ func sourceKey(s RouteSource) objectKey { return objectKey{s.Kind, s.Namespace, 
 // already has, and records the loss. Precedence puts the oldest route first
 // among identical matches, so the first one seen wins.
 func (c *conflicts) dropConflicts(host string, routes []*Route) []*Route {
+	kept, losses := dropIdentical(routes)
+	for _, l := range losses {
+		c.record(l.loser, l.winner, host)
+	}
+	return kept
+}
+
+// conflict is a route that lost its match to an older route's identical
+// match.
+type conflict struct{ loser, winner *Route }
+
+// dropIdentical is dropConflicts without the recording: it returns the
+// routes kept, reusing the array of routes, and the conflicts in the order
+// found. It reads nothing but routes (whose match keys must be computed),
+// so that hostnames can be done in parallel.
+func dropIdentical(routes []*Route) (kept []*Route, losses []conflict) {
 	var winners map[string]*Route // most hostnames have no conflict: made on demand
-	kept := routes[:0]
+	kept = routes[:0]
 	for i, r := range routes {
 		// Identical matches sort next to each other unless routes of
 		// another match shape sit between (same rank, same lengths):
@@ -78,12 +94,12 @@ func (c *conflicts) dropConflicts(host string, routes []*Route) []*Route {
 		case w == nil:
 			winners[key] = r
 		case sourceKey(w.Source) != sourceKey(r.Source):
-			c.record(r, w, host)
+			losses = append(losses, conflict{loser: r, winner: w})
 			continue
 		}
 		kept = append(kept, r)
 	}
-	return kept
+	return kept, losses
 }
 
 func (c *conflicts) record(loser, winner *Route, host string) {
@@ -164,11 +180,13 @@ func (b *builder) countProgrammed(l *listener) {
 // older routes: Accepted=False with the Sesame reason Conflicted when
 // nothing of the route is left to serve, otherwise a PartiallyInvalid
 // condition (which the spec reserves for accepted routes, with a message
-// that starts "Dropped Rule").
-func (b *builder) applyConflicts(key objectKey, parents []gatewayv1.RouteParentStatus, programmed map[objectKey]int) {
+// that starts "Dropped Rule"). It reports whether the route lost
+// everything; it only reads the builder, so that routes can be done in
+// parallel.
+func (b *builder) applyConflicts(key objectKey, parents []gatewayv1.RouteParentStatus, programmed map[objectKey]int) (lostAll bool) {
 	losses := b.conflicts.lost[key]
 	if len(losses) == 0 {
-		return
+		return false
 	}
 	lost := make([]string, len(losses))
 	for i, l := range losses {
@@ -180,7 +198,7 @@ func (b *builder) applyConflicts(key objectKey, parents []gatewayv1.RouteParentS
 			continue
 		}
 		if programmed[key] == 0 {
-			b.conflicts.unaccepted[key] = true
+			lostAll = true
 			p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionAccepted), metav1.ConditionFalse, ReasonConflicted,
 				"Every match of the route loses to an older route: "+strings.Join(lost, " "))
 			p.Conditions = removeCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid))
@@ -192,6 +210,7 @@ func (b *builder) applyConflicts(key objectKey, parents []gatewayv1.RouteParentS
 		}
 		p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid), metav1.ConditionTrue, reason, msg)
 	}
+	return lostAll
 }
 
 // ReasonConflicted is the reason, on a route, of losing matches to an older

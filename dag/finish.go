@@ -72,13 +72,28 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 		hostnames = append(hostnames, host)
 	}
 	slices.SortFunc(hostnames, hostmatch.Compare)
-	// Each hostname's routes are a slice of their own: they are sorted in
-	// parallel. Conflicts are then settled in hostname order, not map
-	// order, as they are recorded in the order found and status messages
-	// list them so.
-	parallel.For(len(hostnames), func(i int) { sortRoutes(l.hosts[hostnames[i]]) })
-	for _, host := range hostnames {
-		l.hosts[host] = c.dropConflicts(host, l.hosts[host])
+	// Each hostname's routes are a slice of their own: they are sorted,
+	// and their identical matches settled, in parallel. The losses are
+	// then recorded in hostname order, not map order, as status messages
+	// list them in the order recorded. Match keys are cached in the routes,
+	// which hostnames share: they are computed before, on one goroutine.
+	groups := make([][]*Route, len(hostnames))
+	for i, host := range hostnames {
+		groups[i] = l.hosts[host]
+		for _, r := range groups[i] {
+			r.matchKey()
+		}
+	}
+	losses := make([][]conflict, len(hostnames))
+	parallel.For(len(hostnames), func(i int) {
+		sortRoutes(groups[i])
+		groups[i], losses[i] = dropIdentical(groups[i])
+	})
+	for i, host := range hostnames {
+		l.hosts[host] = groups[i]
+		for _, lost := range losses[i] {
+			c.record(lost.loser, lost.winner, host)
+		}
 	}
 
 	// Routes and their matches get small numbers, so that each virtual host

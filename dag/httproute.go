@@ -1,8 +1,11 @@
 package dag
 
 import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // The route kinds, as attachRoute sees them. HTTPRoute and GRPCRoute ride
@@ -43,17 +46,50 @@ func (b *builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, rou
 	}, func(s gatewayv1.RouteStatus) any { return &gatewayv1.TLSRouteStatus{RouteStatus: s} })
 }
 
-// attachAndReport attaches a route and records its status, which is
-// completed once the graph is built: an HTTP route may still lose matches
-// to an older route then (a TLSRoute settles its conflicts while attaching,
-// so it has none left to learn of). wrap gives the kind's status type.
+// attachAndReport attaches a route and keeps its status, which is
+// completed once the graph is built (completeRouteStatus): an HTTP route
+// may still lose matches to an older route then (a TLSRoute settles its
+// conflicts while attaching, so it has none left to learn of). wrap gives
+// the kind's status type.
 func (b *builder) attachAndReport(gateways map[types.NamespacedName]*gateway, r *routeObject, wrap func(gatewayv1.RouteStatus) any) {
 	status, ok := b.attachRoute(gateways, r)
 	if !ok {
 		return
 	}
-	b.finalizers = append(b.finalizers, func() {
-		b.applyConflicts(objectKey{string(r.kind), r.meta.GetNamespace(), r.meta.GetName()}, status.Parents, b.programmedRoutes())
-		b.addStatus(string(r.kind), r.meta, wrap(status))
+	b.routeStatus = append(b.routeStatus, pendingRouteStatus{kind: string(r.kind), meta: r.meta, status: status, wrap: wrap})
+}
+
+// pendingRouteStatus is a route object's status, waiting for the graph to
+// be complete.
+type pendingRouteStatus struct {
+	kind   string
+	meta   metav1.Object
+	status gatewayv1.RouteStatus
+	wrap   func(gatewayv1.RouteStatus) any
+}
+
+// completeRouteStatus tells every attached route what it lost to older
+// routes, and adds its status to the graph. Each route's status depends on
+// the finished graph alone, so they are completed in parallel; the routes
+// that lost everything are then marked, in order.
+func (b *builder) completeRouteStatus() {
+	pending := b.routeStatus
+	programmed := b.programmedRoutes()
+	updates := make([]StatusUpdate, len(pending))
+	lostAll := make([]bool, len(pending))
+	parallel.For(len(pending), func(i int) {
+		p := &pending[i]
+		lostAll[i] = b.applyConflicts(p.key(), p.status.Parents, programmed)
+		updates[i] = b.statusUpdate(p.kind, p.meta, p.wrap(p.status))
 	})
+	for i := range pending {
+		if lostAll[i] {
+			b.conflicts.unaccepted[pending[i].key()] = true
+		}
+	}
+	b.graph.Status = append(b.graph.Status, updates...)
+}
+
+func (p *pendingRouteStatus) key() objectKey {
+	return objectKey{p.kind, p.meta.GetNamespace(), p.meta.GetName()}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // compareAge orders objects oldest first, as the Gateway API and the seeds
@@ -48,10 +50,11 @@ func compareNamespacedName(ans, aname, bns, bname string) int {
 	return cmp.Compare(ans[n], '/')
 }
 
-// sortedOldestFirst returns a sorted copy of objs without nil entries.
+// sortedOldestFirst returns a copy of objs, oldest first. compareAge is a
+// total order, so a large input is sorted on two processors.
 func sortedOldestFirst[T metav1.Object](objs []T) []T {
 	out := slices.Clone(objs)
-	slices.SortStableFunc(out, func(a, b T) int { return compareAge(a, b) })
+	parallel.Sort(out, func(a, b T) int { return compareAge(a, b) })
 	return out
 }
 
