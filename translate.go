@@ -102,7 +102,7 @@ func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("sesame: generated configuration is invalid: %w", err)
 	}
 	res.XDS = xds
-	if _, err := xds.Snapshot("check"); err != nil {
+	if err := xds.Consistent(); err != nil {
 		return nil, fmt.Errorf("sesame: generated configuration is inconsistent: %w", err)
 	}
 	return res, nil

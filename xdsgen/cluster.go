@@ -11,42 +11,49 @@ import (
 	"github.com/projectsesame/sesame/dag"
 )
 
-// clusterBuilder makes the Clusters of one Generate. The upstream protocol
-// options are the same few messages for every cluster, so they are encoded
-// once: each cluster gets an Any of its own over shared, read-only bytes.
+// clusterBuilder makes the Clusters of one Generate. Every cluster takes
+// its endpoints over ADS and its upstream protocol from one of two
+// option sets, so these messages, the same for every cluster, are built
+// once and shared, read-only, by all clusters: with many Services, clusters
+// are among the most numerous messages.
 type clusterBuilder struct {
-	http1, http2 []byte
+	eds          *clusterv3.Cluster_Type
+	ads          *corev3.ConfigSource
+	http1, http2 map[string]*anypb.Any // TypedExtensionProtocolOptions
 }
 
 func newClusterBuilder() *clusterBuilder {
-	explicit := func(h2 bool) []byte {
+	options := func(h2 bool) map[string]*anypb.Any {
 		e := &httpv3.HttpProtocolOptions_ExplicitHttpConfig{
 			ProtocolConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_HttpProtocolOptions{HttpProtocolOptions: &corev3.Http1ProtocolOptions{}},
 		}
 		if h2 {
 			e.ProtocolConfig = &httpv3.HttpProtocolOptions_ExplicitHttpConfig_Http2ProtocolOptions{Http2ProtocolOptions: &corev3.Http2ProtocolOptions{}}
 		}
-		return mustAny(&httpv3.HttpProtocolOptions{
+		return map[string]*anypb.Any{httpProtocolOptions: mustAny(&httpv3.HttpProtocolOptions{
 			UpstreamProtocolOptions: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_{ExplicitHttpConfig: e},
-		}).GetValue()
+		})}
 	}
-	return &clusterBuilder{http1: explicit(false), http2: explicit(true)}
+	return &clusterBuilder{
+		eds: &clusterv3.Cluster_Type{Type: clusterv3.Cluster_EDS},
+		ads: &corev3.ConfigSource{
+			ResourceApiVersion:    corev3.ApiVersion_V3,
+			ConfigSourceSpecifier: &corev3.ConfigSource_Ads{Ads: &corev3.AggregatedConfigSource{}},
+		},
+		http1: options(false),
+		http2: options(true),
+	}
 }
 
-// clusters builds the Envoy Cluster of each Service port, in order. A cluster's endpoints come over EDS, in the
-// ClusterLoadAssignment of the same name, so that endpoint changes do not
-// rebuild the cluster. Like loadAssignments, it allocates the messages of
-// all clusters together.
+// clusters builds the Envoy Cluster of each Service port, in order. A
+// cluster's endpoints come over EDS, in the ClusterLoadAssignment of the
+// same name, so that endpoint changes do not rebuild the cluster. Like
+// loadAssignments, it allocates the messages of all clusters together.
 func (cb *clusterBuilder) clusters(cs []*dag.Cluster, names clusterNames) []*clusterv3.Cluster {
 	n := len(cs)
 	out := make([]*clusterv3.Cluster, n)
 	clusters := make([]clusterv3.Cluster, n)
-	discovery := make([]clusterv3.Cluster_Type, n)
 	eds := make([]clusterv3.Cluster_EdsClusterConfig, n)
-	sources := make([]corev3.ConfigSource, n)
-	ads := make([]corev3.ConfigSource_Ads, n)
-	aggregated := make([]corev3.AggregatedConfigSource, n)
-	anys := make([]anypb.Any, n)
 	for i, c := range cs {
 		name := names.of(c)
 		// The protocol to the endpoints is explicit (package protocol
@@ -56,14 +63,10 @@ func (cb *clusterBuilder) clusters(cs []*dag.Cluster, names clusterNames) []*clu
 		if c.Protocol == "h2c" || c.Protocol == "h2" {
 			options = cb.http2
 		}
-		anys[i].TypeUrl, anys[i].Value = httpProtocolOptionsURL, options
-		discovery[i].Type = clusterv3.Cluster_EDS
-		ads[i].Ads = &aggregated[i]
-		sources[i].ResourceApiVersion, sources[i].ConfigSourceSpecifier = corev3.ApiVersion_V3, &ads[i]
-		eds[i].EdsConfig, eds[i].ServiceName = &sources[i], name
+		eds[i].EdsConfig, eds[i].ServiceName = cb.ads, name
 		cl := &clusters[i]
-		cl.Name, cl.ClusterDiscoveryType, cl.EdsClusterConfig = name, &discovery[i], &eds[i]
-		cl.TypedExtensionProtocolOptions = map[string]*anypb.Any{httpProtocolOptions: &anys[i]}
+		cl.Name, cl.ClusterDiscoveryType, cl.EdsClusterConfig = name, cb.eds, &eds[i]
+		cl.TypedExtensionProtocolOptions = options
 		cl.TransportSocket = upstreamTLS(c.Protocol)
 		out[i] = cl
 	}

@@ -77,7 +77,7 @@ func (r *Resources) Validate() error {
 // per route table, and filter chain names and matches per listener.
 func (r *Resources) checkNames() []error {
 	var errs []error
-	unique := func(kind string, names iter.Seq[string]) {
+	unique := func(kind string, names iter.Seq[string]) map[string]bool {
 		seen := map[string]bool{}
 		for name := range names {
 			if seen[name] {
@@ -85,6 +85,7 @@ func (r *Resources) checkNames() []error {
 			}
 			seen[name] = true
 		}
+		return seen
 	}
 	unique("Listener", namesOf(r.Listeners, (*listenerv3.Listener).GetName))
 	unique("RouteConfiguration", namesOf(r.Routes, (*routev3.RouteConfiguration).GetName))

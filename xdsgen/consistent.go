@@ -1,0 +1,85 @@
+package xdsgen
+
+import (
+	"fmt"
+	"iter"
+	"slices"
+
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
+)
+
+// Consistent checks what a go-control-plane snapshot of the resources
+// checks (Snapshot.Consistent), without building the snapshot, which
+// indexes every resource by name: that the route tables are exactly those
+// the listeners' HTTP connection managers name, and the load assignments
+// exactly those the EDS clusters name. Snapshot makes the same check
+// through go-control-plane itself.
+func (r *Resources) Consistent() error {
+	routes := map[string]bool{}
+	for _, l := range r.Listeners {
+		for _, fc := range l.GetFilterChains() {
+			routeTablesOf(fc, routes)
+		}
+		if fc := l.GetDefaultFilterChain(); fc != nil {
+			routeTablesOf(fc, routes)
+		}
+	}
+	if err := sameNames("RouteConfiguration", routes, namesOf(r.Routes, (*routev3.RouteConfiguration).GetName)); err != nil {
+		return err
+	}
+	endpoints := make(map[string]bool, len(r.Clusters))
+	for _, c := range r.Clusters {
+		if t, ok := c.GetClusterDiscoveryType().(*clusterv3.Cluster_Type); ok && t.Type == clusterv3.Cluster_EDS {
+			if name := c.GetEdsClusterConfig().GetServiceName(); name != "" {
+				endpoints[name] = true
+			} else {
+				endpoints[c.GetName()] = true
+			}
+		}
+	}
+	return sameNames("ClusterLoadAssignment", endpoints, namesOf(r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName))
+}
+
+// routeTablesOf adds the route tables a filter chain's HTTP connection
+// managers name, over RDS or as scoped routes, to names.
+func routeTablesOf(fc *listenerv3.FilterChain, names map[string]bool) {
+	for _, f := range fc.GetFilters() {
+		hcm := resourcev3.GetHTTPConnectionManager(f)
+		if hcm == nil {
+			continue
+		}
+		if name := hcm.GetRds().GetRouteConfigName(); name != "" {
+			names[name] = true
+		}
+		for _, s := range hcm.GetScopedRoutes().GetScopedRouteConfigurationsList().GetScopedRouteConfigurations() {
+			names[s.GetRouteConfigurationName()] = true
+		}
+	}
+}
+
+// sameNames checks that the resources of a kind, by name, are exactly the
+// referenced ones.
+func sameNames(kind string, referenced map[string]bool, present iter.Seq[string]) error {
+	have := make(map[string]bool, len(referenced))
+	for name := range present {
+		if !referenced[name] {
+			return fmt.Errorf("%s %q: nothing refers to it", kind, name)
+		}
+		have[name] = true
+	}
+	if len(have) == len(referenced) {
+		return nil
+	}
+	var missing []string
+	for name := range referenced {
+		if !have[name] {
+			missing = append(missing, name)
+		}
+	}
+	slices.Sort(missing)
+	return fmt.Errorf("%s %q: referred to but missing", kind, missing[0])
+}
