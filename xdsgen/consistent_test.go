@@ -27,11 +27,13 @@ func TestConsistentAgreesWithSnapshot(t *testing.T) {
 		Clusters: []*dag.Cluster{api, web},
 	}
 	tests := map[string]func(r *Resources){
-		"consistent":                    func(*Resources) {},
-		"route table missing":           func(r *Resources) { r.Routes = r.Routes[:1] },
-		"route table nobody names":      func(r *Resources) { r.Routes = append(r.Routes, &routev3.RouteConfiguration{Name: "extra"}) },
-		"load assignment missing":       func(r *Resources) { r.Endpoints = r.Endpoints[1:] },
-		"load assignment nobody names":  func(r *Resources) { r.Endpoints = append(r.Endpoints, &endpointv3.ClusterLoadAssignment{ClusterName: "extra"}) },
+		"consistent":               func(*Resources) {},
+		"route table missing":      func(r *Resources) { r.Routes = r.Routes[:1] },
+		"route table nobody names": func(r *Resources) { r.Routes = append(r.Routes, &routev3.RouteConfiguration{Name: "extra"}) },
+		"load assignment missing":  func(r *Resources) { r.Endpoints = r.Endpoints[1:] },
+		"load assignment nobody names": func(r *Resources) {
+			r.Endpoints = append(r.Endpoints, &endpointv3.ClusterLoadAssignment{ClusterName: "extra"})
+		},
 		"static cluster":                func(r *Resources) { r.Clusters = append(r.Clusters, rejectCluster()) },
 		"EDS cluster without service":   func(r *Resources) { r.Clusters[0].EdsClusterConfig.ServiceName = "" },
 		"EDS service named differently": func(r *Resources) { r.Clusters[0].EdsClusterConfig.ServiceName = "other" },
