@@ -89,7 +89,6 @@ type builder struct {
 	// matches.
 	conflicts   conflicts
 	routeStatus []pendingRouteStatus
-	programmed  map[objectKey]int // computed on first use, after the graph is built
 	// unserved holds the Gateways this controller is responsible for but does
 	// not serve, with the reason, so that routes naming them learn why.
 	unserved map[types.NamespacedName]string
@@ -113,13 +112,4 @@ func (b *builder) statusUpdate(kind string, obj metav1.Object, status any) Statu
 		Name:       obj.GetName(),
 		Status:     status,
 	}
-}
-
-// programmedRoutes counts the graph routes of each route object, once the
-// graph is complete (see countProgrammed).
-func (b *builder) programmedRoutes() map[objectKey]int {
-	if b.programmed == nil {
-		b.programmed = map[objectKey]int{}
-	}
-	return b.programmed
 }

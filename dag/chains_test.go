@@ -13,7 +13,7 @@ func testListener(name string, protocol gatewayv1.ProtocolType, hostname string)
 		spec:      &gatewayv1.Listener{Name: gatewayv1.SectionName(name), Protocol: protocol, Port: 443},
 		hostname:  hostname,
 		accepted:  true,
-		hosts:     map[string][]*Route{},
+		hosts:     map[string][][]*Route{},
 		tlsRoutes: map[string]*TCPRoute{},
 		served:    map[types.NamespacedName]bool{},
 	}
@@ -42,7 +42,7 @@ func TestHTTPSFilterChainMisdirected(t *testing.T) {
 	passthrough := testListener("db", gatewayv1.TLSProtocolType, "db.example.com")
 	all := []*listener{foo, wild, fallback, passthrough}
 	// A route on the wildcard listener for bar.example.com.
-	wild.hosts["bar.example.com"] = []*Route{{Match: RouteMatch{Path: PathMatch{PathPrefix, "/"}}}}
+	wild.hosts["bar.example.com"] = [][]*Route{{{Match: RouteMatch{Path: PathMatch{PathPrefix, "/"}}}}}
 
 	tests := []struct {
 		l    *listener

@@ -161,21 +161,6 @@ func (s StringMatch) flags() byte {
 	return f
 }
 
-// programmed counts, per route object, the graph routes left in its
-// listeners' hostname groups once conflicts are settled. Fall-through
-// copies into other virtual hosts add no route object, so the groups are
-// enough, and much smaller than the virtual hosts.
-func (b *builder) countProgrammed(l *listener) {
-	if b.programmed == nil {
-		b.programmed = map[objectKey]int{}
-	}
-	for _, routes := range l.hosts {
-		for _, r := range routes {
-			b.programmed[sourceKey(r.Source)]++
-		}
-	}
-}
-
 // applyConflicts tells a route's accepted parents what its matches lost to
 // older routes: Accepted=False with the Sesame reason Conflicted when
 // nothing of the route is left to serve, otherwise a PartiallyInvalid
@@ -183,7 +168,7 @@ func (b *builder) countProgrammed(l *listener) {
 // that starts "Dropped Rule"). It reports whether the route lost
 // everything; it only reads the builder, so that routes can be done in
 // parallel.
-func (b *builder) applyConflicts(key objectKey, parents []gatewayv1.RouteParentStatus, programmed map[objectKey]int) (lostAll bool) {
+func (b *builder) applyConflicts(key objectKey, parents []gatewayv1.RouteParentStatus, rules *compiledRules) (lostAll bool) {
 	losses := b.conflicts.lost[key]
 	if len(losses) == 0 {
 		return false
@@ -197,7 +182,7 @@ func (b *builder) applyConflicts(key objectKey, parents []gatewayv1.RouteParentS
 		if string(p.ControllerName) != b.opts.controllerName() || !conditionTrue(p.Conditions, string(gatewayv1.RouteConditionAccepted)) {
 			continue
 		}
-		if programmed[key] == 0 {
+		if !rules.anyKept() {
 			lostAll = true
 			p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionAccepted), metav1.ConditionFalse, ReasonConflicted,
 				"Every match of the route loses to an older route: "+strings.Join(lost, " "))
@@ -248,4 +233,14 @@ func setCondition(conds []metav1.Condition, typ string, status metav1.ConditionS
 
 func removeCondition(conds []metav1.Condition, typ string) []metav1.Condition {
 	return slices.DeleteFunc(conds, func(c metav1.Condition) bool { return c.Type == typ })
+}
+
+// anyKept reports whether any of the compiled routes is left in a hostname
+// group of a listener once conflicts are settled (Route.kept). Fall-through
+// copies into other virtual hosts add nothing a group does not have.
+func (c *compiledRules) anyKept() bool {
+	if c == nil {
+		return false
+	}
+	return slices.ContainsFunc(c.routes, func(r *Route) bool { return r.kept })
 }

@@ -31,10 +31,8 @@ func (b *builder) finishGateway(g *gateway) {
 			switch l.spec.Protocol {
 			case gatewayv1.HTTPProtocolType:
 				gl.VirtualHosts = append(gl.VirtualHosts, l.virtualHosts(&b.conflicts)...)
-				b.countProgrammed(l)
 			case gatewayv1.HTTPSProtocolType:
 				gl.FilterChains = append(gl.FilterChains, httpsFilterChain(l, accepted, &b.conflicts))
-				b.countProgrammed(l)
 			case gatewayv1.TLSProtocolType:
 				gl.FilterChains = append(gl.FilterChains, tlsFilterChains(l)...)
 			}
@@ -77,12 +75,24 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 	// then recorded in hostname order, not map order, as status messages
 	// list them in the order recorded. Match keys are cached in the routes,
 	// which hostnames share: they are computed before, on one goroutine.
+	// Each hostname's group is its routes in one slice, cut from one array.
+	grouped := 0
+	for _, host := range hostnames {
+		for _, routes := range l.hosts[host] {
+			grouped += len(routes)
+		}
+	}
+	flat := make([]*Route, 0, grouped)
 	groups := make([][]*Route, len(hostnames))
 	for i, host := range hostnames {
-		groups[i] = l.hosts[host]
-		for _, r := range groups[i] {
-			r.matchKey()
+		start := len(flat)
+		for _, routes := range l.hosts[host] {
+			for _, r := range routes {
+				r.matchKey()
+				flat = append(flat, r)
+			}
 		}
+		groups[i] = flat[start:len(flat):len(flat)]
 	}
 	losses := make([][]conflict, len(hostnames))
 	parallel.For(len(hostnames), func(i int) {
@@ -90,26 +100,24 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 		groups[i], losses[i] = dropIdentical(groups[i])
 	})
 	for i, host := range hostnames {
-		l.hosts[host] = groups[i]
+		l.hosts[host] = [][]*Route{groups[i]}
+		for _, r := range groups[i] {
+			r.kept = true
+		}
 		for _, lost := range losses[i] {
 			c.record(lost.loser, lost.winner, host)
 		}
 	}
 
-	// Routes and their matches get small numbers, so that each virtual host
-	// can mark what it holds in a slice instead of a map of its own: with
-	// many hostnames and many hostless routes, fan-out is the hot path.
-	// The numbers live in the routes; a route shared by listeners is
-	// renumbered for each, which is safe as listeners are done one by one.
-	matchID := map[string]int{}
-	routes := 0
-	for _, host := range hostnames {
-		for _, r := range l.hosts[host] {
+	for _, group := range groups {
+		for _, r := range group {
 			r.fanRoute = -1
 		}
 	}
-	for _, host := range hostnames {
-		for _, r := range l.hosts[host] {
+	matchID := make(map[string]int, grouped)
+	routes := 0
+	for _, group := range groups {
+		for _, r := range group {
 			if r.fanRoute >= 0 {
 				continue
 			}
@@ -125,33 +133,53 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 	}
 	routeMark, matchMark := make([]int, routes), make([]int, len(matchID))
 
-	var out []*VirtualHost
+	// hostnames is sorted most specific first, so the ones that can cover
+	// a hostname come at or after it, already in precedence order. They
+	// are found first, to count the routes of all virtual hosts, which
+	// then share one array.
+	var covering []int // of hostname i: covering[coverStart[i]:coverStart[i+1]]
+	coverStart := make([]int, len(hostnames)+1)
+	total := 0
 	for i, host := range hostnames {
-		vh := &VirtualHost{Listener: string(l.spec.Name), Hostname: host}
-		mark := i + 1
-		// hostnames is sorted most specific first, so the ones that can
-		// cover host come at or after i, already in precedence order. A
-		// route whose match a more specific hostname's route already has
-		// can never be reached here, as the first match wins: leaving it
-		// out keeps fan-out from growing with unreachable copies.
-		for _, wider := range hostnames[i:] {
-			if r := hostmatch.Relate(host, wider, hostmatch.Suffix); r != hostmatch.Equivalent && r != hostmatch.MoreSpecific {
-				continue
+		coverStart[i] = len(covering)
+		for j := i; j < len(hostnames); j++ {
+			if r := hostmatch.Relate(host, hostnames[j], hostmatch.Suffix); r == hostmatch.Equivalent || r == hostmatch.MoreSpecific {
+				covering = append(covering, j)
+				total += len(groups[j])
 			}
-			before := len(vh.Routes)
-			for _, route := range l.hosts[wider] {
+		}
+	}
+	coverStart[len(hostnames)] = len(covering)
+
+	all := make([]*Route, 0, total)
+	vhosts := make([]VirtualHost, len(hostnames))
+	out := make([]*VirtualHost, len(hostnames))
+	for i, host := range hostnames {
+		vh := &vhosts[i]
+		vh.Listener, vh.Hostname = string(l.spec.Name), host
+		mark := i + 1
+		start := len(all)
+		// A route whose match a more specific hostname's route already
+		// has can never be reached here, as the first match wins: leaving
+		// it out keeps fan-out from growing with unreachable copies.
+		for _, j := range covering[coverStart[i]:coverStart[i+1]] {
+			before := len(all)
+			for _, route := range groups[j] {
 				rid, mid := route.fanRoute, route.fanMatch
-				if routeMark[rid] == mark || (wider != host && matchMark[mid] == mark) {
+				if routeMark[rid] == mark || (j != i && matchMark[mid] == mark) {
 					continue
 				}
 				routeMark[rid], matchMark[mid] = mark, mark
-				vh.Routes = append(vh.Routes, route)
+				all = append(all, route)
 			}
-			if len(vh.Routes) > before {
-				vh.runs = append(vh.runs, hostRun{hostname: wider, end: len(vh.Routes)})
+			if len(all) > before {
+				vh.runs = append(vh.runs, hostRun{hostname: hostnames[j], end: len(all) - start})
 			}
 		}
-		out = append(out, vh)
+		if len(all) > start {
+			vh.Routes = all[start:len(all):len(all)]
+		}
+		out[i] = vh
 	}
 	return out
 }

@@ -80,6 +80,7 @@ type Route struct {
 	key                string
 	fanRoute, fanMatch int
 	numbered           bool // ID is set (see numberRoutes)
+	kept               bool // in a listener's hostname group once conflicts are settled
 }
 
 // matchKey returns the route's match key, computing it once.

@@ -52,11 +52,11 @@ func (b *builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, rou
 // conflicts while attaching, so it has none left to learn of). wrap gives
 // the kind's status type.
 func (b *builder) attachAndReport(gateways map[types.NamespacedName]*gateway, r *routeObject, wrap func(gatewayv1.RouteStatus) any) {
-	status, ok := b.attachRoute(gateways, r)
+	status, rules, ok := b.attachRoute(gateways, r)
 	if !ok {
 		return
 	}
-	b.routeStatus = append(b.routeStatus, pendingRouteStatus{kind: string(r.kind), meta: r.meta, status: status, wrap: wrap})
+	b.routeStatus = append(b.routeStatus, pendingRouteStatus{kind: string(r.kind), meta: r.meta, status: status, rules: rules, wrap: wrap})
 }
 
 // pendingRouteStatus is a route object's status, waiting for the graph to
@@ -65,6 +65,7 @@ type pendingRouteStatus struct {
 	kind   string
 	meta   metav1.Object
 	status gatewayv1.RouteStatus
+	rules  *compiledRules // nil when no served Gateway is a parent
 	wrap   func(gatewayv1.RouteStatus) any
 }
 
@@ -74,12 +75,11 @@ type pendingRouteStatus struct {
 // that lost everything are then marked, in order.
 func (b *builder) completeRouteStatus() {
 	pending := b.routeStatus
-	programmed := b.programmedRoutes()
 	updates := make([]StatusUpdate, len(pending))
 	lostAll := make([]bool, len(pending))
 	parallel.For(len(pending), func(i int) {
 		p := &pending[i]
-		lostAll[i] = b.applyConflicts(p.key(), p.status.Parents, programmed)
+		lostAll[i] = b.applyConflicts(p.key(), p.status.Parents, p.rules)
 		updates[i] = b.statusUpdate(p.kind, p.meta, p.wrap(p.status))
 	})
 	for i := range pending {

@@ -35,10 +35,13 @@ type listener struct {
 	// attachedRoutes counts them; served is the subset whose rules it serves.
 	attached map[objectKey]bool
 	served   map[types.NamespacedName]bool
-	// hosts holds the HTTP routes served, by the hostname they serve under,
-	// and owners which route objects serve each hostname, for the rule that
-	// an HTTPRoute and a GRPCRoute may not share hostnames on a listener.
-	hosts  map[string][]*Route
+	// hosts holds the HTTP routes served, by the hostname they serve under:
+	// the compiled routes of each route object attached there, in the
+	// order attached, not copied until their number is known
+	// (virtualHosts). owners holds which route objects serve each
+	// hostname, for the rule that an HTTPRoute and a GRPCRoute may not
+	// share hostnames on a listener.
+	hosts  map[string][][]*Route
 	owners map[string][]hostOwner // by route kind
 	// tlsRoutes holds, for a TLS listener, the route that serves each SNI
 	// hostname: the oldest, when several ask for one.
@@ -65,7 +68,7 @@ func (b *builder) validateListener(spec *gatewayv1.Listener, gw *gatewayv1.Gatew
 		valid:     true,
 		attached:  map[objectKey]bool{},
 		served:    map[types.NamespacedName]bool{},
-		hosts:     map[string][]*Route{},
+		hosts:     map[string][][]*Route{},
 		tlsRoutes: map[string]*TCPRoute{},
 		from:      gatewayv1.NamespacesFromSame,
 	}

@@ -37,11 +37,11 @@ func (r *routeObject) key() types.NamespacedName {
 // attachRoute attaches a route to the listeners of the served gateways that
 // its parentRefs select, adds its rules to them, and returns
 // its status: the parent statuses other controllers wrote, then one per
-// parentRef this controller is responsible for. ok is false when the route
+// parentRef this controller is responsible for, and its compiled rules,
+// nil when no parentRef names a served Gateway. ok is false when the route
 // names no parent of ours and had no status from us: it is out of scope.
-func (b *builder) attachRoute(gateways map[types.NamespacedName]*gateway, r *routeObject) (status gatewayv1.RouteStatus, ok bool) {
+func (b *builder) attachRoute(gateways map[types.NamespacedName]*gateway, r *routeObject) (status gatewayv1.RouteStatus, rules *compiledRules, ok bool) {
 	var parents []gatewayv1.RouteParentStatus
-	var rules *compiledRules // compiled once, when some parentRef is served
 	for _, ref := range r.spec.ParentRefs {
 		target := parentTarget(ref, r.meta.GetNamespace())
 		var cond *conditions
@@ -65,7 +65,7 @@ func (b *builder) attachRoute(gateways map[types.NamespacedName]*gateway, r *rou
 		})
 	}
 	foreign, hadOurs := b.foreignParents(r.status.Parents)
-	return gatewayv1.RouteStatus{Parents: append(foreign, parents...)}, len(parents) > 0 || hadOurs
+	return gatewayv1.RouteStatus{Parents: append(foreign, parents...)}, rules, len(parents) > 0 || hadOurs
 }
 
 // attachToParent handles one parentRef naming the served Gateway and returns
@@ -143,7 +143,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 				continue
 			}
 			for _, host := range a.hostnames {
-				l.hosts[host] = append(l.hosts[host], rules.routes...)
+				l.hosts[host] = append(l.hosts[host], rules.routes)
 				if l.owners == nil {
 					l.owners = map[string][]hostOwner{}
 				}
