@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -15,7 +14,6 @@ func testListener(name string, protocol gatewayv1.ProtocolType, hostname string)
 		accepted:  true,
 		hosts:     map[string][][]*Route{},
 		tlsRoutes: map[string]*TCPRoute{},
-		served:    map[types.NamespacedName]bool{},
 	}
 }
 

@@ -271,7 +271,7 @@ func boolRank(b bool) int {
 // other value for the Accepted condition MUST NOT be included").
 func (b *builder) attachedRoutes(l *listener) int32 {
 	n := int32(0)
-	for key := range l.attached {
+	for _, key := range l.attached {
 		if !b.conflicts.unaccepted[key] {
 			n++
 		}

@@ -7,7 +7,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/hostmatch"
@@ -31,10 +30,9 @@ type listener struct {
 	kinds        []gatewayv1.RouteGroupKind
 	from         gatewayv1.FromNamespaces
 	selector     labels.Selector
-	// attached is the set of accepted routes attached to the listener, as
-	// attachedRoutes counts them; served is the subset whose rules it serves.
-	attached map[objectKey]bool
-	served   map[types.NamespacedName]bool
+	// attached lists the accepted routes attached to the listener, each
+	// once, as attachedRoutes counts them.
+	attached []objectKey
 	// hosts holds the HTTP routes served, by the hostname they serve under:
 	// the compiled routes of each route object attached there, in the
 	// order attached, not copied until their number is known
@@ -66,8 +64,6 @@ func (b *builder) validateListener(spec *gatewayv1.Listener, gw *gatewayv1.Gatew
 		namespace: gw.Namespace,
 		cond:      b.conditions(gw),
 		valid:     true,
-		attached:  map[objectKey]bool{},
-		served:    map[types.NamespacedName]bool{},
 		hosts:     map[string][][]*Route{},
 		tlsRoutes: map[string]*TCPRoute{},
 		from:      gatewayv1.NamespacesFromSame,

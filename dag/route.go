@@ -28,6 +28,10 @@ type routeObject struct {
 	strictProtocol bool
 	// compile turns the route's rules into routes, once.
 	compile func() *compiledRules
+	// servedOn and countedOn are the listeners that, through some
+	// parentRef, already serve the route's rules and count it among their
+	// attached routes: several parentRefs may select one listener.
+	servedOn, countedOn []*listener
 }
 
 func (r *routeObject) key() types.NamespacedName {
@@ -127,7 +131,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 	serves := false
 	for _, a := range attachments {
 		l := a.listener
-		if l.served[key] {
+		if slices.Contains(r.servedOn, l) {
 			serves = true
 			continue
 		}
@@ -150,7 +154,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 				l.owners[string(r.kind)] = append(l.owners[string(r.kind)], hostOwner{host: host, owner: objectKey{string(r.kind), key.Namespace, key.Name}})
 			}
 		}
-		l.served[key] = true
+		r.servedOn = append(r.servedOn, l)
 		serves = true
 	}
 	return taken, !serves && len(attachments) > 0
@@ -163,8 +167,9 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 // status and whatever the hostnames.
 func (b *builder) countAttachment(g *gateway, r *routeObject, ref gatewayv1.ParentReference) {
 	for _, l := range g.selectedBy(ref) {
-		if l.allowsKind(r.kind) && b.allowsNamespace(l, r.meta.GetNamespace()) {
-			l.attached[objectKey{string(r.kind), r.meta.GetNamespace(), r.meta.GetName()}] = true
+		if l.allowsKind(r.kind) && b.allowsNamespace(l, r.meta.GetNamespace()) && !slices.Contains(r.countedOn, l) {
+			r.countedOn = append(r.countedOn, l)
+			l.attached = append(l.attached, objectKey{string(r.kind), r.meta.GetNamespace(), r.meta.GetName()})
 		}
 	}
 }
