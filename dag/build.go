@@ -20,7 +20,7 @@ func Build(in *Input, opts Options) *Graph {
 		index:     newIndex(in),
 		graph:     &Graph{},
 		secret:    map[types.NamespacedName]*Secret{},
-		conflicts: conflicts{lost: map[objectKey][]loss{}, unaccepted: map[objectKey]bool{}},
+		conflicts: conflicts{lost: map[objectKey][]loss{}},
 		unserved:  map[types.NamespacedName]string{},
 	}
 	classes := b.selectGatewayClass(in.GatewayClasses)

@@ -21,8 +21,6 @@ type conflicts struct {
 	// lost holds, per route object, what it lost and to whom, in the order
 	// found, without repeats.
 	lost map[objectKey][]loss
-	// unaccepted holds the route objects that lost everything.
-	unaccepted map[objectKey]bool
 }
 
 // loss is one match of a route that an older route's identical match took

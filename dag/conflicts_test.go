@@ -26,7 +26,7 @@ func TestDropConflicts(t *testing.T) {
 		r("new", 2, 4, RouteMatch{Path: PathMatch{PathExact, "/api"}}), // Exact differs from prefix: kept
 	}
 	sortRoutes(routes)
-	c := &conflicts{lost: map[objectKey][]loss{}, unaccepted: map[objectKey]bool{}}
+	c := &conflicts{lost: map[objectKey][]loss{}}
 	kept := c.dropConflicts("a.example.com", routes)
 	var got []string
 	for _, k := range kept {
@@ -56,7 +56,7 @@ func TestDropConflictsApart(t *testing.T) {
 	}
 	routes := []*Route{r("new", 3, "/api"), r("mid", 2, "/apx"), r("old", 1, "/api"), r("short", 4, "/a")}
 	sortRoutes(routes)
-	c := &conflicts{lost: map[objectKey][]loss{}, unaccepted: map[objectKey]bool{}}
+	c := &conflicts{lost: map[objectKey][]loss{}}
 	var got []string
 	for _, k := range c.dropConflicts("a.example.com", routes) {
 		got = append(got, k.Source.Name+" "+k.Match.Path.Value)

@@ -271,8 +271,8 @@ func boolRank(b bool) int {
 // other value for the Accepted condition MUST NOT be included").
 func (b *builder) attachedRoutes(l *listener) int32 {
 	n := int32(0)
-	for _, key := range l.attached {
-		if !b.conflicts.unaccepted[key] {
+	for _, r := range l.attached {
+		if !r.lostAll {
 			n++
 		}
 	}

@@ -1,7 +1,6 @@
 package dag
 
 import (
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -56,14 +55,13 @@ func (b *builder) attachAndReport(gateways map[types.NamespacedName]*gateway, r 
 	if !ok {
 		return
 	}
-	b.routeStatus = append(b.routeStatus, pendingRouteStatus{kind: string(r.kind), meta: r.meta, status: status, rules: rules, wrap: wrap})
+	b.routeStatus = append(b.routeStatus, pendingRouteStatus{obj: r, status: status, rules: rules, wrap: wrap})
 }
 
 // pendingRouteStatus is a route object's status, waiting for the graph to
 // be complete.
 type pendingRouteStatus struct {
-	kind   string
-	meta   metav1.Object
+	obj    *routeObject
 	status gatewayv1.RouteStatus
 	rules  *compiledRules // nil when no served Gateway is a parent
 	wrap   func(gatewayv1.RouteStatus) any
@@ -71,25 +69,18 @@ type pendingRouteStatus struct {
 
 // completeRouteStatus tells every attached route what it lost to older
 // routes, and adds its status to the graph. Each route's status depends on
-// the finished graph alone, so they are completed in parallel; the routes
-// that lost everything are then marked, in order.
+// the finished graph alone, so they are completed in parallel.
 func (b *builder) completeRouteStatus() {
 	pending := b.routeStatus
 	updates := make([]StatusUpdate, len(pending))
-	lostAll := make([]bool, len(pending))
 	parallel.For(len(pending), func(i int) {
 		p := &pending[i]
-		lostAll[i] = b.applyConflicts(p.key(), p.status.Parents, p.rules)
-		updates[i] = b.statusUpdate(p.kind, p.meta, p.wrap(p.status))
+		p.obj.lostAll = b.applyConflicts(p.key(), p.status.Parents, p.rules)
+		updates[i] = b.statusUpdate(string(p.obj.kind), p.obj.meta, p.wrap(p.status))
 	})
-	for i := range pending {
-		if lostAll[i] {
-			b.conflicts.unaccepted[pending[i].key()] = true
-		}
-	}
 	b.graph.Status = append(b.graph.Status, updates...)
 }
 
 func (p *pendingRouteStatus) key() objectKey {
-	return objectKey{p.kind, p.meta.GetNamespace(), p.meta.GetName()}
+	return objectKey{string(p.obj.kind), p.obj.meta.GetNamespace(), p.obj.meta.GetName()}
 }

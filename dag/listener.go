@@ -32,7 +32,7 @@ type listener struct {
 	selector     labels.Selector
 	// attached lists the accepted routes attached to the listener, each
 	// once, as attachedRoutes counts them.
-	attached []objectKey
+	attached []*routeObject
 	// hosts holds the HTTP routes served, by the hostname they serve under:
 	// the compiled routes of each route object attached there, in the
 	// order attached, not copied until their number is known
@@ -256,7 +256,7 @@ func joinKinds(kinds []gatewayv1.Kind) string {
 // hostOwner is a route object serving under a hostname on a listener.
 type hostOwner struct {
 	host  string
-	owner objectKey
+	owner *routeObject
 }
 
 // otherKindOwner returns a route object of another kind than kind that
@@ -264,7 +264,7 @@ type hostOwner struct {
 // (GRPCRouteSpec.Hostnames) accepts only the older of an HTTPRoute and a
 // GRPCRoute whose hostnames intersect on a listener; routes are attached
 // oldest first, so the one already there wins.
-func (l *listener) otherKindOwner(kind gatewayv1.Kind, hosts []string) (objectKey, bool) {
+func (l *listener) otherKindOwner(kind gatewayv1.Kind, hosts []string) (*routeObject, bool) {
 	for k, owners := range l.owners {
 		if k == string(kind) {
 			continue // most listeners carry one kind only: nothing to scan
@@ -273,10 +273,10 @@ func (l *listener) otherKindOwner(kind gatewayv1.Kind, hosts []string) (objectKe
 			return o, true
 		}
 	}
-	return objectKey{}, false
+	return nil, false
 }
 
-func firstIntersecting(owners []hostOwner, hosts []string) (objectKey, bool) {
+func firstIntersecting(owners []hostOwner, hosts []string) (*routeObject, bool) {
 	for _, o := range owners {
 		for _, h := range hosts {
 			if hostmatch.Relate(h, o.host, hostmatch.Suffix) != hostmatch.Disjoint {
@@ -284,7 +284,7 @@ func firstIntersecting(owners []hostOwner, hosts []string) (objectKey, bool) {
 			}
 		}
 	}
-	return objectKey{}, false
+	return nil, false
 }
 
 // article is "an" before HTTP and HTTPS, as they are read aloud, else "a".

@@ -32,6 +32,9 @@ type routeObject struct {
 	// parentRef, already serve the route's rules and count it among their
 	// attached routes: several parentRefs may select one listener.
 	servedOn, countedOn []*listener
+	// lostAll is set once the graph is complete when every match of the
+	// route lost to older routes (completeRouteStatus).
+	lostAll bool
 }
 
 func (r *routeObject) key() types.NamespacedName {
@@ -127,7 +130,6 @@ const ReasonHostnameTaken = "HostnameTaken"
 // listeners where a route of the other HTTP kind has intersecting hostnames,
 // and whether that leaves the route nothing to serve.
 func (b *builder) addRules(r *routeObject, attachments []attachment, rules *compiledRules) (taken []string, servesNothing bool) {
-	key := r.key()
 	serves := false
 	for _, a := range attachments {
 		l := a.listener
@@ -143,7 +145,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 			}
 		} else {
 			if owner, ok := l.otherKindOwner(r.kind, a.hostnames); ok {
-				taken = append(taken, fmt.Sprintf("listener %q (%s %s/%s has intersecting hostnames; of an HTTPRoute and a GRPCRoute only the one that comes first is accepted)", l.spec.Name, owner.kind, owner.namespace, owner.name))
+				taken = append(taken, fmt.Sprintf("listener %q (%s %s/%s has intersecting hostnames; of an HTTPRoute and a GRPCRoute only the one that comes first is accepted)", l.spec.Name, owner.kind, owner.meta.GetNamespace(), owner.meta.GetName()))
 				continue
 			}
 			for _, host := range a.hostnames {
@@ -151,7 +153,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 				if l.owners == nil {
 					l.owners = map[string][]hostOwner{}
 				}
-				l.owners[string(r.kind)] = append(l.owners[string(r.kind)], hostOwner{host: host, owner: objectKey{string(r.kind), key.Namespace, key.Name}})
+				l.owners[string(r.kind)] = append(l.owners[string(r.kind)], hostOwner{host: host, owner: r})
 			}
 		}
 		r.servedOn = append(r.servedOn, l)
@@ -169,7 +171,7 @@ func (b *builder) countAttachment(g *gateway, r *routeObject, ref gatewayv1.Pare
 	for _, l := range g.selectedBy(ref) {
 		if l.allowsKind(r.kind) && b.allowsNamespace(l, r.meta.GetNamespace()) && !slices.Contains(r.countedOn, l) {
 			r.countedOn = append(r.countedOn, l)
-			l.attached = append(l.attached, objectKey{string(r.kind), r.meta.GetNamespace(), r.meta.GetName()})
+			l.attached = append(l.attached, r)
 		}
 	}
 }
