@@ -42,6 +42,7 @@ func Build(in *Input, opts Options) *Graph {
 		httpRoutes = append(httpRoutes, r)
 	}
 	httpRoutes = sortedOldestFirst(httpRoutes)
+	b.routeStatus = make([]pendingRouteStatus, 0, len(httpRoutes)+len(in.TLSRoutes))
 	compiled := b.compileHTTPRoutes(httpRoutes, byName)
 	for i, obj := range httpRoutes {
 		switch route := obj.(type) {

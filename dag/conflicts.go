@@ -29,7 +29,7 @@ type conflicts struct {
 type loss struct {
 	rule, match int
 	host        string
-	winner      RouteSource
+	winner      *Route
 }
 
 func (l loss) String() string {
@@ -38,7 +38,7 @@ func (l loss) String() string {
 		host = "any host"
 	}
 	return fmt.Sprintf("spec.rules[%d].matches[%d] on %s: %s %s/%s is older and has the same match, so its rule serves those requests.",
-		l.rule, l.match, host, l.winner.Kind, l.winner.Namespace, l.winner.Name)
+		l.rule, l.match, host, l.winner.Source.Kind, l.winner.Source.Namespace, l.winner.Source.Name)
 }
 
 // objectKey names a route object.
@@ -101,7 +101,7 @@ func dropIdentical(routes []*Route) (kept []*Route, losses []conflict) {
 }
 
 func (c *conflicts) record(loser, winner *Route, host string) {
-	l := loss{rule: loser.Source.Rule, match: loser.Source.Match, host: host, winner: winner.Source}
+	l := loss{rule: loser.Source.Rule, match: loser.Source.Match, host: host, winner: winner}
 	key := sourceKey(loser.Source)
 	if !slices.Contains(c.lost[key], l) { // few per route: a scan is fine
 		c.lost[key] = append(c.lost[key], l)

@@ -64,7 +64,7 @@ func TestDropConflictsApart(t *testing.T) {
 	if want := "[old /api mid /apx short /a]"; fmt.Sprint(got) != want {
 		t.Errorf("kept %v, want %s", got, want)
 	}
-	if lost := c.lost[objectKey{"HTTPRoute", "ns", "new"}]; len(lost) != 1 || lost[0].winner.Name != "old" {
+	if lost := c.lost[objectKey{"HTTPRoute", "ns", "new"}]; len(lost) != 1 || lost[0].winner.Source.Name != "old" {
 		t.Errorf("new lost %v, want one loss to old", lost)
 	}
 
