@@ -32,6 +32,7 @@ type routeObject struct {
 	// parentRef, already serve the route's rules and count it among their
 	// attached routes: several parentRefs may select one listener.
 	servedOn, countedOn []*listener
+	onBuf               [2]*listener // backs both for the common single listener
 	// lostAll is set once the graph is complete when every match of the
 	// route lost to older routes (completeRouteStatus).
 	lostAll bool
@@ -156,6 +157,9 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 				l.owners[string(r.kind)] = append(l.owners[string(r.kind)], hostOwner{host: host, owner: r})
 			}
 		}
+		if r.servedOn == nil {
+			r.servedOn = r.onBuf[0:0:1]
+		}
 		r.servedOn = append(r.servedOn, l)
 		serves = true
 	}
@@ -170,6 +174,9 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 func (b *builder) countAttachment(g *gateway, r *routeObject, ref gatewayv1.ParentReference) {
 	for _, l := range g.selectedBy(ref) {
 		if l.allowsKind(r.kind) && b.allowsNamespace(l, r.meta.GetNamespace()) && !slices.Contains(r.countedOn, l) {
+			if r.countedOn == nil {
+				r.countedOn = r.onBuf[1:1:2]
+			}
 			r.countedOn = append(r.countedOn, l)
 			l.attached = append(l.attached, r)
 		}
