@@ -32,11 +32,18 @@ type routeParts struct {
 	action   routev3.RouteAction
 	cluster  routev3.RouteAction_Cluster
 	prefix   routev3.RouteMatch_PathSeparatedPrefix
-	upgrade  routev3.RouteAction_UpgradeConfig
-	upgrades [1]*routev3.RouteAction_UpgradeConfig
 }
 
-func route(r *dag.Route, at origin, names clusterNames) *routev3.Route {
+// webSocketUpgrades is the upgrade configuration of a route that lets
+// requests upgrade to WebSocket. It is the same for every such route, so
+// one Generate builds it once and its routes share it, read-only.
+func webSocketUpgrades() []*routev3.RouteAction_UpgradeConfig {
+	return []*routev3.RouteAction_UpgradeConfig{{UpgradeType: "websocket"}}
+}
+
+// route builds the Envoy route of r. upgrades is webSocketUpgrades(), which
+// routes that allow WebSocket share.
+func route(r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig) *routev3.Route {
 	p := &routeParts{}
 	out := &p.route
 	out.Name = routeName(r.Source)
@@ -50,7 +57,7 @@ func route(r *dag.Route, at origin, names clusterNames) *routev3.Route {
 	case len(r.Backends) == 0:
 		out.Action = &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: r.DirectResponseStatus}}
 	default:
-		routeAction(r, names, p)
+		routeAction(r, names, p, upgrades)
 		p.forward.Route = &p.action
 		out.Action = &p.forward
 	}
@@ -62,7 +69,7 @@ func route(r *dag.Route, at origin, names clusterNames) *routev3.Route {
 // that does not exist, and cluster_not_found_response_code turns it into the
 // 500 the spec asks for; Envoy accepts names of missing clusters in routes
 // it gets over RDS.
-func routeAction(r *dag.Route, names clusterNames, p *routeParts) {
+func routeAction(r *dag.Route, names clusterNames, p *routeParts, upgrades []*routev3.RouteAction_UpgradeConfig) {
 	action := &p.action
 	if len(r.Backends) == 1 && r.InvalidWeight == 0 && !hasHeaderChanges(r.Backends[0]) {
 		p.cluster.Cluster = names.of(r.Backends[0].Cluster)
@@ -90,9 +97,7 @@ func routeAction(r *dag.Route, names clusterNames, p *routeParts) {
 		action.ClusterSpecifier = &routev3.RouteAction_WeightedClusters{WeightedClusters: weighted}
 	}
 	if webSockets(r) {
-		p.upgrade.UpgradeType = "websocket"
-		p.upgrades[0] = &p.upgrade
-		action.UpgradeConfigs = p.upgrades[:]
+		action.UpgradeConfigs = upgrades
 	}
 	applyRewrite(action, r.Filters.Rewrite)
 	applyMirrors(action, r.Filters.Mirrors, names)
