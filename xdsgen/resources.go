@@ -121,7 +121,6 @@ func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 	} else {
 		parallel.Run(jobs)
 	}
-	tables.finish()
 	errs = append(errs, tables.errs...)
 	for _, e := range jobErrs {
 		errs = append(errs, e...)

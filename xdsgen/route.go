@@ -45,6 +45,12 @@ func webSocketUpgrades() []*routev3.RouteAction_UpgradeConfig {
 // routes that allow WebSocket share.
 func route(r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig) *routev3.Route {
 	p := &routeParts{}
+	buildRoute(p, r, at, names, upgrades)
+	return &p.route
+}
+
+// buildRoute is route, building into p, which must be zero.
+func buildRoute(p *routeParts, r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig) {
 	out := &p.route
 	out.Name = routeName(r.Source)
 	out.Match = routeMatch(r.Match, p)
@@ -61,7 +67,6 @@ func route(r *dag.Route, at origin, names clusterNames, upgrades []*routev3.Rout
 		p.forward.Route = &p.action
 		out.Action = &p.forward
 	}
-	return out
 }
 
 // routeAction forwards to the route's backends, filling in p.action. The

@@ -12,13 +12,13 @@ import (
 // routeTables builds the route tables of one Generate. Routes are the most
 // numerous messages, and most of them are shared: a route without hostname
 // falls through into every more specific virtual host of its listener. So
-// tables are built in three steps:
+// tables are built in two steps:
 //
-//  1. plan (table) builds the route tables and virtual hosts without their
-//     routes, and lists each distinct route message once, as a task;
-//  2. the tasks are built, and validated, on every processor (buildTasks);
-//  3. finish gives each virtual host its routes, shared messages that are
-//     read-only once built.
+//  1. plan (table) builds the route tables and virtual hosts, and lists
+//     each distinct route message once, as a task, whose message is
+//     allocated then, empty, so that virtual hosts can point at it;
+//  2. the tasks fill in their messages, and validate them, on every
+//     processor (buildJobs). The messages are read-only once built.
 type routeTables struct {
 	graph    *dag.Graph
 	names    clusterNames // read-only while tasks are built
@@ -26,17 +26,15 @@ type routeTables struct {
 	validate bool
 
 	tasks []routeTask
-	built []*routev3.Route // by task
+	parts [][]routeParts // the tasks' messages, in slabs of routeChunk
 	// slot holds, by Route.ID, the task of the route's message plus one
 	// (zero: none yet). Routes that Graph.Routes does not list, which only
 	// a hand-made graph has, and redirects, whose message depends on the
 	// virtual host, are found in other instead.
 	slot  []int32
 	other map[routeTaskKey]int32
-	// hosts are the virtual hosts waiting for their routes, whose tasks
-	// are order[start:end].
-	hosts []pendingHost
-	order []int32
+	// routes backs the route lists of all virtual hosts.
+	routes []*routev3.Route
 
 	errs []error // of route tables and virtual hosts without their routes
 }
@@ -54,15 +52,9 @@ type routeTaskKey struct {
 	at    origin
 }
 
-type pendingHost struct {
-	vh         *routev3.VirtualHost
-	start, end int
-}
-
 func newRouteTables(g *dag.Graph, names clusterNames, validate bool) *routeTables {
-	hosts, routes := 0, 0
+	routes := 0
 	count := func(vhosts []*dag.VirtualHost) {
-		hosts += len(vhosts)
 		for _, vh := range vhosts {
 			routes += len(vh.Routes)
 		}
@@ -81,8 +73,7 @@ func newRouteTables(g *dag.Graph, names clusterNames, validate bool) *routeTable
 		tasks:    make([]routeTask, 0, len(g.Routes)),
 		slot:     make([]int32, len(g.Routes)),
 		other:    map[routeTaskKey]int32{},
-		hosts:    make([]pendingHost, 0, hosts),
-		order:    make([]int32, 0, routes),
+		routes:   make([]*routev3.Route, 0, routes),
 	}
 	for _, u := range t.upgrades {
 		t.check("(upgrade configuration of every WebSocket route)", u)
@@ -126,12 +117,17 @@ func (t *routeTables) virtualHost(table string, l *dag.Listener, vh *dag.Virtual
 		return out
 	}
 	t.check(table, out) // before its routes, which are checked on their own
-	start := len(t.order)
+	start := len(t.routes)
 	for _, r := range vh.Routes {
-		t.order = append(t.order, t.task(r, at, vh.Hostname))
+		t.routes = append(t.routes, t.message(t.task(r, at, vh.Hostname)))
 	}
-	t.hosts = append(t.hosts, pendingHost{vh: out, start: start, end: len(t.order)})
+	out.Routes = t.routes[start:len(t.routes):len(t.routes)]
 	return out
+}
+
+// message is the route message of task n, empty until the task is built.
+func (t *routeTables) message(n int32) *routev3.Route {
+	return &t.parts[n/routeChunk][n%routeChunk].route
 }
 
 // task returns the task that builds r's message for a virtual host of host
@@ -149,9 +145,8 @@ func (t *routeTables) task(r *dag.Route, at origin, host string) int32 {
 	if s := t.slot[id]; s != 0 {
 		return s - 1
 	}
-	n := int32(len(t.tasks))
+	n := t.add(routeTask{route: r})
 	t.slot[id] = n + 1
-	t.tasks = append(t.tasks, routeTask{route: r})
 	return n
 }
 
@@ -160,9 +155,18 @@ func (t *routeTables) otherTask(r *dag.Route, at origin) int32 {
 	if n, ok := t.other[key]; ok {
 		return n
 	}
-	n := int32(len(t.tasks))
+	n := t.add(routeTask{route: r, at: at})
 	t.other[key] = n
-	t.tasks = append(t.tasks, routeTask{route: r, at: at})
+	return n
+}
+
+// add adds a task, with room for its message.
+func (t *routeTables) add(task routeTask) int32 {
+	n := int32(len(t.tasks))
+	if n%routeChunk == 0 {
+		t.parts = append(t.parts, make([]routeParts, routeChunk))
+	}
+	t.tasks = append(t.tasks, task)
 	return n
 }
 
@@ -172,15 +176,14 @@ const routeChunk = 512
 // buildJobs returns the jobs that build the tasks, errs[k] taking job k's
 // validation failures.
 func (t *routeTables) buildJobs(errs [][]error) []func() {
-	t.built = make([]*routev3.Route, len(t.tasks))
 	var jobs []func()
 	for start := 0; start < len(t.tasks); start += routeChunk {
 		k := len(jobs)
 		jobs = append(jobs, func() {
 			for i := start; i < min(start+routeChunk, len(t.tasks)); i++ {
-				task := t.tasks[i]
-				built := route(task.route, task.at, t.names, t.upgrades)
-				t.built[i] = built
+				task, p := t.tasks[i], &t.parts[i/routeChunk][i%routeChunk]
+				buildRoute(p, task.route, task.at, t.names, t.upgrades)
+				built := &p.route
 				if t.validate {
 					if err := validateRoute(built); err != nil {
 						errs[k] = append(errs[k], fmt.Errorf("Route %q: %w", built.GetName(), err))
@@ -194,17 +197,6 @@ func (t *routeTables) buildJobs(errs [][]error) []func() {
 
 // jobCount is the number of jobs buildJobs returns.
 func (t *routeTables) jobCount() int { return (len(t.tasks) + routeChunk - 1) / routeChunk }
-
-// finish gives every virtual host its routes, once the tasks are built.
-func (t *routeTables) finish() {
-	all := make([]*routev3.Route, len(t.order))
-	for i, task := range t.order {
-		all[i] = t.built[task]
-	}
-	for _, h := range t.hosts {
-		h.vh.Routes = all[h.start:h.end:h.end]
-	}
-}
 
 func (t *routeTables) check(table string, v validator) {
 	if !t.validate {
