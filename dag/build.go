@@ -6,6 +6,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // Build computes the routing graph and the status of every object in scope.
@@ -17,11 +19,19 @@ func Build(in *Input, opts Options) *Graph {
 	b := &builder{
 		opts:      opts,
 		now:       metav1.NewTime(opts.Now),
-		index:     newIndex(in),
+		index:     newIndexWithoutServices(in),
 		graph:     &Graph{},
 		secret:    map[types.NamespacedName]*Secret{},
 		conflicts: conflicts{lost: map[objectKey][]loss{}},
 		unserved:  map[types.NamespacedName]string{},
+	}
+	// Services are indexed beside the Gateways, which do not read them, and
+	// the sorting of routes; compiling routes is the first to need them.
+	var services sync.WaitGroup
+	if len(in.Services)+len(in.EndpointSlices) >= parallel.Min {
+		services.Go(func() { b.index.indexServices(in) })
+	} else {
+		b.index.indexServices(in)
 	}
 	classes := b.selectGatewayClass(in.GatewayClasses)
 	var gateways []*gateway
@@ -43,6 +53,7 @@ func Build(in *Input, opts Options) *Graph {
 	}
 	httpRoutes = sortedOldestFirst(httpRoutes)
 	b.routeStatus = make([]pendingRouteStatus, 0, len(httpRoutes)+len(in.TLSRoutes))
+	services.Wait()
 	compiled := b.compileHTTPRoutes(httpRoutes, byName)
 	for i, obj := range httpRoutes {
 		switch route := obj.(type) {

@@ -131,60 +131,71 @@ func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
 			r.fanMatch = id
 		}
 	}
-	routeMark, matchMark := make([]int, routes), make([]int, len(matchID))
 
 	// hostnames is sorted most specific first, so the ones that can cover
+	// hostnames is sorted most specific first, so the ones that can cover
 	// a hostname come at or after it, already in precedence order. They
-	// are found first, to count the routes of all virtual hosts, which
-	// then share one array.
-	var covering []int // of hostname i: covering[coverStart[i]:coverStart[i+1]]
-	coverStart := make([]int, len(hostnames)+1)
-	total := 0
-	for i, host := range hostnames {
-		coverStart[i] = len(covering)
+	// are found first, to bound the routes of each virtual host: the
+	// virtual hosts share one array, in which each has its place, so that
+	// they can be filled in parallel.
+	covering := make([][]int, len(hostnames))
+	bound := make([]int, len(hostnames)+1)
+	parallel.For(len(hostnames), func(i int) {
 		for j := i; j < len(hostnames); j++ {
-			if r := hostmatch.Relate(host, hostnames[j], hostmatch.Suffix); r == hostmatch.Equivalent || r == hostmatch.MoreSpecific {
-				covering = append(covering, j)
-				total += len(groups[j])
+			if r := hostmatch.Relate(hostnames[i], hostnames[j], hostmatch.Suffix); r == hostmatch.Equivalent || r == hostmatch.MoreSpecific {
+				covering[i] = append(covering[i], j)
+				bound[i+1] += len(groups[j])
 			}
 		}
+	})
+	for i := range hostnames {
+		bound[i+1] += bound[i] // now the start of each virtual host's place
 	}
-	coverStart[len(hostnames)] = len(covering)
-
-	all := make([]*Route, 0, total)
+	all := make([]*Route, bound[len(hostnames)])
 	vhosts := make([]VirtualHost, len(hostnames))
 	out := make([]*VirtualHost, len(hostnames))
-	for i, host := range hostnames {
-		vh := &vhosts[i]
-		vh.Listener, vh.Hostname = string(l.spec.Name), host
-		mark := i + 1
-		start := len(all)
-		// A route whose match a more specific hostname's route already
-		// has can never be reached here, as the first match wins: leaving
-		// it out keeps fan-out from growing with unreachable copies.
-		for _, j := range covering[coverStart[i]:coverStart[i+1]] {
-			before := len(all)
-			for _, route := range groups[j] {
-				rid, mid := route.fanRoute, route.fanMatch
-				if routeMark[rid] == mark || (j != i && matchMark[mid] == mark) {
-					continue
+	fill := func(from, to int) {
+		// Marks say what a virtual host already holds: the number of the
+		// virtual host plus one, by route and by match number.
+		routeMark, matchMark := make([]int, routes), make([]int, len(matchID))
+		for i := from; i < to; i++ {
+			vh := &vhosts[i]
+			vh.Listener, vh.Hostname = string(l.spec.Name), hostnames[i]
+			mark, start, n := i+1, bound[i], 0
+			// A route whose match a more specific hostname's route already
+			// has can never be reached here, as the first match wins:
+			// leaving it out keeps fan-out from growing with unreachable
+			// copies.
+			for _, j := range covering[i] {
+				before := n
+				for _, route := range groups[j] {
+					rid, mid := route.fanRoute, route.fanMatch
+					if routeMark[rid] == mark || (j != i && matchMark[mid] == mark) {
+						continue
+					}
+					routeMark[rid], matchMark[mid] = mark, mark
+					all[start+n] = route
+					n++
 				}
-				routeMark[rid], matchMark[mid] = mark, mark
-				all = append(all, route)
+				if n > before {
+					vh.runs = append(vh.runs, hostRun{hostname: hostnames[j], end: n})
+				}
 			}
-			if len(all) > before {
-				vh.runs = append(vh.runs, hostRun{hostname: hostnames[j], end: len(all) - start})
+			if n > 0 {
+				vh.Routes = all[start : start+n : start+n]
 			}
+			out[i] = vh
 		}
-		if len(all) > start {
-			vh.Routes = all[start:len(all):len(all)]
-		}
-		out[i] = vh
+	}
+	if len(hostnames) < parallel.Min {
+		fill(0, len(hostnames))
+	} else {
+		half := len(hostnames) / 2
+		parallel.Run([]func(){func() { fill(0, half) }, func() { fill(half, len(hostnames)) }})
 	}
 	return out
 }
 
-// sortRoutes puts routes in the order Envoy must try them, the Gateway
 // API's precedence (HTTPRouteRule.Matches): an Exact path first, then a
 // RegularExpression path (the spec does not rank it; Sesame puts it between,
 // as it is more specific than a prefix in common use), then the longest

@@ -22,25 +22,43 @@ type index struct {
 }
 
 func newIndex(in *Input) *index {
+	idx := newIndexWithoutServices(in)
+	idx.indexServices(in)
+	return idx
+}
+
+// newIndexWithoutServices indexes everything but Services and their
+// EndpointSlices, the most numerous objects, which indexServices adds:
+// Build lets that run beside the Gateways, which do not use them.
+//
+// Each kind takes one pass, without sorting: of objects sharing a name,
+// which only hostile input has, the older is kept; everything else that
+// reads these lists is independent of their order.
+func newIndexWithoutServices(in *Input) *index {
 	idx := &index{
-		services:        make(map[types.NamespacedName]*service, len(in.Services)),
 		secrets:         map[types.NamespacedName]*corev1.Secret{},
 		namespaces:      map[string]*corev1.Namespace{},
 		referenceGrants: map[string][]*gatewayv1.ReferenceGrant{},
-	}
-	// One pass each, no sorting: of objects sharing a name, which only
-	// hostile input has, the older is kept; everything else that reads
-	// these lists is independent of their order.
-	for _, svc := range in.Services {
-		if svc != nil {
-			keepOlder(idx.services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, &service{Service: svc})
-		}
 	}
 	for _, secret := range in.Secrets {
 		keepOlder(idx.secrets, types.NamespacedName{Namespace: secret.Namespace, Name: secret.Name}, secret)
 	}
 	for _, ns := range in.Namespaces {
 		keepOlder(idx.namespaces, ns.Name, ns)
+	}
+	for _, grant := range in.ReferenceGrants {
+		idx.referenceGrants[grant.Namespace] = append(idx.referenceGrants[grant.Namespace], grant)
+	}
+	return idx
+}
+
+// indexServices indexes the Services, each with its EndpointSlices.
+func (idx *index) indexServices(in *Input) {
+	idx.services = make(map[types.NamespacedName]*service, len(in.Services))
+	for _, svc := range in.Services {
+		if svc != nil {
+			keepOlder(idx.services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, &service{Service: svc})
+		}
 	}
 	for _, slice := range in.EndpointSlices {
 		service := slice.Labels[discoveryv1.LabelServiceName]
@@ -51,10 +69,6 @@ func newIndex(in *Input) *index {
 			svc.slices = append(svc.slices, slice)
 		}
 	}
-	for _, grant := range in.ReferenceGrants {
-		idx.referenceGrants[grant.Namespace] = append(idx.referenceGrants[grant.Namespace], grant)
-	}
-	return idx
 }
 
 // service is a Service with what translation finds by it: its

@@ -2,14 +2,15 @@ package dag
 
 // numberRoutes lists the routes of listeners once each, in the order
 // listeners, filter chains and virtual hosts reach them, and sets each
-// route's ID to its index in the list.
+// route's ID to its index in the list. The graph is complete then, so the
+// match keys that placing routes needed are let go.
 func numberRoutes(listeners []*Listener) []*Route {
 	var out []*Route
 	add := func(vhosts []*VirtualHost) {
 		for _, vh := range vhosts {
 			for _, r := range vh.Routes {
 				if !r.numbered {
-					r.numbered, r.ID = true, len(out)
+					r.numbered, r.ID, r.key = true, len(out), ""
 					out = append(out, r)
 				}
 			}
