@@ -75,23 +75,23 @@ func (r *Resources) Validate() error {
 // checkNames checks what Validate checks beyond each message on its own:
 // that names are unique per resource type, virtual host names and domains
 // per route table, and filter chain names and matches per listener.
+//
+// Clusters and load assignments, the many, are checked on goroutines of
+// their own; the errors come back in the same order either way.
 func (r *Resources) checkNames() []error {
-	var errs []error
-	unique := func(kind string, names iter.Seq[string]) map[string]bool {
-		seen := map[string]bool{}
-		for name := range names {
-			if seen[name] {
-				errs = append(errs, fmt.Errorf("%s %q: the name is used twice", kind, name))
-			}
-			seen[name] = true
-		}
-		return seen
-	}
-	unique("Listener", namesOf(r.Listeners, (*listenerv3.Listener).GetName))
-	unique("RouteConfiguration", namesOf(r.Routes, (*routev3.RouteConfiguration).GetName))
-	unique("Cluster", namesOf(r.Clusters, (*clusterv3.Cluster).GetName))
-	unique("ClusterLoadAssignment", namesOf(r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName))
-	unique("Secret", namesOf(r.Secrets, (*tlsv3.Secret).GetName))
+	var clusterErrs, endpointErrs []error
+	var wg sync.WaitGroup
+	goIfLarge(&wg, len(r.Clusters), func() {
+		clusterErrs = duplicates("Cluster", len(r.Clusters), namesOf(r.Clusters, (*clusterv3.Cluster).GetName))
+	})
+	goIfLarge(&wg, len(r.Endpoints), func() {
+		endpointErrs = duplicates("ClusterLoadAssignment", len(r.Endpoints), namesOf(r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName))
+	})
+	errs := duplicates("Listener", len(r.Listeners), namesOf(r.Listeners, (*listenerv3.Listener).GetName))
+	errs = append(errs, duplicates("RouteConfiguration", len(r.Routes), namesOf(r.Routes, (*routev3.RouteConfiguration).GetName))...)
+	wg.Wait()
+	errs = append(append(errs, clusterErrs...), endpointErrs...)
+	errs = append(errs, duplicates("Secret", len(r.Secrets), namesOf(r.Secrets, (*tlsv3.Secret).GetName))...)
 	for _, x := range r.Listeners {
 		chainNames, matches := map[string]bool{}, map[string]bool{}
 		for _, fc := range x.GetFilterChains() {
@@ -122,6 +122,20 @@ func (r *Resources) checkNames() []error {
 				domains[d] = true
 			}
 		}
+	}
+	return errs
+}
+
+// duplicates reports each name of a kind that comes again; n is how many
+// names there are.
+func duplicates(kind string, n int, names iter.Seq[string]) []error {
+	var errs []error
+	seen := make(map[string]bool, n)
+	for name := range names {
+		if seen[name] {
+			errs = append(errs, fmt.Errorf("%s %q: the name is used twice", kind, name))
+		}
+		seen[name] = true
 	}
 	return errs
 }
