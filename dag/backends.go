@@ -34,6 +34,7 @@ type backendOrigin struct {
 // backendFilters, when not nil, gives the header changes of the backendRef
 // at an index (HTTPRoute backendRef filters).
 func (b *builder) resolveBackends(from backendOrigin, refs []gatewayv1.BackendRef, field string, c *compiledRules, backendFilters func(int) (HeaderModifier, HeaderModifier)) (backends []WeightedCluster, invalidWeight uint32) {
+	backends = make([]WeightedCluster, 0, len(refs))
 	for bi := range refs {
 		ref := &refs[bi]
 		weight := uint32(1)

@@ -66,38 +66,68 @@ type conflict struct{ loser, winner *Route }
 // routes kept, reusing the array of routes, and the conflicts in the order
 // found. It reads nothing but routes (whose match keys must be computed),
 // so that hostnames can be done in parallel.
+//
+// Identical matches have the same shape (rank, path length, method,
+// numbers of conditions), and routes sort by shape first, so identical
+// matches are always in one run of routes of equal shape, though not
+// always next to each other: an older route with another match of that
+// shape can sit between. Each run is settled on its own, most by comparing
+// keys with the few routes kept before in the run.
 func dropIdentical(routes []*Route) (kept []*Route, losses []conflict) {
-	var winners map[string]*Route // most hostnames have no conflict: made on demand
 	kept = routes[:0]
-	for i, r := range routes {
-		// Identical matches sort next to each other unless routes of
-		// another match shape sit between (same rank, same lengths):
-		// a map settles every case, and is needed only when two
-		// neighbours have equal rank keys.
-		if winners == nil && (i == 0 || compareShape(routes[i-1], r) != 0) {
-			kept = append(kept, r)
+	for start := 0; start < len(routes); {
+		end := start + 1
+		for end < len(routes) && compareShape(routes[end-1], routes[end]) == 0 {
+			end++
+		}
+		if end-start == 1 {
+			kept = append(kept, routes[start])
+			start = end
 			continue
 		}
-		if winners == nil {
-			winners = make(map[string]*Route, len(routes))
-			for _, k := range kept {
-				if _, ok := winners[k.matchKey()]; !ok {
-					winners[k.matchKey()] = k
-				}
+		run, first := routes[start:end], len(kept)
+		winner := scanWinner
+		if len(run) > 32 {
+			winner = mapWinner(len(run))
+		}
+		for _, r := range run {
+			w := winner(kept[first:], r)
+			if w != nil && sourceKey(w.Source) != sourceKey(r.Source) {
+				losses = append(losses, conflict{loser: r, winner: w})
+				continue
 			}
+			kept = append(kept, r)
 		}
-		key := r.matchKey()
-		w := winners[key]
-		switch {
-		case w == nil:
-			winners[key] = r
-		case sourceKey(w.Source) != sourceKey(r.Source):
-			losses = append(losses, conflict{loser: r, winner: w})
-			continue
-		}
-		kept = append(kept, r)
+		start = end
 	}
 	return kept, losses
+}
+
+// scanWinner returns the first of kept with r's match, or nil. The first
+// route with a match is always kept, so it is the one that wins.
+func scanWinner(kept []*Route, r *Route) *Route {
+	key := r.matchKey()
+	for _, k := range kept {
+		if k.matchKey() == key {
+			return k
+		}
+	}
+	return nil
+}
+
+// mapWinner is scanWinner for a long run, with a map of the first route
+// kept with each match; it must be called with the routes of the run in
+// order, as dropIdentical does.
+func mapWinner(n int) func(kept []*Route, r *Route) *Route {
+	first := make(map[string]*Route, n)
+	return func(_ []*Route, r *Route) *Route {
+		key := r.matchKey()
+		if w, ok := first[key]; ok {
+			return w
+		}
+		first[key] = r
+		return nil
+	}
 }
 
 func (c *conflicts) record(loser, winner *Route, host string) {

@@ -79,3 +79,51 @@ func TestDropConflictsApart(t *testing.T) {
 		}
 	}
 }
+
+// TestDropIdenticalLongRuns: a run of more than 32 routes of one shape is
+// settled with a map instead of scans; both must keep, and lose, exactly
+// what the first route with each match decides.
+func TestDropIdenticalLongRuns(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, n := range []int{5, 33, 200} {
+		var routes []*Route
+		for i := range n {
+			// Four-letter paths, one shape; names repeat so that some
+			// identical matches are of the same object.
+			path := fmt.Sprintf("/p%02d", i%7)
+			routes = append(routes, &Route{
+				Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: fmt.Sprintf("r%d", i%5), Rule: i},
+				Match:  RouteMatch{Path: PathMatch{PathPrefix, path}},
+				age:    t0.Add(time.Duration(i%11) * time.Minute),
+			})
+		}
+		sortRoutes(routes)
+		// What each route should become: the first route with a match
+		// wins it; a later one of another object loses.
+		first := map[string]*Route{}
+		var wantKept, wantLost []string
+		for _, r := range routes {
+			w, ok := first[r.Match.Path.Value]
+			switch {
+			case !ok:
+				first[r.Match.Path.Value] = r
+				wantKept = append(wantKept, fmt.Sprint(r.Source))
+			case sourceKey(w.Source) == sourceKey(r.Source):
+				wantKept = append(wantKept, fmt.Sprint(r.Source))
+			default:
+				wantLost = append(wantLost, fmt.Sprint(r.Source, "<", w.Source))
+			}
+		}
+		kept, losses := dropIdentical(routes)
+		var gotKept, gotLost []string
+		for _, r := range kept {
+			gotKept = append(gotKept, fmt.Sprint(r.Source))
+		}
+		for _, l := range losses {
+			gotLost = append(gotLost, fmt.Sprint(l.loser.Source, "<", l.winner.Source))
+		}
+		if fmt.Sprint(gotKept) != fmt.Sprint(wantKept) || fmt.Sprint(gotLost) != fmt.Sprint(wantLost) {
+			t.Errorf("n=%d:\nkept %v\nwant %v\nlost %v\nwant %v", n, gotKept, wantKept, gotLost, wantLost)
+		}
+	}
+}

@@ -103,21 +103,28 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 // with their filters (HTTPRoute and GRPCRoute spell them with different
 // types). problem names a backendRef filter the rule cannot be served with.
 func (b *builder) ruleBackends(from backendOrigin, n int, at func(int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter), field string, c *compiledRules) ([]WeightedCluster, uint32, string) {
-	refs := make([]gatewayv1.BackendRef, n)
-	mods := make([][2]HeaderModifier, n)
+	var buf [4]gatewayv1.BackendRef // most rules have a backendRef or two
+	refs := buf[:0]
+	var mods [][2]HeaderModifier // made only for a rule with backendRef filters
 	for i := range n {
-		var filters []gatewayv1.HTTPRouteFilter
-		refs[i], filters = at(i)
+		ref, filters := at(i)
+		refs = append(refs, ref)
 		if len(filters) == 0 {
 			continue
+		}
+		if mods == nil {
+			mods = make([][2]HeaderModifier, n)
 		}
 		var problem string
 		if mods[i], problem = backendRefFilters(filters, fmt.Sprintf("%s.backendRefs[%d]", field, i)); problem != "" {
 			return nil, 0, problem
 		}
 	}
-	backends, invalid := b.resolveBackends(from, refs, field, c,
-		func(i int) (HeaderModifier, HeaderModifier) { return mods[i][0], mods[i][1] })
+	var modifiers func(int) (HeaderModifier, HeaderModifier)
+	if mods != nil {
+		modifiers = func(i int) (HeaderModifier, HeaderModifier) { return mods[i][0], mods[i][1] }
+	}
+	backends, invalid := b.resolveBackends(from, refs, field, c, modifiers)
 	return backends, invalid, ""
 }
 
