@@ -26,12 +26,12 @@ type origin struct {
 // together: routes are the most numerous messages Sesame builds. They are
 // only pointed into, never copied, as protobuf requires.
 type routeParts struct {
-	route    routev3.Route
-	match    routev3.RouteMatch
-	forward  routev3.Route_Route
-	action   routev3.RouteAction
-	cluster  routev3.RouteAction_Cluster
-	prefix   routev3.RouteMatch_PathSeparatedPrefix
+	route   routev3.Route
+	match   routev3.RouteMatch
+	forward routev3.Route_Route
+	action  routev3.RouteAction
+	cluster routev3.RouteAction_Cluster
+	prefix  routev3.RouteMatch_PathSeparatedPrefix
 }
 
 // webSocketUpgrades is the upgrade configuration of a route that lets
