@@ -238,11 +238,20 @@ func sortClusters(clusters []*Cluster) {
 // same name (Kubernetes names them alike); endpoints that are not ready, and
 // FQDN slices, which Envoy cannot use as EDS addresses, are left out.
 func (b *builder) endpoints(c *Cluster) []Endpoint {
-	var out []Endpoint
 	svc := b.index.services[c.Service]
 	if svc == nil {
 		return nil // clusters are made of indexed Services only
 	}
+	n := 0 // an endpoint per address and port: room for one port's at once
+	for _, slice := range svc.slices {
+		for _, ep := range slice.Endpoints {
+			n += len(ep.Addresses)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Endpoint, 0, n)
 	for _, slice := range svc.slices {
 		if slice.AddressType != discoveryv1.AddressTypeIPv4 && slice.AddressType != discoveryv1.AddressTypeIPv6 {
 			continue
@@ -263,6 +272,9 @@ func (b *builder) endpoints(c *Cluster) []Endpoint {
 				}
 			}
 		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	slices.SortFunc(out, func(x, y Endpoint) int {
 		return cmp.Or(cmp.Compare(x.Address, y.Address), cmp.Compare(x.Port, y.Port))

@@ -44,10 +44,15 @@ type conditions struct {
 	generation int64
 	now        metav1.Time
 	list       []metav1.Condition
+	// first holds the first conditions, as many as a route's parent has:
+	// one allocation for the builder and the list together.
+	first [3]metav1.Condition
 }
 
 func newConditions(generation int64, now metav1.Time) *conditions {
-	return &conditions{generation: generation, now: now}
+	c := &conditions{generation: generation, now: now}
+	c.list = c.first[:0]
+	return c
 }
 
 // set adds a condition, or replaces the one of the same type.
