@@ -200,7 +200,7 @@ func (b *builder) finishClusters() {
 	}
 	for _, r := range b.graph.Routes {
 		add(r.Backends)
-		for _, m := range r.Filters.Mirrors {
+		for _, m := range r.Filters.mirrors() {
 			add([]WeightedCluster{{Cluster: m.Cluster}})
 		}
 	}

@@ -62,8 +62,10 @@ type Route struct {
 	// whose spec asks for UNAVAILABLE, which is what gRPC clients make of
 	// 503.
 	DirectResponseStatus uint32
-	// Filters apply to every request the route matches.
-	Filters Filters
+	// Filters apply to every request the route matches; nil when there
+	// are none, as for most routes (a pointer keeps routes, the most
+	// numerous values of a graph, small).
+	Filters *Filters
 	// WebSockets says whether requests may upgrade to WebSocket.
 	WebSockets WebSocketPolicy
 	// Chain, for an HTTPProxy route, is the delegation it came through:
@@ -245,6 +247,23 @@ type RetryPolicy struct {
 type HeaderModifier struct {
 	Set, Add []Header
 	Remove   []string
+}
+
+// mirrors returns the mirrors of f, which may be nil.
+func (f *Filters) mirrors() []Mirror {
+	if f == nil {
+		return nil
+	}
+	return f.Mirrors
+}
+
+// orNil returns a pointer to a copy of f, or nil when f is empty.
+func (f Filters) orNil() *Filters {
+	if f.RequestHeaders.empty() && f.ResponseHeaders.empty() && f.Redirect == nil && f.Rewrite == nil &&
+		len(f.Mirrors) == 0 && f.Timeout == nil && f.BackendTimeout == nil && f.IdleTimeout == nil && f.Retry == nil {
+		return nil
+	}
+	return &f
 }
 
 func (m HeaderModifier) empty() bool { return len(m.Set)+len(m.Add)+len(m.Remove) == 0 }

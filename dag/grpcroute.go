@@ -68,7 +68,7 @@ func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gateway
 			Match:         match,
 			Backends:      backends,
 			InvalidWeight: invalid,
-			Filters:       filters.Filters,
+			Filters:       filters.Filters.orNil(),
 			age:           route.CreationTimestamp.Time,
 		}
 		if filters.unresolved {

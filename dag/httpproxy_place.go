@@ -77,7 +77,7 @@ func insecureRoutes(h *proxyHost, routes []*Route) []*Route {
 		}
 		redirect := *r
 		redirect.Backends, redirect.InvalidWeight = nil, 0
-		redirect.Filters = Filters{Redirect: &Redirect{Scheme: "https", StatusCode: 301}}
+		redirect.Filters = &Filters{Redirect: &Redirect{Scheme: "https", StatusCode: 301}}
 		redirect.WebSockets = WebSocketsDisabled
 		out[i] = &redirect
 	}

@@ -37,10 +37,10 @@ func TestPlaceProxyHosts(t *testing.T) {
 		t.Errorf("virtual hosts %v, want one per root, the wildcard last", byHost)
 	}
 	wild := byHost["*.example.com"]
-	if r := wild.Routes[0]; r.Filters.Redirect == nil || r.Filters.Redirect.Scheme != "https" || r.Filters.Redirect.StatusCode != 301 || len(r.Backends) != 0 {
+	if r := wild.Routes[0]; r.Filters == nil || r.Filters.Redirect == nil || r.Filters.Redirect.Scheme != "https" || r.Filters.Redirect.StatusCode != 301 || len(r.Backends) != 0 {
 		t.Errorf("a TLS root's route over HTTP: %+v, want a 301 to https", r)
 	}
-	if r := wild.Routes[1]; r.Filters.Redirect != nil || len(r.Backends) != 1 {
+	if r := wild.Routes[1]; r.Filters != nil && r.Filters.Redirect != nil || len(r.Backends) != 1 {
 		t.Errorf("a permitInsecure route over HTTP: %+v, want it served", r)
 	}
 	for _, r := range wild.Routes {
@@ -57,7 +57,7 @@ func TestPlaceProxyHosts(t *testing.T) {
 		if fc.ServerNames[0] == "refused.example.com" && !fc.Reject {
 			t.Error("a refused TLS host's connections are not closed")
 		}
-		if fc.ServerNames[0] == "*.example.com" && (fc.MinTLSVersion != "1.3" || len(fc.VirtualHosts) != 1 || fc.VirtualHosts[0].Routes[0].Filters.Redirect != nil) {
+		if fc.ServerNames[0] == "*.example.com" && (fc.MinTLSVersion != "1.3" || len(fc.VirtualHosts) != 1 || fc.VirtualHosts[0].Routes[0].Filters != nil && fc.VirtualHosts[0].Routes[0].Filters.Redirect != nil) {
 			t.Errorf("the TLS chain: %+v", fc)
 		}
 	}

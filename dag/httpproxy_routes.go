@@ -59,7 +59,7 @@ func (pb *proxyBuild) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route,
 	}
 	out := orderedRoute{route: r, match: m, permitInsecure: spec.PermitInsecure}
 	unservable := func() orderedRoute {
-		r.Backends, r.InvalidWeight, r.Filters = nil, 0, Filters{}
+		r.Backends, r.InvalidWeight, r.Filters = nil, 0, nil
 		r.DirectResponseStatus = unservableStatus
 		return out
 	}
@@ -77,7 +77,8 @@ func (pb *proxyBuild) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route,
 		r.WebSockets = WebSocketsEnabled
 	}
 	var problem, host string
-	f := &r.Filters
+	f := &Filters{}
+	r.Filters = f
 	if f.RequestHeaders, host, problem = proxyHeadersPolicy(spec.RequestHeadersPolicy, field+".requestHeadersPolicy", true); problem != "" {
 		return refuse(contourv1.ConditionTypeRouteError, "RequestHeadersPolicyInvalid", "%s", problem)
 	}

@@ -252,7 +252,7 @@ func (ib *ingressBuild) add(ing *networkingv1.Ingress, host string, r *Route) {
 	case ing.Annotations[forceSSLRedirectAnnotation] == "true":
 		redirect := *r
 		redirect.Backends, redirect.InvalidWeight = nil, 0
-		redirect.Filters = Filters{Redirect: &Redirect{Scheme: "https", StatusCode: 301}}
+		redirect.Filters = &Filters{Redirect: &Redirect{Scheme: "https", StatusCode: 301}}
 		redirect.WebSockets = WebSocketsDisabled
 		h.http = append(h.http, newLayeredRoute(&redirect, host, lr.prec))
 	case ing.Annotations[allowHTTPAnnotation] == "false":

@@ -86,10 +86,10 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 			Match:         match,
 			Backends:      backends,
 			InvalidWeight: invalid,
-			Filters:       f,
+			Filters:       f.orNil(),
 			age:           route.CreationTimestamp.Time,
 		}
-		if filters.unresolved || f.Redirect != nil {
+		if filters.unresolved || r.Filters != nil && r.Filters.Redirect != nil {
 			// Nothing is forwarded: the rule answers 500, or redirects.
 			r.Backends, r.InvalidWeight = nil, 0
 		}

@@ -64,7 +64,7 @@ func usedClusters(listeners []*Listener) []*Cluster {
 		for _, vh := range vhosts {
 			for _, r := range vh.Routes {
 				add(r.Backends)
-				for _, m := range r.Filters.Mirrors {
+				for _, m := range r.Filters.mirrors() {
 					add([]WeightedCluster{{Cluster: m.Cluster}})
 				}
 			}

@@ -60,7 +60,7 @@ func TestHTTPProxyRouteAction(t *testing.T) {
 		Backends:   []dag.WeightedCluster{{Cluster: c, Weight: 1, Headers: &dag.BackendHeaders{HostRewrite: "web.internal"}}},
 		WebSockets: dag.WebSocketsEnabled,
 		Chain:      []types.NamespacedName{{Namespace: "default", Name: "root"}, {Namespace: "team", Name: "app"}},
-		Filters:    dag.Filters{IdleTimeout: &idle, Retry: &dag.RetryPolicy{Count: 3, On: []string{"5xx", "reset"}, StatusCodes: []uint32{409}, PerTryTimeout: &perTry}},
+		Filters:    &dag.Filters{IdleTimeout: &idle, Retry: &dag.RetryPolicy{Count: 3, On: []string{"5xx", "reset"}, StatusCodes: []uint32{409}, PerTryTimeout: &perTry}},
 	}
 	got := route(r, origin{scheme: "http", port: 80}, nil, webSocketUpgrades())
 	if err := got.ValidateAll(); err != nil {

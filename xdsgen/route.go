@@ -52,18 +52,23 @@ func route(r *dag.Route, at origin, names clusterNames, upgrades []*routev3.Rout
 // buildRoute is route, building into p, which must be zero.
 func buildRoute(p *routeParts, r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig) {
 	out := &p.route
+	var none dag.Filters
+	f := r.Filters
+	if f == nil {
+		f = &none
+	}
 	out.Name = routeName(r.Source)
 	out.Match = routeMatch(r.Match, p)
 	out.Metadata = chainMetadata(r.Chain)
-	out.RequestHeadersToAdd, out.RequestHeadersToRemove = headersToAdd(r.Filters.RequestHeaders), r.Filters.RequestHeaders.Remove
-	out.ResponseHeadersToAdd, out.ResponseHeadersToRemove = headersToAdd(r.Filters.ResponseHeaders), r.Filters.ResponseHeaders.Remove
+	out.RequestHeadersToAdd, out.RequestHeadersToRemove = headersToAdd(f.RequestHeaders), f.RequestHeaders.Remove
+	out.ResponseHeadersToAdd, out.ResponseHeadersToRemove = headersToAdd(f.ResponseHeaders), f.ResponseHeaders.Remove
 	switch {
-	case r.Filters.Redirect != nil:
-		out.Action = &routev3.Route_Redirect{Redirect: redirectAction(r.Filters.Redirect, at)}
+	case f.Redirect != nil:
+		out.Action = &routev3.Route_Redirect{Redirect: redirectAction(f.Redirect, at)}
 	case len(r.Backends) == 0:
 		out.Action = &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: r.DirectResponseStatus}}
 	default:
-		routeAction(r, names, p, upgrades)
+		routeAction(r, f, names, p, upgrades)
 		p.forward.Route = &p.action
 		out.Action = &p.forward
 	}
@@ -74,7 +79,7 @@ func buildRoute(p *routeParts, r *dag.Route, at origin, names clusterNames, upgr
 // that does not exist, and cluster_not_found_response_code turns it into the
 // 500 the spec asks for; Envoy accepts names of missing clusters in routes
 // it gets over RDS.
-func routeAction(r *dag.Route, names clusterNames, p *routeParts, upgrades []*routev3.RouteAction_UpgradeConfig) {
+func routeAction(r *dag.Route, f *dag.Filters, names clusterNames, p *routeParts, upgrades []*routev3.RouteAction_UpgradeConfig) {
 	action := &p.action
 	if len(r.Backends) == 1 && r.InvalidWeight == 0 && !hasHeaderChanges(r.Backends[0]) {
 		p.cluster.Cluster = names.of(r.Backends[0].Cluster)
@@ -104,11 +109,11 @@ func routeAction(r *dag.Route, names clusterNames, p *routeParts, upgrades []*ro
 	if webSockets(r) {
 		action.UpgradeConfigs = upgrades
 	}
-	applyRewrite(action, r.Filters.Rewrite)
-	applyMirrors(action, r.Filters.Mirrors, names)
-	applyTimeouts(action, r.Filters.Timeout, r.Filters.BackendTimeout)
-	applyRetry(action, r.Filters.Retry, r.Filters.BackendTimeout)
-	if d := r.Filters.IdleTimeout; d != nil {
+	applyRewrite(action, f.Rewrite)
+	applyMirrors(action, f.Mirrors, names)
+	applyTimeouts(action, f.Timeout, f.BackendTimeout)
+	applyRetry(action, f.Retry, f.BackendTimeout)
+	if d := f.IdleTimeout; d != nil {
 		action.IdleTimeout = durationpb.New(*d)
 	}
 }

@@ -133,7 +133,7 @@ func (t *routeTables) message(n int32) *routev3.Route {
 // task returns the task that builds r's message for a virtual host of host
 // at at, adding it on first use.
 func (t *routeTables) task(r *dag.Route, at origin, host string) int32 {
-	if r.Filters.Redirect != nil {
+	if r.Filters != nil && r.Filters.Redirect != nil {
 		// Redirects use the virtual host's hostname (see redirectAction).
 		at.host = host
 		return t.otherTask(r, at)
