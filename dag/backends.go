@@ -175,7 +175,14 @@ func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol str
 			return c
 		}
 	}
-	c := &Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol}
+	var c *Cluster
+	if svc.clusters == nil {
+		// Most Services have one cluster: it lives in the index entry.
+		c, svc.clusters = &svc.firstCluster, svc.clusterSlot[:0:1]
+	} else {
+		c = &Cluster{}
+	}
+	*c = Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol}
 	svc.clusters = append(svc.clusters, c)
 	return c
 }

@@ -143,6 +143,13 @@ func (c *conflicts) record(loser, winner *Route, host string) {
 // built by hand, not with fmt, as every route needs one.
 func matchKey(m RouteMatch) string {
 	var b strings.Builder
+	n := len(m.Path.Type) + len(m.Path.Value) + len(m.Method) + 4
+	for _, set := range [][]StringMatch{m.Headers, m.QueryParams} {
+		for _, x := range set {
+			n += len(x.Name) + len(x.Type) + len(x.Value) + 5
+		}
+	}
+	b.Grow(n) // one allocation: every route needs a key
 	b.WriteString(string(m.Path.Type))
 	b.WriteByte(0)
 	b.WriteString(m.Path.Value)

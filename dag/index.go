@@ -52,12 +52,17 @@ func newIndexWithoutServices(in *Input) *index {
 	return idx
 }
 
-// indexServices indexes the Services, each with its EndpointSlices.
+// indexServices indexes the Services, each with its EndpointSlices. The
+// entries are allocated together, and the one slice most Services have
+// lives in the entry.
 func (idx *index) indexServices(in *Input) {
 	idx.services = make(map[types.NamespacedName]*service, len(in.Services))
-	for _, svc := range in.Services {
+	entries := make([]service, len(in.Services))
+	for i, svc := range in.Services {
 		if svc != nil {
-			keepOlder(idx.services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, &service{Service: svc})
+			e := &entries[i]
+			e.Service, e.slices = svc, e.firstSlice[:0:1]
+			keepOlder(idx.services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, e)
 		}
 	}
 	for _, slice := range in.EndpointSlices {
@@ -77,8 +82,14 @@ func (idx *index) indexServices(in *Input) {
 // together makes resolving a backendRef one map lookup.
 type service struct {
 	*corev1.Service
-	slices   []*discoveryv1.EndpointSlice
-	clusters []*Cluster
+	slices     []*discoveryv1.EndpointSlice
+	clusters   []*Cluster
+	firstSlice [1]*discoveryv1.EndpointSlice // backs slices until a second
+	// firstCluster is the first cluster, and clusterSlot backs clusters
+	// until a second, so that a Service with one cluster costs no more
+	// allocations than its entry.
+	firstCluster Cluster
+	clusterSlot  [1]*Cluster
 }
 
 // keepOlder stores obj under key unless an older object is there. Two
