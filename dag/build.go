@@ -58,11 +58,12 @@ func Build(in *Input, opts Options) *Graph {
 	for i, obj := range httpRoutes {
 		switch route := obj.(type) {
 		case *gatewayv1.HTTPRoute:
-			b.attachHTTPRoute(byName, route, compiled[i])
+			b.attachHTTPRoute(byName, route, compiled.get(i))
 		case *gatewayv1.GRPCRoute:
-			b.attachGRPCRoute(byName, route, compiled[i])
+			b.attachGRPCRoute(byName, route, compiled.get(i))
 		}
 	}
+	compiled.wait()
 	for _, route := range sortedOldestFirst(in.TLSRoutes) {
 		b.attachTLSRoute(byName, route)
 	}
