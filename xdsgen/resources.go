@@ -3,6 +3,7 @@ package xdsgen
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
@@ -55,8 +56,12 @@ func GenerateAndValidate(g *dag.Graph) (*Resources, error) {
 // the same order whatever the schedule.
 func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 	r := &Resources{}
-	names := newClusterNames(g.Clusters)
-	tables := newRouteTables(g, names, validate)
+	// Cluster names are made while route tables are planned; only the
+	// jobs use them.
+	var names clusterNames
+	var named sync.WaitGroup
+	goIfLarge(&named, len(g.Clusters), func() { names = newClusterNames(g.Clusters) })
+	tables := newRouteTables(g, nil, validate)
 	var errs []error
 	check := func(kind, name string, v validator) {
 		if validate {
@@ -83,6 +88,8 @@ func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 		}
 	}
 
+	named.Wait()
+	tables.names = names
 	jobErrs := make([][]error, tables.jobCount()+2*chunks(len(g.Clusters)))
 	jobs := tables.buildJobs(jobErrs)
 	r.Clusters = make([]*clusterv3.Cluster, len(g.Clusters), len(g.Clusters)+1)
