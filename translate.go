@@ -76,7 +76,8 @@ func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
 // objects of kinds Sesame does not read are listed in Result.Warnings.
 //
 // The error is not nil only if the generated configuration fails Envoy's
-// validation or does not form a consistent snapshot, which is a bug in
+// validation (xdsgen.GenerateAndValidate) or does not form a consistent
+// snapshot (Resources.Consistent), which is a bug in
 // Sesame: please report it with the input.
 func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 	var in dag.Input

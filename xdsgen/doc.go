@@ -10,10 +10,16 @@
 // names are documented in names.go and say which object each came from.
 //
 // Messages that several places share (a route that falls through into many
-// virtual hosts, the encoded upstream protocol options of clusters) are one
-// value: treat the Resources as read-only, or clone a message with
-// proto.Clone before changing it. Generate and Validate may use a second
-// goroutine for large inputs; their results do not depend on it.
+// virtual hosts, the WebSocket upgrade configuration of routes, the EDS
+// source and upstream protocol options of clusters) are one value: treat the
+// Resources as read-only, or clone a message with proto.Clone before
+// changing it. Generate, GenerateAndValidate and Validate use every
+// processor for large inputs; their results do not depend on it.
+// GenerateAndValidate validates each message on the goroutine that built
+// it, once, which on a large graph costs much less than Generate and then
+// Validate. Consistent checks what a snapshot's consistency check does
+// without building the snapshot, which indexes every resource; Snapshot
+// builds one and checks it with go-control-plane itself.
 //
 // Choices that follow the Gateway API where Envoy's defaults differ:
 //   - RouteConfiguration.ignore_port_in_host_matching is set, so the port of

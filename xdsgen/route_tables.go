@@ -26,7 +26,8 @@ type routeTables struct {
 	validate bool
 
 	tasks []routeTask
-	parts [][]routeParts // the tasks' messages, in slabs of routeChunk
+	parts [][]routeParts // the tasks' messages, in slabs of chunk
+	chunk int            // tasks per slab, and per job
 	// slot holds, by Route.ID, the task of the route's message plus one
 	// (zero: none yet). Routes that Graph.Routes does not list, which only
 	// a hand-made graph has, and redirects, whose message depends on the
@@ -71,6 +72,7 @@ func newRouteTables(g *dag.Graph, names clusterNames, validate bool) *routeTable
 		upgrades: webSocketUpgrades(),
 		validate: validate,
 		tasks:    make([]routeTask, 0, len(g.Routes)),
+		chunk:    max(4, min(routeChunk, len(g.Routes))),
 		slot:     make([]int32, len(g.Routes)),
 		other:    map[routeTaskKey]int32{},
 		routes:   make([]*routev3.Route, 0, routes),
@@ -127,7 +129,7 @@ func (t *routeTables) virtualHost(table string, l *dag.Listener, vh *dag.Virtual
 
 // message is the route message of task n, empty until the task is built.
 func (t *routeTables) message(n int32) *routev3.Route {
-	return &t.parts[n/routeChunk][n%routeChunk].route
+	return &t.parts[int(n)/t.chunk][int(n)%t.chunk].route
 }
 
 // task returns the task that builds r's message for a virtual host of host
@@ -163,25 +165,26 @@ func (t *routeTables) otherTask(r *dag.Route, at origin) int32 {
 // add adds a task, with room for its message.
 func (t *routeTables) add(task routeTask) int32 {
 	n := int32(len(t.tasks))
-	if n%routeChunk == 0 {
-		t.parts = append(t.parts, make([]routeParts, routeChunk))
+	if int(n)%t.chunk == 0 {
+		t.parts = append(t.parts, make([]routeParts, t.chunk))
 	}
 	t.tasks = append(t.tasks, task)
 	return n
 }
 
-// routeChunk is how many routes one job builds.
+// routeChunk is how many routes one job builds, and one slab holds; a graph
+// with fewer routes gets slabs of its size.
 const routeChunk = 512
 
 // buildJobs returns the jobs that build the tasks, errs[k] taking job k's
 // validation failures.
 func (t *routeTables) buildJobs(errs [][]error) []func() {
 	var jobs []func()
-	for start := 0; start < len(t.tasks); start += routeChunk {
+	for start := 0; start < len(t.tasks); start += t.chunk {
 		k := len(jobs)
 		jobs = append(jobs, func() {
-			for i := start; i < min(start+routeChunk, len(t.tasks)); i++ {
-				task, p := t.tasks[i], &t.parts[i/routeChunk][i%routeChunk]
+			for i := start; i < min(start+t.chunk, len(t.tasks)); i++ {
+				task, p := t.tasks[i], &t.parts[i/t.chunk][i%t.chunk]
 				buildRoute(p, task.route, task.at, t.names, t.upgrades)
 				built := &p.route
 				if t.validate {
@@ -196,7 +199,7 @@ func (t *routeTables) buildJobs(errs [][]error) []func() {
 }
 
 // jobCount is the number of jobs buildJobs returns.
-func (t *routeTables) jobCount() int { return (len(t.tasks) + routeChunk - 1) / routeChunk }
+func (t *routeTables) jobCount() int { return (len(t.tasks) + t.chunk - 1) / t.chunk }
 
 func (t *routeTables) check(table string, v validator) {
 	if !t.validate {
