@@ -128,8 +128,10 @@ func namesServedGateway(refs []gatewayv1.ParentReference, namespace string, gate
 	return false
 }
 
-// lock and unlock guard the state compiling goroutines share; outside
-// compileHTTPRoutes there is one goroutine and they do nothing.
+// lock and unlock guard the state compiling goroutines share; from
+// compileHTTPRoutes to the compilation's wait, that is while routes are
+// compiled and attached, and otherwise there is one goroutine and they do
+// nothing.
 func (b *builder) lock() {
 	if b.shared != nil {
 		b.shared.Lock()

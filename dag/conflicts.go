@@ -46,25 +46,16 @@ type objectKey struct{ kind, namespace, name string }
 
 func sourceKey(s RouteSource) objectKey { return objectKey{s.Kind, s.Namespace, s.Name} }
 
-// dropConflicts removes from routes, which serve one hostname and are sorted
-// by precedence, every route whose match an earlier route of another object
-// already has, and records the loss. Precedence puts the oldest route first
-// among identical matches, so the first one seen wins.
-func (c *conflicts) dropConflicts(host string, routes []*Route) []*Route {
-	kept, losses := dropIdentical(routes)
-	for _, l := range losses {
-		c.record(l.loser, l.winner, host)
-	}
-	return kept
-}
-
 // conflict is a route that lost its match to an older route's identical
 // match.
 type conflict struct{ loser, winner *Route }
 
-// dropIdentical is dropConflicts without the recording: it returns the
-// routes kept, reusing the array of routes, and the conflicts in the order
-// found. It reads nothing but routes (whose match keys must be computed),
+// dropIdentical removes from routes, which serve one hostname and are
+// sorted by precedence, every route whose match an earlier route of another
+// object already has. Precedence puts the oldest route first among
+// identical matches, so the first one seen wins. It returns the routes
+// kept, reusing the array of routes, and the conflicts in the order found,
+// which the caller records. It reads nothing but routes (whose match keys must be computed),
 // so that hostnames can be done in parallel.
 //
 // Identical matches have the same shape (rank, path length, method,

@@ -127,3 +127,13 @@ func TestDropIdenticalLongRuns(t *testing.T) {
 		}
 	}
 }
+
+// dropConflicts is what virtualHosts does with one hostname's routes:
+// dropIdentical, then recording the losses.
+func (c *conflicts) dropConflicts(host string, routes []*Route) []*Route {
+	kept, losses := dropIdentical(routes)
+	for _, l := range losses {
+		c.record(l.loser, l.winner, host)
+	}
+	return kept
+}

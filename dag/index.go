@@ -21,12 +21,6 @@ type index struct {
 	referenceGrants map[string][]*gatewayv1.ReferenceGrant // by namespace
 }
 
-func newIndex(in *Input) *index {
-	idx := newIndexWithoutServices(in)
-	idx.indexServices(in)
-	return idx
-}
-
 // newIndexWithoutServices indexes everything but Services and their
 // EndpointSlices, the most numerous objects, which indexServices adds:
 // Build lets that run beside the Gateways, which do not use them.

@@ -76,3 +76,10 @@ func TestIndexKeepsOlder(t *testing.T) {
 		}
 	}
 }
+
+// newIndex indexes everything, as Build does in two parts.
+func newIndex(in *Input) *index {
+	idx := newIndexWithoutServices(in)
+	idx.indexServices(in)
+	return idx
+}
