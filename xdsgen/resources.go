@@ -61,7 +61,7 @@ func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 	var names clusterNames
 	var named sync.WaitGroup
 	goIfLarge(&named, len(g.Clusters), func() { names = newClusterNames(g.Clusters) })
-	tables := newRouteTables(g, nil, validate)
+	tables := newRouteTables(g, validate)
 	var errs []error
 	check := func(kind, name string, v validator) {
 		if validate {

@@ -21,7 +21,7 @@ import (
 //     processor (buildJobs). The messages are read-only once built.
 type routeTables struct {
 	graph    *dag.Graph
-	names    clusterNames // read-only while tasks are built
+	names    clusterNames // set before the tasks are built, and read-only then
 	upgrades []*routev3.RouteAction_UpgradeConfig
 	validate bool
 
@@ -33,7 +33,7 @@ type routeTables struct {
 	// a hand-made graph has, and redirects, whose message depends on the
 	// virtual host, are found in other instead.
 	slot  []int32
-	other map[routeTaskKey]int32
+	other map[routeTask]int32
 	// routes backs the route lists of all virtual hosts.
 	routes []*routev3.Route
 
@@ -48,12 +48,7 @@ type routeTask struct {
 	at    origin
 }
 
-type routeTaskKey struct {
-	route *dag.Route
-	at    origin
-}
-
-func newRouteTables(g *dag.Graph, names clusterNames, validate bool) *routeTables {
+func newRouteTables(g *dag.Graph, validate bool) *routeTables {
 	routes := 0
 	count := func(vhosts []*dag.VirtualHost) {
 		for _, vh := range vhosts {
@@ -68,13 +63,12 @@ func newRouteTables(g *dag.Graph, names clusterNames, validate bool) *routeTable
 	}
 	t := &routeTables{
 		graph:    g,
-		names:    names,
 		upgrades: webSocketUpgrades(),
 		validate: validate,
 		tasks:    make([]routeTask, 0, len(g.Routes)),
 		chunk:    max(4, min(routeChunk, len(g.Routes))),
 		slot:     make([]int32, len(g.Routes)),
-		other:    map[routeTaskKey]int32{},
+		other:    map[routeTask]int32{},
 		routes:   make([]*routev3.Route, 0, routes),
 	}
 	for _, u := range t.upgrades {
@@ -153,12 +147,12 @@ func (t *routeTables) task(r *dag.Route, at origin, host string) int32 {
 }
 
 func (t *routeTables) otherTask(r *dag.Route, at origin) int32 {
-	key := routeTaskKey{r, at}
-	if n, ok := t.other[key]; ok {
+	task := routeTask{route: r, at: at}
+	if n, ok := t.other[task]; ok {
 		return n
 	}
-	n := t.add(routeTask{route: r, at: at})
-	t.other[key] = n
+	n := t.add(task)
+	t.other[task] = n
 	return n
 }
 
