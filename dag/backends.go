@@ -182,7 +182,7 @@ func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol str
 	} else {
 		c = &Cluster{}
 	}
-	*c = Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol}
+	*c = Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol, service: svc}
 	svc.clusters = append(svc.clusters, c)
 	return c
 }
@@ -245,15 +245,13 @@ func sortClusters(clusters []*Cluster) {
 // same name (Kubernetes names them alike); endpoints that are not ready, and
 // FQDN slices, which Envoy cannot use as EDS addresses, are left out.
 func (b *builder) endpoints(c *Cluster) []Endpoint {
-	svc := b.index.services[c.Service]
+	svc := c.service
 	if svc == nil {
 		return nil // clusters are made of indexed Services only
 	}
-	n := 0 // an endpoint per address and port: room for one port's at once
+	n := 0 // nearly always an address per endpoint: room for them at once
 	for _, slice := range svc.slices {
-		for _, ep := range slice.Endpoints {
-			n += len(ep.Addresses)
-		}
+		n += len(slice.Endpoints)
 	}
 	if n == 0 {
 		return nil

@@ -158,7 +158,8 @@ type Cluster struct {
 	// and port, without duplicates.
 	Endpoints []Endpoint
 
-	listed bool // in Graph.Clusters (see finishClusters)
+	listed  bool     // in Graph.Clusters (see finishClusters)
+	service *service // the index entry the cluster was made from
 }
 
 // Endpoint is one address that serves a Cluster.
