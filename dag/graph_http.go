@@ -257,13 +257,16 @@ func (f *Filters) mirrors() []Mirror {
 	return f.Mirrors
 }
 
-// orNil returns a pointer to a copy of f, or nil when f is empty.
-func (f Filters) orNil() *Filters {
+// orNil returns a pointer to a copy of f, or nil when f is empty. The copy
+// is made only when there is something to copy: most routes have no
+// filters.
+func (f *Filters) orNil() *Filters {
 	if f.RequestHeaders.empty() && f.ResponseHeaders.empty() && f.Redirect == nil && f.Rewrite == nil &&
 		len(f.Mirrors) == 0 && f.Timeout == nil && f.BackendTimeout == nil && f.IdleTimeout == nil && f.Retry == nil {
 		return nil
 	}
-	return &f
+	c := *f
+	return &c
 }
 
 func (m HeaderModifier) empty() bool { return len(m.Set)+len(m.Add)+len(m.Remove) == 0 }

@@ -54,7 +54,8 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 	if problem := unsupportedRuleFields(rule, field); problem != "" {
 		return nil, problem
 	}
-	matches, problem := ruleMatches(rule, field)
+	var buf [4]RouteMatch // each is copied into its Route: most rules have a match or two
+	matches, problem := ruleMatches(rule, field, buf[:0])
 	if problem != "" {
 		return nil, problem
 	}
@@ -167,13 +168,13 @@ func unsupportedRuleFields(rule *gatewayv1.HTTPRouteRule, field string) string {
 	return ""
 }
 
-// ruleMatches compiles the matches of rule. A rule without matches matches
-// every path, as the API's default ("PathPrefix /") says.
-func ruleMatches(rule *gatewayv1.HTTPRouteRule, field string) ([]RouteMatch, string) {
+// ruleMatches compiles the matches of rule, appending them to matches. A
+// rule without matches matches every path, as the API's default
+// ("PathPrefix /") says.
+func ruleMatches(rule *gatewayv1.HTTPRouteRule, field string, matches []RouteMatch) ([]RouteMatch, string) {
 	if len(rule.Matches) == 0 {
-		return []RouteMatch{{Path: PathMatch{Type: PathPrefix, Value: "/"}}}, ""
+		return append(matches, RouteMatch{Path: PathMatch{Type: PathPrefix, Value: "/"}}), ""
 	}
-	matches := make([]RouteMatch, 0, len(rule.Matches))
 	for mi := range rule.Matches {
 		m, problem := compileMatch(&rule.Matches[mi])
 		if problem != "" {
