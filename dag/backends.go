@@ -14,7 +14,6 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/protocol"
-
 	"github.com/projectsesame/sesame/internal/parallel"
 )
 

@@ -1,0 +1,189 @@
+package dag
+
+import (
+	"slices"
+
+	"github.com/projectsesame/sesame/hostmatch"
+	"github.com/projectsesame/sesame/internal/parallel"
+)
+
+// virtualHosts returns a virtual host for every hostname a route on l
+// serves under, and for l's own hostname. Envoy sends a request to exactly
+// one virtual host, the one with the most specific domain, so each virtual
+// host holds the routes of its own hostname and then, in order of
+// decreasing specificity, those of every less specific hostname of the
+// listener that also covers it: the spec gives "precedence" to routes with
+// the more specific matching hostname, it does not hide the others. Routes
+// of other listeners never join (Listener Isolation).
+//
+// With many hostnames and many routes without hostname, this fan-out is
+// the largest part of the graph, so the steps whose hostnames are
+// independent run on every processor.
+func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
+	hostnames := l.hostnames()
+	groups := l.settleGroups(hostnames, c)
+	routes, matches := numberForFanOut(groups)
+	return l.fanOut(hostnames, groups, routes, matches)
+}
+
+// hostnames returns the hostnames l's routes serve under, most specific
+// first. A listener with a hostname gets its virtual host even without
+// routes, so that its hostname answers 404 rather than falling through to
+// a more general listener's routes.
+func (l *listener) hostnames() []string {
+	if l.hostname != "" {
+		if _, ok := l.hosts[l.hostname]; !ok {
+			l.hosts[l.hostname] = nil
+		}
+	}
+	hostnames := make([]string, 0, len(l.hosts))
+	for host := range l.hosts {
+		hostnames = append(hostnames, host)
+	}
+	slices.SortFunc(hostnames, hostmatch.Compare)
+	return hostnames
+}
+
+// settleGroups returns the routes of each hostname in precedence order,
+// without those that lose their match to an older route there, whose
+// losses it records in c, and marks the routes kept. Each hostname's group
+// is a slice of its own, cut from one array: the groups are sorted and
+// settled in parallel, and the losses then recorded in hostname order, not
+// map order, as status messages list them in the order recorded. Match
+// keys are cached in the routes, which hostnames share, so they are
+// computed before, on one goroutine.
+func (l *listener) settleGroups(hostnames []string, c *conflicts) [][]*Route {
+	grouped := 0
+	for _, host := range hostnames {
+		for _, routes := range l.hosts[host] {
+			grouped += len(routes)
+		}
+	}
+	flat := make([]*Route, 0, grouped)
+	groups := make([][]*Route, len(hostnames))
+	for i, host := range hostnames {
+		start := len(flat)
+		for _, routes := range l.hosts[host] {
+			for _, r := range routes {
+				r.matchKey()
+				flat = append(flat, r)
+			}
+		}
+		groups[i] = flat[start:len(flat):len(flat)]
+	}
+	losses := make([][]conflict, len(hostnames))
+	parallel.For(len(hostnames), func(i int) {
+		sortRoutes(groups[i])
+		groups[i], losses[i] = dropIdentical(groups[i])
+	})
+	for i, host := range hostnames {
+		l.hosts[host] = [][]*Route{groups[i]}
+		for _, r := range groups[i] {
+			r.kept = true
+		}
+		for _, lost := range losses[i] {
+			c.record(lost.loser, lost.winner, host)
+		}
+	}
+	return groups
+}
+
+// numberForFanOut gives the routes of groups, and their matches, small
+// numbers (Route.fanRoute, Route.fanMatch), so that fanOut can mark what a
+// virtual host holds in a slice instead of a map of its own, and returns
+// how many routes and matches there are. A route shared by listeners is
+// renumbered for each, which is safe as listeners are done one by one.
+func numberForFanOut(groups [][]*Route) (routes, matches int) {
+	grouped := 0
+	for _, group := range groups {
+		grouped += len(group)
+		for _, r := range group {
+			r.fanRoute = -1
+		}
+	}
+	matchID := make(map[string]int, grouped)
+	for _, group := range groups {
+		for _, r := range group {
+			if r.fanRoute >= 0 {
+				continue
+			}
+			r.fanRoute = routes
+			routes++
+			id, ok := matchID[r.matchKey()]
+			if !ok {
+				id = len(matchID)
+				matchID[r.matchKey()] = id
+			}
+			r.fanMatch = id
+		}
+	}
+	return routes, len(matchID)
+}
+
+// fanOut builds the virtual host of each hostname: its own group, then the
+// groups of the wider hostnames that cover it. hostnames is sorted most
+// specific first, so those come after it, already in precedence order.
+// They are found first, to bound the routes of each virtual host: the
+// virtual hosts share one array in which each has its place, so that two
+// processors can fill them.
+func (l *listener) fanOut(hostnames []string, groups [][]*Route, routes, matches int) []*VirtualHost {
+	covering := make([][]int, len(hostnames))
+	start := make([]int, len(hostnames)+1) // where each virtual host's place begins
+	parallel.For(len(hostnames), func(i int) {
+		for j := i; j < len(hostnames); j++ {
+			if r := hostmatch.Relate(hostnames[i], hostnames[j], hostmatch.Suffix); r == hostmatch.Equivalent || r == hostmatch.MoreSpecific {
+				covering[i] = append(covering[i], j)
+				start[i+1] += len(groups[j])
+			}
+		}
+	})
+	for i := range hostnames {
+		start[i+1] += start[i]
+	}
+	all := make([]*Route, start[len(hostnames)])
+	vhosts := make([]VirtualHost, len(hostnames))
+	out := make([]*VirtualHost, len(hostnames))
+	fill := func(from, to int) {
+		// Marks say what a virtual host already holds: the number of the
+		// virtual host plus one, by route and by match number.
+		routeMark, matchMark := make([]int, routes), make([]int, matches)
+		for i := from; i < to; i++ {
+			vh := &vhosts[i]
+			vh.Listener, vh.Hostname = string(l.spec.Name), hostnames[i]
+			place, mark, n := all[start[i]:start[i+1]], i+1, 0
+			// A route whose match a more specific hostname's route already
+			// has can never be reached here, as the first match wins:
+			// leaving it out keeps fan-out from growing with unreachable
+			// copies.
+			for _, j := range covering[i] {
+				before := n
+				for _, route := range groups[j] {
+					rid, mid := route.fanRoute, route.fanMatch
+					if routeMark[rid] == mark || (j != i && matchMark[mid] == mark) {
+						continue
+					}
+					routeMark[rid], matchMark[mid] = mark, mark
+					place[n] = route
+					n++
+				}
+				if n > before {
+					vh.runs = append(vh.runs, hostRun{hostname: hostnames[j], end: n})
+				}
+			}
+			if n > 0 {
+				vh.Routes = place[:n:n]
+			}
+			out[i] = vh
+		}
+	}
+	if len(hostnames) < parallel.Min {
+		fill(0, len(hostnames))
+	} else {
+		half := len(hostnames) / 2
+		parallel.Run([]func(){
+			func() { fill(0, half) },
+			func() { fill(half, len(hostnames)) },
+		})
+	}
+	return out
+}
