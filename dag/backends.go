@@ -13,8 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/projectsesame/sesame/protocol"
 	"github.com/projectsesame/sesame/internal/parallel"
+	"github.com/projectsesame/sesame/protocol"
 )
 
 // backendOrigin is who refers to backends: the route kind and namespace,
