@@ -73,6 +73,39 @@ func (cb *clusterBuilder) clusters(cs []*dag.Cluster, names clusterNames) []*clu
 	return out
 }
 
+// clusterJobs returns the jobs that build the clusters and load assignments
+// of cs into r.Clusters and r.Endpoints, which must have room for them,
+// chunk by chunk, validating each message when validate is set; errs[k]
+// takes the failures of the k-th job.
+func clusterJobs(r *Resources, cs []*dag.Cluster, names clusterNames, validate bool, errs [][]error) []func() {
+	cb := newClusterBuilder()
+	var jobs []func()
+	for start := 0; start < len(cs); start += clusterChunk {
+		part := cs[start:min(start+clusterChunk, len(cs))]
+		k := len(jobs)
+		jobs = append(jobs, func() {
+			clusters := cb.clusters(part, names)
+			copy(r.Clusters[start:], clusters)
+			if validate {
+				errs[k] = validated("Cluster", clusters, (*clusterv3.Cluster).GetName)
+			}
+		}, func() {
+			assignments := loadAssignments(part, names)
+			copy(r.Endpoints[start:], assignments)
+			if validate {
+				errs[k+1] = validated("ClusterLoadAssignment", assignments, (*endpointv3.ClusterLoadAssignment).GetClusterName)
+			}
+		})
+	}
+	return jobs
+}
+
+// clusterChunk is how many clusters, or load assignments, one job builds.
+const clusterChunk = 2048
+
+// chunks is how many jobs of clusterJobs n clusters make.
+func chunks(n int) int { return (n + clusterChunk - 1) / clusterChunk }
+
 // upstreamTLS is the transport socket of a cluster of HTTPProxy services
 // with protocol tls or h2, or nil: Envoy originates TLS, offering h2 by ALPN
 // for h2, and does not verify the backend's certificate, as Contour does

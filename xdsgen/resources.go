@@ -92,35 +92,9 @@ func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 	tables.names = names
 	jobErrs := make([][]error, tables.jobCount()+2*chunks(len(g.Clusters)))
 	jobs := tables.buildJobs(jobErrs)
-	r.Clusters = make([]*clusterv3.Cluster, len(g.Clusters), len(g.Clusters)+1)
+	r.Clusters = make([]*clusterv3.Cluster, len(g.Clusters), len(g.Clusters)+1) // room for the reject cluster
 	r.Endpoints = make([]*endpointv3.ClusterLoadAssignment, len(g.Clusters))
-	cb := newClusterBuilder()
-	for start := 0; start < len(g.Clusters); start += clusterChunk {
-		part := g.Clusters[start:min(start+clusterChunk, len(g.Clusters))]
-		k := len(jobs)
-		jobs = append(jobs, func() {
-			clusters := cb.clusters(part, names)
-			copy(r.Clusters[start:], clusters)
-			if validate {
-				for _, c := range clusters {
-					if err := c.ValidateAll(); err != nil {
-						jobErrs[k] = append(jobErrs[k], fmt.Errorf("Cluster %q: %w", c.GetName(), err))
-					}
-				}
-			}
-		})
-		jobs = append(jobs, func() {
-			assignments := loadAssignments(part, names)
-			copy(r.Endpoints[start:], assignments)
-			if validate {
-				for _, a := range assignments {
-					if err := a.ValidateAll(); err != nil {
-						jobErrs[k+1] = append(jobErrs[k+1], fmt.Errorf("ClusterLoadAssignment %q: %w", a.GetClusterName(), err))
-					}
-				}
-			}
-		})
-	}
+	jobs = append(jobs, clusterJobs(r, g.Clusters, names, validate, jobErrs[len(jobs):])...)
 	if len(tables.tasks)+len(g.Clusters) < parallel.Min {
 		for _, job := range jobs {
 			job()
@@ -145,11 +119,6 @@ func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 	}
 	return r, errs
 }
-
-// clusterChunk is how many clusters, or load assignments, one job builds.
-const clusterChunk = 2048
-
-func chunks(n int) int { return (n + clusterChunk - 1) / clusterChunk }
 
 // Snapshot packs the resources into a go-control-plane snapshot of the given
 // version, ready for a cache's SetSnapshot, and checks that it is consistent

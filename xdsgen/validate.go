@@ -162,6 +162,18 @@ func goIfLarge(wg *sync.WaitGroup, n int, f func()) {
 	wg.Go(f)
 }
 
+// validated returns the failures of the messages' own rules
+// (ValidateAll), each naming its resource.
+func validated[T validator](kind string, messages []T, name func(T) string) []error {
+	var errs []error
+	for _, m := range messages {
+		if err := m.ValidateAll(); err != nil {
+			errs = append(errs, fmt.Errorf("%s %q: %w", kind, name(m), err))
+		}
+	}
+	return errs
+}
+
 // checker collects the failures of messages.
 type checker struct{ errs []error }
 
