@@ -2,8 +2,8 @@ package dag
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -33,12 +33,44 @@ type loss struct {
 }
 
 func (l loss) String() string {
+	var b strings.Builder
+	l.appendTo(&b)
+	return b.String()
+}
+
+// appendTo writes the loss to b, as String says it. It is written without
+// fmt: with many routes, losses are many.
+func (l loss) appendTo(b *strings.Builder) {
 	host := l.host
 	if host == "" {
 		host = "any host"
 	}
-	return fmt.Sprintf("spec.rules[%d].matches[%d] on %s: %s %s/%s is older and has the same match, so its rule serves those requests.",
-		l.rule, l.match, host, l.winner.Source.Kind, l.winner.Source.Namespace, l.winner.Source.Name)
+	b.WriteString("spec.rules[")
+	b.WriteString(strconv.Itoa(l.rule))
+	b.WriteString("].matches[")
+	b.WriteString(strconv.Itoa(l.match))
+	b.WriteString("] on ")
+	b.WriteString(host)
+	b.WriteString(": ")
+	b.WriteString(l.winner.Source.Kind)
+	b.WriteByte(' ')
+	b.WriteString(l.winner.Source.Namespace)
+	b.WriteByte('/')
+	b.WriteString(l.winner.Source.Name)
+	b.WriteString(" is older and has the same match, so its rule serves those requests.")
+}
+
+// describeLosses is the losses, each as String says it, separated by
+// spaces.
+func describeLosses(losses []loss) string {
+	var b strings.Builder
+	for i, l := range losses {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		l.appendTo(&b)
+	}
+	return b.String()
 }
 
 // objectKey names a route object.
@@ -199,10 +231,7 @@ func (b *builder) applyConflicts(key objectKey, parents []gatewayv1.RouteParentS
 	if len(losses) == 0 {
 		return false
 	}
-	lost := make([]string, len(losses))
-	for i, l := range losses {
-		lost[i] = l.String()
-	}
+	lost := describeLosses(losses)
 	for i := range parents {
 		p := &parents[i]
 		if string(p.ControllerName) != b.opts.controllerName() || !conditionTrue(p.Conditions, string(gatewayv1.RouteConditionAccepted)) {
@@ -211,13 +240,13 @@ func (b *builder) applyConflicts(key objectKey, parents []gatewayv1.RouteParentS
 		if !rules.anyKept() {
 			lostAll = true
 			p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionAccepted), metav1.ConditionFalse, ReasonConflicted,
-				"Every match of the route loses to an older route: "+strings.Join(lost, " "))
+				"Every match of the route loses to an older route: "+lost)
 			p.Conditions = removeCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid))
 			continue
 		}
-		msg, reason := "Dropped Rule: "+strings.Join(lost, " "), ReasonConflicted
+		msg, reason := "Dropped Rule: "+lost, ReasonConflicted
 		if old := findCond(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid)); old != nil {
-			msg, reason = old.Message+" "+strings.Join(lost, " "), old.Reason
+			msg, reason = old.Message+" "+lost, old.Reason
 		}
 		p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid), metav1.ConditionTrue, reason, msg)
 	}
