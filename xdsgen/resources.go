@@ -37,10 +37,11 @@ func Generate(g *dag.Graph) *Resources {
 	return r
 }
 
-// GenerateAndValidate is Generate followed by Validate, and returns the
-// same resources and errors, but checks each message on the goroutine that
-// built it, right after building it: on a large graph that costs much less
-// than the two calls.
+// GenerateAndValidate is Generate followed by Validate: it returns the same
+// resources, and an error when Validate would give one, listing the same
+// failures (a route shared by virtual hosts is named as a Route, once). It
+// checks each message on the goroutine that built it, right after building
+// it: on a large graph that costs much less than the two calls.
 func GenerateAndValidate(g *dag.Graph) (*Resources, error) {
 	r, errs := generate(g, true)
 	return r, errors.Join(append(errs, r.checkNames()...)...)
