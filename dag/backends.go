@@ -153,9 +153,15 @@ func groupKind(group, kind string) string {
 }
 
 func findServicePort(svc *corev1.Service, port int32) *corev1.ServicePort {
+	return findTCPPort(svc, func(p *corev1.ServicePort) bool { return p.Port == port })
+}
+
+// findTCPPort returns the first TCP port of svc that is, or nil: Envoy
+// forwards TCP only.
+func findTCPPort(svc *corev1.Service, is func(*corev1.ServicePort) bool) *corev1.ServicePort {
 	for i := range svc.Spec.Ports {
 		p := &svc.Spec.Ports[i]
-		if p.Port == port && (p.Protocol == "" || p.Protocol == corev1.ProtocolTCP) {
+		if (p.Protocol == "" || p.Protocol == corev1.ProtocolTCP) && is(p) {
 			return p
 		}
 	}

@@ -183,13 +183,7 @@ func (b *builder) ingressBackend(namespace string, be *networkingv1.IngressBacke
 }
 
 func findServicePortByName(svc *corev1.Service, name string) *corev1.ServicePort {
-	for i := range svc.Spec.Ports {
-		p := &svc.Spec.Ports[i]
-		if p.Name == name && (p.Protocol == "" || p.Protocol == corev1.ProtocolTCP) {
-			return p
-		}
-	}
-	return nil
+	return findTCPPort(svc, func(p *corev1.ServicePort) bool { return p.Name == name })
 }
 
 // describePorts lists a Service's TCP ports for a message: `80 ("http"), 443`.
