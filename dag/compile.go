@@ -118,7 +118,8 @@ func (c *compilation) compile(route metav1.Object) *compiledRules {
 }
 
 // namesServedGateway reports whether a parentRef names one of the served
-// Gateways, which is when attachRoute compiles a route.
+// Gateways, which is when a route's rules are compiled: nothing else needs
+// them.
 func namesServedGateway(refs []gatewayv1.ParentReference, namespace string, gateways map[types.NamespacedName]*gateway) bool {
 	for _, ref := range refs {
 		if gateways[parentTarget(ref, namespace)] != nil {

@@ -22,7 +22,7 @@ func (b *builder) attachHTTPRoute(gateways map[types.NamespacedName]*gateway, ro
 	b.attachAndReport(gateways, &routeObject{
 		kind: "HTTPRoute", meta: route, spec: &route.Spec.CommonRouteSpec, hostnames: route.Spec.Hostnames,
 		status: &route.Status.RouteStatus, protocols: httpListeners,
-		compile: func() *compiledRules { return rules },
+		rules: rules,
 	}, func(s gatewayv1.RouteStatus) any { return &gatewayv1.HTTPRouteStatus{RouteStatus: s} })
 }
 
@@ -32,16 +32,20 @@ func (b *builder) attachGRPCRoute(gateways map[types.NamespacedName]*gateway, ro
 	b.attachAndReport(gateways, &routeObject{
 		kind: "GRPCRoute", meta: route, spec: &route.Spec.CommonRouteSpec, hostnames: route.Spec.Hostnames,
 		status: &route.Status.RouteStatus, protocols: httpListeners,
-		compile: func() *compiledRules { return rules },
+		rules: rules,
 	}, func(s gatewayv1.RouteStatus) any { return &gatewayv1.GRPCRouteStatus{RouteStatus: s} })
 }
 
 // attachTLSRoute attaches a TLSRoute and records its status.
 func (b *builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.TLSRoute) {
+	var rules *compiledRules
+	if namesServedGateway(route.Spec.ParentRefs, route.Namespace, gateways) {
+		rules = b.compileTLSRouteRules(route)
+	}
 	b.attachAndReport(gateways, &routeObject{
 		kind: "TLSRoute", meta: route, spec: &route.Spec.CommonRouteSpec, hostnames: route.Spec.Hostnames,
 		status: &route.Status.RouteStatus, protocols: tlsListeners, strictProtocol: true,
-		compile: func() *compiledRules { return b.compileTLSRouteRules(route) },
+		rules: rules,
 	}, func(s gatewayv1.RouteStatus) any { return &gatewayv1.TLSRouteStatus{RouteStatus: s} })
 }
 
@@ -51,11 +55,11 @@ func (b *builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, rou
 // conflicts while attaching, so it has none left to learn of). wrap gives
 // the kind's status type.
 func (b *builder) attachAndReport(gateways map[types.NamespacedName]*gateway, r *routeObject, wrap func(gatewayv1.RouteStatus) any) {
-	status, rules, ok := b.attachRoute(gateways, r)
+	status, ok := b.attachRoute(gateways, r)
 	if !ok {
 		return
 	}
-	b.routeStatus = append(b.routeStatus, pendingRouteStatus{obj: r, status: status, rules: rules, wrap: wrap})
+	b.routeStatus = append(b.routeStatus, pendingRouteStatus{obj: r, status: status, wrap: wrap})
 }
 
 // pendingRouteStatus is a route object's status, waiting for the graph to
@@ -63,7 +67,6 @@ func (b *builder) attachAndReport(gateways map[types.NamespacedName]*gateway, r 
 type pendingRouteStatus struct {
 	obj    *routeObject
 	status gatewayv1.RouteStatus
-	rules  *compiledRules // nil when no served Gateway is a parent
 	wrap   func(gatewayv1.RouteStatus) any
 }
 
@@ -75,7 +78,7 @@ func (b *builder) completeRouteStatus() {
 	updates := make([]StatusUpdate, len(pending))
 	parallel.For(len(pending), func(i int) {
 		p := &pending[i]
-		p.obj.lostAll = b.applyConflicts(p.key(), p.status.Parents, p.rules)
+		p.obj.lostAll = b.applyConflicts(p.key(), p.status.Parents, p.obj.rules)
 		updates[i] = b.statusUpdate(string(p.obj.kind), p.obj.meta, p.wrap(p.status))
 	})
 	b.graph.Status = append(b.graph.Status, updates...)

@@ -26,8 +26,9 @@ type routeObject struct {
 	// is what the conformance tests expect of an HTTPRoute on a TLS listener.
 	protocols      []gatewayv1.ProtocolType
 	strictProtocol bool
-	// compile turns the route's rules into routes, once.
-	compile func() *compiledRules
+	// rules are the route's compiled rules; nil when no parentRef names a
+	// served Gateway, as then nothing needs them.
+	rules *compiledRules
 	// servedOn and countedOn are the listeners that, through some
 	// parentRef, already serve the route's rules and count it among their
 	// attached routes: several parentRefs may select one listener.
@@ -45,20 +46,16 @@ func (r *routeObject) key() types.NamespacedName {
 // attachRoute attaches a route to the listeners of the served gateways that
 // its parentRefs select, adds its rules to them, and returns
 // its status: the parent statuses other controllers wrote, then one per
-// parentRef this controller is responsible for, and its compiled rules,
-// nil when no parentRef names a served Gateway. ok is false when the route
+// parentRef this controller is responsible for. ok is false when the route
 // names no parent of ours and had no status from us: it is out of scope.
-func (b *builder) attachRoute(gateways map[types.NamespacedName]*gateway, r *routeObject) (status gatewayv1.RouteStatus, rules *compiledRules, ok bool) {
+func (b *builder) attachRoute(gateways map[types.NamespacedName]*gateway, r *routeObject) (status gatewayv1.RouteStatus, ok bool) {
 	var parents []gatewayv1.RouteParentStatus
 	for _, ref := range r.spec.ParentRefs {
 		target := parentTarget(ref, r.meta.GetNamespace())
 		var cond *conditions
 		switch g := gateways[target]; {
 		case g != nil:
-			if rules == nil {
-				rules = r.compile()
-			}
-			cond = b.attachToParent(g, r, ref, rules)
+			cond = b.attachToParent(g, r, ref, r.rules)
 		case b.unserved[target] != "":
 			cond = b.conditions(r.meta)
 			cond.set(string(gatewayv1.RouteConditionAccepted), false, string(gatewayv1.RouteReasonNoMatchingParent),
@@ -73,7 +70,7 @@ func (b *builder) attachRoute(gateways map[types.NamespacedName]*gateway, r *rou
 		})
 	}
 	foreign, hadOurs := b.foreignParents(r.status.Parents)
-	return gatewayv1.RouteStatus{Parents: append(foreign, parents...)}, rules, len(parents) > 0 || hadOurs
+	return gatewayv1.RouteStatus{Parents: append(foreign, parents...)}, len(parents) > 0 || hadOurs
 }
 
 // attachToParent handles one parentRef naming the served Gateway and returns
