@@ -76,8 +76,8 @@ func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
 // objects of kinds Sesame does not read are listed in Result.Warnings.
 //
 // The error is not nil only if the generated configuration fails Envoy's
-// validation (xdsgen.GenerateAndValidate) or does not form a consistent
-// snapshot (Resources.Consistent), which is a bug in
+// validation or does not form a consistent snapshot
+// (xdsgen.GenerateAndValidate), which is a bug in
 // Sesame: please report it with the input.
 func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 	var in dag.Input
@@ -100,11 +100,8 @@ func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 	res.Status, res.Events = graph.Status, graph.Events
 	xds, err := xdsgen.GenerateAndValidate(graph)
 	if err != nil {
-		return nil, fmt.Errorf("sesame: generated configuration is invalid: %w", err)
+		return nil, fmt.Errorf("sesame: generated configuration is invalid or inconsistent: %w", err)
 	}
 	res.XDS = xds
-	if err := xds.Consistent(); err != nil {
-		return nil, fmt.Errorf("sesame: generated configuration is inconsistent: %w", err)
-	}
 	return res, nil
 }

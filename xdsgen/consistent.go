@@ -2,7 +2,6 @@ package xdsgen
 
 import (
 	"fmt"
-	"iter"
 	"slices"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
@@ -18,7 +17,11 @@ import (
 // the listeners' HTTP connection managers name, and the load assignments
 // exactly those the EDS clusters name. Snapshot makes the same check
 // through go-control-plane itself.
-func (r *Resources) Consistent() error {
+func (r *Resources) Consistent() error { return r.consistent(nil) }
+
+// consistent is Consistent, given the set of load assignment names if it is
+// at hand (nil: it is made here).
+func (r *Resources) consistent(loadAssignments map[string]bool) error {
 	routes := map[string]bool{}
 	for _, l := range r.Listeners {
 		for _, fc := range l.GetFilterChains() {
@@ -28,7 +31,8 @@ func (r *Resources) Consistent() error {
 			routeTablesOf(fc, routes)
 		}
 	}
-	if err := sameNames("RouteConfiguration", routes, namesOf(r.Routes, (*routev3.RouteConfiguration).GetName)); err != nil {
+	_, tables := nameSet("RouteConfiguration", len(r.Routes), namesOf(r.Routes, (*routev3.RouteConfiguration).GetName))
+	if err := sameNames("RouteConfiguration", routes, tables); err != nil {
 		return err
 	}
 	endpoints := make(map[string]bool, len(r.Clusters))
@@ -41,7 +45,10 @@ func (r *Resources) Consistent() error {
 			}
 		}
 	}
-	return sameNames("ClusterLoadAssignment", endpoints, namesOf(r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName))
+	if loadAssignments == nil {
+		_, loadAssignments = nameSet("ClusterLoadAssignment", len(r.Endpoints), namesOf(r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName))
+	}
+	return sameNames("ClusterLoadAssignment", endpoints, loadAssignments)
 }
 
 // routeTablesOf adds the route tables a filter chain's HTTP connection
@@ -63,20 +70,22 @@ func routeTablesOf(fc *listenerv3.FilterChain, names map[string]bool) {
 
 // sameNames checks that the resources of a kind, by name, are exactly the
 // referenced ones.
-func sameNames(kind string, referenced map[string]bool, present iter.Seq[string]) error {
-	have := make(map[string]bool, len(referenced))
+func sameNames(kind string, referenced, present map[string]bool) error {
+	var unreferenced, missing []string
 	for name := range present {
 		if !referenced[name] {
-			return fmt.Errorf("%s %q: nothing refers to it", kind, name)
+			unreferenced = append(unreferenced, name)
 		}
-		have[name] = true
 	}
-	if len(have) == len(referenced) {
+	if len(unreferenced) > 0 {
+		slices.Sort(unreferenced)
+		return fmt.Errorf("%s %q: nothing refers to it", kind, unreferenced[0])
+	}
+	if len(present) == len(referenced) {
 		return nil
 	}
-	var missing []string
 	for name := range referenced {
-		if !have[name] {
+		if !present[name] {
 			missing = append(missing, name)
 		}
 	}

@@ -58,6 +58,12 @@ func TestConsistentAgreesWithSnapshot(t *testing.T) {
 			if stillConsistent[name] != (err == nil) {
 				t.Errorf("Consistent() = %v, want consistent %v", err, stillConsistent[name])
 			}
+			// GenerateAndValidate checks with the load assignment names
+			// checkNames collected: the same verdict.
+			_, loadAssignments := r.checkNames()
+			if shared := r.consistent(loadAssignments); (shared == nil) != (err == nil) {
+				t.Errorf("with the names of checkNames: %v, but Consistent() = %v", shared, err)
+			}
 		})
 	}
 }

@@ -37,14 +37,20 @@ func Generate(g *dag.Graph) *Resources {
 	return r
 }
 
-// GenerateAndValidate is Generate followed by Validate: it returns the same
-// resources, and an error when Validate would give one, listing the same
-// failures (a route shared by virtual hosts is named as a Route, once). It
-// checks each message on the goroutine that built it, right after building
-// it: on a large graph that costs much less than the two calls.
+// GenerateAndValidate is Generate followed by Validate and Consistent: it
+// returns the same resources, and an error when Validate or Consistent would
+// give one, listing the same failures (a route shared by virtual hosts is
+// named as a Route, once). It checks each message on the goroutine that
+// built it, right after building it, and the checks share the name sets
+// they need: on a large graph that costs much less than the three calls.
 func GenerateAndValidate(g *dag.Graph) (*Resources, error) {
 	r, errs := generate(g, true)
-	return r, errors.Join(append(errs, r.checkNames()...)...)
+	nameErrs, loadAssignments := r.checkNames()
+	errs = append(errs, nameErrs...)
+	if err := r.consistent(loadAssignments); err != nil {
+		errs = append(errs, err)
+	}
+	return r, errors.Join(errs...)
 }
 
 // generate builds the resources of g, and, with validate, checks every

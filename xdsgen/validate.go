@@ -69,23 +69,26 @@ func (r *Resources) Validate() error {
 		}
 	}
 	wg.Wait()
-	return errors.Join(append(append(c.errs, endpointErrs...), r.checkNames()...)...)
+	nameErrs, _ := r.checkNames()
+	return errors.Join(append(append(c.errs, endpointErrs...), nameErrs...)...)
 }
 
 // checkNames checks what Validate checks beyond each message on its own:
 // that names are unique per resource type, virtual host names and domains
-// per route table, and filter chain names and matches per listener.
+// per route table, and filter chain names and matches per listener. It also
+// returns the set of load assignment names, for consistent.
 //
 // Clusters and load assignments, the many, are checked on goroutines of
 // their own; the errors come back in the same order either way.
-func (r *Resources) checkNames() []error {
+func (r *Resources) checkNames() ([]error, map[string]bool) {
 	var clusterErrs, endpointErrs []error
+	var loadAssignments map[string]bool
 	var wg sync.WaitGroup
 	goIfLarge(&wg, len(r.Clusters), func() {
 		clusterErrs = duplicates("Cluster", len(r.Clusters), namesOf(r.Clusters, (*clusterv3.Cluster).GetName))
 	})
 	goIfLarge(&wg, len(r.Endpoints), func() {
-		endpointErrs = duplicates("ClusterLoadAssignment", len(r.Endpoints), namesOf(r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName))
+		endpointErrs, loadAssignments = nameSet("ClusterLoadAssignment", len(r.Endpoints), namesOf(r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName))
 	})
 	errs := duplicates("Listener", len(r.Listeners), namesOf(r.Listeners, (*listenerv3.Listener).GetName))
 	errs = append(errs, duplicates("RouteConfiguration", len(r.Routes), namesOf(r.Routes, (*routev3.RouteConfiguration).GetName))...)
@@ -123,12 +126,18 @@ func (r *Resources) checkNames() []error {
 			}
 		}
 	}
-	return errs
+	return errs, loadAssignments
 }
 
 // duplicates reports each name of a kind that comes again; n is how many
 // names there are.
 func duplicates(kind string, n int, names iter.Seq[string]) []error {
+	errs, _ := nameSet(kind, n, names)
+	return errs
+}
+
+// nameSet is duplicates that also returns the set of names.
+func nameSet(kind string, n int, names iter.Seq[string]) ([]error, map[string]bool) {
 	var errs []error
 	seen := make(map[string]bool, n)
 	for name := range names {
@@ -137,7 +146,7 @@ func duplicates(kind string, n int, names iter.Seq[string]) []error {
 		}
 		seen[name] = true
 	}
-	return errs
+	return errs, seen
 }
 
 // namesOf yields the name of each of list.
