@@ -16,8 +16,8 @@
 // changing it. Generate, GenerateAndValidate and Validate use every
 // processor for large inputs; their results do not depend on it.
 // GenerateAndValidate validates each message on the goroutine that built
-// it, once, which on a large graph costs much less than Generate and then
-// Validate. Consistent checks what a snapshot's consistency check does
+// it, once, and checks consistency, which on a large graph costs much less
+// than Generate, Validate and Consistent one after another. Consistent checks what a snapshot's consistency check does
 // without building the snapshot, which indexes every resource; Snapshot
 // builds one and checks it with go-control-plane itself.
 //
