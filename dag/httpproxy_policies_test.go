@@ -58,18 +58,16 @@ func TestProxyRetry(t *testing.T) {
 		{"bad status code", contourv1.RetryPolicy{RetriableStatusCodes: []uint32{42}}, 0, "", nil, "retriableStatusCodes[0] 42"},
 		{"bad per-try timeout", contourv1.RetryPolicy{PerTryTimeout: "x"}, 0, "", nil, "perTryTimeout"},
 	} {
-		rp, problem := proxyRetry(&tt.in, "retryPolicy")
-		switch {
-		case tt.problem != "":
-			if !strings.Contains(problem, tt.problem) {
-				t.Errorf("%s: problem %q, want %q", tt.name, problem, tt.problem)
+		t.Run(tt.name, func(t *testing.T) {
+			rp, problem := proxyRetry(&tt.in, "retryPolicy")
+			if problemChecked(t, problem, tt.problem) {
+				return
 			}
-		case problem != "":
-			t.Errorf("%s: %s", tt.name, problem)
-		case rp.Count != tt.count || strings.Join(rp.On, ",") != tt.on || (tt.perTry == nil) != (rp.PerTryTimeout == nil) ||
-			(tt.perTry != nil && *tt.perTry != *rp.PerTryTimeout):
-			t.Errorf("%s: %+v", tt.name, rp)
-		}
+			if rp.Count != tt.count || strings.Join(rp.On, ",") != tt.on || (tt.perTry == nil) != (rp.PerTryTimeout == nil) ||
+				(tt.perTry != nil && *tt.perTry != *rp.PerTryTimeout) {
+				t.Errorf("%+v", rp)
+			}
+		})
 	}
 	if rp, _ := proxyRetry(nil, "retryPolicy"); rp != nil {
 		t.Error("no retry policy retries")
@@ -94,19 +92,16 @@ func TestProxyRewrite(t *testing.T) {
 		{"two defaults", []contourv1.ReplacePrefix{{Replacement: "/x"}, {Replacement: "/y"}}, prefix("/api"), "", "same prefix"},
 		{"relative replacement", []contourv1.ReplacePrefix{{Replacement: "x"}}, prefix("/api"), "", `does not start with "/"`},
 	} {
-		rw, problem := proxyRewrite(&contourv1.PathRewritePolicy{ReplacePrefix: tt.entries}, tt.match, "pathRewritePolicy")
-		switch {
-		case tt.problem != "":
-			if !strings.Contains(problem, tt.problem) {
-				t.Errorf("%s: problem %q, want %q", tt.name, problem, tt.problem)
+		t.Run(tt.name, func(t *testing.T) {
+			rw, problem := proxyRewrite(&contourv1.PathRewritePolicy{ReplacePrefix: tt.entries}, tt.match, "pathRewritePolicy")
+			switch {
+			case problemChecked(t, problem, tt.problem):
+			case tt.want == "" && rw != nil:
+				t.Errorf("%+v, want none", rw)
+			case tt.want != "" && (rw == nil || rw.Prefix != tt.want || rw.MatchedPrefix != tt.match.path[0] || !rw.ReplacePrefix):
+				t.Errorf("%+v, want replacement %q", rw, tt.want)
 			}
-		case problem != "":
-			t.Errorf("%s: %s", tt.name, problem)
-		case tt.want == "" && rw != nil:
-			t.Errorf("%s: %+v, want none", tt.name, rw)
-		case tt.want != "" && (rw == nil || rw.Prefix != tt.want || rw.MatchedPrefix != tt.match.path[0] || !rw.ReplacePrefix):
-			t.Errorf("%s: %+v, want replacement %q", tt.name, rw, tt.want)
-		}
+		})
 	}
 }
 
