@@ -13,6 +13,8 @@ import (
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // validator is the method protoc-gen-validate generates on every Envoy
@@ -160,11 +162,11 @@ func namesOf[T any](list []T, name func(T) string) iter.Seq[string] {
 	}
 }
 
-// goIfLarge runs f on a goroutine of wg when it has n >= 256 items to work
-// on, and at once otherwise: for small inputs, waking another processor
-// costs more than the work it would take over.
+// goIfLarge runs f on a goroutine of wg when it has at least parallel.Min
+// items to work on, and at once otherwise: for small inputs, waking another
+// processor costs more than the work it would take over.
 func goIfLarge(wg *sync.WaitGroup, n int, f func()) {
-	if n < 256 {
+	if n < parallel.Min {
 		f()
 		return
 	}
