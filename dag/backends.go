@@ -199,27 +199,26 @@ func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol str
 // parallel. The routes are read from Graph.Routes, once each, rather than
 // from the virtual hosts that share them.
 func (b *builder) finishClusters() {
-	add := func(backends []WeightedCluster) {
-		for _, wc := range backends {
-			if c := wc.Cluster; !c.listed {
-				c.listed = true
-				b.graph.Clusters = append(b.graph.Clusters, c)
-			}
+	list := func(c *Cluster) {
+		if !c.listed {
+			c.listed = true
+			b.graph.Clusters = append(b.graph.Clusters, c)
 		}
 	}
-	for _, c := range b.graph.Clusters {
-		c.listed = true
-	}
 	for _, r := range b.graph.Routes {
-		add(r.Backends)
+		for _, wc := range r.Backends {
+			list(wc.Cluster)
+		}
 		for _, m := range r.Filters.mirrors() {
-			add([]WeightedCluster{{Cluster: m.Cluster}})
+			list(m.Cluster)
 		}
 	}
 	for _, l := range b.graph.Listeners {
 		for _, fc := range l.FilterChains {
 			if fc.TCP != nil {
-				add(fc.TCP.Backends)
+				for _, wc := range fc.TCP.Backends {
+					list(wc.Cluster)
+				}
 			}
 		}
 	}
