@@ -199,29 +199,7 @@ func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol str
 // parallel. The routes are read from Graph.Routes, once each, rather than
 // from the virtual hosts that share them.
 func (b *builder) finishClusters() {
-	list := func(c *Cluster) {
-		if !c.listed {
-			c.listed = true
-			b.graph.Clusters = append(b.graph.Clusters, c)
-		}
-	}
-	for _, r := range b.graph.Routes {
-		for _, wc := range r.Backends {
-			list(wc.Cluster)
-		}
-		for _, m := range r.Filters.mirrors() {
-			list(m.Cluster)
-		}
-	}
-	for _, l := range b.graph.Listeners {
-		for _, fc := range l.FilterChains {
-			if fc.TCP != nil {
-				for _, wc := range fc.TCP.Backends {
-					list(wc.Cluster)
-				}
-			}
-		}
-	}
+	b.graph.Clusters = usedClusters(slices.Values(b.graph.Routes), b.graph.Listeners)
 	parallel.For(len(b.graph.Clusters), func(i int) {
 		c := b.graph.Clusters[i]
 		c.Endpoints = b.endpoints(c)

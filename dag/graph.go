@@ -158,7 +158,6 @@ type Cluster struct {
 	// and port, without duplicates.
 	Endpoints []Endpoint
 
-	listed  bool     // in Graph.Clusters (see finishClusters)
 	service *service // the index entry the cluster was made from
 }
 

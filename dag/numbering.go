@@ -6,20 +6,10 @@ package dag
 // match keys that placing routes needed are let go.
 func numberRoutes(listeners []*Listener) []*Route {
 	var out []*Route
-	add := func(vhosts []*VirtualHost) {
-		for _, vh := range vhosts {
-			for _, r := range vh.Routes {
-				if !r.numbered {
-					r.numbered, r.ID, r.key = true, len(out), ""
-					out = append(out, r)
-				}
-			}
-		}
-	}
-	for _, l := range listeners {
-		add(l.VirtualHosts)
-		for _, fc := range l.FilterChains {
-			add(fc.VirtualHosts)
+	for r := range routesOf(listeners) {
+		if !r.numbered {
+			r.numbered, r.ID, r.key = true, len(out), ""
+			out = append(out, r)
 		}
 	}
 	return out

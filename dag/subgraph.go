@@ -2,6 +2,7 @@ package dag
 
 import (
 	"cmp"
+	"iter"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -25,7 +26,7 @@ func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
 			part.Listeners = append(part.Listeners, l)
 		}
 	}
-	part.Clusters = usedClusters(part.Listeners)
+	part.Clusters = usedClusters(routesOf(part.Listeners), part.Listeners)
 	sortClusters(part.Clusters)
 	part.Secrets = usedSecrets(part.Listeners)
 	return part
@@ -47,39 +48,63 @@ func (g *Graph) Gateways() []types.NamespacedName {
 	return out
 }
 
-// usedClusters returns the clusters the routes of listeners send traffic
-// to, each once, in no particular order.
-func usedClusters(listeners []*Listener) []*Cluster {
+// usedClusters returns the clusters that routes, and the TCP routes of
+// listeners' filter chains, send traffic to, each once, in the order
+// first reached.
+func usedClusters(routes iter.Seq[*Route], listeners []*Listener) []*Cluster {
 	var out []*Cluster
 	seen := map[*Cluster]bool{}
-	add := func(backends []WeightedCluster) {
-		for _, wc := range backends {
-			if !seen[wc.Cluster] {
-				seen[wc.Cluster] = true
-				out = append(out, wc.Cluster)
-			}
+	use := func(c *Cluster) {
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
 		}
 	}
-	addHosts := func(vhosts []*VirtualHost) {
-		for _, vh := range vhosts {
-			for _, r := range vh.Routes {
-				add(r.Backends)
-				for _, m := range r.Filters.mirrors() {
-					add([]WeightedCluster{{Cluster: m.Cluster}})
+	for r := range routes {
+		for _, wc := range r.Backends {
+			use(wc.Cluster)
+		}
+		for _, m := range r.Filters.mirrors() {
+			use(m.Cluster)
+		}
+	}
+	for _, l := range listeners {
+		for _, fc := range l.FilterChains {
+			if fc.TCP != nil {
+				for _, wc := range fc.TCP.Backends {
+					use(wc.Cluster)
 				}
 			}
 		}
 	}
-	for _, l := range listeners {
-		addHosts(l.VirtualHosts)
-		for _, fc := range l.FilterChains {
-			addHosts(fc.VirtualHosts)
-			if fc.TCP != nil {
-				add(fc.TCP.Backends)
+	return out
+}
+
+// routesOf yields the routes of the virtual hosts of listeners, as often
+// as virtual hosts share them.
+func routesOf(listeners []*Listener) iter.Seq[*Route] {
+	return func(yield func(*Route) bool) {
+		each := func(vhosts []*VirtualHost) bool {
+			for _, vh := range vhosts {
+				for _, r := range vh.Routes {
+					if !yield(r) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		for _, l := range listeners {
+			if !each(l.VirtualHosts) {
+				return
+			}
+			for _, fc := range l.FilterChains {
+				if !each(fc.VirtualHosts) {
+					return
+				}
 			}
 		}
 	}
-	return out
 }
 
 // usedSecrets returns the Secrets the filter chains of listeners use,
