@@ -6,13 +6,13 @@ import (
 	"net/netip"
 	"slices"
 	"strconv"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/internal/bykey"
 	"github.com/projectsesame/sesame/internal/parallel"
 	"github.com/projectsesame/sesame/protocol"
 )
@@ -207,19 +207,18 @@ func (b *builder) finishClusters() {
 	sortClusters(b.graph.Clusters)
 }
 
+// sortClusters orders clusters by Service namespace and name, port and
+// protocol.
 func sortClusters(clusters []*Cluster) {
-	parallel.Sort(clusters, func(x, y *Cluster) int {
-		if x.Service.Namespace != y.Service.Namespace {
-			return strings.Compare(x.Service.Namespace, y.Service.Namespace)
-		}
-		if x.Service.Name != y.Service.Name {
-			return strings.Compare(x.Service.Name, y.Service.Name)
-		}
-		if x.Port != y.Port {
-			return cmp.Compare(x.Port, y.Port)
-		}
-		return cmp.Compare(x.Protocol, y.Protocol)
-	})
+	keys := bykey.New(len(clusters), 48)
+	for _, c := range clusters {
+		keys.String(c.Service.Namespace)
+		keys.String(c.Service.Name)
+		keys.Int32(c.Port)
+		keys.String(c.Protocol)
+		keys.Next()
+	}
+	bykey.Permute(clusters, keys.Order())
 }
 
 // endpoints collects the ready addresses of a Service port from the

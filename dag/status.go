@@ -1,11 +1,10 @@
 package dag
 
 import (
-	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/projectsesame/sesame/internal/parallel"
+	"github.com/projectsesame/sesame/internal/bykey"
 )
 
 // StatusUpdate is the status one object should have, as a controller would
@@ -25,17 +24,16 @@ type StatusUpdate struct {
 
 // sortStatus orders updates by apiVersion, kind, namespace and name.
 func sortStatus(updates []StatusUpdate) {
-	parallel.Sort(updates, func(a, b StatusUpdate) int {
-		switch {
-		case a.APIVersion != b.APIVersion:
-			return strings.Compare(a.APIVersion, b.APIVersion)
-		case a.Kind != b.Kind:
-			return strings.Compare(a.Kind, b.Kind)
-		case a.Namespace != b.Namespace:
-			return strings.Compare(a.Namespace, b.Namespace)
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+	keys := bykey.New(len(updates), 64)
+	for i := range updates {
+		u := &updates[i]
+		keys.String(u.APIVersion)
+		keys.String(u.Kind)
+		keys.String(u.Namespace)
+		keys.String(u.Name)
+		keys.Next()
+	}
+	bykey.Permute(updates, keys.Order())
 }
 
 // conditions builds the conditions of one object or listener, all with the

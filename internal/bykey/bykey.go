@@ -1,0 +1,88 @@
+// Package bykey orders many values by keys packed into one buffer.
+//
+// Sorting a slice of structs or pointers by fields that are strings reads
+// every string where it lives: for objects decoded from the API server, all
+// over the heap, so most comparisons miss the cache; and each swap of a
+// value holding pointers pays the garbage collector's write barrier while
+// it marks. Keys packs each value's key, field after field, into one byte
+// buffer, sorts small index records without pointers, and gives the order;
+// the values are then moved once (Permute).
+package bykey
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
+
+	"github.com/projectsesame/sesame/internal/parallel"
+)
+
+// Keys collects one key per value, in the order of the values: append the
+// key's fields with String and Uint32, then call Next.
+//
+// Keys compare field by field, like a comparison function that compares the
+// first fields and goes on to the next on a tie, provided no String field
+// holds a zero byte (none of the names it sorts can) and every value
+// appends the same kinds of fields in the same order.
+type Keys struct {
+	buf     []byte
+	entries []entry
+	start   int // where the key being appended starts in buf
+}
+
+type entry struct {
+	start, end int // the key is buf[start:end]
+	index      int // of the value
+}
+
+// New returns Keys with room for n keys of about size bytes each.
+func New(n, size int) *Keys {
+	return &Keys{buf: make([]byte, 0, n*size), entries: make([]entry, 0, n)}
+}
+
+// String appends a string field to the current key. A zero byte ends it,
+// so that a string sorts before every longer string it is a prefix of.
+func (k *Keys) String(s string) {
+	k.buf = append(append(k.buf, s...), 0)
+}
+
+// Int32 appends a number field to the current key, so that bytes compare
+// as numbers do: big-endian, with the sign bit flipped to put negative
+// numbers first.
+func (k *Keys) Int32(v int32) {
+	k.buf = binary.BigEndian.AppendUint32(k.buf, uint32(v)^(1<<31))
+}
+
+// Next ends the current key: it is the key of the next value.
+func (k *Keys) Next() {
+	end := len(k.buf)
+	k.entries = append(k.entries, entry{start: k.start, end: end, index: len(k.entries)})
+	k.start = end
+}
+
+// Order returns the indexes of the values in the order of their keys; of
+// values with equal keys, the earlier comes first.
+func (k *Keys) Order() []int {
+	buf := k.buf
+	parallel.Sort(k.entries, func(a, b entry) int {
+		if c := bytes.Compare(buf[a.start:a.end], buf[b.start:b.end]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.index, b.index)
+	})
+	order := make([]int, len(k.entries))
+	for i, e := range k.entries {
+		order[i] = e.index
+	}
+	return order
+}
+
+// Permute puts s in the given order: the value at s[order[i]] moves to
+// s[i]. order must hold every index of s once.
+func Permute[T any](s []T, order []int) {
+	moved := make([]T, len(s))
+	for i, from := range order {
+		moved[i] = s[from]
+	}
+	copy(s, moved)
+}

@@ -1,0 +1,79 @@
+package bykey
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+type value struct {
+	namespace, name string
+	port            int32
+}
+
+func compareValues(a, b value) int {
+	return cmp.Or(strings.Compare(a.namespace, b.namespace), strings.Compare(a.name, b.name), cmp.Compare(a.port, b.port))
+}
+
+func keysOf(values []value) *Keys {
+	k := New(len(values), 16)
+	for _, v := range values {
+		k.String(v.namespace)
+		k.String(v.name)
+		k.Int32(v.port)
+		k.Next()
+	}
+	return k
+}
+
+// TestOrderIsFieldByFieldOrder checks Order against a stable sort with the
+// field-by-field comparison it stands for, on values chosen to tie and to
+// be prefixes of each other: empty strings, "a" and "ab", negative ports.
+func TestOrderIsFieldByFieldOrder(t *testing.T) {
+	words := []string{"", "a", "ab", "b", "a-b", "ab-", "z"}
+	ports := []int32{-1 << 31, -1, 0, 1, 80, 256, 443, 1<<31 - 1}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, 10, 1000, 5000} {
+		values := make([]value, n)
+		for i := range values {
+			values[i] = value{words[rng.IntN(len(words))], words[rng.IntN(len(words))], ports[rng.IntN(len(ports))]}
+		}
+		want := slices.Clone(values)
+		slices.SortStableFunc(want, compareValues)
+
+		got := slices.Clone(values)
+		order := keysOf(got).Order()
+		Permute(got, order)
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d: order differs from a stable field-by-field sort", n)
+		}
+		// Equal keys keep the order of their values.
+		for i := 1; i < len(order); i++ {
+			if compareValues(values[order[i-1]], values[order[i]]) == 0 && order[i-1] > order[i] {
+				t.Fatalf("n=%d: values %d and %d have equal keys but come out of order", n, order[i-1], order[i])
+			}
+		}
+	}
+}
+
+func TestPermuteMovesEachValueOnce(t *testing.T) {
+	s := []string{"a", "b", "c", "d"}
+	Permute(s, []int{2, 0, 3, 1})
+	if want := []string{"c", "a", "d", "b"}; !slices.Equal(s, want) {
+		t.Errorf("Permute gave %v, want %v", s, want)
+	}
+}
+
+func BenchmarkOrder10000(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	values := make([]value, 10000)
+	for i := range values {
+		values[i] = value{"team-" + string(rune('a'+rng.IntN(10))), "app-" + strings.Repeat("x", rng.IntN(20)), int32(rng.IntN(65536))}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		keysOf(values).Order()
+	}
+}
