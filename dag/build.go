@@ -17,13 +17,12 @@ import (
 // wrong, and everything else is still translated.
 func Build(in *Input, opts Options) *Graph {
 	b := &builder{
-		opts:      opts,
-		now:       metav1.NewTime(opts.Now),
-		index:     newIndexWithoutServices(in),
-		graph:     &Graph{},
-		secret:    map[types.NamespacedName]*Secret{},
-		conflicts: conflicts{lost: map[objectKey][]loss{}},
-		unserved:  map[types.NamespacedName]string{},
+		opts:     opts,
+		now:      metav1.NewTime(opts.Now),
+		index:    newIndexWithoutServices(in),
+		graph:    &Graph{},
+		secret:   map[types.NamespacedName]*Secret{},
+		unserved: map[types.NamespacedName]string{},
 	}
 	// Services are indexed beside the Gateways, which do not read them, and
 	// the sorting of routes; compiling routes is the first to need them.
@@ -97,10 +96,9 @@ type builder struct {
 	// indexed Services (see compileHTTPRoutes).
 	shared *sync.Mutex
 	secret map[types.NamespacedName]*Secret
-	// conflicts and routeStatus complete route status once every route is
-	// placed: a route learns only at the end whether an older one took its
-	// matches.
-	conflicts   conflicts
+	// routeStatus completes route status once every route is placed: a
+	// route learns only at the end whether an older one took its matches
+	// (compiledRules.lost).
 	routeStatus []pendingRouteStatus
 	// unserved holds the Gateways this controller is responsible for but does
 	// not serve, with the reason, so that routes naming them learn why.

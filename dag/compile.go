@@ -111,6 +111,7 @@ func (c *compilation) compile(route metav1.Object) *compiledRules {
 	// in parallel, rather than later on one goroutine.
 	if rules != nil {
 		for _, r := range rules.routes {
+			r.rules = rules
 			r.matchKey()
 		}
 	}

@@ -10,19 +10,6 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
-// conflicts records route matches that lose to an identical match of an
-// older route on the same hostname. Seeds 000/001 ("Conflict Resolution and
-// Route merging"): "In the event that two HTTPRoutes match on Hostname ...
-// and have matching HTTPRouteRules, then the oldest HTTPRoute's
-// HTTPRouteRules should win", and the other route's status says so, naming
-// the winner. Only the losing rules are left out; a route loses its
-// acceptance only when nothing of it is left.
-type conflicts struct {
-	// lost holds, per route object, what it lost and to whom, in the order
-	// found, without repeats.
-	lost map[objectKey][]loss
-}
-
 // loss is one match of a route that an older route's identical match took
 // on a hostname. It is formatted only when the status is written: with
 // many routes, losses are many and most repeat.
@@ -153,11 +140,19 @@ func mapWinner(n int) func(kept []*Route, r *Route) *Route {
 	}
 }
 
-func (c *conflicts) record(loser, winner *Route, host string) {
+// recordLoss records that loser's match lost to winner's identical match
+// on host. Seeds 000/001 ("Conflict Resolution and Route merging"): "In the
+// event that two HTTPRoutes match on Hostname ... and have matching
+// HTTPRouteRules, then the oldest HTTPRoute's HTTPRouteRules should win",
+// and the other route's status says so, naming the winner. Only the losing
+// rules are left out; a route loses its acceptance only when nothing of it
+// is left. The loss is kept with the rules of the loser's object, which
+// all its routes share, rather than in a map keyed by object: with many
+// routes, losses are many.
+func recordLoss(loser, winner *Route, host string) {
 	l := loss{rule: loser.Source.Rule, match: loser.Source.Match, host: host, winner: winner}
-	key := sourceKey(loser.Source)
-	if !slices.Contains(c.lost[key], l) { // few per route: a scan is fine
-		c.lost[key] = append(c.lost[key], l)
+	if !slices.Contains(loser.rules.lost, l) { // few per route: a scan is fine
+		loser.rules.lost = append(loser.rules.lost, l)
 	}
 }
 
@@ -226,11 +221,11 @@ func (s StringMatch) flags() byte {
 // that starts "Dropped Rule"). It reports whether the route lost
 // everything; it only reads the builder, so that routes can be done in
 // parallel.
-func (b *builder) applyConflicts(key objectKey, parents []gatewayv1.RouteParentStatus, rules *compiledRules) (lostAll bool) {
-	losses := b.conflicts.lost[key]
-	if len(losses) == 0 {
+func (b *builder) applyConflicts(parents []gatewayv1.RouteParentStatus, rules *compiledRules) (lostAll bool) {
+	if rules == nil || len(rules.lost) == 0 {
 		return false
 	}
+	losses := rules.lost
 	lost := describeLosses(losses)
 	for i := range parents {
 		p := &parents[i]

@@ -8,8 +8,9 @@ import (
 
 func TestDropConflicts(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	objects := objectRules{}
 	r := func(name string, age, rule int, m RouteMatch) *Route {
-		return &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule}, Match: m, age: t0.Add(time.Duration(age) * time.Minute)}
+		return &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule}, Match: m, age: t0.Add(time.Duration(age) * time.Minute), rules: objects.of(name)}
 	}
 	prefix := func(v string) RouteMatch { return RouteMatch{Path: PathMatch{PathPrefix, v}} }
 	withHeaders := func(m RouteMatch, hs ...StringMatch) RouteMatch { m.Headers = hs; return m }
@@ -26,8 +27,7 @@ func TestDropConflicts(t *testing.T) {
 		r("new", 2, 4, RouteMatch{Path: PathMatch{PathExact, "/api"}}), // Exact differs from prefix: kept
 	}
 	sortRoutes(routes)
-	c := &conflicts{lost: map[objectKey][]loss{}}
-	kept := c.dropConflicts("a.example.com", routes)
+	kept := dropConflicts("a.example.com", routes)
 	var got []string
 	for _, k := range kept {
 		got = append(got, fmt.Sprintf("%s/%d", k.Source.Name, k.Source.Rule))
@@ -35,9 +35,9 @@ func TestDropConflicts(t *testing.T) {
 	if want := "[new/4 old/0 old/2 new/1 old/1 new/3]"; fmt.Sprint(got) != want {
 		t.Errorf("kept %v, want %s", got, want)
 	}
-	lost := c.lost[objectKey{"HTTPRoute", "ns", "new"}]
-	if len(lost) != 2 || len(c.lost[objectKey{"HTTPRoute", "ns", "old"}]) != 0 {
-		t.Fatalf("lost = %v", c.lost)
+	lost := objects.of("new").lost
+	if len(lost) != 2 || len(objects.of("old").lost) != 0 {
+		t.Fatalf("new lost %v, old lost %v", lost, objects.of("old").lost)
 	}
 	if want := "spec.rules[0].matches[0] on a.example.com: HTTPRoute ns/old is older and has the same match, so its rule serves those requests."; lost[0].String() != want && lost[1].String() != want {
 		t.Errorf("messages %v lack %q", lost, want)
@@ -51,26 +51,26 @@ func TestDropConflicts(t *testing.T) {
 // in shape cannot conflict, and are kept without comparing their keys.
 func TestDropConflictsApart(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	objects := objectRules{}
 	r := func(name string, age int, path string) *Route {
-		return &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: RouteMatch{Path: PathMatch{PathPrefix, path}}, age: t0.Add(time.Duration(age) * time.Minute)}
+		return &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: RouteMatch{Path: PathMatch{PathPrefix, path}}, age: t0.Add(time.Duration(age) * time.Minute), rules: objects.of(name)}
 	}
 	routes := []*Route{r("new", 3, "/api"), r("mid", 2, "/apx"), r("old", 1, "/api"), r("short", 4, "/a")}
 	sortRoutes(routes)
-	c := &conflicts{lost: map[objectKey][]loss{}}
 	var got []string
-	for _, k := range c.dropConflicts("a.example.com", routes) {
+	for _, k := range dropConflicts("a.example.com", routes) {
 		got = append(got, k.Source.Name+" "+k.Match.Path.Value)
 	}
 	if want := "[old /api mid /apx short /a]"; fmt.Sprint(got) != want {
 		t.Errorf("kept %v, want %s", got, want)
 	}
-	if lost := c.lost[objectKey{"HTTPRoute", "ns", "new"}]; len(lost) != 1 || lost[0].winner.Source.Name != "old" {
+	if lost := objects.of("new").lost; len(lost) != 1 || lost[0].winner.Source.Name != "old" {
 		t.Errorf("new lost %v, want one loss to old", lost)
 	}
 
 	distinct := []*Route{r("a", 1, "/aaaa"), r("b", 1, "/bbb"), r("c", 1, "/cc")}
 	sortRoutes(distinct)
-	if kept := c.dropConflicts("b.example.com", distinct); len(kept) != 3 {
+	if kept := dropConflicts("b.example.com", distinct); len(kept) != 3 {
 		t.Errorf("routes of distinct shapes: kept %d of 3", len(kept))
 	}
 	for _, d := range distinct {
@@ -130,10 +130,21 @@ func TestDropIdenticalLongRuns(t *testing.T) {
 
 // dropConflicts is what virtualHosts does with one hostname's routes:
 // dropIdentical, then recording the losses.
-func (c *conflicts) dropConflicts(host string, routes []*Route) []*Route {
+func dropConflicts(host string, routes []*Route) []*Route {
 	kept, losses := dropIdentical(routes)
 	for _, l := range losses {
-		c.record(l.loser, l.winner, host)
+		recordLoss(l.loser, l.winner, host)
 	}
 	return kept
+}
+
+// objectRules gives the routes of one test object, by name, the compiled
+// rules that compiling would share between them.
+type objectRules map[string]*compiledRules
+
+func (o objectRules) of(name string) *compiledRules {
+	if o[name] == nil {
+		o[name] = &compiledRules{}
+	}
+	return o[name]
 }

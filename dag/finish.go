@@ -28,9 +28,9 @@ func (b *builder) finishGateway(g *gateway) {
 		for _, l := range accepted {
 			switch l.spec.Protocol {
 			case gatewayv1.HTTPProtocolType:
-				gl.VirtualHosts = append(gl.VirtualHosts, l.virtualHosts(&b.conflicts)...)
+				gl.VirtualHosts = append(gl.VirtualHosts, l.virtualHosts()...)
 			case gatewayv1.HTTPSProtocolType:
-				gl.FilterChains = append(gl.FilterChains, httpsFilterChain(l, accepted, &b.conflicts))
+				gl.FilterChains = append(gl.FilterChains, httpsFilterChain(l, accepted))
 			case gatewayv1.TLSProtocolType:
 				gl.FilterChains = append(gl.FilterChains, tlsFilterChains(l)...)
 			}

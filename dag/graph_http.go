@@ -77,10 +77,14 @@ type Route struct {
 
 	// age is the creation time of the source object, for ordering.
 	age time.Time
+	// rules are the compiled rules of the route's object, which collect
+	// the losses of all its routes (recordLoss); nil for kinds that do not
+	// settle conflicts by hostname group.
+	rules *compiledRules
 	// key caches matchKey(Match); fanRoute and fanMatch number the route
 	// and its match while virtual hosts are built (see virtualHosts).
 	key                string
-	fanRoute, fanMatch int
+	fanRoute, fanMatch int32
 	numbered           bool // ID is set (see numberRoutes)
 	kept               bool // in a listener's hostname group once conflicts are settled
 }

@@ -78,12 +78,8 @@ func (b *builder) completeRouteStatus() {
 	updates := make([]StatusUpdate, len(pending))
 	parallel.For(len(pending), func(i int) {
 		p := &pending[i]
-		p.obj.lostAll = b.applyConflicts(p.key(), p.status.Parents, p.obj.rules)
+		p.obj.lostAll = b.applyConflicts(p.status.Parents, p.obj.rules)
 		updates[i] = b.statusUpdate(string(p.obj.kind), p.obj.meta, p.wrap(p.status))
 	})
 	b.graph.Status = append(b.graph.Status, updates...)
-}
-
-func (p *pendingRouteStatus) key() objectKey {
-	return objectKey{string(p.obj.kind), p.obj.meta.GetNamespace(), p.obj.meta.GetName()}
 }

@@ -22,6 +22,9 @@ type compiledRules struct {
 	resolvedRefs bool
 	refReason    string
 	refProblems  []string
+	// lost is what the routes lost to older routes' identical matches, in
+	// the order found, without repeats (recordLoss).
+	lost []loss
 }
 
 // servable reports whether any rule is left to serve.

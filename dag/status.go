@@ -1,7 +1,6 @@
 package dag
 
 import (
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/projectsesame/sesame/internal/bykey"

@@ -19,9 +19,9 @@ import (
 // With many hostnames and many routes without hostname, this fan-out is
 // the largest part of the graph, so the steps whose hostnames are
 // independent run on every processor.
-func (l *listener) virtualHosts(c *conflicts) []*VirtualHost {
+func (l *listener) virtualHosts() []*VirtualHost {
 	hostnames := l.hostnames()
-	groups := l.settleGroups(hostnames, c)
+	groups := l.settleGroups(hostnames)
 	routes, matches := numberForFanOut(groups)
 	return l.fanOut(hostnames, groups, routes, matches)
 }
@@ -46,13 +46,13 @@ func (l *listener) hostnames() []string {
 
 // settleGroups returns the routes of each hostname in precedence order,
 // without those that lose their match to an older route there, whose
-// losses it records in c, and marks the routes kept. Each hostname's group
+// losses it records (recordLoss), and marks the routes kept. Each hostname's group
 // is a slice of its own, cut from one array: the groups are sorted and
 // settled in parallel, and the losses then recorded in hostname order, not
 // map order, as status messages list them in the order recorded. Match
 // keys are cached in the routes, which hostnames share, so they are
 // computed before, on one goroutine.
-func (l *listener) settleGroups(hostnames []string, c *conflicts) [][]*Route {
+func (l *listener) settleGroups(hostnames []string) [][]*Route {
 	grouped := 0
 	for _, host := range hostnames {
 		for _, routes := range l.hosts[host] {
@@ -77,12 +77,12 @@ func (l *listener) settleGroups(hostnames []string, c *conflicts) [][]*Route {
 		groups[i], losses[i] = dropIdentical(groups[i])
 	})
 	for i, host := range hostnames {
-		l.hosts[host] = [][]*Route{groups[i]}
+		l.hosts[host] = groups[i : i+1 : i+1]
 		for _, r := range groups[i] {
 			r.kept = true
 		}
 		for _, lost := range losses[i] {
-			c.record(lost.loser, lost.winner, host)
+			recordLoss(lost.loser, lost.winner, host)
 		}
 	}
 	return groups
@@ -101,17 +101,17 @@ func numberForFanOut(groups [][]*Route) (routes, matches int) {
 			r.fanRoute = -1
 		}
 	}
-	matchID := make(map[string]int, grouped)
+	matchID := make(map[string]int32, grouped)
 	for _, group := range groups {
 		for _, r := range group {
 			if r.fanRoute >= 0 {
 				continue
 			}
-			r.fanRoute = routes
+			r.fanRoute = int32(routes)
 			routes++
 			id, ok := matchID[r.matchKey()]
 			if !ok {
-				id = len(matchID)
+				id = int32(len(matchID))
 				matchID[r.matchKey()] = id
 			}
 			r.fanMatch = id
