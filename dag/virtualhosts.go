@@ -127,10 +127,25 @@ func numberForFanOut(groups [][]*Route) (routes, matches int) {
 // virtual hosts share one array in which each has its place, so that two
 // processors can fill them.
 func (l *listener) fanOut(hostnames []string, groups [][]*Route, routes, matches int) []*VirtualHost {
+	// Only a wildcard or "" covers another hostname: the hostnames are
+	// validated, so two different precise ones are disjoint. Looking only
+	// at those keeps this step from growing with the square of the
+	// hostnames.
+	var wide []int
+	for j, host := range hostnames {
+		if host == "" || hostmatch.IsWildcard(host) {
+			wide = append(wide, j)
+		}
+	}
 	covering := make([][]int, len(hostnames))
 	start := make([]int, len(hostnames)+1) // where each virtual host's place begins
 	parallel.For(len(hostnames), func(i int) {
-		for j := i; j < len(hostnames); j++ {
+		covering[i] = append(covering[i], i)
+		start[i+1] += len(groups[i])
+		for _, j := range wide {
+			if j <= i {
+				continue
+			}
 			if r := hostmatch.Relate(hostnames[i], hostnames[j], hostmatch.Suffix); r == hostmatch.Equivalent || r == hostmatch.MoreSpecific {
 				covering[i] = append(covering[i], j)
 				start[i+1] += len(groups[j])
@@ -146,11 +161,11 @@ func (l *listener) fanOut(hostnames []string, groups [][]*Route, routes, matches
 	fill := func(from, to int) {
 		// Marks say what a virtual host already holds: the number of the
 		// virtual host plus one, by route and by match number.
-		routeMark, matchMark := make([]int, routes), make([]int, matches)
+		routeMark, matchMark := make([]int32, routes), make([]int32, matches)
 		for i := from; i < to; i++ {
 			vh := &vhosts[i]
 			vh.Listener, vh.Hostname = string(l.spec.Name), hostnames[i]
-			place, mark, n := all[start[i]:start[i+1]], i+1, 0
+			place, mark, n := all[start[i]:start[i+1]], int32(i+1), 0
 			// A route whose match a more specific hostname's route already
 			// has can never be reached here, as the first match wins:
 			// leaving it out keeps fan-out from growing with unreachable
