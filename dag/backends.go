@@ -205,6 +205,9 @@ func (b *builder) finishClusters() {
 		c.Endpoints = b.endpoints(c)
 	})
 	sortClusters(b.graph.Clusters)
+	for i, c := range b.graph.Clusters {
+		c.ID = i
+	}
 }
 
 // sortClusters orders clusters by Service namespace and name, port and

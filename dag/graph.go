@@ -157,6 +157,9 @@ type Cluster struct {
 	// Endpoints are the ready addresses serving the port, ordered by address
 	// and port, without duplicates.
 	Endpoints []Endpoint
+	// ID is the cluster's index in Graph.Clusters, set by Build. A part of
+	// the graph (ForGateway) shares the graph's clusters and their IDs.
+	ID int
 
 	service *service // the index entry the cluster was made from
 }

@@ -62,7 +62,7 @@ func TestHTTPProxyRouteAction(t *testing.T) {
 		Chain:      []types.NamespacedName{{Namespace: "default", Name: "root"}, {Namespace: "team", Name: "app"}},
 		Filters:    &dag.Filters{IdleTimeout: &idle, Retry: &dag.RetryPolicy{Count: 3, On: []string{"5xx", "reset"}, StatusCodes: []uint32{409}, PerTryTimeout: &perTry}},
 	}
-	got := route(r, origin{scheme: "http", port: 80}, nil, webSocketUpgrades())
+	got := route(r, origin{scheme: "http", port: 80}, clusterNames{}, webSocketUpgrades())
 	if err := got.ValidateAll(); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestHTTPProxyRouteAction(t *testing.T) {
 		t.Errorf("weighted clusters %v", w)
 	}
 	r.WebSockets, r.Backends[0].Headers = dag.WebSocketsDisabled, nil
-	if a := route(r, origin{scheme: "http", port: 80}, nil, webSocketUpgrades()).GetRoute(); len(a.GetUpgradeConfigs()) != 0 {
+	if a := route(r, origin{scheme: "http", port: 80}, clusterNames{}, webSocketUpgrades()).GetRoute(); len(a.GetUpgradeConfigs()) != 0 {
 		t.Error("a route without enableWebsockets upgrades")
 	}
 }
@@ -133,7 +133,7 @@ func TestHTTPProxyNamesAndClusters(t *testing.T) {
 		protocol, name string
 		alpn           []string
 	}{{"tls", "service/ns/web/443/tls", nil}, {"h2", "service/ns/web/443/h2", []string{"h2"}}} {
-		c := newClusterBuilder().clusters([]*dag.Cluster{{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 443, Protocol: tt.protocol}}, nil)[0]
+		c := newClusterBuilder().clusters([]*dag.Cluster{{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 443, Protocol: tt.protocol}}, clusterNames{})[0]
 		if err := c.ValidateAll(); err != nil {
 			t.Fatal(err)
 		}

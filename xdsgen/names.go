@@ -132,21 +132,39 @@ func clusterName(c *dag.Cluster) string {
 
 // clusterNames holds the names of a graph's clusters, which routes repeat:
 // a shared Service appears in many routes. It is filled before routes are
-// built and only read while they are, on several goroutines; a cluster it
-// does not hold (in a graph made by hand) is named afresh. A nil
-// clusterNames names every cluster afresh.
-type clusterNames map[*dag.Cluster]string
+// built and only read while they are, on several goroutines. Clusters are
+// found by ID, without hashing, when every cluster's ID is its index, as
+// Build numbers them; otherwise (a part of a graph, or a graph made by
+// hand) by pointer. A cluster it does not hold is named afresh, and the
+// zero clusterNames names every cluster afresh.
+type clusterNames struct {
+	clusters []*dag.Cluster // by ID, when IDs are indexes
+	names    []string       // of clusters, by ID
+	other    map[*dag.Cluster]string
+}
 
 func newClusterNames(clusters []*dag.Cluster) clusterNames {
-	n := make(clusterNames, len(clusters))
-	for _, c := range clusters {
-		n[c] = clusterName(c)
+	n := clusterNames{clusters: clusters, names: make([]string, len(clusters))}
+	for i, c := range clusters {
+		if c.ID != i {
+			n = clusterNames{other: make(map[*dag.Cluster]string, len(clusters))}
+			break
+		}
+		n.names[i] = clusterName(c)
+	}
+	if n.other != nil {
+		for _, c := range clusters {
+			n.other[c] = clusterName(c)
+		}
 	}
 	return n
 }
 
 func (n clusterNames) of(c *dag.Cluster) string {
-	if name, ok := n[c]; ok {
+	if id := c.ID; id >= 0 && id < len(n.clusters) && n.clusters[id] == c {
+		return n.names[id]
+	}
+	if name, ok := n.other[c]; ok {
 		return name
 	}
 	return clusterName(c)

@@ -114,7 +114,7 @@ func TestRouteAction(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := route(tt.route, origin{scheme: "http", port: 80}, nil, webSocketUpgrades())
+			got := route(tt.route, origin{scheme: "http", port: 80}, clusterNames{}, webSocketUpgrades())
 			if diff := cmp.Diff(tt.want, got, protocmp.Transform()); diff != "" {
 				t.Errorf("route (-want +got):\n%s", diff)
 			}
