@@ -10,16 +10,18 @@
 // names are documented in names.go and say which object each came from.
 //
 // Messages that several places share (a route that falls through into many
-// virtual hosts, the WebSocket upgrade configuration of routes, the EDS
-// source and upstream protocol options of clusters) are one value: treat the
+// virtual hosts, the action of the routes of one rule's matches, the
+// WebSocket upgrade configuration of routes, the EDS source and upstream
+// protocol options of clusters) are one value: treat the
 // Resources as read-only, or clone a message with proto.Clone before
 // changing it. Generate, GenerateAndValidate and Validate use every
 // processor for large inputs; their results do not depend on it.
 // GenerateAndValidate validates each message on the goroutine that built
 // it, once, and checks consistency, which on a large graph costs much less
-// than Generate, Validate and Consistent one after another. Consistent checks what a snapshot's consistency check does
-// without building the snapshot, which indexes every resource; Snapshot
-// builds one and checks it with go-control-plane itself.
+// than Generate, Validate and Consistent one after another. Consistent
+// checks what a snapshot's consistency check does without building the
+// snapshot, which indexes every resource; Snapshot builds one and checks it
+// with go-control-plane itself.
 //
 // Choices that follow the Gateway API where Envoy's defaults differ:
 //   - RouteConfiguration.ignore_port_in_host_matching is set, so the port of

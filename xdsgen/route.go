@@ -45,12 +45,14 @@ func webSocketUpgrades() []*routev3.RouteAction_UpgradeConfig {
 // routes that allow WebSocket share.
 func route(r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig) *routev3.Route {
 	p := &routeParts{}
-	buildRoute(p, r, at, names, upgrades)
+	buildRoute(p, r, at, names, upgrades, nil)
 	return &p.route
 }
 
-// buildRoute is route, building into p, which must be zero.
-func buildRoute(p *routeParts, r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig) {
+// buildRoute is route, building into p, which must be zero. A forwarding
+// route with a shared action points at it instead of building its own
+// (see routeTables.sharedAction).
+func buildRoute(p *routeParts, r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig, shared *routev3.RouteAction) {
 	out := &p.route
 	var none dag.Filters
 	f := r.Filters
@@ -67,6 +69,9 @@ func buildRoute(p *routeParts, r *dag.Route, at origin, names clusterNames, upgr
 		out.Action = &routev3.Route_Redirect{Redirect: redirectAction(f.Redirect, at)}
 	case len(r.Backends) == 0:
 		out.Action = &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: r.DirectResponseStatus}}
+	case shared != nil:
+		p.forward.Route = shared
+		out.Action = &p.forward
 	default:
 		routeAction(r, f, names, p, upgrades)
 		p.forward.Route = &p.action

@@ -19,6 +19,10 @@ import (
 //     allocated then, empty, so that virtual hosts can point at it;
 //  2. the tasks fill in their messages, and validate them, on every
 //     processor (buildJobs). The messages are read-only once built.
+//
+// The routes of one rule's matches forward alike: each match is a route of
+// its own, but one RouteAction serves them all (sharedAction), built and
+// validated once.
 type routeTables struct {
 	graph    *dag.Graph
 	names    clusterNames // set before the tasks are built, and read-only then
@@ -34,6 +38,11 @@ type routeTables struct {
 	// virtual host, are found in other instead.
 	slot  []int32
 	other map[routeTask]int32
+	// actions holds, by what decides a forwarding route's action, the task
+	// of the first route with it (see sharedAction); leader, by task, that
+	// task plus one (zero: the task builds its own action).
+	actions map[actionKey]int32
+	leader  []int32
 	// routes backs the route lists of all virtual hosts.
 	routes []*routev3.Route
 
@@ -46,6 +55,17 @@ type routeTables struct {
 type routeTask struct {
 	route *dag.Route
 	at    origin
+}
+
+// actionKey is what the RouteAction of a forwarding route without filters
+// is made of. The backends are named by their array: the routes of one
+// rule's matches share it, and two routes with the same array, length and
+// the rest get the same action.
+type actionKey struct {
+	backends       *dag.WeightedCluster
+	n              int
+	invalid, reply uint32
+	webSockets     dag.WebSocketPolicy
 }
 
 func newRouteTables(g *dag.Graph, validate bool) *routeTables {
@@ -69,6 +89,8 @@ func newRouteTables(g *dag.Graph, validate bool) *routeTables {
 		chunk:    max(4, min(routeChunk, len(g.Routes))),
 		slot:     make([]int32, len(g.Routes)),
 		other:    map[routeTask]int32{},
+		actions:  map[actionKey]int32{},
+		leader:   make([]int32, 0, len(g.Routes)),
 		routes:   make([]*routev3.Route, 0, routes),
 	}
 	for _, u := range t.upgrades {
@@ -163,7 +185,24 @@ func (t *routeTables) add(task routeTask) int32 {
 		t.parts = append(t.parts, make([]routeParts, t.chunk))
 	}
 	t.tasks = append(t.tasks, task)
+	t.leader = append(t.leader, t.sharedAction(task.route, n))
 	return n
+}
+
+// sharedAction returns the task, plus one, whose RouteAction route r of
+// task n can share, or zero when it builds its own. Only forwarding routes
+// without filters share: their action depends on the backends alone, and
+// rules with filters are few.
+func (t *routeTables) sharedAction(r *dag.Route, n int32) int32 {
+	if r.Filters != nil || len(r.Backends) == 0 {
+		return 0
+	}
+	key := actionKey{backends: &r.Backends[0], n: len(r.Backends), invalid: r.InvalidWeight, reply: r.DirectResponseStatus, webSockets: r.WebSockets}
+	if lead, ok := t.actions[key]; ok {
+		return lead + 1
+	}
+	t.actions[key] = n
+	return 0
 }
 
 // routeChunk is how many routes one job builds, and one slab holds; a graph
@@ -179,10 +218,14 @@ func (t *routeTables) buildJobs(errs [][]error) []func() {
 		jobs = append(jobs, func() {
 			for i := start; i < min(start+t.chunk, len(t.tasks)); i++ {
 				task, p := t.tasks[i], &t.parts[i/t.chunk][i%t.chunk]
-				buildRoute(p, task.route, task.at, t.names, t.upgrades)
+				var shared *routev3.RouteAction
+				if lead := t.leader[i]; lead != 0 {
+					shared = &t.parts[int(lead-1)/t.chunk][int(lead-1)%t.chunk].action
+				}
+				buildRoute(p, task.route, task.at, t.names, t.upgrades, shared)
 				built := &p.route
 				if t.validate {
-					if err := validateRoute(built); err != nil {
+					if err := validateRoute(built, shared); err != nil {
 						errs[k] = append(errs[k], fmt.Errorf("Route %q: %w", built.GetName(), err))
 					}
 				}
@@ -204,12 +247,21 @@ func (t *routeTables) check(table string, v validator) {
 	}
 }
 
-// validateRoute validates a route but not the upgrade configuration its
-// action shares with other routes, which newRouteTables validates once:
-// validating it costs a regular expression match, a fifth of the cost of
-// validating a whole route. A route is not yet shared when it is
-// validated, so taking the configuration off and back is safe.
-func validateRoute(r *routev3.Route) error {
+// validateRoute validates a route but not what it shares with other
+// routes, which is validated once: the action of another route, which that
+// route validates (and which may still be being built), and the upgrade
+// configuration of actions, which newRouteTables validates (it costs a
+// regular expression match, a fifth of the cost of validating a whole
+// route). A route is not yet shared when it is validated, so taking parts
+// off and back is safe; a shared action is read-only, so it is taken off
+// the route, not changed.
+func validateRoute(r *routev3.Route, shared *routev3.RouteAction) error {
+	if forward, ok := r.Action.(*routev3.Route_Route); ok && shared != nil {
+		forward.Route = nil
+		err := r.ValidateAll()
+		forward.Route = shared
+		return err
+	}
 	action := r.GetRoute()
 	if action == nil || action.UpgradeConfigs == nil {
 		return r.ValidateAll()

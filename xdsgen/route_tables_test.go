@@ -1,0 +1,57 @@
+package xdsgen
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/protobuf/testing/protocmp"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame/dag"
+)
+
+// TestMatchesOfOneRuleShareTheirAction: the routes of one rule's matches
+// share their backends (as Build makes them) and so one RouteAction, built
+// and validated once; a route with equal backends of its own array gets
+// its own. Each route is what it would be built alone.
+func TestMatchesOfOneRuleShareTheirAction(t *testing.T) {
+	web := &dag.Cluster{ID: 0, Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 80}
+	rule := []dag.WeightedCluster{{Cluster: web, Weight: 1}}
+	same := []dag.WeightedCluster{{Cluster: web, Weight: 1}}
+	prefix := func(p string) dag.RouteMatch {
+		return dag.RouteMatch{Path: dag.PathMatch{Type: dag.PathPrefix, Value: p}}
+	}
+	routes := []*dag.Route{
+		{ID: 0, Source: dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "a"}, Match: prefix("/a"), Backends: rule, DirectResponseStatus: 500},
+		{ID: 1, Source: dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "a", Match: 1}, Match: prefix("/b"), Backends: rule, DirectResponseStatus: 500},
+		{ID: 2, Source: dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "c"}, Match: prefix("/c"), Backends: same, DirectResponseStatus: 500},
+	}
+	g := &dag.Graph{
+		Listeners: []*dag.Listener{{Gateway: types.NamespacedName{Namespace: "ns", Name: "gw"}, Port: 80, BindPort: 80, VirtualHosts: []*dag.VirtualHost{
+			{Listener: "http", Hostname: "a.example.com", Routes: routes},
+		}}},
+		Routes:   routes,
+		Clusters: []*dag.Cluster{web},
+	}
+	res, err := GenerateAndValidate(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.Routes[0].VirtualHosts[0].Routes
+	if len(got) != len(routes) {
+		t.Fatalf("%d routes, want %d", len(got), len(routes))
+	}
+	if got[0].GetRoute() != got[1].GetRoute() {
+		t.Error("the two matches of one rule do not share their action")
+	}
+	if got[0].GetRoute() == got[2].GetRoute() {
+		t.Error("a route with backends of its own shares another route's action")
+	}
+	names := newClusterNames(g.Clusters)
+	for i, r := range routes {
+		alone := route(r, origin{scheme: "http", port: 80}, names, webSocketUpgrades())
+		if diff := cmp.Diff(alone, got[i], protocmp.Transform()); diff != "" {
+			t.Errorf("route %d differs from the route built alone (-alone +generated):\n%s", i, diff)
+		}
+	}
+}
