@@ -1,6 +1,8 @@
 package xdsgen
 
 import (
+	"fmt"
+
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
@@ -73,6 +75,49 @@ func (cb *clusterBuilder) clusters(cs []*dag.Cluster, names clusterNames) []*clu
 	return out
 }
 
+// validated validates clusters but not the messages they share, which
+// validateShared validates once: validating the protocol options alone
+// costs a sorted copy of the map's keys per cluster. A cluster is not yet
+// shared when it is validated, so taking them off and back is safe.
+func (cb *clusterBuilder) validated(clusters []*clusterv3.Cluster) []error {
+	var errs []error
+	for _, cl := range clusters {
+		options, eds := cl.TypedExtensionProtocolOptions, cl.EdsClusterConfig
+		cl.TypedExtensionProtocolOptions = nil
+		var source *corev3.ConfigSource
+		if eds != nil {
+			source, eds.EdsConfig = eds.EdsConfig, nil
+		}
+		err := cl.ValidateAll()
+		cl.TypedExtensionProtocolOptions = options
+		if eds != nil {
+			eds.EdsConfig = source
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("Cluster %q: %w", cl.GetName(), err))
+		}
+	}
+	return errs
+}
+
+// validateShared validates the messages clusters share, as parts of a
+// cluster that has them.
+func (cb *clusterBuilder) validateShared() []error {
+	var errs []error
+	for _, options := range []map[string]*anypb.Any{cb.http1, cb.http2} {
+		probe := &clusterv3.Cluster{
+			Name:                          "(options and EDS source every cluster shares)",
+			ClusterDiscoveryType:          cb.eds,
+			EdsClusterConfig:              &clusterv3.Cluster_EdsClusterConfig{EdsConfig: cb.ads},
+			TypedExtensionProtocolOptions: options,
+		}
+		if err := probe.ValidateAll(); err != nil {
+			errs = append(errs, fmt.Errorf("Cluster %q: %w", probe.Name, err))
+		}
+	}
+	return errs
+}
+
 // clusterJobs returns the jobs that build the clusters and load assignments
 // of cs into r.Clusters and r.Endpoints, which must have room for them,
 // chunk by chunk, validating each message when validate is set; errs[k]
@@ -87,7 +132,10 @@ func clusterJobs(r *Resources, cs []*dag.Cluster, names clusterNames, validate b
 			clusters := cb.clusters(part, names)
 			copy(r.Clusters[start:], clusters)
 			if validate {
-				errs[k] = validated("Cluster", clusters, (*clusterv3.Cluster).GetName)
+				if start == 0 {
+					errs[k] = cb.validateShared()
+				}
+				errs[k] = append(errs[k], cb.validated(clusters)...)
 			}
 		}, func() {
 			assignments := loadAssignments(part, names)
