@@ -115,9 +115,13 @@ func (b *builder) addStatus(kind string, obj metav1.Object, status any) {
 	b.graph.Status = append(b.graph.Status, b.statusUpdate(kind, obj, status))
 }
 
+// gatewayAPIVersion is the apiVersion of the Gateway API objects, written
+// once rather than for each status.
+var gatewayAPIVersion = gatewayv1.GroupVersion.String()
+
 func (b *builder) statusUpdate(kind string, obj metav1.Object, status any) StatusUpdate {
 	return StatusUpdate{
-		APIVersion: gatewayv1.GroupVersion.String(),
+		APIVersion: gatewayAPIVersion,
 		Kind:       kind,
 		Namespace:  obj.GetNamespace(),
 		Name:       obj.GetName(),

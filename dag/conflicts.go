@@ -25,32 +25,61 @@ func (l loss) String() string {
 	return b.String()
 }
 
+// The fixed parts of a loss's description.
+const (
+	lossRule     = "spec.rules["
+	lossMatch    = "].matches["
+	lossOn       = "] on "
+	lossAnyHost  = "any host"
+	lossWinner   = ": "
+	lossEnd      = " is older and has the same match, so its rule serves those requests."
+	lossFixedLen = len(lossRule) + len(lossMatch) + len(lossOn) + len(lossWinner) + len(" /") + len(lossEnd)
+)
+
+// describedLen bounds the length of the loss's description, so that a
+// builder can be sized once: indexes are counted at their largest.
+func (l loss) describedLen() int {
+	w := &l.winner.Source
+	return lossFixedLen + 2*20 + max(len(l.host), len(lossAnyHost)) + len(w.Kind) + len(w.Namespace) + len(w.Name)
+}
+
 // appendTo writes the loss to b, as String says it. It is written without
 // fmt: with many routes, losses are many.
 func (l loss) appendTo(b *strings.Builder) {
 	host := l.host
 	if host == "" {
-		host = "any host"
+		host = lossAnyHost
 	}
-	b.WriteString("spec.rules[")
-	b.WriteString(strconv.Itoa(l.rule))
-	b.WriteString("].matches[")
-	b.WriteString(strconv.Itoa(l.match))
-	b.WriteString("] on ")
+	b.WriteString(lossRule)
+	writeInt(b, l.rule)
+	b.WriteString(lossMatch)
+	writeInt(b, l.match)
+	b.WriteString(lossOn)
 	b.WriteString(host)
-	b.WriteString(": ")
+	b.WriteString(lossWinner)
 	b.WriteString(l.winner.Source.Kind)
 	b.WriteByte(' ')
 	b.WriteString(l.winner.Source.Namespace)
 	b.WriteByte('/')
 	b.WriteString(l.winner.Source.Name)
-	b.WriteString(" is older and has the same match, so its rule serves those requests.")
+	b.WriteString(lossEnd)
+}
+
+// writeInt writes i in decimal without allocating.
+func writeInt(b *strings.Builder, i int) {
+	var buf [20]byte
+	b.Write(strconv.AppendInt(buf[:0], int64(i), 10))
 }
 
 // describeLosses is the losses, each as String says it, separated by
 // spaces.
 func describeLosses(losses []loss) string {
+	n := len(losses)
+	for _, l := range losses {
+		n += l.describedLen()
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for i, l := range losses {
 		if i > 0 {
 			b.WriteByte(' ')

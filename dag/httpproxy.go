@@ -152,6 +152,10 @@ func (b *builder) buildHTTPProxies(in []*contourv1.HTTPProxy) *proxyBuild {
 	return pb
 }
 
+// httpProxyAPIVersion is the apiVersion of HTTPProxies, written once rather
+// than for each status.
+var httpProxyAPIVersion = contourv1.GroupVersion.String()
+
 // writeStatus writes the status of every HTTPProxy; nil writes none.
 func (pb *proxyBuild) writeStatus() {
 	if pb == nil {
@@ -159,7 +163,7 @@ func (pb *proxyBuild) writeStatus() {
 	}
 	for _, name := range pb.names {
 		pb.b.graph.Status = append(pb.b.graph.Status, StatusUpdate{
-			APIVersion: contourv1.GroupVersion.String(),
+			APIVersion: httpProxyAPIVersion,
 			Kind:       contourv1.HTTPProxyKind,
 			Namespace:  name.Namespace,
 			Name:       name.Name,

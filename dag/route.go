@@ -226,7 +226,7 @@ func (b *builder) selectListeners(g *gateway, r *routeObject, ref gatewayv1.Pare
 	var isolated []string
 	intersects := false
 	for _, l := range allowed {
-		if len(hostmatch.Attach(l.hostname, nil, routeHosts, hostmatch.Suffix)) == 0 {
+		if !intersectsAny(l.hostname, routeHosts) {
 			continue
 		}
 		intersects = true
@@ -241,7 +241,7 @@ func (b *builder) selectListeners(g *gateway, r *routeObject, ref gatewayv1.Pare
 		msg := fmt.Sprintf("No hostname of the route intersects the hostname of an accepted listener%s.", describeRef(ref))
 		var unaccepted []string
 		for _, l := range named {
-			if !l.accepted && len(hostmatch.Attach(l.hostname, nil, routeHosts, hostmatch.Suffix)) > 0 {
+			if !l.accepted && intersectsAny(l.hostname, routeHosts) {
 				unaccepted = append(unaccepted, fmt.Sprintf("%q", l.spec.Name))
 			}
 		}
@@ -292,6 +292,22 @@ func describeRef(ref gatewayv1.ParentReference) string {
 		s += fmt.Sprintf(" on port %d", *ref.Port)
 	}
 	return s
+}
+
+// intersectsAny reports whether a route with hostnames routeHosts has
+// any host under a listener's hostname, before Listener Isolation:
+// whether hostmatch.Attach without siblings would give any, without making
+// the list.
+func intersectsAny(listener string, routeHosts []string) bool {
+	if len(routeHosts) == 0 {
+		return true
+	}
+	for _, h := range routeHosts {
+		if _, ok := hostmatch.Intersect(listener, h, hostmatch.Suffix); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // validateRouteHostnames rejects the whole route when one hostname is

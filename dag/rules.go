@@ -30,9 +30,22 @@ type compiledRules struct {
 // servable reports whether any rule is left to serve.
 func (c *compiledRules) servable() bool { return len(c.routes) > 0 || c.tcp != nil }
 
-// ruleField is the field path of spec.rules[i], written without fmt as
-// every rule of every route needs one.
-func ruleField(i int) string { return "spec.rules[" + strconv.Itoa(i) + "]" }
+// ruleField is the field path of spec.rules[i]. Every rule of every route
+// needs one, though few are ever written out; those of the first rules are
+// made once.
+func ruleField(i int) string {
+	if i >= 0 && i < len(firstRuleFields) {
+		return firstRuleFields[i]
+	}
+	return "spec.rules[" + strconv.Itoa(i) + "]"
+}
+
+var firstRuleFields = func() (fields [16]string) {
+	for i := range fields {
+		fields[i] = "spec.rules[" + strconv.Itoa(i) + "]"
+	}
+	return fields
+}()
 
 // compileHTTPRouteRules turns the rules of route into Routes, one per match.
 // A rule that cannot be served as written is dropped whole, with a problem
