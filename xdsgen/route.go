@@ -26,12 +26,13 @@ type origin struct {
 // together: routes are the most numerous messages Sesame builds. They are
 // only pointed into, never copied, as protobuf requires.
 type routeParts struct {
-	route   routev3.Route
-	match   routev3.RouteMatch
-	forward routev3.Route_Route
-	action  routev3.RouteAction
-	cluster routev3.RouteAction_Cluster
-	prefix  routev3.RouteMatch_PathSeparatedPrefix
+	route    routev3.Route
+	match    routev3.RouteMatch
+	forward  routev3.Route_Route
+	action   routev3.RouteAction
+	cluster  routev3.RouteAction_Cluster
+	prefix   routev3.RouteMatch_PathSeparatedPrefix
+	weighted routev3.RouteAction_WeightedClusters
 }
 
 // webSocketUpgrades is the upgrade configuration of a route that lets
@@ -90,9 +91,23 @@ func routeAction(r *dag.Route, f *dag.Filters, names clusterNames, p *routeParts
 		p.cluster.Cluster = names.of(r.Backends[0].Cluster)
 		action.ClusterSpecifier = &p.cluster
 	} else {
-		weighted := &routev3.WeightedCluster{}
-		for _, b := range r.Backends {
-			cw := &routev3.WeightedCluster_ClusterWeight{Name: names.of(b.Cluster), Weight: wrapperspb.UInt32(b.Weight)}
+		// The weights of a route are allocated together: a route with
+		// several backends has as many of each message.
+		n := len(r.Backends)
+		if r.InvalidWeight > 0 {
+			n++
+		}
+		weights := make([]routev3.WeightedCluster_ClusterWeight, n)
+		values := make([]wrapperspb.UInt32Value, n)
+		weight := func(i int, name string, w uint32) *routev3.WeightedCluster_ClusterWeight {
+			values[i].Value = w
+			cw := &weights[i]
+			cw.Name, cw.Weight = name, &values[i]
+			return cw
+		}
+		weighted := &routev3.WeightedCluster{Clusters: make([]*routev3.WeightedCluster_ClusterWeight, 0, n)}
+		for i, b := range r.Backends {
+			cw := weight(i, names.of(b.Cluster), b.Weight)
 			if h := b.Headers; h != nil {
 				cw.RequestHeadersToAdd, cw.RequestHeadersToRemove = headersToAdd(h.Request), h.Request.Remove
 				cw.ResponseHeadersToAdd, cw.ResponseHeadersToRemove = headersToAdd(h.Response), h.Response.Remove
@@ -103,13 +118,11 @@ func routeAction(r *dag.Route, f *dag.Filters, names clusterNames, p *routeParts
 			weighted.Clusters = append(weighted.Clusters, cw)
 		}
 		if r.InvalidWeight > 0 {
-			weighted.Clusters = append(weighted.Clusters, &routev3.WeightedCluster_ClusterWeight{
-				Name:   InvalidBackendClusterName,
-				Weight: wrapperspb.UInt32(r.InvalidWeight),
-			})
+			weighted.Clusters = append(weighted.Clusters, weight(n-1, InvalidBackendClusterName, r.InvalidWeight))
 			action.ClusterNotFoundResponseCode = notFoundCode(r.DirectResponseStatus)
 		}
-		action.ClusterSpecifier = &routev3.RouteAction_WeightedClusters{WeightedClusters: weighted}
+		p.weighted.WeightedClusters = weighted
+		action.ClusterSpecifier = &p.weighted
 	}
 	if webSockets(r) {
 		action.UpgradeConfigs = upgrades
