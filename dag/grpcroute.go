@@ -21,7 +21,7 @@ import (
 // The backends are spoken to in HTTP/2 without TLS (h2c), which gRPC needs;
 // package protocol rejects a backend whose appProtocol says otherwise.
 func (b *builder) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRules {
-	c := &compiledRules{resolvedRefs: true}
+	c := newCompiledRules(len(route.Spec.Rules), func(i int) int { return len(route.Spec.Rules[i].Matches) })
 	from := backendOrigin{kind: "GRPCRoute", namespace: route.Namespace}
 	for ri := range route.Spec.Rules {
 		rule := &route.Spec.Rules[ri]
@@ -31,12 +31,12 @@ func (b *builder) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRul
 			c.problems = append(c.problems, problem)
 			continue
 		}
-		c.routes = append(c.routes, routes...)
+		c.add(routes)
 	}
 	return c
 }
 
-func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules) ([]*Route, string) {
+func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules) ([]Route, string) {
 	if rule.SessionPersistence != nil {
 		return nil, field + ".sessionPersistence: session persistence is not supported by this version of Sesame."
 	}
@@ -61,9 +61,10 @@ func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gateway
 	if problem != "" {
 		return nil, problem
 	}
-	var routes []*Route
+	routes := make([]Route, len(matches))
 	for mi, match := range matches {
-		r := &Route{
+		r := &routes[mi]
+		*r = Route{
 			Source:        RouteSource{Kind: "GRPCRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
 			Match:         match,
 			Backends:      backends,
@@ -75,7 +76,6 @@ func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gateway
 			r.Backends, r.InvalidWeight = nil, 0
 		}
 		r.DirectResponseStatus = 503 // UNAVAILABLE to gRPC clients
-		routes = append(routes, r)
 	}
 	return routes, ""
 }

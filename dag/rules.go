@@ -52,7 +52,7 @@ var firstRuleFields = func() (fields [16]string) {
 // naming it: serving it without the part that is wrong would send traffic
 // where its author did not mean it to go.
 func (b *builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRules {
-	c := &compiledRules{resolvedRefs: true}
+	c := newCompiledRules(len(route.Spec.Rules), func(i int) int { return len(route.Spec.Rules[i].Matches) })
 	for ri := range route.Spec.Rules {
 		rule := &route.Spec.Rules[ri]
 		field := ruleField(ri)
@@ -61,12 +61,29 @@ func (b *builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRul
 			c.problems = append(c.problems, problem)
 			continue
 		}
-		c.routes = append(c.routes, routes...)
+		c.add(routes)
 	}
 	return c
 }
 
-func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules) ([]*Route, string) {
+// newCompiledRules returns compiledRules with room for the routes of n
+// rules, the i-th with matches(i) matches (none is one).
+func newCompiledRules(n int, matches func(i int) int) *compiledRules {
+	routes := 0
+	for i := range n {
+		routes += max(1, matches(i))
+	}
+	return &compiledRules{resolvedRefs: true, routes: make([]*Route, 0, routes)}
+}
+
+// add adds the routes of a rule, which are allocated together.
+func (c *compiledRules) add(routes []Route) {
+	for i := range routes {
+		c.routes = append(c.routes, &routes[i])
+	}
+}
+
+func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules) ([]Route, string) {
 	if problem := unsupportedRuleFields(rule, field); problem != "" {
 		return nil, problem
 	}
@@ -91,14 +108,15 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 		return nil, problem
 	}
 
-	var routes []*Route
+	routes := make([]Route, len(matches))
 	for mi, match := range matches {
 		f, problem := filters.forMatch(match)
 		if problem != "" {
 			return nil, fmt.Sprintf("%s.matches[%d]: %s", field, mi, problem)
 		}
 		f.Timeout, f.BackendTimeout = timeout, backendTimeout
-		r := &Route{
+		r := &routes[mi]
+		*r = Route{
 			Source:        RouteSource{Kind: "HTTPRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
 			Match:         match,
 			Backends:      backends,
@@ -111,7 +129,6 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 			r.Backends, r.InvalidWeight = nil, 0
 		}
 		r.DirectResponseStatus = 500
-		routes = append(routes, r)
 	}
 	return routes, ""
 }
