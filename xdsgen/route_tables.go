@@ -38,10 +38,11 @@ type routeTables struct {
 	// virtual host, are found in other instead.
 	slot  []int32
 	other map[routeTask]int32
-	// actions holds, by what decides a forwarding route's action, the task
-	// of the first route with it (see sharedAction); leader, by task, that
-	// task plus one (zero: the task builds its own action).
-	actions map[actionKey]int32
+	// actions holds, by the array of a forwarding route's backends, the
+	// task of the first route with it (see sharedAction); leader, by task,
+	// the task whose action the task's route shares, plus one (zero: the
+	// task builds its own action).
+	actions map[*dag.WeightedCluster]int32
 	leader  []int32
 	// routes backs the route lists of all virtual hosts.
 	routes []*routev3.Route
@@ -55,17 +56,6 @@ type routeTables struct {
 type routeTask struct {
 	route *dag.Route
 	at    origin
-}
-
-// actionKey is what the RouteAction of a forwarding route without filters
-// is made of. The backends are named by their array: the routes of one
-// rule's matches share it, and two routes with the same array, length and
-// the rest get the same action.
-type actionKey struct {
-	backends       *dag.WeightedCluster
-	n              int
-	invalid, reply uint32
-	webSockets     dag.WebSocketPolicy
 }
 
 func newRouteTables(g *dag.Graph, validate bool) *routeTables {
@@ -89,7 +79,7 @@ func newRouteTables(g *dag.Graph, validate bool) *routeTables {
 		chunk:    max(4, min(routeChunk, len(g.Routes))),
 		slot:     make([]int32, len(g.Routes)),
 		other:    map[routeTask]int32{},
-		actions:  map[actionKey]int32{},
+		actions:  make(map[*dag.WeightedCluster]int32, len(g.Routes)),
 		leader:   make([]int32, 0, len(g.Routes)),
 		routes:   make([]*routev3.Route, 0, routes),
 	}
@@ -192,17 +182,23 @@ func (t *routeTables) add(task routeTask) int32 {
 // sharedAction returns the task, plus one, whose RouteAction route r of
 // task n can share, or zero when it builds its own. Only forwarding routes
 // without filters share: their action depends on the backends alone, and
-// rules with filters are few.
+// rules with filters are few. The backends are known by their array, which
+// the routes of one rule's matches share: two routes with the same array,
+// length and the rest of what an action is made of get the same action.
 func (t *routeTables) sharedAction(r *dag.Route, n int32) int32 {
 	if r.Filters != nil || len(r.Backends) == 0 {
 		return 0
 	}
-	key := actionKey{backends: &r.Backends[0], n: len(r.Backends), invalid: r.InvalidWeight, reply: r.DirectResponseStatus, webSockets: r.WebSockets}
-	if lead, ok := t.actions[key]; ok {
-		return lead + 1
+	lead, ok := t.actions[&r.Backends[0]]
+	if !ok {
+		t.actions[&r.Backends[0]] = n
+		return 0
 	}
-	t.actions[key] = n
-	return 0
+	l := t.tasks[lead].route
+	if len(l.Backends) != len(r.Backends) || l.InvalidWeight != r.InvalidWeight || l.DirectResponseStatus != r.DirectResponseStatus || l.WebSockets != r.WebSockets {
+		return 0
+	}
+	return lead + 1
 }
 
 // routeChunk is how many routes one job builds, and one slab holds; a graph
