@@ -95,6 +95,7 @@ func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 		}
 	}
 
+	tables.place()
 	named.Wait()
 	tables.names = names
 	jobErrs := make([][]error, tables.jobCount()+2*chunks(len(g.Clusters)))
@@ -102,7 +103,7 @@ func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 	r.Clusters = make([]*clusterv3.Cluster, len(g.Clusters), len(g.Clusters)+1) // room for the reject cluster
 	r.Endpoints = make([]*endpointv3.ClusterLoadAssignment, len(g.Clusters))
 	jobs = append(jobs, clusterJobs(r, g.Clusters, names, validate, jobErrs[len(jobs):])...)
-	if len(tables.tasks)+len(g.Clusters) < parallel.Min {
+	if tables.size()+len(g.Clusters) < parallel.Min {
 		for _, job := range jobs {
 			job()
 		}

@@ -12,42 +12,55 @@ import (
 // routeTables builds the route tables of one Generate. Routes are the most
 // numerous messages, and most of them are shared: a route without hostname
 // falls through into every more specific virtual host of its listener. So
-// tables are built in two steps:
+// tables are built in three steps:
 //
-//  1. plan (table) builds the route tables and virtual hosts, and lists
-//     each distinct route message once, as a task, whose message is
-//     allocated then, empty, so that virtual hosts can point at it;
-//  2. the tasks fill in their messages, and validate them, on every
-//     processor (buildJobs). The messages are read-only once built.
+//  1. table plans each route table and its virtual hosts, each with its
+//     place in one array of route messages, still empty;
+//  2. place finds the message of each place (see route_place.go): a graph
+//     route's message is found by its ID, in slabs allocated then, so that
+//     each distinct route is built once;
+//  3. the jobs (buildJobs) fill in the messages, and validate them, on
+//     every processor. The messages are read-only once built.
 //
 // The routes of one rule's matches forward alike: each match is a route of
 // its own, but one RouteAction serves them all (sharedAction), built and
 // validated once.
 type routeTables struct {
 	graph    *dag.Graph
-	names    clusterNames // set before the tasks are built, and read-only then
+	names    clusterNames // set before the jobs run, and read-only then
 	upgrades []*routev3.RouteAction_UpgradeConfig
 	validate bool
 
-	tasks []routeTask
-	parts [][]routeParts // the tasks' messages, in slabs of chunk
-	chunk int            // tasks per slab, and per job
-	// slot holds, by Route.ID, the task of the route's message plus one
-	// (zero: none yet). Routes that Graph.Routes does not list, which only
-	// a hand-made graph has, and redirects, whose message depends on the
-	// virtual host, are found in other instead.
-	slot  []int32
-	other map[routeTask]int32
-	// actions holds, by the array of a forwarding route's backends, the
-	// task of the first route with it (see sharedAction); leader, by task,
-	// the task whose action the task's route shares, plus one (zero: the
-	// task builds its own action).
-	actions map[*dag.WeightedCluster]int32
-	leader  []int32
-	// routes backs the route lists of all virtual hosts.
+	// routes backs the route lists of all virtual hosts; hosts are the
+	// virtual hosts whose places in it place fills.
 	routes []*routev3.Route
+	hosts  []plannedHost
+
+	chunk int // routes per slab, and per job
+	// parts holds the messages of graph routes by ID, in slabs of chunk; a
+	// slab none of whose routes is used is nil. used and leader are by ID:
+	// whether a table uses the route, and the ID plus one of the route
+	// whose action it shares (zero: none).
+	parts  [][]routeParts
+	used   []bool
+	leader []int32
+	// other holds the routes found otherwise than by ID: redirects, whose
+	// message depends on the virtual host, and routes that Graph.Routes
+	// does not list, which only a hand-made graph has; otherParts their
+	// messages, in slabs of chunk.
+	other      []routeTask
+	otherParts [][]routeParts
+	otherTask  map[routeTask]int32
 
 	errs []error // of route tables and virtual hosts without their routes
+}
+
+// plannedHost is a virtual host whose routes go to routes[start:], as seen
+// from at.
+type plannedHost struct {
+	vh    *dag.VirtualHost
+	at    origin
+	start int
 }
 
 // routeTask is one route message to build: a graph route, at the origin a
@@ -72,16 +85,12 @@ func newRouteTables(g *dag.Graph, validate bool) *routeTables {
 		}
 	}
 	t := &routeTables{
-		graph:    g,
-		upgrades: webSocketUpgrades(),
-		validate: validate,
-		tasks:    make([]routeTask, 0, len(g.Routes)),
-		chunk:    max(4, min(routeChunk, len(g.Routes))),
-		slot:     make([]int32, len(g.Routes)),
-		other:    map[routeTask]int32{},
-		actions:  make(map[*dag.WeightedCluster]int32, len(g.Routes)),
-		leader:   make([]int32, 0, len(g.Routes)),
-		routes:   make([]*routev3.Route, 0, routes),
+		graph:     g,
+		upgrades:  webSocketUpgrades(),
+		validate:  validate,
+		chunk:     max(4, min(routeChunk, len(g.Routes))),
+		otherTask: map[routeTask]int32{},
+		routes:    make([]*routev3.Route, 0, routes),
 	}
 	for _, u := range t.upgrades {
 		t.check("(upgrade configuration of every WebSocket route)", u)
@@ -126,105 +135,53 @@ func (t *routeTables) virtualHost(table string, l *dag.Listener, vh *dag.Virtual
 	}
 	t.check(table, out) // before its routes, which are checked on their own
 	start := len(t.routes)
-	for _, r := range vh.Routes {
-		t.routes = append(t.routes, t.message(t.task(r, at, vh.Hostname)))
-	}
+	t.routes = t.routes[:start+len(vh.Routes)]
 	out.Routes = t.routes[start:len(t.routes):len(t.routes)]
+	t.hosts = append(t.hosts, plannedHost{vh: vh, at: at, start: start})
 	return out
-}
-
-// message is the route message of task n, empty until the task is built.
-func (t *routeTables) message(n int32) *routev3.Route {
-	return &t.parts[int(n)/t.chunk][int(n)%t.chunk].route
-}
-
-// task returns the task that builds r's message for a virtual host of host
-// at at, adding it on first use.
-func (t *routeTables) task(r *dag.Route, at origin, host string) int32 {
-	if r.Filters != nil && r.Filters.Redirect != nil {
-		// Redirects use the virtual host's hostname (see redirectAction).
-		at.host = host
-		return t.otherTask(r, at)
-	}
-	id := r.ID
-	if id < 0 || id >= len(t.slot) || t.graph.Routes[id] != r {
-		return t.otherTask(r, origin{})
-	}
-	if s := t.slot[id]; s != 0 {
-		return s - 1
-	}
-	n := t.add(routeTask{route: r})
-	t.slot[id] = n + 1
-	return n
-}
-
-func (t *routeTables) otherTask(r *dag.Route, at origin) int32 {
-	task := routeTask{route: r, at: at}
-	if n, ok := t.other[task]; ok {
-		return n
-	}
-	n := t.add(task)
-	t.other[task] = n
-	return n
-}
-
-// add adds a task, with room for its message.
-func (t *routeTables) add(task routeTask) int32 {
-	n := int32(len(t.tasks))
-	if int(n)%t.chunk == 0 {
-		t.parts = append(t.parts, make([]routeParts, t.chunk))
-	}
-	t.tasks = append(t.tasks, task)
-	t.leader = append(t.leader, t.sharedAction(task.route, n))
-	return n
-}
-
-// sharedAction returns the task, plus one, whose RouteAction route r of
-// task n can share, or zero when it builds its own. Only forwarding routes
-// without filters share: their action depends on the backends alone, and
-// rules with filters are few. The backends are known by their array, which
-// the routes of one rule's matches share: two routes with the same array,
-// length and the rest of what an action is made of get the same action.
-func (t *routeTables) sharedAction(r *dag.Route, n int32) int32 {
-	if r.Filters != nil || len(r.Backends) == 0 {
-		return 0
-	}
-	lead, ok := t.actions[&r.Backends[0]]
-	if !ok {
-		t.actions[&r.Backends[0]] = n
-		return 0
-	}
-	l := t.tasks[lead].route
-	if len(l.Backends) != len(r.Backends) || l.InvalidWeight != r.InvalidWeight || l.DirectResponseStatus != r.DirectResponseStatus || l.WebSockets != r.WebSockets {
-		return 0
-	}
-	return lead + 1
 }
 
 // routeChunk is how many routes one job builds, and one slab holds; a graph
 // with fewer routes gets slabs of its size.
 const routeChunk = 512
 
-// buildJobs returns the jobs that build the tasks, errs[k] taking job k's
-// validation failures.
+// buildJobs returns the jobs that build the used graph routes and the
+// other routes, slab by slab, errs[k] taking job k's validation failures.
+// place must have been called.
 func (t *routeTables) buildJobs(errs [][]error) []func() {
 	var jobs []func()
-	for start := 0; start < len(t.tasks); start += t.chunk {
+	build := func(p *routeParts, task routeTask, shared *routev3.RouteAction, k int) {
+		buildRoute(p, task.route, task.at, t.names, t.upgrades, shared)
+		if t.validate {
+			if err := validateRoute(&p.route, shared); err != nil {
+				errs[k] = append(errs[k], fmt.Errorf("Route %q: %w", p.route.GetName(), err))
+			}
+		}
+	}
+	for c, slab := range t.parts {
+		if slab == nil {
+			continue
+		}
 		k := len(jobs)
 		jobs = append(jobs, func() {
-			for i := start; i < min(start+t.chunk, len(t.tasks)); i++ {
-				task, p := t.tasks[i], &t.parts[i/t.chunk][i%t.chunk]
+			for i := range slab {
+				id := c*t.chunk + i
+				if !t.used[id] {
+					continue
+				}
 				var shared *routev3.RouteAction
-				if lead := t.leader[i]; lead != 0 {
-					shared = &t.parts[int(lead-1)/t.chunk][int(lead-1)%t.chunk].action
+				if lead := t.leader[id]; lead != 0 {
+					shared = &t.graphParts(int(lead - 1)).action
 				}
-				buildRoute(p, task.route, task.at, t.names, t.upgrades, shared)
-				built := &p.route
-				if t.validate {
-					if err := validateRoute(built, shared); err != nil {
-						errs[k] = append(errs[k], fmt.Errorf("Route %q: %w", built.GetName(), err))
-					}
-				}
+				build(&slab[i], routeTask{route: t.graph.Routes[id]}, shared, k)
+			}
+		})
+	}
+	for c, slab := range t.otherParts {
+		k := len(jobs)
+		jobs = append(jobs, func() {
+			for i := range min(len(slab), len(t.other)-c*t.chunk) {
+				build(&slab[i], t.other[c*t.chunk+i], nil, k)
 			}
 		})
 	}
@@ -232,7 +189,26 @@ func (t *routeTables) buildJobs(errs [][]error) []func() {
 }
 
 // jobCount is the number of jobs buildJobs returns.
-func (t *routeTables) jobCount() int { return (len(t.tasks) + t.chunk - 1) / t.chunk }
+func (t *routeTables) jobCount() int {
+	n := len(t.otherParts)
+	for _, slab := range t.parts {
+		if slab != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// size is the number of route messages to build.
+func (t *routeTables) size() int {
+	n := len(t.other)
+	for _, u := range t.used {
+		if u {
+			n++
+		}
+	}
+	return n
+}
 
 func (t *routeTables) check(table string, v validator) {
 	if !t.validate {
