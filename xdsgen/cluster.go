@@ -2,6 +2,7 @@ package xdsgen
 
 import (
 	"fmt"
+	"slices"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
@@ -62,7 +63,7 @@ func (cb *clusterBuilder) clusters(cs []*dag.Cluster, names clusterNames) []*clu
 		// decided it): HTTP/2 for h2c and h2, HTTP/1.1 otherwise. A
 		// cluster a TLSRoute forwards a stream to ignores it.
 		options := cb.http1
-		if c.Protocol == "h2c" || c.Protocol == "h2" {
+		if http2(c.Protocol) {
 			options = cb.http2
 		}
 		eds[i].EdsConfig, eds[i].ServiceName = cb.ads, name
@@ -100,11 +101,15 @@ func (cb *clusterBuilder) validated(clusters []*clusterv3.Cluster) []error {
 	return errs
 }
 
-// validateShared validates the messages clusters share, as parts of a
+// validateShared validates the messages clusters cs share, as parts of a
 // cluster that has them.
-func (cb *clusterBuilder) validateShared() []error {
+func (cb *clusterBuilder) validateShared(cs []*dag.Cluster) []error {
+	sets := []map[string]*anypb.Any{cb.http1}
+	if slices.ContainsFunc(cs, func(c *dag.Cluster) bool { return http2(c.Protocol) }) {
+		sets = append(sets, cb.http2)
+	}
 	var errs []error
-	for _, options := range []map[string]*anypb.Any{cb.http1, cb.http2} {
+	for _, options := range sets {
 		probe := &clusterv3.Cluster{
 			Name:                          "(options and EDS source every cluster shares)",
 			ClusterDiscoveryType:          cb.eds,
@@ -117,6 +122,9 @@ func (cb *clusterBuilder) validateShared() []error {
 	}
 	return errs
 }
+
+// http2 reports whether a cluster speaks HTTP/2 to its endpoints.
+func http2(protocol string) bool { return protocol == "h2c" || protocol == "h2" }
 
 // clusterJobs returns the jobs that build the clusters and load assignments
 // of cs into r.Clusters and r.Endpoints, which must have room for them,
@@ -133,7 +141,7 @@ func clusterJobs(r *Resources, cs []*dag.Cluster, names clusterNames, validate b
 			copy(r.Clusters[start:], clusters)
 			if validate {
 				if start == 0 {
-					errs[k] = cb.validateShared()
+					errs[k] = cb.validateShared(cs)
 				}
 				errs[k] = append(errs[k], cb.validated(clusters)...)
 			}
