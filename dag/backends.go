@@ -199,7 +199,8 @@ func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol str
 // parallel. The routes are read from Graph.Routes, once each, rather than
 // from the virtual hosts that share them.
 func (b *builder) finishClusters() {
-	b.graph.Clusters = usedClusters(slices.Values(b.graph.Routes), b.graph.Listeners)
+	// A route has a cluster or two, and many share theirs.
+	b.graph.Clusters = usedClusters(slices.Values(b.graph.Routes), b.graph.Listeners, len(b.graph.Routes))
 	parallel.For(len(b.graph.Clusters), func(i int) {
 		c := b.graph.Clusters[i]
 		c.Endpoints = b.endpoints(c)

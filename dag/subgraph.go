@@ -26,7 +26,7 @@ func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
 			part.Listeners = append(part.Listeners, l)
 		}
 	}
-	part.Clusters = usedClusters(routesOf(part.Listeners), part.Listeners)
+	part.Clusters = usedClusters(routesOf(part.Listeners), part.Listeners, 0)
 	sortClusters(part.Clusters)
 	part.Secrets = usedSecrets(part.Listeners)
 	return part
@@ -50,10 +50,10 @@ func (g *Graph) Gateways() []types.NamespacedName {
 
 // usedClusters returns the clusters that routes, and the TCP routes of
 // listeners' filter chains, send traffic to, each once, in the order
-// first reached.
-func usedClusters(routes iter.Seq[*Route], listeners []*Listener) []*Cluster {
-	var out []*Cluster
-	seen := map[*Cluster]bool{}
+// first reached. about is roughly how many there are, or 0 if unknown.
+func usedClusters(routes iter.Seq[*Route], listeners []*Listener, about int) []*Cluster {
+	out := make([]*Cluster, 0, about)
+	seen := make(map[*Cluster]bool, about)
 	use := func(c *Cluster) {
 		if !seen[c] {
 			seen[c] = true
