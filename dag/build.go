@@ -69,19 +69,32 @@ func Build(in *Input, opts Options) *Graph {
 	for _, g := range gateways {
 		b.finishGateway(g)
 	}
-	b.completeRouteStatus()
-	for _, g := range gateways {
-		b.gatewayStatus(g) // last: attachedRoutes counts routes still accepted
-	}
+	// The status of routes and Gateways depends on them alone, and what
+	// comes next reads nothing it writes: with many routes, it is written
+	// on another goroutine meanwhile, and so is the sorting of all status.
+	large := len(b.routeStatus) >= parallel.Min
+	var gatewayAPIStatus []StatusUpdate
+	statusWritten := parallel.Start(large, func() {
+		gatewayAPIStatus = b.completeRouteStatus(len(gateways))
+		for _, g := range gateways {
+			// last: attachedRoutes counts routes still accepted
+			gatewayAPIStatus = append(gatewayAPIStatus, b.gatewayStatus(g))
+		}
+	})
 	// HTTPProxies and Ingresses come after the Gateways: they may join the
 	// ports a Gateway binds, below it (layering).
 	proxies := b.buildHTTPProxies(in.HTTPProxies)
 	b.placeIngressHosts(proxies, b.buildIngresses(in.Ingresses))
 	proxies.writeStatus() // after placement, which may add to it
+	statusSorted := parallel.Start(large, func() {
+		statusWritten()
+		b.graph.Status = append(b.graph.Status, gatewayAPIStatus...)
+		sortStatus(b.graph.Status)
+	})
 	b.graph.Routes = numberRoutes(b.graph.Listeners)
 	b.finishClusters()
 	b.finishSecrets()
-	sortStatus(b.graph.Status)
+	statusSorted()
 	b.graph.Events = b.events.sorted()
 	return b.graph
 }

@@ -141,8 +141,8 @@ func (b *builder) attachedRoutes(l *listener) int32 {
 	return n
 }
 
-// gatewayStatus writes the status of the Gateway being translated.
-func (b *builder) gatewayStatus(g *gateway) {
+// gatewayStatus returns the status of the Gateway being translated.
+func (b *builder) gatewayStatus(g *gateway) StatusUpdate {
 	status := &gatewayv1.GatewayStatus{}
 	var accepted, rejected []string
 	for _, l := range g.listeners {
@@ -176,7 +176,7 @@ func (b *builder) gatewayStatus(g *gateway) {
 		cond.set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Gateway is programmed.")
 	}
 	status.Conditions = cond.list
-	b.addStatus("Gateway", g.obj, status)
+	return b.statusUpdate("Gateway", g.obj, status)
 }
 
 // nonNilKinds keeps supportedKinds a list in the output even when empty, as

@@ -71,15 +71,16 @@ type pendingRouteStatus struct {
 }
 
 // completeRouteStatus tells every attached route what it lost to older
-// routes, and adds its status to the graph. Each route's status depends on
-// the finished graph alone, so they are completed in parallel.
-func (b *builder) completeRouteStatus() {
+// routes, and returns the routes' status, with room for n more. Each
+// route's status depends on the finished Gateways alone, so they are
+// completed in parallel.
+func (b *builder) completeRouteStatus(n int) []StatusUpdate {
 	pending := b.routeStatus
-	updates := make([]StatusUpdate, len(pending))
+	updates := make([]StatusUpdate, len(pending), len(pending)+n)
 	parallel.For(len(pending), func(i int) {
 		p := &pending[i]
 		p.obj.lostAll = b.applyConflicts(p.status.Parents, p.obj.rules)
 		updates[i] = b.statusUpdate(string(p.obj.kind), p.obj.meta, p.wrap(p.status))
 	})
-	b.graph.Status = append(b.graph.Status, updates...)
+	return updates
 }

@@ -49,6 +49,20 @@ func Run(jobs []func()) {
 	run(workers, len(jobs), 1, func(i int) { jobs[i]() })
 }
 
+// Start calls do on another goroutine when concurrently is true, and at
+// once otherwise, and returns a function that waits until do has returned.
+// It lets independent steps of a large computation overlap while a small
+// one pays for no goroutine.
+func Start(concurrently bool, do func()) (wait func()) {
+	if !concurrently || runtime.GOMAXPROCS(0) < 2 {
+		do()
+		return func() {}
+	}
+	var wg sync.WaitGroup
+	wg.Go(do)
+	return wg.Wait
+}
+
 func run(workers, n, chunk int, do func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup

@@ -48,3 +48,14 @@ func TestSortMatchesSlicesSort(t *testing.T) {
 		}
 	}
 }
+
+func TestStartRunsOnceAndWaits(t *testing.T) {
+	for _, concurrently := range []bool{false, true} {
+		var calls atomic.Int32
+		wait := Start(concurrently, func() { calls.Add(1) })
+		wait()
+		if got := calls.Load(); got != 1 {
+			t.Errorf("concurrently=%v: do called %d times by the time wait returned, want 1", concurrently, got)
+		}
+	}
+}
