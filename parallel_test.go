@@ -22,7 +22,7 @@ import (
 // large enough to take the parallel path. Run it with -race to check the
 // sharing as well.
 func TestTranslateParallelMatchesSequential(t *testing.T) {
-	objects := gen.Objects(gen.Config{Seed: 7, Routes: 1500, Hostless: 50, Wildcard: 100})
+	objects := gen.Objects(gen.Config{Seed: 7, Routes: 1500, Hostnames: 300, Hostless: 50, Wildcard: 100}) // hostnames: enough to settle them in parallel
 	// The shipped examples add HTTPProxies, an Ingress, and a Gateway
 	// they layer under.
 	for _, name := range []string{"httpproxy.yaml", "layering.yaml"} {

@@ -21,8 +21,13 @@ import (
 // independent run on every processor.
 func (l *listener) virtualHosts() []*VirtualHost {
 	hostnames := l.hostnames()
-	groups := l.settleGroups(hostnames)
+	groups, losses := l.settleGroups(hostnames)
+	// Recording what was settled and numbering the routes for fan-out
+	// read the settled groups and write different fields of the routes:
+	// with many routes, they overlap.
+	recorded := parallel.Start(len(hostnames) >= parallel.Min, func() { l.recordSettled(hostnames, groups, losses) })
 	routes, matches := numberForFanOut(groups)
+	recorded()
 	return l.fanOut(hostnames, groups, routes, matches)
 }
 
@@ -45,14 +50,13 @@ func (l *listener) hostnames() []string {
 }
 
 // settleGroups returns the routes of each hostname in precedence order,
-// without those that lose their match to an older route there, whose
-// losses it records (recordLoss), and marks the routes kept. Each hostname's group
+// without those that lose their match to an older route there, and those
+// losses, for recordSettled. Each hostname's group
 // is a slice of its own, cut from one array: the groups are sorted and
-// settled in parallel, and the losses then recorded in hostname order, not
-// map order, as status messages list them in the order recorded. Match
+// settled in parallel. Match
 // keys are cached in the routes, which hostnames share, so they are
 // computed before, on one goroutine.
-func (l *listener) settleGroups(hostnames []string) [][]*Route {
+func (l *listener) settleGroups(hostnames []string) (groups [][]*Route, losses [][]conflict) {
 	grouped := 0
 	for _, host := range hostnames {
 		for _, routes := range l.hosts[host] {
@@ -60,7 +64,7 @@ func (l *listener) settleGroups(hostnames []string) [][]*Route {
 		}
 	}
 	flat := make([]*Route, 0, grouped)
-	groups := make([][]*Route, len(hostnames))
+	groups = make([][]*Route, len(hostnames))
 	for i, host := range hostnames {
 		start := len(flat)
 		for _, routes := range l.hosts[host] {
@@ -71,11 +75,18 @@ func (l *listener) settleGroups(hostnames []string) [][]*Route {
 		}
 		groups[i] = flat[start:len(flat):len(flat)]
 	}
-	losses := make([][]conflict, len(hostnames))
+	losses = make([][]conflict, len(hostnames))
 	parallel.For(len(hostnames), func(i int) {
 		sortRoutes(groups[i])
 		groups[i], losses[i] = dropIdentical(groups[i])
 	})
+	return groups, losses
+}
+
+// recordSettled keeps the settled groups as l's routes by hostname, marks
+// their routes kept, and records the losses, in hostname order, not map
+// order, as status messages list them in the order recorded.
+func (l *listener) recordSettled(hostnames []string, groups [][]*Route, losses [][]conflict) {
 	for i, host := range hostnames {
 		l.hosts[host] = groups[i : i+1 : i+1]
 		for _, r := range groups[i] {
@@ -85,7 +96,6 @@ func (l *listener) settleGroups(hostnames []string) [][]*Route {
 			recordLoss(lost.loser, lost.winner, host)
 		}
 	}
-	return groups
 }
 
 // numberForFanOut gives the routes of groups, and their matches, small
