@@ -8,6 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // index finds input objects by name. When two objects share a namespace and
@@ -48,7 +50,9 @@ func newIndexWithoutServices(in *Input) *index {
 
 // indexServices indexes the Services, each with its EndpointSlices. The
 // entries are allocated together, and the one slice most Services have
-// lives in the entry.
+// lives in the entry. Which Service each slice belongs to is looked up on
+// every processor, once the Services are indexed; the slices are then
+// added in their order.
 func (idx *index) indexServices(in *Input) {
 	idx.services = make(map[types.NamespacedName]*service, len(in.Services))
 	entries := make([]service, len(in.Services))
@@ -59,13 +63,16 @@ func (idx *index) indexServices(in *Input) {
 			keepOlder(idx.services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, e)
 		}
 	}
-	for _, slice := range in.EndpointSlices {
-		service := slice.Labels[discoveryv1.LabelServiceName]
-		if service == "" {
-			continue
+	owners := make([]*service, len(in.EndpointSlices))
+	parallel.For(len(in.EndpointSlices), func(i int) {
+		slice := in.EndpointSlices[i]
+		if service := slice.Labels[discoveryv1.LabelServiceName]; service != "" {
+			owners[i] = idx.services[types.NamespacedName{Namespace: slice.Namespace, Name: service}]
 		}
-		if svc := idx.services[types.NamespacedName{Namespace: slice.Namespace, Name: service}]; svc != nil {
-			svc.slices = append(svc.slices, slice)
+	})
+	for i, svc := range owners {
+		if svc != nil {
+			svc.slices = append(svc.slices, in.EndpointSlices[i])
 		}
 	}
 }
