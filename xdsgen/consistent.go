@@ -17,11 +17,12 @@ import (
 // the listeners' HTTP connection managers name, and the load assignments
 // exactly those the EDS clusters name. Snapshot makes the same check
 // through go-control-plane itself.
-func (r *Resources) Consistent() error { return r.consistent(nil) }
+func (r *Resources) Consistent() error { return r.consistent(nil, nil) }
 
-// consistent is Consistent, given the set of load assignment names if it is
-// at hand (nil: it is made here).
-func (r *Resources) consistent(loadAssignments map[string]bool) error {
+// consistent is Consistent, given the set of load assignment names and
+// the set of names EDS clusters take their endpoints by (edsNames) if they
+// are at hand (nil: they are made here).
+func (r *Resources) consistent(loadAssignments, edsNames map[string]bool) error {
 	routes := map[string]bool{}
 	for _, l := range r.Listeners {
 		for _, fc := range l.GetFilterChains() {
@@ -35,20 +36,28 @@ func (r *Resources) consistent(loadAssignments map[string]bool) error {
 	if err := sameNames("RouteConfiguration", routes, tables); err != nil {
 		return err
 	}
-	endpoints := make(map[string]bool, len(r.Clusters))
-	for _, c := range r.Clusters {
-		if t, ok := c.GetClusterDiscoveryType().(*clusterv3.Cluster_Type); ok && t.Type == clusterv3.Cluster_EDS {
-			if name := c.GetEdsClusterConfig().GetServiceName(); name != "" {
-				endpoints[name] = true
-			} else {
-				endpoints[c.GetName()] = true
-			}
-		}
+	if edsNames == nil {
+		edsNames = r.edsNames()
 	}
 	if loadAssignments == nil {
 		_, loadAssignments = nameSet("ClusterLoadAssignment", len(r.Endpoints), namesOf(r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName))
 	}
-	return sameNames("ClusterLoadAssignment", endpoints, loadAssignments)
+	return sameNames("ClusterLoadAssignment", edsNames, loadAssignments)
+}
+
+// edsNames is the set of names EDS clusters take their endpoints by.
+func (r *Resources) edsNames() map[string]bool {
+	names := make(map[string]bool, len(r.Clusters))
+	for _, c := range r.Clusters {
+		if t, ok := c.GetClusterDiscoveryType().(*clusterv3.Cluster_Type); ok && t.Type == clusterv3.Cluster_EDS {
+			if name := c.GetEdsClusterConfig().GetServiceName(); name != "" {
+				names[name] = true
+			} else {
+				names[c.GetName()] = true
+			}
+		}
+	}
+	return names
 }
 
 // routeTablesOf adds the route tables a filter chain's HTTP connection

@@ -61,7 +61,7 @@ func TestConsistentAgreesWithSnapshot(t *testing.T) {
 			// GenerateAndValidate checks with the load assignment names
 			// checkNames collected: the same verdict.
 			_, loadAssignments := r.checkNames()
-			if shared := r.consistent(loadAssignments); (shared == nil) != (err == nil) {
+			if shared := r.consistent(loadAssignments, nil); (shared == nil) != (err == nil) {
 				t.Errorf("with the names of checkNames: %v, but Consistent() = %v", shared, err)
 			}
 		})

@@ -45,9 +45,14 @@ func Generate(g *dag.Graph) *Resources {
 // they need: on a large graph that costs much less than the three calls.
 func GenerateAndValidate(g *dag.Graph) (*Resources, error) {
 	r, errs := generate(g, true)
+	// The names clusters take their endpoints by are gathered while the
+	// names of every resource are checked.
+	var edsNames map[string]bool
+	gathered := parallel.Start(len(r.Clusters) >= parallel.Min, func() { edsNames = r.edsNames() })
 	nameErrs, loadAssignments := r.checkNames()
+	gathered()
 	errs = append(errs, nameErrs...)
-	if err := r.consistent(loadAssignments); err != nil {
+	if err := r.consistent(loadAssignments, edsNames); err != nil {
 		errs = append(errs, err)
 	}
 	return r, errors.Join(errs...)
