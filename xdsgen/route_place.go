@@ -1,6 +1,8 @@
 package xdsgen
 
 import (
+	"slices"
+
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 
 	"github.com/projectsesame/sesame/dag"
@@ -23,7 +25,7 @@ import (
 //  3. The places of graph routes point at their messages, while the
 //     shared actions are found.
 func (t *routeTables) place() {
-	n, chunk := len(t.graph.Routes), t.chunk
+	n := len(t.graph.Routes)
 	ids := make([]int32, len(t.routes))
 	split := t.half()
 	halves := [2][]plannedHost{t.hosts[:split], t.hosts[split:]}
@@ -48,12 +50,7 @@ func (t *routeTables) place() {
 	for id, u := range used[1] {
 		t.used[id] = t.used[id] || u
 	}
-	t.parts = make([][]routeParts, (n+chunk-1)/chunk)
-	for id, u := range t.used {
-		if c := id / chunk; u && t.parts[c] == nil {
-			t.parts[c] = make([]routeParts, min(chunk, n-c*chunk))
-		}
-	}
+	t.allocateParts()
 	for _, places := range other {
 		for _, o := range places {
 			host := &t.hosts[o.host]
@@ -72,6 +69,31 @@ func (t *routeTables) place() {
 		func() { t.point(ids, len(ids)/2, len(ids)) },
 		t.findSharedActions,
 	})
+}
+
+// allocateParts allocates the slabs of messages that hold used graph
+// routes. They are most of the memory of a translation, which the runtime
+// clears, so two processors share the work.
+func (t *routeTables) allocateParts() {
+	n, chunk := len(t.graph.Routes), t.chunk
+	t.parts = make([][]routeParts, (n+chunk-1)/chunk)
+	var needed []int
+	for c := range t.parts {
+		if slices.Contains(t.used[c*chunk:min((c+1)*chunk, n)], true) {
+			needed = append(needed, c)
+		}
+	}
+	allocate := func(from, to int) {
+		for _, c := range needed[from:to] {
+			t.parts[c] = make([]routeParts, min(chunk, n-c*chunk))
+		}
+	}
+	if len(needed) < 2 {
+		allocate(0, len(needed))
+		return
+	}
+	half := len(needed) / 2
+	parallel.Run([]func(){func() { allocate(0, half) }, func() { allocate(half, len(needed)) }})
 }
 
 // otherPlace is a place whose route is not found by ID: route k of the
