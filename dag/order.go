@@ -8,7 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/projectsesame/sesame/internal/parallel"
+	"github.com/projectsesame/sesame/internal/bykey"
 )
 
 // compareAge orders objects oldest first, as the Gateway API and the seeds
@@ -50,11 +50,25 @@ func compareNamespacedName(ans, aname, bns, bname string) int {
 	return cmp.Compare(ans[n], '/')
 }
 
-// sortedOldestFirst returns a copy of objs, oldest first. compareAge is a
-// total order, so a large input is sorted on two processors.
+// sortedOldestFirst returns a copy of objs, oldest first, in compareAge's
+// order, and then, for objects that only hostile input has twice, by UID
+// and resourceVersion, as the index keeps one of them. Each object's
+// fields are read once into a packed key (package bykey), rather than
+// through the interface at every comparison.
 func sortedOldestFirst[T metav1.Object](objs []T) []T {
+	keys := bykey.New(len(objs), 64)
+	for _, o := range objs {
+		created := o.GetCreationTimestamp().Time
+		keys.Int64(created.Unix())
+		keys.Int32(int32(created.Nanosecond()))
+		keys.String(o.GetNamespace(), "/", o.GetName()) // compareNamespacedName's order
+		keys.String(kindOf(o))
+		keys.String(string(o.GetUID()))
+		keys.String(o.GetResourceVersion())
+		keys.Next()
+	}
 	out := slices.Clone(objs)
-	parallel.Sort(out, func(a, b T) int { return compareAge(a, b) })
+	bykey.Permute(out, keys.Order())
 	return out
 }
 

@@ -40,10 +40,14 @@ func New(n, size int) *Keys {
 	return &Keys{buf: make([]byte, 0, n*size), entries: make([]entry, 0, n)}
 }
 
-// String appends a string field to the current key. A zero byte ends it,
-// so that a string sorts before every longer string it is a prefix of.
-func (k *Keys) String(s string) {
-	k.buf = append(append(k.buf, s...), 0)
+// String appends a string field to the current key: the concatenation of
+// parts. A zero byte ends it, so that a string sorts before every longer
+// string it is a prefix of.
+func (k *Keys) String(parts ...string) {
+	for _, s := range parts {
+		k.buf = append(k.buf, s...)
+	}
+	k.buf = append(k.buf, 0)
 }
 
 // Int32 appends a number field to the current key, so that bytes compare
@@ -51,6 +55,11 @@ func (k *Keys) String(s string) {
 // numbers first.
 func (k *Keys) Int32(v int32) {
 	k.buf = binary.BigEndian.AppendUint32(k.buf, uint32(v)^(1<<31))
+}
+
+// Int64 appends a number field to the current key, as Int32 does.
+func (k *Keys) Int64(v int64) {
+	k.buf = binary.BigEndian.AppendUint64(k.buf, uint64(v)^(1<<63))
 }
 
 // Next ends the current key: it is the key of the next value.
