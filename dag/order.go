@@ -56,6 +56,9 @@ func compareNamespacedName(ans, aname, bns, bname string) int {
 // fields are read once into a packed key (package bykey), rather than
 // through the interface at every comparison.
 func sortedOldestFirst[T metav1.Object](objs []T) []T {
+	if len(objs) < 2 {
+		return slices.Clone(objs) // most inputs have one GatewayClass and one Gateway
+	}
 	keys := bykey.New(len(objs), 64)
 	for _, o := range objs {
 		created := o.GetCreationTimestamp().Time
