@@ -100,14 +100,18 @@ func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 		}
 	}
 
-	tables.place()
+	// The jobs run in this order: what placing routes has left to do, the
+	// clusters, which do not need it, and the routes, which do. Their
+	// failures are kept in the order of the resources.
+	placing := tables.place()
 	named.Wait()
 	tables.names = names
-	jobErrs := make([][]error, tables.jobCount()+2*chunks(len(g.Clusters)))
-	jobs := tables.buildJobs(jobErrs)
+	routeJobs := tables.jobCount()
+	jobErrs := make([][]error, routeJobs+2*chunks(len(g.Clusters)))
 	r.Clusters = make([]*clusterv3.Cluster, len(g.Clusters), len(g.Clusters)+1) // room for the reject cluster
 	r.Endpoints = make([]*endpointv3.ClusterLoadAssignment, len(g.Clusters))
-	jobs = append(jobs, clusterJobs(r, g.Clusters, names, validate, jobErrs[len(jobs):])...)
+	jobs := append(placing, clusterJobs(r, g.Clusters, names, validate, jobErrs[routeJobs:])...)
+	jobs = append(jobs, tables.buildJobs(jobErrs[:routeJobs])...)
 	if tables.size()+len(g.Clusters) < parallel.Min {
 		for _, job := range jobs {
 			job()

@@ -22,9 +22,11 @@ import (
 //     and marks the IDs it uses.
 //  2. The slabs that hold used IDs are allocated, and the routes of the
 //     -1 places get their tasks, in the order of the virtual hosts.
-//  3. The places of graph routes point at their messages, while the
-//     shared actions are found.
-func (t *routeTables) place() {
+//  3. The places of graph routes point at their messages, and the shared
+//     actions are found: place returns these as jobs, to run with the jobs
+//     that build clusters, which need neither. The jobs that build routes
+//     wait for the shared actions (sharedFound).
+func (t *routeTables) place() []func() {
 	n := len(t.graph.Routes)
 	ids := make([]int32, len(t.routes))
 	split := t.half()
@@ -59,16 +61,15 @@ func (t *routeTables) place() {
 	}
 
 	t.leader = make([]int32, n)
-	if len(ids) < parallel.Min {
-		t.point(ids, 0, len(ids))
-		t.findSharedActions()
-		return
-	}
-	parallel.Run([]func(){
+	t.sharedFound.Add(1)
+	return []func(){
+		func() {
+			defer t.sharedFound.Done()
+			t.findSharedActions()
+		},
 		func() { t.point(ids, 0, len(ids)/2) },
 		func() { t.point(ids, len(ids)/2, len(ids)) },
-		t.findSharedActions,
-	})
+	}
 }
 
 // allocateParts allocates the slabs of messages that hold used graph

@@ -2,6 +2,7 @@ package xdsgen
 
 import (
 	"fmt"
+	"sync"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 
@@ -44,6 +45,8 @@ type routeTables struct {
 	parts  [][]routeParts
 	used   []bool
 	leader []int32
+	// sharedFound is done once leader is set (see place).
+	sharedFound sync.WaitGroup
 	// other holds the routes found otherwise than by ID: redirects, whose
 	// message depends on the virtual host, and routes that Graph.Routes
 	// does not list, which only a hand-made graph has; otherParts their
@@ -147,7 +150,7 @@ const routeChunk = 512
 
 // buildJobs returns the jobs that build the used graph routes and the
 // other routes, slab by slab, errs[k] taking job k's validation failures.
-// place must have been called.
+// place must have been called, and the jobs it returned must come first.
 func (t *routeTables) buildJobs(errs [][]error) []func() {
 	var jobs []func()
 	build := func(p *routeParts, task routeTask, shared *routev3.RouteAction, k int) {
@@ -164,6 +167,7 @@ func (t *routeTables) buildJobs(errs [][]error) []func() {
 		}
 		k := len(jobs)
 		jobs = append(jobs, func() {
+			t.sharedFound.Wait()
 			for i := range slab {
 				id := c*t.chunk + i
 				if !t.used[id] {
