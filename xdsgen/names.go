@@ -93,7 +93,7 @@ func virtualHostName(l *dag.Listener, vh *dag.VirtualHost) string {
 	if l.Gateway == (types.NamespacedName{}) || vh.Listener == "" {
 		return "ingress/" + host
 	}
-	return fmt.Sprintf("%s/%s/%s/%s", l.Gateway.Namespace, l.Gateway.Name, vh.Listener, host)
+	return l.Gateway.Namespace + "/" + l.Gateway.Name + "/" + vh.Listener + "/" + host
 }
 
 // routeName names an Envoy route after its rule and match, e.g.
