@@ -196,7 +196,9 @@ const (
 // The messages of all assignments are allocated together, a few slices
 // instead of a dozen small objects per cluster and seven per endpoint:
 // with many Services this was one of the biggest sources of garbage. The
-// messages are never copied, only pointed into, as protobuf requires.
+// seven messages of an endpoint lie together (endpointParts), as they are
+// built, validated and read together. The messages are never copied, only
+// pointed into, as protobuf requires.
 func loadAssignments(clusters []*dag.Cluster, names clusterNames) []*endpointv3.ClusterLoadAssignment {
 	n, withEndpoints := 0, 0
 	for _, c := range clusters {
@@ -210,13 +212,7 @@ func loadAssignments(clusters []*dag.Cluster, names clusterNames) []*endpointv3.
 	localities := make([]endpointv3.LocalityLbEndpoints, withEndpoints)
 	localityPtrs := make([]*endpointv3.LocalityLbEndpoints, withEndpoints)
 	lbPtrs := make([]*endpointv3.LbEndpoint, n)
-	lbs := make([]endpointv3.LbEndpoint, n)
-	hosts := make([]endpointv3.LbEndpoint_Endpoint, n)
-	eps := make([]endpointv3.Endpoint, n)
-	addrs := make([]corev3.Address, n)
-	socks := make([]corev3.Address_SocketAddress, n)
-	sockets := make([]corev3.SocketAddress, n)
-	ports := make([]corev3.SocketAddress_PortValue, n)
+	parts := make([]endpointParts, n)
 	i, l := 0, 0 // next endpoint, next locality
 	for ci, c := range clusters {
 		cla := &clas[ci]
@@ -231,18 +227,30 @@ func loadAssignments(clusters []*dag.Cluster, names clusterNames) []*endpointv3.
 		cla.Endpoints = localityPtrs[l : l+1 : l+1]
 		l++
 		for j, ep := range c.Endpoints {
-			ports[i].PortValue = uint32(ep.Port)
-			sockets[i].Protocol, sockets[i].Address, sockets[i].PortSpecifier = corev3.SocketAddress_TCP, ep.Address, &ports[i]
-			socks[i].SocketAddress = &sockets[i]
-			addrs[i].Address = &socks[i]
-			eps[i].Address = &addrs[i]
-			hosts[i].Endpoint = &eps[i]
-			lbs[i].HostIdentifier = &hosts[i]
-			locality.LbEndpoints[j] = &lbs[i]
+			p := &parts[i]
+			p.port.PortValue = uint32(ep.Port)
+			p.socket.Protocol, p.socket.Address, p.socket.PortSpecifier = corev3.SocketAddress_TCP, ep.Address, &p.port
+			p.sock.SocketAddress = &p.socket
+			p.addr.Address = &p.sock
+			p.ep.Address = &p.addr
+			p.host.Endpoint = &p.ep
+			p.lb.HostIdentifier = &p.host
+			locality.LbEndpoints[j] = &p.lb
 			i++
 		}
 	}
 	return out
+}
+
+// endpointParts are the messages of one endpoint of a load assignment.
+type endpointParts struct {
+	lb     endpointv3.LbEndpoint
+	host   endpointv3.LbEndpoint_Endpoint
+	ep     endpointv3.Endpoint
+	addr   corev3.Address
+	sock   corev3.Address_SocketAddress
+	socket corev3.SocketAddress
+	port   corev3.SocketAddress_PortValue
 }
 
 // rejectCluster is a static cluster without endpoints: a connection sent to
