@@ -113,6 +113,7 @@ func (c *compilation) compile(route metav1.Object) *compiledRules {
 		for _, r := range rules.routes {
 			r.rules = rules
 			r.matchKey()
+			r.shape = shapeCode(r)
 		}
 	}
 	return rules

@@ -116,7 +116,7 @@ func dropIdentical(routes []*Route) (kept []*Route, losses []conflict) {
 	kept = routes[:0]
 	for start := 0; start < len(routes); {
 		end := start + 1
-		for end < len(routes) && compareShape(routes[end-1], routes[end]) == 0 {
+		for end < len(routes) && compareShapeCodes(routes[end-1], routes[end]) == 0 {
 			end++
 		}
 		if end-start == 1 {

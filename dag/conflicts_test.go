@@ -10,7 +10,7 @@ func TestDropConflicts(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	objects := objectRules{}
 	r := func(name string, age, rule int, m RouteMatch) *Route {
-		return &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule}, Match: m, age: t0.Add(time.Duration(age) * time.Minute), rules: objects.of(name)}
+		return &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule}, Match: m, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
 	}
 	prefix := func(v string) RouteMatch { return RouteMatch{Path: PathMatch{PathPrefix, v}} }
 	withHeaders := func(m RouteMatch, hs ...StringMatch) RouteMatch { m.Headers = hs; return m }
@@ -53,7 +53,7 @@ func TestDropConflictsApart(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	objects := objectRules{}
 	r := func(name string, age int, path string) *Route {
-		return &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: RouteMatch{Path: PathMatch{PathPrefix, path}}, age: t0.Add(time.Duration(age) * time.Minute), rules: objects.of(name)}
+		return &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: RouteMatch{Path: PathMatch{PathPrefix, path}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
 	}
 	routes := []*Route{r("new", 3, "/api"), r("mid", 2, "/apx"), r("old", 1, "/api"), r("short", 4, "/a")}
 	sortRoutes(routes)
@@ -94,7 +94,7 @@ func TestDropIdenticalLongRuns(t *testing.T) {
 			routes = append(routes, &Route{
 				Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: fmt.Sprintf("r%d", i%5), Rule: i},
 				Match:  RouteMatch{Path: PathMatch{PathPrefix, path}},
-				age:    t0.Add(time.Duration(i%11) * time.Minute),
+				age:    ageOf(t0.Add(time.Duration(i%11) * time.Minute)),
 			})
 		}
 		sortRoutes(routes)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -54,18 +55,27 @@ func (b *builder) finishGateway(g *gateway) {
 // parameter matches; then the oldest route, then namespace and name, then
 // rule and match order. Hostname precedence is applied before, by the
 // virtual host a route lands in.
+//
+// Compiling a route codes its shape (shapeCode); a route made otherwise,
+// which only tests make, gets its code here.
 func sortRoutes(routes []*Route) {
+	for _, r := range routes {
+		if r.shape == 0 {
+			r.shape = shapeCode(r)
+		}
+	}
 	slices.SortStableFunc(routes, compareRoutes)
 }
 
 // compareRoutes is sortRoutes' order. It returns at the first difference
 // rather than using cmp.Or, which would evaluate every tie-breaker: it runs
-// for every pair the sort compares.
+// for every pair the sort compares, and most pairs differ in the shape
+// code or the age, which lie together in the route.
 func compareRoutes(x, y *Route) int {
-	if c := compareShape(x, y); c != 0 {
+	if c := compareShapeCodes(x, y); c != 0 {
 		return c
 	}
-	if c := x.age.Compare(y.age); c != 0 {
+	if c := x.age.compare(y.age); c != 0 {
 		return c
 	}
 	if c := compareNamespacedName(x.Source.Namespace, x.Source.Name, y.Source.Namespace, y.Source.Name); c != 0 {
@@ -98,6 +108,60 @@ func compareShape(x, y *Route) int {
 		return c
 	}
 	return cmp.Compare(len(b.QueryParams), len(a.QueryParams))
+}
+
+// shapeCode packs compareShape's order into a number, a smaller code
+// sorting first: the path rank, then the path's length, whether there is a
+// method, the numbers of header and query conditions, each counted down
+// from the largest its bits hold. A length or number too large for its
+// bits saturates, and sets the lowest bit: such a route is compared by its
+// match instead (compareShapeCodes). The highest bit is always set, so
+// that zero means not coded yet.
+func shapeCode(r *Route) uint32 {
+	m := &r.Match
+	saturated := false
+	countDown := func(n, bits int) uint32 {
+		most := 1<<bits - 1
+		if n >= most {
+			n, saturated = most, true
+		}
+		return uint32(most - n)
+	}
+	code := uint32(1)<<31 | uint32(pathRank(r.Source.Kind, m.Path.Type))<<29 | countDown(len(m.Path.Value), 16)<<13
+	if m.Method == "" {
+		code |= 1 << 12
+	}
+	code |= countDown(len(m.Headers), 6)<<6 | countDown(len(m.QueryParams), 5)<<1
+	if saturated {
+		code |= 1
+	}
+	return code
+}
+
+// compareShapeCodes is compareShape for routes whose shapes are coded. A
+// saturated code is not exact, and a later field could decide where the
+// saturated one should: such routes compare their matches.
+func compareShapeCodes(x, y *Route) int {
+	if (x.shape|y.shape)&1 != 0 {
+		return compareShape(x, y)
+	}
+	return cmp.Compare(x.shape, y.shape)
+}
+
+// age is an object's creation time as numbers, for ordering: time.Time
+// also points at a location, and routes, which are many, keep their age.
+type age struct {
+	sec  int64
+	nsec int32
+}
+
+func ageOf(t time.Time) age { return age{sec: t.Unix(), nsec: int32(t.Nanosecond())} }
+
+func (a age) compare(b age) int {
+	if c := cmp.Compare(a.sec, b.sec); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.nsec, b.nsec)
 }
 
 // pathRank orders path match types. For a GRPCRoute a prefix is a

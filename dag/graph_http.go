@@ -75,8 +75,11 @@ type Route struct {
 	// ID is the route's index in Graph.Routes, set by Build.
 	ID int
 
-	// age is the creation time of the source object, for ordering.
-	age time.Time
+	// age is the creation time of the source object, and shape the code
+	// of the match's shape (shapeCode), for ordering; they sit together,
+	// as sorting reads them for every comparison.
+	age   age
+	shape uint32
 	// rules are the compiled rules of the route's object, which collect
 	// the losses of all its routes (recordLoss); nil for kinds that do not
 	// settle conflicts by hostname group.

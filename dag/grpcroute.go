@@ -70,7 +70,7 @@ func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gateway
 			Backends:      backends,
 			InvalidWeight: invalid,
 			Filters:       filters.Filters.orNil(),
-			age:           route.CreationTimestamp.Time,
+			age:           ageOf(route.CreationTimestamp.Time),
 		}
 		if filters.unresolved {
 			r.Backends, r.InvalidWeight = nil, 0

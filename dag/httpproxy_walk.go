@@ -146,7 +146,7 @@ func (pb *proxyBuild) addBadGateway(h *proxyHost, name types.NamespacedName, fie
 			Match:                m.routeMatch(),
 			DirectResponseStatus: 502,
 			Chain:                g.chain,
-			age:                  p.CreationTimestamp.Time,
+			age:                  ageOf(p.CreationTimestamp.Time),
 		},
 		match: m,
 		seq:   *seq,

@@ -122,7 +122,7 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 			Backends:      backends,
 			InvalidWeight: invalid,
 			Filters:       f.orNil(),
-			age:           route.CreationTimestamp.Time,
+			age:           ageOf(route.CreationTimestamp.Time),
 		}
 		if filters.unresolved || r.Filters != nil && r.Filters.Redirect != nil {
 			// Nothing is forwarded: the rule answers 500, or redirects.
