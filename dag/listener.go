@@ -39,8 +39,9 @@ type listener struct {
 	// (virtualHosts). owners holds which route objects serve each
 	// hostname, for the rule that an HTTPRoute and a GRPCRoute may not
 	// share hostnames on a listener.
-	hosts  map[string][][]*Route
-	owners map[string][]hostOwner // by route kind
+	hosts       map[string][][]*Route
+	owners      map[gatewayv1.Kind]*hostOwners // by route kind (owners.go)
+	ownersAdded int
 	// tlsRoutes holds, for a TLS listener, the route that serves each SNI
 	// hostname: the oldest, when several ask for one.
 	tlsRoutes map[string]*TCPRoute
@@ -251,40 +252,6 @@ func joinKinds(kinds []gatewayv1.Kind) string {
 		s[i] = string(k)
 	}
 	return strings.Join(s, " and ")
-}
-
-// hostOwner is a route object serving under a hostname on a listener.
-type hostOwner struct {
-	host  string
-	owner *routeObject
-}
-
-// otherKindOwner returns a route object of another kind than kind that
-// serves a hostname intersecting one of hosts on the listener. The spec
-// (GRPCRouteSpec.Hostnames) accepts only the older of an HTTPRoute and a
-// GRPCRoute whose hostnames intersect on a listener; routes are attached
-// oldest first, so the one already there wins.
-func (l *listener) otherKindOwner(kind gatewayv1.Kind, hosts []string) (*routeObject, bool) {
-	for k, owners := range l.owners {
-		if k == string(kind) {
-			continue // most listeners carry one kind only: nothing to scan
-		}
-		if o, ok := firstIntersecting(owners, hosts); ok {
-			return o, true
-		}
-	}
-	return nil, false
-}
-
-func firstIntersecting(owners []hostOwner, hosts []string) (*routeObject, bool) {
-	for _, o := range owners {
-		for _, h := range hosts {
-			if hostmatch.Relate(h, o.host, hostmatch.Suffix) != hostmatch.Disjoint {
-				return o.owner, true
-			}
-		}
-	}
-	return nil, false
 }
 
 // article is "an" before HTTP and HTTPS, as they are read aloud, else "a".

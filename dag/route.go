@@ -148,10 +148,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 			}
 			for _, host := range a.hostnames {
 				l.hosts[host] = append(l.hosts[host], rules.routes)
-				if l.owners == nil {
-					l.owners = map[string][]hostOwner{}
-				}
-				l.owners[string(r.kind)] = append(l.owners[string(r.kind)], hostOwner{host: host, owner: r})
+				l.addOwner(r, host)
 			}
 		}
 		if r.servedOn == nil {
