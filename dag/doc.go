@@ -7,11 +7,13 @@
 // Build(input, options) is a pure function: it reads no clock (the status
 // time is Options.Now), file or network, never modifies its input, and gives
 // the same Graph for the same objects in any order, because every choice that
-// depends on order sorts first (oldest object, then namespace and name).
-// Invalid input never stops it: the object, rule or reference that is wrong
-// gets a condition that says what and where, and the rest is translated.
-// For large inputs it compiles routes and collects endpoints on as many
-// goroutines as GOMAXPROCS allows; the Graph does not depend on how many.
+// depends on order sorts first (oldest object, then namespace and name, and,
+// for two objects of one name that only hostile input has, UID and
+// resourceVersion). Invalid input never stops it: the object, rule or
+// reference that is wrong gets a condition that says what and where, and
+// the rest is translated. For large inputs it compiles routes, settles
+// hostnames, collects endpoints and writes status on as many goroutines as
+// GOMAXPROCS allows; the Graph does not depend on how many.
 // It is safe to call Build concurrently.
 //
 // # What this version translates
