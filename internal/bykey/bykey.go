@@ -18,7 +18,7 @@ import (
 )
 
 // Keys collects one key per value, in the order of the values: append the
-// key's fields with String and Uint32, then call Next.
+// key's fields with String, Int32 and Int64, then call Next.
 //
 // Keys compare field by field, like a comparison function that compares the
 // first fields and goes on to the next on a tie, provided no String field
@@ -87,11 +87,25 @@ func (k *Keys) Order() []int {
 }
 
 // Permute puts s in the given order: the value at s[order[i]] moves to
-// s[i]. order must hold every index of s once.
+// s[i]. order must hold every index of s once; Permute uses it up (it
+// marks the places done with -1), moving each value once, along the
+// cycles of the permutation, without a copy of s.
 func Permute[T any](s []T, order []int) {
-	moved := make([]T, len(s))
-	for i, from := range order {
-		moved[i] = s[from]
+	for i := range order {
+		if order[i] < 0 {
+			continue
+		}
+		held := s[i]
+		j := i
+		for {
+			from := order[j]
+			order[j] = -1
+			if from == i {
+				s[j] = held
+				break
+			}
+			s[j] = s[from]
+			j = from
+		}
 	}
-	copy(s, moved)
 }

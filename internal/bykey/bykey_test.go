@@ -45,7 +45,7 @@ func TestOrderIsFieldByFieldOrder(t *testing.T) {
 
 		got := slices.Clone(values)
 		order := keysOf(got).Order()
-		Permute(got, order)
+		Permute(got, slices.Clone(order)) // Permute uses its order up
 		if !slices.Equal(got, want) {
 			t.Fatalf("n=%d: order differs from a stable field-by-field sort", n)
 		}
@@ -59,10 +59,21 @@ func TestOrderIsFieldByFieldOrder(t *testing.T) {
 }
 
 func TestPermuteMovesEachValueOnce(t *testing.T) {
-	s := []string{"a", "b", "c", "d"}
-	Permute(s, []int{2, 0, 3, 1})
-	if want := []string{"c", "a", "d", "b"}; !slices.Equal(s, want) {
-		t.Errorf("Permute gave %v, want %v", s, want)
+	for _, tt := range []struct {
+		order []int
+		want  string
+	}{
+		{[]int{2, 0, 3, 1}, "cadb"}, // one cycle
+		{[]int{1, 0, 3, 2}, "badc"}, // two
+		{[]int{0, 1, 2, 3}, "abcd"}, // none
+		{[]int{3, 2, 1, 0}, "dcba"},
+		{[]int{0, 2, 3, 1}, "acdb"}, // a fixed point and a cycle
+	} {
+		s := []string{"a", "b", "c", "d"}
+		Permute(s, slices.Clone(tt.order))
+		if got := strings.Join(s, ""); got != tt.want {
+			t.Errorf("Permute(abcd, %v) = %s, want %s", tt.order, got, tt.want)
+		}
 	}
 }
 
