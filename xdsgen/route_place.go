@@ -11,12 +11,12 @@ import (
 
 // place fills in the places of the planned virtual hosts with the
 // messages of their routes, still empty, and decides which messages to
-// build. A large graph has a few distinct routes and many more places
-// (every route without hostname is in every virtual host of its listener),
-// so the places are visited on two processors, each half recording what it
-// finds in a state of its own; what needs one order, the messages of
-// routes found otherwise than by ID and the shared actions, is decided
-// after, on one.
+// build. A large graph has far more places than distinct routes (a route
+// without hostname is in every virtual host of its listener), so the
+// places are visited on two processors, each half recording what it finds
+// in a state of its own; what needs one order, the messages of routes
+// found otherwise than by ID and the shared actions, is decided after, on
+// one goroutine.
 //
 //  1. Each half writes, for each place, the ID of a graph route, or -1,
 //     and marks the IDs it uses.
