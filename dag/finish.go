@@ -56,8 +56,9 @@ func (b *builder) finishGateway(g *gateway) {
 // rule and match order. Hostname precedence is applied before, by the
 // virtual host a route lands in.
 //
-// Compiling a route codes its shape (shapeCode); a route made otherwise,
-// which only tests make, gets its code here.
+// Compiling a route codes its shape (shapeCode), and settleGroups codes
+// any other route before sorting in parallel; a route sorted otherwise,
+// which only tests sort, gets its code here.
 func sortRoutes(routes []*Route) {
 	for _, r := range routes {
 		if r.shape == 0 {

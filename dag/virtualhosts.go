@@ -51,11 +51,10 @@ func (l *listener) hostnames() []string {
 
 // settleGroups returns the routes of each hostname in precedence order,
 // without those that lose their match to an older route there, and those
-// losses, for recordSettled. Each hostname's group
-// is a slice of its own, cut from one array: the groups are sorted and
-// settled in parallel. Match
-// keys are cached in the routes, which hostnames share, so they are
-// computed before, on one goroutine.
+// losses, for recordSettled. Each hostname's group is a slice of its own,
+// cut from one array: the groups are sorted and settled in parallel. Match
+// keys and shape codes are cached in the routes, which hostnames share, so
+// they are made before (compiling makes them), on one goroutine.
 func (l *listener) settleGroups(hostnames []string) (groups [][]*Route, losses [][]conflict) {
 	grouped := 0
 	for _, host := range hostnames {
@@ -70,6 +69,9 @@ func (l *listener) settleGroups(hostnames []string) (groups [][]*Route, losses [
 		for _, routes := range l.hosts[host] {
 			for _, r := range routes {
 				r.matchKey()
+				if r.shape == 0 {
+					r.shape = shapeCode(r)
+				}
 				flat = append(flat, r)
 			}
 		}
