@@ -2,6 +2,7 @@ package dag
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -199,4 +200,33 @@ func deref[T any](p *T) any {
 		return "<nil>"
 	}
 	return *p
+}
+
+// TestFiltersOrNilKeepsEveryField: orNil names the fields of Filters one by
+// one to tell an empty value without reflection; a field added to Filters
+// and not to orNil would be dropped from every route. Each field, set
+// alone, must keep the filters.
+func TestFiltersOrNilKeepsEveryField(t *testing.T) {
+	if (&Filters{}).orNil() != nil {
+		t.Fatal("empty filters are not nil")
+	}
+	typ := reflect.TypeOf(Filters{})
+	for i := range typ.NumField() {
+		var f Filters
+		field := reflect.ValueOf(&f).Elem().Field(i)
+		switch field.Kind() {
+		case reflect.Pointer:
+			field.Set(reflect.New(field.Type().Elem()))
+		case reflect.Slice:
+			field.Set(reflect.MakeSlice(field.Type(), 1, 1))
+		case reflect.Struct: // a HeaderModifier: one of its lists set
+			field.Field(0).Set(reflect.MakeSlice(field.Field(0).Type(), 1, 1))
+		default:
+			t.Fatalf("field %s of kind %s: teach this test to set it", typ.Field(i).Name, field.Kind())
+		}
+		got := f.orNil()
+		if got == nil || !reflect.DeepEqual(*got, f) {
+			t.Errorf("Filters with only %s set: orNil gave %v", typ.Field(i).Name, got)
+		}
+	}
 }
