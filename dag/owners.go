@@ -16,6 +16,11 @@ import (
 // many routes of both kinds does not compare every route with every other.
 // Only a wildcard or "" looks at every precise hostname of the other kind.
 
+// wide reports whether a validated hostname matches hosts other than
+// itself: a wildcard, or "" (any host). Two different precise hostnames
+// are disjoint.
+func wide(host string) bool { return host == "" || hostmatch.IsWildcard(host) }
+
 // hostOwners are the route objects of one kind that serve hostnames on a
 // listener.
 type hostOwners struct {
@@ -43,7 +48,7 @@ func (l *listener) addOwner(r *routeObject, host string) {
 	}
 	owner := hostOwner{host: host, owner: r, seq: l.ownersAdded}
 	l.ownersAdded++
-	if host == "" || hostmatch.IsWildcard(host) {
+	if wide(host) {
 		o.wide = append(o.wide, owner)
 	} else if _, ok := o.precise[host]; !ok {
 		o.precise[host] = owner
@@ -71,7 +76,7 @@ func (l *listener) otherKindOwner(kind gatewayv1.Kind, hosts []string) (*routeOb
 					consider(o)
 				}
 			}
-			if h != "" && !hostmatch.IsWildcard(h) {
+			if !wide(h) {
 				if o, ok := owners.precise[h]; ok {
 					consider(o)
 				}

@@ -143,10 +143,10 @@ func (l *listener) fanOut(hostnames []string, groups [][]*Route, routes, matches
 	// validated, so two different precise ones are disjoint. Looking only
 	// at those keeps this step from growing with the square of the
 	// hostnames.
-	var wide []int
+	var wides []int
 	for j, host := range hostnames {
-		if host == "" || hostmatch.IsWildcard(host) {
-			wide = append(wide, j)
+		if wide(host) {
+			wides = append(wides, j)
 		}
 	}
 	covering := make([][]int, len(hostnames))
@@ -154,7 +154,7 @@ func (l *listener) fanOut(hostnames []string, groups [][]*Route, routes, matches
 	parallel.For(len(hostnames), func(i int) {
 		covering[i] = append(covering[i], i)
 		start[i+1] += len(groups[i])
-		for _, j := range wide {
+		for _, j := range wides {
 			if j <= i {
 				continue
 			}
