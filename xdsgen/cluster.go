@@ -183,11 +183,8 @@ func upstreamTLS(protocol string) *corev3.TransportSocket {
 }
 
 // httpProtocolOptions is the key under which a cluster takes its upstream
-// HTTP protocol settings, and httpProtocolOptionsURL their type URL.
-const (
-	httpProtocolOptions    = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"
-	httpProtocolOptionsURL = "type.googleapis.com/" + httpProtocolOptions
-)
+// HTTP protocol settings.
+const httpProtocolOptions = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"
 
 // loadAssignments lists the ready endpoints of each Service port, in the
 // order of clusters. A cluster with no endpoints still gets an assignment,

@@ -3,7 +3,6 @@ package xdsgen
 import (
 	"errors"
 	"fmt"
-	"sync"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
@@ -39,8 +38,9 @@ func Generate(g *dag.Graph) *Resources {
 
 // GenerateAndValidate is Generate followed by Validate and Consistent: it
 // returns the same resources, and an error when Validate or Consistent would
-// give one, listing the same failures (a route shared by virtual hosts is
-// named as a Route, once). It checks each message on the goroutine that
+// give one. The failures it lists are the same ones named per message and
+// checked once: a route shared by virtual hosts, or an action shared by a
+// rule's routes, is named as a Route once, not in each RouteConfiguration. It checks each message on the goroutine that
 // built it, right after building it, and the checks share the name sets
 // they need: on a large graph that costs much less than the three calls.
 func GenerateAndValidate(g *dag.Graph) (*Resources, error) {
@@ -71,8 +71,7 @@ func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 	// Cluster names are made while route tables are planned; only the
 	// jobs use them.
 	var names clusterNames
-	var named sync.WaitGroup
-	goIfLarge(&named, len(g.Clusters), func() { names = newClusterNames(g.Clusters) })
+	named := parallel.Start(len(g.Clusters) >= parallel.Min, func() { names = newClusterNames(g.Clusters) })
 	tables := newRouteTables(g, validate)
 	var errs []error
 	check := func(kind, name string, v validator) {
@@ -104,7 +103,7 @@ func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 	// clusters, which do not need it, and the routes, which do. Their
 	// failures are kept in the order of the resources.
 	placing := tables.place()
-	named.Wait()
+	named()
 	tables.names = names
 	routeJobs := tables.jobCount()
 	jobErrs := make([][]error, routeJobs+2*chunks(len(g.Clusters)))

@@ -52,7 +52,7 @@ func route(r *dag.Route, at origin, names clusterNames, upgrades []*routev3.Rout
 
 // buildRoute is route, building into p, which must be zero. A forwarding
 // route with a shared action points at it instead of building its own
-// (see routeTables.sharedAction).
+// (see routeTables.findSharedActions).
 func buildRoute(p *routeParts, r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig, shared *routev3.RouteAction) {
 	out := &p.route
 	var none dag.Filters

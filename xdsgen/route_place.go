@@ -22,10 +22,11 @@ import (
 //     and marks the IDs it uses.
 //  2. The slabs that hold used IDs are allocated, and the routes of the
 //     -1 places get their tasks, in the order of the virtual hosts.
-//  3. The places of graph routes point at their messages, and the shared
-//     actions are found: place returns these as jobs, to run with the jobs
-//     that build clusters, which need neither. The jobs that build routes
-//     wait for the shared actions (sharedFound).
+//  3. The places of graph routes point at their messages: place returns
+//     this as jobs, to run with the jobs that build clusters. The shared
+//     actions are found meanwhile, on a goroutine of their own for a large
+//     graph; the jobs that build routes wait for them (sharedFound), in
+//     whatever order the jobs run.
 func (t *routeTables) place() []func() {
 	n := len(t.graph.Routes)
 	ids := make([]int32, len(t.routes))
@@ -61,12 +62,8 @@ func (t *routeTables) place() []func() {
 	}
 
 	t.leader = make([]int32, n)
-	t.sharedFound.Add(1)
+	t.sharedFound = parallel.Start(len(ids) >= parallel.Min, t.findSharedActions)
 	return []func(){
-		func() {
-			defer t.sharedFound.Done()
-			t.findSharedActions()
-		},
 		func() { t.point(ids, 0, len(ids)/2) },
 		func() { t.point(ids, len(ids)/2, len(ids)) },
 	}

@@ -2,7 +2,6 @@ package xdsgen
 
 import (
 	"fmt"
-	"sync"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 
@@ -24,7 +23,7 @@ import (
 //     every processor. The messages are read-only once built.
 //
 // The routes of one rule's matches forward alike: each match is a route of
-// its own, but one RouteAction serves them all (sharedAction), built and
+// its own, but one RouteAction serves them all (findSharedActions), built and
 // validated once.
 type routeTables struct {
 	graph    *dag.Graph
@@ -45,8 +44,8 @@ type routeTables struct {
 	parts  [][]routeParts
 	used   []bool
 	leader []int32
-	// sharedFound is done once leader is set (see place).
-	sharedFound sync.WaitGroup
+	// sharedFound waits until leader is set (see place).
+	sharedFound func()
 	// other holds the routes found otherwise than by ID: redirects, whose
 	// message depends on the virtual host, and routes that Graph.Routes
 	// does not list, which only a hand-made graph has; otherParts their
@@ -150,7 +149,7 @@ const routeChunk = 512
 
 // buildJobs returns the jobs that build the used graph routes and the
 // other routes, slab by slab, errs[k] taking job k's validation failures.
-// place must have been called, and the jobs it returned must come first.
+// place must have been called.
 func (t *routeTables) buildJobs(errs [][]error) []func() {
 	var jobs []func()
 	build := func(p *routeParts, task routeTask, shared *routev3.RouteAction, k int) {
@@ -167,7 +166,7 @@ func (t *routeTables) buildJobs(errs [][]error) []func() {
 		}
 		k := len(jobs)
 		jobs = append(jobs, func() {
-			t.sharedFound.Wait()
+			t.sharedFound()
 			for i := range slab {
 				id := c*t.chunk + i
 				if !t.used[id] {
@@ -228,9 +227,10 @@ func (t *routeTables) check(table string, v validator) {
 // route validates (and which may still be being built), and the upgrade
 // configuration of actions, which newRouteTables validates (it costs a
 // regular expression match, a fifth of the cost of validating a whole
-// route). A route is not yet shared when it is validated, so taking parts
-// off and back is safe; a shared action is read-only, so it is taken off
-// the route, not changed.
+// route). Taking parts off a route and back is safe because nothing reads
+// a message until every job has returned, though virtual hosts and other
+// routes already point at it; another route's action, which its own job
+// may be changing, is taken off the route, not changed.
 func validateRoute(r *routev3.Route, shared *routev3.RouteAction) error {
 	if forward, ok := r.Action.(*routev3.Route_Route); ok && shared != nil {
 		forward.Route = nil

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"sync"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
@@ -37,8 +36,7 @@ type validator interface{ ValidateAll() error }
 // the same order either way.
 func (r *Resources) Validate() error {
 	var endpointErrs []error
-	var wg sync.WaitGroup
-	goIfLarge(&wg, len(r.Clusters)+len(r.Endpoints), func() {
+	clustersChecked := parallel.Start(len(r.Clusters)+len(r.Endpoints) >= parallel.Min, func() {
 		c := &checker{}
 		for _, x := range r.Clusters {
 			c.check("Cluster", x.GetName(), x)
@@ -70,7 +68,7 @@ func (r *Resources) Validate() error {
 			}
 		}
 	}
-	wg.Wait()
+	clustersChecked()
 	nameErrs, _ := r.checkNames()
 	return errors.Join(append(append(c.errs, endpointErrs...), nameErrs...)...)
 }
@@ -85,16 +83,16 @@ func (r *Resources) Validate() error {
 func (r *Resources) checkNames() ([]error, map[string]bool) {
 	var clusterErrs, endpointErrs []error
 	var loadAssignments map[string]bool
-	var wg sync.WaitGroup
-	goIfLarge(&wg, len(r.Clusters), func() {
+	clustersNamed := parallel.Start(len(r.Clusters) >= parallel.Min, func() {
 		clusterErrs = duplicates("Cluster", len(r.Clusters), namesOf(r.Clusters, (*clusterv3.Cluster).GetName))
 	})
-	goIfLarge(&wg, len(r.Endpoints), func() {
+	endpointsNamed := parallel.Start(len(r.Endpoints) >= parallel.Min, func() {
 		endpointErrs, loadAssignments = nameSet("ClusterLoadAssignment", len(r.Endpoints), namesOf(r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName))
 	})
 	errs := duplicates("Listener", len(r.Listeners), namesOf(r.Listeners, (*listenerv3.Listener).GetName))
 	errs = append(errs, duplicates("RouteConfiguration", len(r.Routes), namesOf(r.Routes, (*routev3.RouteConfiguration).GetName))...)
-	wg.Wait()
+	clustersNamed()
+	endpointsNamed()
 	errs = append(append(errs, clusterErrs...), endpointErrs...)
 	errs = append(errs, duplicates("Secret", len(r.Secrets), namesOf(r.Secrets, (*tlsv3.Secret).GetName))...)
 	for _, x := range r.Listeners {
@@ -160,17 +158,6 @@ func namesOf[T any](list []T, name func(T) string) iter.Seq[string] {
 			}
 		}
 	}
-}
-
-// goIfLarge runs f on a goroutine of wg when it has at least parallel.Min
-// items to work on, and at once otherwise: for small inputs, waking another
-// processor costs more than the work it would take over.
-func goIfLarge(wg *sync.WaitGroup, n int, f func()) {
-	if n < parallel.Min {
-		f()
-		return
-	}
-	wg.Go(f)
 }
 
 // validated returns the failures of the messages' own rules
