@@ -54,6 +54,9 @@ type Route struct {
 	// DirectResponseStatus (the spec: "the proportion of requests that would
 	// otherwise have been routed to an invalid backend MUST receive a 500").
 	// When Backends is empty, Envoy answers DirectResponseStatus itself.
+	// The routes of one rule's matches share one Backends array (package
+	// xdsgen gives them one Envoy action); like the rest of the graph, it
+	// is read-only once built.
 	Backends      []WeightedCluster
 	InvalidWeight uint32
 	// DirectResponseStatus is the HTTP status for traffic no valid backend

@@ -14,8 +14,9 @@
 // WebSocket upgrade configuration of routes, the EDS source and upstream
 // protocol options of clusters) are one value: treat the
 // Resources as read-only, or clone a message with proto.Clone before
-// changing it. Generate, GenerateAndValidate and Validate use every
-// processor for large inputs; their results do not depend on it.
+// changing it. Generate and GenerateAndValidate use every processor for
+// large inputs, and Validate a few goroutines; their results do not depend
+// on it.
 // GenerateAndValidate validates each message on the goroutine that built
 // it, once, and checks consistency, which on a large graph costs much less
 // than Generate, Validate and Consistent one after another. Consistent
