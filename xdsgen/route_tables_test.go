@@ -1,7 +1,9 @@
 package xdsgen
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/testing/protocmp"
@@ -26,6 +28,19 @@ func TestMatchesOfOneRuleShareTheirAction(t *testing.T) {
 		{ID: 1, Source: dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "a", Match: 1}, Match: prefix("/b"), Backends: rule, DirectResponseStatus: 500},
 		{ID: 2, Source: dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "c"}, Match: prefix("/c"), Backends: same, DirectResponseStatus: 500},
 	}
+	// Routes with rule's array that differ from the first in something
+	// else an action is made of: none may share it.
+	timeout := time.Second
+	for i, differ := range []func(r *dag.Route){
+		func(r *dag.Route) { r.InvalidWeight = 1 },
+		func(r *dag.Route) { r.DirectResponseStatus = 503 },
+		func(r *dag.Route) { r.WebSockets = dag.WebSocketsDisabled },
+		func(r *dag.Route) { r.Filters = &dag.Filters{Timeout: &timeout} },
+	} {
+		r := &dag.Route{ID: len(routes), Source: dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "a", Match: 2 + i}, Match: prefix(fmt.Sprintf("/d%d", i)), Backends: rule, DirectResponseStatus: 500}
+		differ(r)
+		routes = append(routes, r)
+	}
 	g := &dag.Graph{
 		Listeners: []*dag.Listener{{Gateway: types.NamespacedName{Namespace: "ns", Name: "gw"}, Port: 80, BindPort: 80, VirtualHosts: []*dag.VirtualHost{
 			{Listener: "http", Hostname: "a.example.com", Routes: routes},
@@ -44,8 +59,10 @@ func TestMatchesOfOneRuleShareTheirAction(t *testing.T) {
 	if got[0].GetRoute() != got[1].GetRoute() {
 		t.Error("the two matches of one rule do not share their action")
 	}
-	if got[0].GetRoute() == got[2].GetRoute() {
-		t.Error("a route with backends of its own shares another route's action")
+	for i := 2; i < len(got); i++ {
+		if got[i].GetRoute() == got[0].GetRoute() {
+			t.Errorf("route %d shares the action of route 0, though it differs from it", i)
+		}
 	}
 	names := newClusterNames(g.Clusters)
 	for i, r := range routes {
