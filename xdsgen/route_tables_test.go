@@ -2,6 +2,7 @@ package xdsgen
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +71,38 @@ func TestMatchesOfOneRuleShareTheirAction(t *testing.T) {
 		if diff := cmp.Diff(alone, got[i], protocmp.Transform()); diff != "" {
 			t.Errorf("route %d differs from the route built alone (-alone +generated):\n%s", i, diff)
 		}
+	}
+}
+
+// TestManyClustersInChunks: clusters and their load assignments are built
+// in chunks of clusterChunk on several goroutines; with one more cluster
+// than a chunk, every cluster still gets its own load assignment, in
+// order, and each is validated.
+func TestManyClustersInChunks(t *testing.T) {
+	n := clusterChunk + 1
+	g := &dag.Graph{}
+	for i := range n {
+		g.Clusters = append(g.Clusters, &dag.Cluster{
+			ID: i, Service: types.NamespacedName{Namespace: "ns", Name: fmt.Sprintf("svc-%05d", i)}, Port: 80,
+			Endpoints: []dag.Endpoint{{Address: "10.0.0.1", Port: 8080}},
+		})
+	}
+	res, err := GenerateAndValidate(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Clusters) != n || len(res.Endpoints) != n {
+		t.Fatalf("%d clusters and %d load assignments, want %d of each", len(res.Clusters), len(res.Endpoints), n)
+	}
+	for i, c := range g.Clusters {
+		name := clusterName(c)
+		if res.Clusters[i].GetName() != name || res.Endpoints[i].GetClusterName() != name {
+			t.Fatalf("cluster %d: %q and load assignment %q, want both %q", i, res.Clusters[i].GetName(), res.Endpoints[i].GetClusterName(), name)
+		}
+	}
+	// An endpoint without address, in the second chunk, is reported.
+	g.Clusters[n-1].Endpoints[0].Address = ""
+	if _, err := GenerateAndValidate(g); err == nil || !strings.Contains(err.Error(), `ClusterLoadAssignment "`+clusterName(g.Clusters[n-1])) {
+		t.Errorf("GenerateAndValidate with an endpoint without address in the last chunk: %v", err)
 	}
 }
