@@ -36,7 +36,7 @@ func TestHTTPProxyHeaderMatchers(t *testing.T) {
 		{dag.StringMatch{Name: "x", Type: dag.MatchExact, Value: "a", Invert: true, MissingAsEmpty: true},
 			&routev3.HeaderMatcher{Name: "x", InvertMatch: true, TreatMissingHeaderAsEmpty: true, HeaderMatchSpecifier: str(&matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_Exact{Exact: "a"}})}},
 	} {
-		got := headerMatcher(tt.in)
+		got := new(headerParts).build(tt.in)
 		if diff := cmp.Diff(tt.want, got, protocmp.Transform()); diff != "" {
 			t.Errorf("%v (-want +got):\n%s", tt.in, diff)
 		}

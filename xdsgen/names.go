@@ -82,7 +82,7 @@ const RouteMetadataKey = "projectsesame.io/httpproxy"
 // ClusterName is the name of the Envoy Cluster, and of its
 // ClusterLoadAssignment, for one port of a Service.
 func ClusterName(service types.NamespacedName, port int32) string {
-	return "service/" + service.Namespace + "/" + service.Name + "/" + strconv.Itoa(int(port))
+	return clusterName(&dag.Cluster{Service: service, Port: port})
 }
 
 func virtualHostName(l *dag.Listener, vh *dag.VirtualHost) string {
@@ -100,11 +100,35 @@ func virtualHostName(l *dag.Listener, vh *dag.VirtualHost) string {
 // httproute/<namespace>/<name>/rule/<i>/match/<j> or grpcroute/..., or after
 // its field: httpproxy/<namespace>/<name>/spec.routes[2].
 func routeName(src dag.RouteSource) string {
+	var b strings.Builder
+	b.Grow(routeNameLen(src))
+	writeRouteName(&b, src)
+	return b.String()
+}
+
+func writeRouteName(b *strings.Builder, src dag.RouteSource) {
+	b.WriteString(lowerKind(src.Kind))
+	b.WriteByte('/')
+	b.WriteString(src.Namespace)
+	b.WriteByte('/')
+	b.WriteString(src.Name)
 	if src.Field != "" {
-		return lowerKind(src.Kind) + "/" + src.Namespace + "/" + src.Name + "/" + src.Field
+		b.WriteByte('/')
+		b.WriteString(src.Field)
+		return
 	}
-	return lowerKind(src.Kind) + "/" + src.Namespace + "/" + src.Name +
-		"/rule/" + strconv.Itoa(src.Rule) + "/match/" + strconv.Itoa(src.Match)
+	b.WriteString("/rule/")
+	writeInt(b, src.Rule)
+	b.WriteString("/match/")
+	writeInt(b, src.Match)
+}
+
+func routeNameLen(src dag.RouteSource) int {
+	n := len(lowerKind(src.Kind)) + 1 + len(src.Namespace) + 1 + len(src.Name)
+	if src.Field != "" {
+		return n + 1 + len(src.Field)
+	}
+	return n + len("/rule/") + intLen(src.Rule) + len("/match/") + intLen(src.Match)
 }
 
 // lowerKind is strings.ToLower(kind) without a new string for the kinds
@@ -124,10 +148,31 @@ func lowerKind(kind string) string {
 }
 
 func clusterName(c *dag.Cluster) string {
+	var b strings.Builder
+	b.Grow(clusterNameLen(c))
+	writeClusterName(&b, c)
+	return b.String()
+}
+
+func writeClusterName(b *strings.Builder, c *dag.Cluster) {
+	b.WriteString("service/")
+	b.WriteString(c.Service.Namespace)
+	b.WriteByte('/')
+	b.WriteString(c.Service.Name)
+	b.WriteByte('/')
+	writeInt(b, int(c.Port))
 	if c.Protocol != "" {
-		return ClusterName(c.Service, c.Port) + "/" + c.Protocol
+		b.WriteByte('/')
+		b.WriteString(c.Protocol)
 	}
-	return ClusterName(c.Service, c.Port)
+}
+
+func clusterNameLen(c *dag.Cluster) int {
+	n := len("service/") + len(c.Service.Namespace) + 1 + len(c.Service.Name) + 1 + intLen(int(c.Port))
+	if c.Protocol != "" {
+		n += 1 + len(c.Protocol)
+	}
+	return n
 }
 
 // clusterNames holds the names of a graph's clusters, which routes repeat:
@@ -144,20 +189,21 @@ type clusterNames struct {
 }
 
 func newClusterNames(clusters []*dag.Cluster) clusterNames {
-	n := clusterNames{clusters: clusters, names: make([]string, len(clusters))}
+	size := 0
+	for _, c := range clusters {
+		size += clusterNameLen(c)
+	}
+	names := sharedStrings(len(clusters), size, func(b *strings.Builder, i int) { writeClusterName(b, clusters[i]) })
 	for i, c := range clusters {
 		if c.ID != i {
-			n = clusterNames{other: make(map[*dag.Cluster]string, len(clusters))}
-			break
-		}
-		n.names[i] = clusterName(c)
-	}
-	if n.other != nil {
-		for _, c := range clusters {
-			n.other[c] = clusterName(c)
+			other := make(map[*dag.Cluster]string, len(clusters))
+			for i, c := range clusters {
+				other[c] = names[i]
+			}
+			return clusterNames{other: other}
 		}
 	}
-	return n
+	return clusterNames{clusters: clusters, names: names}
 }
 
 func (n clusterNames) of(c *dag.Cluster) string {

@@ -46,21 +46,22 @@ func webSocketUpgrades() []*routev3.RouteAction_UpgradeConfig {
 // routes that allow WebSocket share.
 func route(r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig) *routev3.Route {
 	p := &routeParts{}
-	buildRoute(p, r, at, names, upgrades, nil)
+	buildRoute(p, r, routeName(r.Source), at, names, upgrades, nil)
 	return &p.route
 }
 
-// buildRoute is route, building into p, which must be zero. A forwarding
+// buildRoute is route, building into p, which must be zero, with the name
+// given (routeName(r.Source), made by the caller). A forwarding
 // route with a shared action points at it instead of building its own
 // (see routeTables.findSharedActions).
-func buildRoute(p *routeParts, r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig, shared *routev3.RouteAction) {
+func buildRoute(p *routeParts, r *dag.Route, name string, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig, shared *routev3.RouteAction) {
 	out := &p.route
 	var none dag.Filters
 	f := r.Filters
 	if f == nil {
 		f = &none
 	}
-	out.Name = routeName(r.Source)
+	out.Name = name
 	out.Match = routeMatch(r.Match, p)
 	out.Metadata = chainMetadata(r.Chain)
 	out.RequestHeadersToAdd, out.RequestHeadersToRemove = headersToAdd(f.RequestHeaders), f.RequestHeaders.Remove
@@ -91,21 +92,17 @@ func routeAction(r *dag.Route, f *dag.Filters, names clusterNames, p *routeParts
 		p.cluster.Cluster = names.of(r.Backends[0].Cluster)
 		action.ClusterSpecifier = &p.cluster
 	} else {
-		// The weights of a route are allocated together: a route with
-		// several backends has as many of each message.
 		n := len(r.Backends)
 		if r.InvalidWeight > 0 {
 			n++
 		}
-		weights := make([]routev3.WeightedCluster_ClusterWeight, n)
-		values := make([]wrapperspb.UInt32Value, n)
+		weighted, weights, values := allocateWeights(n)
 		weight := func(i int, name string, w uint32) *routev3.WeightedCluster_ClusterWeight {
 			values[i].Value = w
 			cw := &weights[i]
 			cw.Name, cw.Weight = name, &values[i]
 			return cw
 		}
-		weighted := &routev3.WeightedCluster{Clusters: make([]*routev3.WeightedCluster_ClusterWeight, 0, n)}
 		for i, b := range r.Backends {
 			cw := weight(i, names.of(b.Cluster), b.Weight)
 			if h := b.Headers; h != nil {
@@ -134,6 +131,29 @@ func routeAction(r *dag.Route, f *dag.Filters, names clusterNames, p *routeParts
 	if d := f.IdleTimeout; d != nil {
 		action.IdleTimeout = durationpb.New(*d)
 	}
+}
+
+// pairOfWeights are the messages of a route split between two clusters, the
+// usual split (two backends, or one and the invalid share), allocated
+// together.
+type pairOfWeights struct {
+	weighted routev3.WeightedCluster
+	clusters [2]*routev3.WeightedCluster_ClusterWeight
+	weights  [2]routev3.WeightedCluster_ClusterWeight
+	values   [2]wrapperspb.UInt32Value
+}
+
+// allocateWeights returns a WeightedCluster with room for n clusters
+// (Clusters empty), and n cluster weights and values to fill in: in one
+// allocation for up to two, else in four.
+func allocateWeights(n int) (*routev3.WeightedCluster, []routev3.WeightedCluster_ClusterWeight, []wrapperspb.UInt32Value) {
+	if n <= 2 {
+		p := &pairOfWeights{}
+		p.weighted.Clusters = p.clusters[:0:n]
+		return &p.weighted, p.weights[:n], p.values[:n]
+	}
+	weighted := &routev3.WeightedCluster{Clusters: make([]*routev3.WeightedCluster_ClusterWeight, 0, n)}
+	return weighted, make([]routev3.WeightedCluster_ClusterWeight, n), make([]wrapperspb.UInt32Value, n)
 }
 
 // webSockets reports whether the route lets requests upgrade to WebSocket.
@@ -204,47 +224,91 @@ func routeMatch(rm dag.RouteMatch, parts *routeParts) *routev3.RouteMatch {
 		parts.prefix.PathSeparatedPrefix = p.Value
 		m.PathSpecifier = &parts.prefix
 	}
+	headers := len(rm.Headers)
 	if rm.Method != "" {
-		m.Headers = append(m.Headers, headerMatcher(dag.StringMatch{Name: ":method", Type: dag.MatchExact, Value: rm.Method}))
+		headers++
 	}
-	for _, h := range rm.Headers {
-		m.Headers = append(m.Headers, headerMatcher(h))
+	if headers > 0 {
+		// one allocation for the messages of every header condition
+		parts := make([]headerParts, headers)
+		m.Headers = make([]*routev3.HeaderMatcher, 0, headers)
+		if rm.Method != "" {
+			m.Headers = append(m.Headers, parts[0].build(dag.StringMatch{Name: ":method", Type: dag.MatchExact, Value: rm.Method}))
+			parts = parts[1:]
+		}
+		for i, h := range rm.Headers {
+			m.Headers = append(m.Headers, parts[i].build(h))
+		}
 	}
-	for _, q := range rm.QueryParams {
-		m.QueryParameters = append(m.QueryParameters, &routev3.QueryParameterMatcher{
-			Name:                         q.Name,
-			QueryParameterMatchSpecifier: &routev3.QueryParameterMatcher_StringMatch{StringMatch: stringMatcher(q)},
-		})
+	if len(rm.QueryParams) > 0 {
+		parts := make([]queryParts, len(rm.QueryParams))
+		m.QueryParameters = make([]*routev3.QueryParameterMatcher, 0, len(rm.QueryParams))
+		for i, q := range rm.QueryParams {
+			m.QueryParameters = append(m.QueryParameters, parts[i].build(q))
+		}
 	}
 	return m
 }
 
-// headerMatcher expresses a header condition. Invert is Envoy's
+// headerParts are the messages of a header condition, allocated together
+// (see headerParts.build).
+type headerParts struct {
+	header routev3.HeaderMatcher
+	match  routev3.HeaderMatcher_StringMatch
+	value  stringParts
+}
+
+// build expresses a header condition in p. Invert is Envoy's
 // invert_match, which does not simply negate: a value test on an absent
 // header fails before the inversion (HeaderMatcher's documentation of
 // treat_missing_header_as_empty), so an inverted exact or contains matches
 // only requests that carry the header, unless MissingAsEmpty; an inverted
 // present_match matches the header's absence.
-func headerMatcher(h dag.StringMatch) *routev3.HeaderMatcher {
-	m := &routev3.HeaderMatcher{
-		Name:                      h.Name,
-		InvertMatch:               h.Invert,
-		TreatMissingHeaderAsEmpty: h.MissingAsEmpty,
-	}
+func (p *headerParts) build(h dag.StringMatch) *routev3.HeaderMatcher {
+	m := &p.header
+	m.Name, m.InvertMatch, m.TreatMissingHeaderAsEmpty = h.Name, h.Invert, h.MissingAsEmpty
 	if h.Type == dag.MatchPresent {
 		m.HeaderMatchSpecifier = &routev3.HeaderMatcher_PresentMatch{PresentMatch: true}
 	} else {
-		m.HeaderMatchSpecifier = &routev3.HeaderMatcher_StringMatch{StringMatch: stringMatcher(h)}
+		p.match.StringMatch = p.value.build(h)
+		m.HeaderMatchSpecifier = &p.match
 	}
 	return m
 }
 
-func stringMatcher(s dag.StringMatch) *matcherv3.StringMatcher {
+// queryParts are the messages of a query parameter condition, allocated
+// together.
+type queryParts struct {
+	param routev3.QueryParameterMatcher
+	match routev3.QueryParameterMatcher_StringMatch
+	value stringParts
+}
+
+func (p *queryParts) build(q dag.StringMatch) *routev3.QueryParameterMatcher {
+	p.match.StringMatch = p.value.build(q)
+	p.param.Name, p.param.QueryParameterMatchSpecifier = q.Name, &p.match
+	return &p.param
+}
+
+// stringParts are the messages of a value test; exact is used by exact
+// tests, the usual kind.
+type stringParts struct {
+	matcher matcherv3.StringMatcher
+	exact   matcherv3.StringMatcher_Exact
+}
+
+func (p *stringParts) build(s dag.StringMatch) *matcherv3.StringMatcher {
+	m := &p.matcher
 	switch s.Type {
 	case dag.MatchRegularExpression:
-		return &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: s.Value}}}
+		m.MatchPattern = &matcherv3.StringMatcher_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: s.Value}}
+		return m // ignore_case has no effect on safe_regex (Envoy ignores it there)
 	case dag.MatchContains:
-		return &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_Contains{Contains: s.Value}, IgnoreCase: s.IgnoreCase}
+		m.MatchPattern = &matcherv3.StringMatcher_Contains{Contains: s.Value}
+	default:
+		p.exact.Exact = s.Value
+		m.MatchPattern = &p.exact
 	}
-	return &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_Exact{Exact: s.Value}, IgnoreCase: s.IgnoreCase}
+	m.IgnoreCase = s.IgnoreCase
+	return m
 }

@@ -2,6 +2,7 @@ package xdsgen
 
 import (
 	"fmt"
+	"strings"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 
@@ -152,8 +153,8 @@ const routeChunk = 512
 // place must have been called.
 func (t *routeTables) buildJobs(errs [][]error) []func() {
 	var jobs []func()
-	build := func(p *routeParts, task routeTask, shared *routev3.RouteAction, k int) {
-		buildRoute(p, task.route, task.at, t.names, t.upgrades, shared)
+	build := func(p *routeParts, task routeTask, name string, shared *routev3.RouteAction, k int) {
+		buildRoute(p, task.route, name, task.at, t.names, t.upgrades, shared)
 		if t.validate {
 			if err := validateRoute(&p.route, shared); err != nil {
 				errs[k] = append(errs[k], fmt.Errorf("Route %q: %w", p.route.GetName(), err))
@@ -166,29 +167,54 @@ func (t *routeTables) buildJobs(errs [][]error) []func() {
 		}
 		k := len(jobs)
 		jobs = append(jobs, func() {
+			used := func(i int) *dag.Route {
+				if id := c*t.chunk + i; t.used[id] {
+					return t.graph.Routes[id]
+				}
+				return nil
+			}
+			names := routeNames(len(slab), used)
 			t.sharedFound()
 			for i := range slab {
-				id := c*t.chunk + i
-				if !t.used[id] {
+				r := used(i)
+				if r == nil {
 					continue
 				}
 				var shared *routev3.RouteAction
-				if lead := t.leader[id]; lead != 0 {
+				if lead := t.leader[c*t.chunk+i]; lead != 0 {
 					shared = &t.graphParts(int(lead - 1)).action
 				}
-				build(&slab[i], routeTask{route: t.graph.Routes[id]}, shared, k)
+				build(&slab[i], routeTask{route: r}, names[i], shared, k)
 			}
 		})
 	}
 	for c, slab := range t.otherParts {
 		k := len(jobs)
 		jobs = append(jobs, func() {
-			for i := range min(len(slab), len(t.other)-c*t.chunk) {
-				build(&slab[i], t.other[c*t.chunk+i], nil, k)
+			tasks := t.other[c*t.chunk : c*t.chunk+min(len(slab), len(t.other)-c*t.chunk)]
+			names := routeNames(len(tasks), func(i int) *dag.Route { return tasks[i].route })
+			for i, task := range tasks {
+				build(&slab[i], task, names[i], nil, k)
 			}
 		})
 	}
 	return jobs
+}
+
+// routeNames names the n routes a job builds together (sharedStrings);
+// route(i) is nil for a slot the job does not build, whose name is "".
+func routeNames(n int, route func(i int) *dag.Route) []string {
+	size := 0
+	for i := range n {
+		if r := route(i); r != nil {
+			size += routeNameLen(r.Source)
+		}
+	}
+	return sharedStrings(n, size, func(b *strings.Builder, i int) {
+		if r := route(i); r != nil {
+			writeRouteName(b, r.Source)
+		}
+	})
 }
 
 // jobCount is the number of jobs buildJobs returns.
