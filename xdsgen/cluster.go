@@ -1,7 +1,6 @@
 package xdsgen
 
 import (
-	"fmt"
 	"slices"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
@@ -95,7 +94,7 @@ func (cb *clusterBuilder) validated(clusters []*clusterv3.Cluster) []error {
 			eds.EdsConfig = source
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("Cluster %q: %w", cl.GetName(), err))
+			errs = append(errs, resourceError("Cluster", cl.GetName(), err))
 		}
 	}
 	return errs
@@ -116,9 +115,7 @@ func (cb *clusterBuilder) validateShared(cs []*dag.Cluster) []error {
 			EdsClusterConfig:              &clusterv3.Cluster_EdsClusterConfig{EdsConfig: cb.ads},
 			TypedExtensionProtocolOptions: options,
 		}
-		if err := probe.ValidateAll(); err != nil {
-			errs = append(errs, fmt.Errorf("Cluster %q: %w", probe.Name, err))
-		}
+		errs = appendInvalid(errs, "Cluster", probe.Name, probe)
 	}
 	return errs
 }

@@ -2,7 +2,6 @@ package xdsgen
 
 import (
 	"errors"
-	"fmt"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
@@ -76,9 +75,7 @@ func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 	var errs []error
 	check := func(kind, name string, v validator) {
 		if validate {
-			if err := v.ValidateAll(); err != nil {
-				errs = append(errs, fmt.Errorf("%s %q: %w", kind, name, err))
-			}
+			errs = appendInvalid(errs, kind, name, v)
 		}
 	}
 	reject := false

@@ -1,7 +1,6 @@
 package xdsgen
 
 import (
-	"fmt"
 	"strings"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
@@ -157,7 +156,7 @@ func (t *routeTables) buildJobs(errs [][]error) []func() {
 		buildRoute(p, task.route, name, task.at, t.names, t.upgrades, shared)
 		if t.validate {
 			if err := validateRoute(&p.route, shared); err != nil {
-				errs[k] = append(errs[k], fmt.Errorf("Route %q: %w", p.route.GetName(), err))
+				errs[k] = append(errs[k], resourceError("Route", p.route.GetName(), err))
 			}
 		}
 	}
@@ -240,11 +239,8 @@ func (t *routeTables) size() int {
 }
 
 func (t *routeTables) check(table string, v validator) {
-	if !t.validate {
-		return
-	}
-	if err := v.ValidateAll(); err != nil {
-		t.errs = append(t.errs, fmt.Errorf("RouteConfiguration %q: %w", table, err))
+	if t.validate {
+		t.errs = appendInvalid(t.errs, "RouteConfiguration", table, v)
 	}
 }
 

@@ -165,9 +165,7 @@ func namesOf[T any](list []T, name func(T) string) iter.Seq[string] {
 func validated[T validator](kind string, messages []T, name func(T) string) []error {
 	var errs []error
 	for _, m := range messages {
-		if err := m.ValidateAll(); err != nil {
-			errs = append(errs, fmt.Errorf("%s %q: %w", kind, name(m), err))
-		}
+		errs = appendInvalid(errs, kind, name(m), m)
 	}
 	return errs
 }
@@ -176,9 +174,22 @@ func validated[T validator](kind string, messages []T, name func(T) string) []er
 type checker struct{ errs []error }
 
 func (c *checker) check(kind, name string, v validator) {
+	c.errs = appendInvalid(c.errs, kind, name, v)
+}
+
+// appendInvalid appends v's failures (ValidateAll), if any, to errs as one
+// error naming the resource.
+func appendInvalid(errs []error, kind, name string, v validator) []error {
 	if err := v.ValidateAll(); err != nil {
-		c.errs = append(c.errs, fmt.Errorf("%s %q: %w", kind, name, err))
+		return append(errs, resourceError(kind, name, err))
 	}
+	return errs
+}
+
+// resourceError names the resource a failure is in: every failure
+// Validate and GenerateAndValidate return says which resource to look at.
+func resourceError(kind, name string, err error) error {
+	return fmt.Errorf("%s %q: %w", kind, name, err)
 }
 
 // without returns a shallow copy of m without one field, so that validating
