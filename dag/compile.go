@@ -87,9 +87,22 @@ func (c *compilation) compileNext() bool {
 	if chunk >= len(c.done) {
 		return false
 	}
-	for i := chunk * compileChunk; i < min((chunk+1)*compileChunk, len(c.routes)); i++ {
-		c.out[i] = c.compile(c.routes[i])
+	first, end := chunk*compileChunk, min((chunk+1)*compileChunk, len(c.routes))
+	n := 0
+	for i := first; i < end; i++ {
+		if c.out[i] = c.compile(c.routes[i]); c.out[i] != nil {
+			n += len(c.out[i].routes)
+		}
 	}
+	// Every graph route needs its match key for conflicts and fan-out:
+	// the keys of a chunk are made here, in parallel and together.
+	compiled := make([]*Route, 0, n)
+	for _, rules := range c.out[first:end] {
+		if rules != nil {
+			compiled = append(compiled, rules.routes...)
+		}
+	}
+	setMatchKeys(compiled)
 	c.done[chunk].Store(true)
 	return true
 }
@@ -106,13 +119,9 @@ func (c *compilation) compile(route metav1.Object) *compiledRules {
 			rules = c.b.compileGRPCRouteRules(route)
 		}
 	}
-	// Every graph route needs its match key for conflicts and fan-out;
-	// each is made here by one compile, so the keys are computed here too,
-	// in parallel, rather than later on one goroutine.
 	if rules != nil {
 		for _, r := range rules.routes {
 			r.rules = rules
-			r.matchKey()
 			r.shape = shapeCode(r)
 		}
 	}

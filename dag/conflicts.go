@@ -8,6 +8,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/internal/strpack"
 )
 
 // loss is one match of a route that an older route's identical match took
@@ -190,13 +192,23 @@ func recordLoss(loser, winner *Route, host string) {
 // built by hand, not with fmt, as every route needs one.
 func matchKey(m RouteMatch) string {
 	var b strings.Builder
+	b.Grow(matchKeyLen(m))
+	writeMatchKey(&b, m)
+	return b.String()
+}
+
+// matchKeyLen is the length of matchKey(m).
+func matchKeyLen(m RouteMatch) int {
 	n := len(m.Path.Type) + len(m.Path.Value) + len(m.Method) + 4
 	for _, set := range [][]StringMatch{m.Headers, m.QueryParams} {
 		for _, x := range set {
 			n += len(x.Name) + len(x.Type) + len(x.Value) + 5
 		}
 	}
-	b.Grow(n) // one allocation: every route needs a key
+	return n
+}
+
+func writeMatchKey(b *strings.Builder, m RouteMatch) {
 	b.WriteString(string(m.Path.Type))
 	b.WriteByte(0)
 	b.WriteString(m.Path.Value)
@@ -220,7 +232,15 @@ func matchKey(m RouteMatch) string {
 			b.WriteByte(2)
 		}
 	}
-	return b.String()
+}
+
+// setMatchKeys gives routes their match keys, in one allocation
+// (strpack.Strings) rather than one each.
+func setMatchKeys(routes []*Route) {
+	strpack.Strings(len(routes),
+		func(i int) int { return matchKeyLen(routes[i].Match) },
+		func(b *strings.Builder, i int) { writeMatchKey(b, routes[i].Match) },
+		func(i int, key string) { routes[i].key = key })
 }
 
 // compareStringMatch orders conditions by name, type, value and flags.

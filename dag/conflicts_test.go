@@ -148,3 +148,31 @@ func (o objectRules) of(name string) *compiledRules {
 	}
 	return o[name]
 }
+
+// Keys are written into buffers sized by matchKeyLen, alone or packed
+// together (setMatchKeys): the length must be exact, and packing must not
+// change a key.
+func TestMatchKeyLenIsExactAndPackedKeysAreTheSame(t *testing.T) {
+	matches := []RouteMatch{
+		{},
+		{Path: PathMatch{Type: PathPrefix, Value: "/"}},
+		{Path: PathMatch{Type: PathExact, Value: "/a"}, Method: "GET"},
+		{Path: PathMatch{Type: PathPrefix, Value: "/api"}, Headers: []StringMatch{
+			{Name: "x-b", Type: MatchExact, Value: "2"}, {Name: "x-a", Type: MatchRegularExpression, Value: ".*", Invert: true},
+		}, QueryParams: []StringMatch{{Name: "q", Type: MatchExact, Value: "1", IgnoreCase: true}}},
+		{Headers: []StringMatch{{Name: "present", Type: MatchPresent}}},
+	}
+	routes := make([]*Route, len(matches))
+	for i, m := range matches {
+		if key := matchKey(m); len(key) != matchKeyLen(m) {
+			t.Errorf("matchKey(%+v) has %d bytes, matchKeyLen says %d", m, len(key), matchKeyLen(m))
+		}
+		routes[i] = &Route{Match: m}
+	}
+	setMatchKeys(routes)
+	for i, r := range routes {
+		if r.key != matchKey(matches[i]) {
+			t.Errorf("packed key of match %d is %q, alone %q", i, r.key, matchKey(matches[i]))
+		}
+	}
+}

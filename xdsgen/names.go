@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/internal/strpack"
 )
 
 // Resource names say where a resource came from, so that a person reading
@@ -189,11 +190,11 @@ type clusterNames struct {
 }
 
 func newClusterNames(clusters []*dag.Cluster) clusterNames {
-	size := 0
-	for _, c := range clusters {
-		size += clusterNameLen(c)
-	}
-	names := sharedStrings(len(clusters), size, func(b *strings.Builder, i int) { writeClusterName(b, clusters[i]) })
+	names := make([]string, len(clusters))
+	strpack.Strings(len(clusters),
+		func(i int) int { return clusterNameLen(clusters[i]) },
+		func(b *strings.Builder, i int) { writeClusterName(b, clusters[i]) },
+		func(i int, name string) { names[i] = name })
 	for i, c := range clusters {
 		if c.ID != i {
 			other := make(map[*dag.Cluster]string, len(clusters))

@@ -46,22 +46,22 @@ func webSocketUpgrades() []*routev3.RouteAction_UpgradeConfig {
 // routes that allow WebSocket share.
 func route(r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig) *routev3.Route {
 	p := &routeParts{}
-	buildRoute(p, r, routeName(r.Source), at, names, upgrades, nil)
+	p.route.Name = routeName(r.Source)
+	buildRoute(p, r, at, names, upgrades, nil)
 	return &p.route
 }
 
-// buildRoute is route, building into p, which must be zero, with the name
-// given (routeName(r.Source), made by the caller). A forwarding
+// buildRoute is route, building into p, which must be zero but for the
+// route's name, which the caller gives (routeName). A forwarding
 // route with a shared action points at it instead of building its own
 // (see routeTables.findSharedActions).
-func buildRoute(p *routeParts, r *dag.Route, name string, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig, shared *routev3.RouteAction) {
+func buildRoute(p *routeParts, r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig, shared *routev3.RouteAction) {
 	out := &p.route
 	var none dag.Filters
 	f := r.Filters
 	if f == nil {
 		f = &none
 	}
-	out.Name = name
 	out.Match = routeMatch(r.Match, p)
 	out.Metadata = chainMetadata(r.Chain)
 	out.RequestHeadersToAdd, out.RequestHeadersToRemove = headersToAdd(f.RequestHeaders), f.RequestHeaders.Remove

@@ -7,6 +7,7 @@ import (
 
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/hostmatch"
+	"github.com/projectsesame/sesame/internal/strpack"
 )
 
 // routeTables builds the route tables of one Generate. Routes are the most
@@ -152,8 +153,8 @@ const routeChunk = 512
 // place must have been called.
 func (t *routeTables) buildJobs(errs [][]error) []func() {
 	var jobs []func()
-	build := func(p *routeParts, task routeTask, name string, shared *routev3.RouteAction, k int) {
-		buildRoute(p, task.route, name, task.at, t.names, t.upgrades, shared)
+	build := func(p *routeParts, task routeTask, shared *routev3.RouteAction, k int) {
+		buildRoute(p, task.route, task.at, t.names, t.upgrades, shared)
 		if t.validate {
 			if err := validateRoute(&p.route, shared); err != nil {
 				errs[k] = append(errs[k], resourceError("Route", p.route.GetName(), err))
@@ -172,7 +173,7 @@ func (t *routeTables) buildJobs(errs [][]error) []func() {
 				}
 				return nil
 			}
-			names := routeNames(len(slab), used)
+			nameRoutes(slab, used)
 			t.sharedFound()
 			for i := range slab {
 				r := used(i)
@@ -183,7 +184,7 @@ func (t *routeTables) buildJobs(errs [][]error) []func() {
 				if lead := t.leader[c*t.chunk+i]; lead != 0 {
 					shared = &t.graphParts(int(lead - 1)).action
 				}
-				build(&slab[i], routeTask{route: r}, names[i], shared, k)
+				build(&slab[i], routeTask{route: r}, shared, k)
 			}
 		})
 	}
@@ -191,29 +192,32 @@ func (t *routeTables) buildJobs(errs [][]error) []func() {
 		k := len(jobs)
 		jobs = append(jobs, func() {
 			tasks := t.other[c*t.chunk : c*t.chunk+min(len(slab), len(t.other)-c*t.chunk)]
-			names := routeNames(len(tasks), func(i int) *dag.Route { return tasks[i].route })
+			nameRoutes(slab[:len(tasks)], func(i int) *dag.Route { return tasks[i].route })
 			for i, task := range tasks {
-				build(&slab[i], task, names[i], nil, k)
+				build(&slab[i], task, nil, k)
 			}
 		})
 	}
 	return jobs
 }
 
-// routeNames names the n routes a job builds together (sharedStrings);
-// route(i) is nil for a slot the job does not build, whose name is "".
-func routeNames(n int, route func(i int) *dag.Route) []string {
-	size := 0
-	for i := range n {
-		if r := route(i); r != nil {
-			size += routeNameLen(r.Source)
-		}
-	}
-	return sharedStrings(n, size, func(b *strings.Builder, i int) {
-		if r := route(i); r != nil {
-			writeRouteName(b, r.Source)
-		}
-	})
+// nameRoutes names the routes a job builds in slab together
+// (strpack.Strings); route(i) is the graph route of slab[i], nil for a slot
+// the job does not build.
+func nameRoutes(slab []routeParts, route func(i int) *dag.Route) {
+	strpack.Strings(len(slab),
+		func(i int) int {
+			if r := route(i); r != nil {
+				return routeNameLen(r.Source)
+			}
+			return 0
+		},
+		func(b *strings.Builder, i int) {
+			if r := route(i); r != nil {
+				writeRouteName(b, r.Source)
+			}
+		},
+		func(i int, name string) { slab[i].route.Name = name })
 }
 
 // jobCount is the number of jobs buildJobs returns.

@@ -3,25 +3,12 @@ package xdsgen
 import (
 	"math"
 	"strconv"
-	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag"
 )
-
-func TestSharedStringsCutsEachStringOut(t *testing.T) {
-	words := []string{"", "a", "", strings.Repeat("long", 40), "b"}
-	// a size too small makes the buffer grow while it is written: the
-	// strings must still come out whole
-	for _, size := range []int{0, 3, 1000} {
-		got := sharedStrings(len(words), size, func(b *strings.Builder, i int) { b.WriteString(words[i]) })
-		if strings.Join(got, "|") != strings.Join(words, "|") {
-			t.Errorf("size %d: got %q, want %q", size, got, words)
-		}
-	}
-}
 
 func TestIntLenIsTheLengthOfTheDecimal(t *testing.T) {
 	for _, v := range []int{0, 1, 9, 10, 99, 100, 65535, -1, -9, -10, -100, math.MaxInt, math.MinInt} {

@@ -1,0 +1,40 @@
+package strpack
+
+import (
+	"strings"
+	"testing"
+)
+
+func pack(words []string, length func(i int) int) []string {
+	out := make([]string, len(words))
+	Strings(len(words), length, func(b *strings.Builder, i int) { b.WriteString(words[i]) }, func(i int, s string) { out[i] = s })
+	return out
+}
+
+func TestStringsCutsEachStringOut(t *testing.T) {
+	words := []string{"", "a", "", strings.Repeat("long", 40), "b"}
+	for name, length := range map[string]func(i int) int{
+		"exact":     func(i int) int { return len(words[i]) },
+		"too short": func(i int) int { return len(words[i]) / 2 },
+		"too long":  func(i int) int { return len(words[i]) + 1 },
+	} {
+		if got := pack(words, length); strings.Join(got, "|") != strings.Join(words, "|") {
+			t.Errorf("%s lengths: got %q, want %q", name, got, words)
+		}
+	}
+	if got := pack(nil, nil); len(got) != 0 {
+		t.Errorf("no strings: got %q", got)
+	}
+}
+
+func TestStringsShareOneAllocation(t *testing.T) {
+	words := []string{"alpha", "beta", "gamma", "delta"}
+	out := make([]string, len(words))
+	length := func(i int) int { return len(words[i]) }
+	write := func(b *strings.Builder, i int) { b.WriteString(words[i]) }
+	set := func(i int, s string) { out[i] = s }
+	// the buffer, and the builder, which write may keep
+	if allocs := testing.AllocsPerRun(100, func() { Strings(len(words), length, write, set) }); allocs != 2 {
+		t.Errorf("%v allocations for %d strings, want 2", allocs, len(words))
+	}
+}
