@@ -59,13 +59,20 @@ func stealPercent(before, after cpuTimes) float64 {
 	return 100 * float64(after.steal-before.steal) / float64(after.total-before.total)
 }
 
-// reportSteal starts measuring steal for b, and returns the function that
-// reports it as the benchmark's steal-% metric once the loop is done.
+// reportSteal starts measuring steal and CPU time for b, and returns the
+// function that reports them once the loop is done: the share of the
+// machine's time stolen (steal-%), and the CPU time the process used per
+// translation (cpu-ms/op), both processors together, which steal does not
+// inflate.
 func reportSteal(b *testing.B) func() {
 	before, ok := readCPUTimes()
+	cpuBefore, cpuOK := processCPU()
 	return func() {
 		if after, ok2 := readCPUTimes(); ok && ok2 {
 			b.ReportMetric(stealPercent(before, after), "steal-%")
+		}
+		if cpuAfter, ok2 := processCPU(); cpuOK && ok2 && b.N > 0 {
+			b.ReportMetric(float64(cpuAfter-cpuBefore)/float64(b.N)/1e6, "cpu-ms/op")
 		}
 	}
 }
