@@ -201,14 +201,17 @@ func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol str
 func (b *builder) finishClusters() {
 	// A route has a cluster or two, and many share theirs.
 	b.graph.Clusters = usedClusters(slices.Values(b.graph.Routes), b.graph.Listeners, len(b.graph.Routes))
-	parallel.For(len(b.graph.Clusters), func(i int) {
-		c := b.graph.Clusters[i]
-		c.Endpoints = b.endpoints(c)
-	})
+	// Sorted first, so that the endpoints, which are allocated in the
+	// order of clusters on each processor, lie in the order they are read
+	// in (by xdsgen).
 	sortClusters(b.graph.Clusters)
 	for i, c := range b.graph.Clusters {
 		c.ID = i
 	}
+	parallel.For(len(b.graph.Clusters), func(i int) {
+		c := b.graph.Clusters[i]
+		c.Endpoints = b.endpoints(c)
+	})
 }
 
 // sortClusters orders clusters by Service namespace and name, port and
