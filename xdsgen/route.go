@@ -22,16 +22,24 @@ type origin struct {
 	host string
 }
 
-// routeParts are the messages nearly every forwarding route has, allocated
-// together: routes are the most numerous messages Sesame builds. They are
-// only pointed into, never copied, as protobuf requires.
+// routeParts are the messages nearly every route has, allocated together:
+// routes are the most numerous messages Sesame builds. They are only
+// pointed into, never copied, as protobuf requires. The action is apart, as
+// a route that shares another's, answers directly or redirects has none of
+// its own: routeTables allocates the actions of a slab of routes together,
+// for the routes that need one.
 type routeParts struct {
-	route    routev3.Route
-	match    routev3.RouteMatch
-	forward  routev3.Route_Route
+	route   routev3.Route
+	match   routev3.RouteMatch
+	forward routev3.Route_Route
+	prefix  routev3.RouteMatch_PathSeparatedPrefix
+	action  *actionParts // nil until a route that needs it is built
+}
+
+// actionParts are the messages of a forwarding route's own action.
+type actionParts struct {
 	action   routev3.RouteAction
 	cluster  routev3.RouteAction_Cluster
-	prefix   routev3.RouteMatch_PathSeparatedPrefix
 	weighted routev3.RouteAction_WeightedClusters
 }
 
@@ -75,8 +83,11 @@ func buildRoute(p *routeParts, r *dag.Route, at origin, names clusterNames, upgr
 		p.forward.Route = shared
 		out.Action = &p.forward
 	default:
-		routeAction(r, f, names, p, upgrades)
-		p.forward.Route = &p.action
+		if p.action == nil {
+			p.action = &actionParts{}
+		}
+		routeAction(r, f, names, p.action, upgrades)
+		p.forward.Route = &p.action.action
 		out.Action = &p.forward
 	}
 }
@@ -86,7 +97,7 @@ func buildRoute(p *routeParts, r *dag.Route, at origin, names clusterNames, upgr
 // that does not exist, and cluster_not_found_response_code turns it into the
 // 500 the spec asks for; Envoy accepts names of missing clusters in routes
 // it gets over RDS.
-func routeAction(r *dag.Route, f *dag.Filters, names clusterNames, p *routeParts, upgrades []*routev3.RouteAction_UpgradeConfig) {
+func routeAction(r *dag.Route, f *dag.Filters, names clusterNames, p *actionParts, upgrades []*routev3.RouteAction_UpgradeConfig) {
 	action := &p.action
 	if len(r.Backends) == 1 && r.InvalidWeight == 0 && !hasHeaderChanges(r.Backends[0]) {
 		p.cluster.Cluster = names.of(r.Backends[0].Cluster)

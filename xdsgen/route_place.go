@@ -187,4 +187,34 @@ func (t *routeTables) findSharedActions() {
 			t.leader[id] = lead + 1
 		}
 	}
+	t.allocateActions()
+}
+
+// allocateActions gives the used graph routes that forward with an action
+// of their own (not a leader's) their actionParts, a slab per slab of
+// routes. It runs once the leaders are known and before any route is
+// built: a route that shares an action points at its leader's before the
+// leader's job fills it in.
+func (t *routeTables) allocateActions() {
+	for c, slab := range t.parts {
+		if slab == nil {
+			continue
+		}
+		owns := func(i int) bool {
+			id := c*t.chunk + i
+			return t.used[id] && t.leader[id] == 0 && len(t.graph.Routes[id].Backends) > 0
+		}
+		n := 0
+		for i := range slab {
+			if owns(i) {
+				n++
+			}
+		}
+		actions := make([]actionParts, n)
+		for i := range slab {
+			if owns(i) {
+				slab[i].action, actions = &actions[0], actions[1:]
+			}
+		}
+	}
 }

@@ -182,7 +182,7 @@ func (t *routeTables) buildJobs(errs [][]error) []func() {
 				}
 				var shared *routev3.RouteAction
 				if lead := t.leader[c*t.chunk+i]; lead != 0 {
-					shared = &t.graphParts(int(lead - 1)).action
+					shared = &t.graphParts(int(lead - 1)).action.action
 				}
 				build(&slab[i], routeTask{route: r}, shared, k)
 			}
