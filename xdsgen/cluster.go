@@ -123,41 +123,37 @@ func (cb *clusterBuilder) validateShared(cs []*dag.Cluster) []error {
 // http2 reports whether a cluster speaks HTTP/2 to its endpoints.
 func http2(protocol string) bool { return protocol == "h2c" || protocol == "h2" }
 
-// clusterJobs returns the jobs that build the clusters and load assignments
-// of cs into r.Clusters and r.Endpoints, which must have room for them,
-// chunk by chunk, validating each message when validate is set; errs[k]
-// takes the failures of the k-th job.
-func clusterJobs(r *Resources, cs []*dag.Cluster, names clusterNames, validate bool, errs [][]error) []func() {
+// addClusterJobs adds the jobs that build the clusters and load
+// assignments of cs into r.Clusters and r.Endpoints, which must have room
+// for them, chunk by chunk, validating each message when validate is set.
+func addClusterJobs(work *jobs, r *Resources, cs []*dag.Cluster, names clusterNames, validate bool) {
 	cb := newClusterBuilder()
-	var jobs []func()
 	for start := 0; start < len(cs); start += clusterChunk {
 		part := cs[start:min(start+clusterChunk, len(cs))]
-		k := len(jobs)
-		jobs = append(jobs, func() {
+		work.add(func() (errs []error) {
 			clusters := cb.clusters(part, names)
 			copy(r.Clusters[start:], clusters)
 			if validate {
 				if start == 0 {
-					errs[k] = cb.validateShared(cs)
+					errs = cb.validateShared(cs)
 				}
-				errs[k] = append(errs[k], cb.validated(clusters)...)
+				errs = append(errs, cb.validated(clusters)...)
 			}
-		}, func() {
+			return errs
+		})
+		work.add(func() []error {
 			assignments := loadAssignments(part, names)
 			copy(r.Endpoints[start:], assignments)
 			if validate {
-				errs[k+1] = validated("ClusterLoadAssignment", assignments, (*endpointv3.ClusterLoadAssignment).GetClusterName)
+				return validated("ClusterLoadAssignment", assignments, (*endpointv3.ClusterLoadAssignment).GetClusterName)
 			}
+			return nil
 		})
 	}
-	return jobs
 }
 
 // clusterChunk is how many clusters, or load assignments, one job builds.
 const clusterChunk = 2048
-
-// chunks is how many jobs of clusterJobs n clusters make.
-func chunks(n int) int { return (n + clusterChunk - 1) / clusterChunk }
 
 // upstreamTLS is the transport socket of a cluster of HTTPProxy services
 // with protocol tls or h2, or nil: Envoy originates TLS, offering h2 by ALPN

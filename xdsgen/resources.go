@@ -102,23 +102,15 @@ func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 	placing := tables.place()
 	named()
 	tables.names = names
-	routeJobs := tables.jobCount()
-	jobErrs := make([][]error, routeJobs+2*chunks(len(g.Clusters)))
 	r.Clusters = make([]*clusterv3.Cluster, len(g.Clusters), len(g.Clusters)+1) // room for the reject cluster
 	r.Endpoints = make([]*endpointv3.ClusterLoadAssignment, len(g.Clusters))
-	jobs := append(placing, clusterJobs(r, g.Clusters, names, validate, jobErrs[routeJobs:])...)
-	jobs = append(jobs, tables.buildJobs(jobErrs[:routeJobs])...)
-	if tables.size()+len(g.Clusters) < parallel.Min {
-		for _, job := range jobs {
-			job()
-		}
-	} else {
-		parallel.Run(jobs)
-	}
+	var work jobs
+	work.addInfallible(placing...)
+	addClusterJobs(&work, r, g.Clusters, names, validate)
+	tables.addBuildJobs(&work)
+	jobErrs := work.run(tables.size()+len(g.Clusters) < parallel.Min)
 	errs = append(errs, tables.errs...)
-	for _, e := range jobErrs {
-		errs = append(errs, e...)
-	}
+	errs = append(errs, jobErrs...)
 
 	if reject {
 		c := rejectCluster()

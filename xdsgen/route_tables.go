@@ -20,7 +20,7 @@ import (
 //  2. place finds the message of each place (see route_place.go): a graph
 //     route's message is found by its ID, in slabs allocated then, so that
 //     each distinct route is built once;
-//  3. the jobs (buildJobs) fill in the messages, and validate them, on
+//  3. the jobs (addBuildJobs) fill in the messages, and validate them, on
 //     every processor. The messages are read-only once built.
 //
 // The routes of one rule's matches forward alike: each match is a route of
@@ -148,25 +148,23 @@ func (t *routeTables) virtualHost(table string, l *dag.Listener, vh *dag.Virtual
 // with fewer routes gets slabs of its size.
 const routeChunk = 512
 
-// buildJobs returns the jobs that build the used graph routes and the
-// other routes, slab by slab, errs[k] taking job k's validation failures.
-// place must have been called.
-func (t *routeTables) buildJobs(errs [][]error) []func() {
-	var jobs []func()
-	build := func(p *routeParts, task routeTask, shared *routev3.RouteAction, k int) {
+// addBuildJobs adds the jobs that build the used graph routes and the
+// other routes, slab by slab. place must have been called.
+func (t *routeTables) addBuildJobs(work *jobs) {
+	build := func(p *routeParts, task routeTask, shared *routev3.RouteAction, errs []error) []error {
 		buildRoute(p, task.route, task.at, t.names, t.upgrades, shared)
 		if t.validate {
 			if err := validateRoute(&p.route, shared); err != nil {
-				errs[k] = append(errs[k], resourceError("Route", p.route.GetName(), err))
+				errs = append(errs, resourceError("Route", p.route.GetName(), err))
 			}
 		}
+		return errs
 	}
 	for c, slab := range t.parts {
 		if slab == nil {
 			continue
 		}
-		k := len(jobs)
-		jobs = append(jobs, func() {
+		work.add(func() (errs []error) {
 			used := func(i int) *dag.Route {
 				if id := c*t.chunk + i; t.used[id] {
 					return t.graph.Routes[id]
@@ -184,21 +182,21 @@ func (t *routeTables) buildJobs(errs [][]error) []func() {
 				if lead := t.leader[c*t.chunk+i]; lead != 0 {
 					shared = &t.graphParts(int(lead - 1)).action.action
 				}
-				build(&slab[i], routeTask{route: r}, shared, k)
+				errs = build(&slab[i], routeTask{route: r}, shared, errs)
 			}
+			return errs
 		})
 	}
 	for c, slab := range t.otherParts {
-		k := len(jobs)
-		jobs = append(jobs, func() {
+		work.add(func() (errs []error) {
 			tasks := t.other[c*t.chunk : c*t.chunk+min(len(slab), len(t.other)-c*t.chunk)]
 			nameRoutes(slab[:len(tasks)], func(i int) *dag.Route { return tasks[i].route })
 			for i, task := range tasks {
-				build(&slab[i], task, nil, k)
+				errs = build(&slab[i], task, nil, errs)
 			}
+			return errs
 		})
 	}
-	return jobs
 }
 
 // nameRoutes names the routes a job builds in slab together
@@ -218,17 +216,6 @@ func nameRoutes(slab []routeParts, route func(i int) *dag.Route) {
 			}
 		},
 		func(i int, name string) { slab[i].route.Name = name })
-}
-
-// jobCount is the number of jobs buildJobs returns.
-func (t *routeTables) jobCount() int {
-	n := len(t.otherParts)
-	for _, slab := range t.parts {
-		if slab != nil {
-			n++
-		}
-	}
-	return n
 }
 
 // size is the number of route messages to build.
