@@ -3,7 +3,6 @@ package dag
 import (
 	"cmp"
 	"slices"
-	"strconv"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -53,9 +52,9 @@ func (l loss) appendTo(b *strings.Builder) {
 		host = lossAnyHost
 	}
 	b.WriteString(lossRule)
-	writeInt(b, l.rule)
+	strpack.WriteInt(b, l.rule)
 	b.WriteString(lossMatch)
-	writeInt(b, l.match)
+	strpack.WriteInt(b, l.match)
 	b.WriteString(lossOn)
 	b.WriteString(host)
 	b.WriteString(lossWinner)
@@ -65,12 +64,6 @@ func (l loss) appendTo(b *strings.Builder) {
 	b.WriteByte('/')
 	b.WriteString(l.winner.Source.Name)
 	b.WriteString(lossEnd)
-}
-
-// writeInt writes i in decimal without allocating.
-func writeInt(b *strings.Builder, i int) {
-	var buf [20]byte
-	b.Write(strconv.AppendInt(buf[:0], int64(i), 10))
 }
 
 // describeLosses is the losses, each as String says it, separated by

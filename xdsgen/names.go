@@ -119,9 +119,9 @@ func writeRouteName(b *strings.Builder, src dag.RouteSource) {
 		return
 	}
 	b.WriteString("/rule/")
-	writeInt(b, src.Rule)
+	strpack.WriteInt(b, src.Rule)
 	b.WriteString("/match/")
-	writeInt(b, src.Match)
+	strpack.WriteInt(b, src.Match)
 }
 
 func routeNameLen(src dag.RouteSource) int {
@@ -129,7 +129,7 @@ func routeNameLen(src dag.RouteSource) int {
 	if src.Field != "" {
 		return n + 1 + len(src.Field)
 	}
-	return n + len("/rule/") + intLen(src.Rule) + len("/match/") + intLen(src.Match)
+	return n + len("/rule/") + strpack.IntLen(src.Rule) + len("/match/") + strpack.IntLen(src.Match)
 }
 
 // lowerKind is strings.ToLower(kind) without a new string for the kinds
@@ -144,6 +144,8 @@ func lowerKind(kind string) string {
 		return "tlsroute"
 	case "HTTPProxy":
 		return "httpproxy"
+	case "Ingress":
+		return "ingress"
 	}
 	return strings.ToLower(kind)
 }
@@ -161,7 +163,7 @@ func writeClusterName(b *strings.Builder, c *dag.Cluster) {
 	b.WriteByte('/')
 	b.WriteString(c.Service.Name)
 	b.WriteByte('/')
-	writeInt(b, int(c.Port))
+	strpack.WriteInt(b, int(c.Port))
 	if c.Protocol != "" {
 		b.WriteByte('/')
 		b.WriteString(c.Protocol)
@@ -169,7 +171,7 @@ func writeClusterName(b *strings.Builder, c *dag.Cluster) {
 }
 
 func clusterNameLen(c *dag.Cluster) int {
-	n := len("service/") + len(c.Service.Namespace) + 1 + len(c.Service.Name) + 1 + intLen(int(c.Port))
+	n := len("service/") + len(c.Service.Namespace) + 1 + len(c.Service.Name) + 1 + strpack.IntLen(int(c.Port))
 	if c.Protocol != "" {
 		n += 1 + len(c.Protocol)
 	}

@@ -33,7 +33,7 @@ type routeParts struct {
 	match   routev3.RouteMatch
 	forward routev3.Route_Route
 	prefix  routev3.RouteMatch_PathSeparatedPrefix
-	action  *actionParts // nil until a route that needs it is built
+	action  *actionParts // its own action: see routeTables.allocateActions; buildRoute makes any other
 }
 
 // actionParts are the messages of a forwarding route's own action.

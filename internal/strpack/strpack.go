@@ -1,7 +1,12 @@
-// Package strpack makes many short strings in one allocation.
+// Package strpack makes many short strings, such as resource names and
+// keys, in one allocation, and writes numbers into them without strings of
+// their own.
 package strpack
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Strings makes n strings, the i-th length(i) bytes written by write and
 // then handed to set, that share one allocation: every route and cluster
@@ -38,4 +43,22 @@ func Strings(n int, length func(i int) int, write func(b *strings.Builder, i int
 		set(i, all[start:end])
 		start = end
 	}
+}
+
+// WriteInt writes v to b in decimal, without a string of its own.
+func WriteInt(b *strings.Builder, v int) {
+	var digits [20]byte
+	b.Write(strconv.AppendInt(digits[:0], int64(v), 10))
+}
+
+// IntLen is the length of v in decimal, as WriteInt writes it.
+func IntLen(v int) int {
+	n := 1
+	if v < 0 {
+		n++ // the sign; -v may overflow, so count on v
+	}
+	for ; v >= 10 || v <= -10; v /= 10 {
+		n++
+	}
+	return n
 }

@@ -1,6 +1,8 @@
 package strpack
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -36,5 +38,18 @@ func TestStringsShareOneAllocation(t *testing.T) {
 	// the buffer, and the builder, which write may keep
 	if allocs := testing.AllocsPerRun(100, func() { Strings(len(words), length, write, set) }); allocs != 2 {
 		t.Errorf("%v allocations for %d strings, want 2", allocs, len(words))
+	}
+}
+
+func TestIntLenIsTheLengthWriteIntWrites(t *testing.T) {
+	for _, v := range []int{0, 1, 9, 10, 99, 100, 65535, -1, -9, -10, -100, math.MaxInt, math.MinInt} {
+		var b strings.Builder
+		WriteInt(&b, v)
+		if b.String() != strconv.Itoa(v) {
+			t.Errorf("WriteInt(%d) wrote %q", v, b.String())
+		}
+		if got, want := IntLen(v), len(strconv.Itoa(v)); got != want {
+			t.Errorf("IntLen(%d) = %d, want %d", v, got, want)
+		}
 	}
 }

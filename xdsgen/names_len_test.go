@@ -2,21 +2,12 @@ package xdsgen
 
 import (
 	"math"
-	"strconv"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag"
 )
-
-func TestIntLenIsTheLengthOfTheDecimal(t *testing.T) {
-	for _, v := range []int{0, 1, 9, 10, 99, 100, 65535, -1, -9, -10, -100, math.MaxInt, math.MinInt} {
-		if got, want := intLen(v), len(strconv.Itoa(v)); got != want {
-			t.Errorf("intLen(%d) = %d, want %d", v, got, want)
-		}
-	}
-}
 
 // Single names are allocated at their exact length: a longer guess would
 // stay allocated as long as the name.
