@@ -59,7 +59,9 @@ func sortedOldestFirst[T metav1.Object](objs []T) []T {
 	if len(objs) < 2 {
 		return slices.Clone(objs) // most inputs have one GatewayClass and one Gateway
 	}
-	keys := bykey.New(len(objs), 64)
+	// room for the usual key, so that the buffer need not grow: a UID
+	// alone is 36 bytes
+	keys := bykey.New(len(objs), 128)
 	for _, o := range objs {
 		created := o.GetCreationTimestamp().Time
 		keys.Int64(created.Unix())

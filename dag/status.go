@@ -23,7 +23,9 @@ type StatusUpdate struct {
 
 // sortStatus orders updates by apiVersion, kind, namespace and name.
 func sortStatus(updates []StatusUpdate) {
-	keys := bykey.New(len(updates), 64)
+	// room for the usual key, so that the buffer need not grow: Gateway
+	// API's apiVersion and kind alone are 37 bytes
+	keys := bykey.New(len(updates), 96)
 	for i := range updates {
 		u := &updates[i]
 		keys.String(u.APIVersion)
