@@ -217,7 +217,11 @@ func (b *builder) finishClusters() {
 // sortClusters orders clusters by Service namespace and name, port and
 // protocol.
 func sortClusters(clusters []*Cluster) {
-	keys := bykey.New(len(clusters), 48)
+	size := 0
+	for _, c := range clusters {
+		size += len(c.Service.Namespace) + len(c.Service.Name) + 4 + len(c.Protocol) + 3
+	}
+	keys := bykey.New(len(clusters), size)
 	for _, c := range clusters {
 		keys.String(c.Service.Namespace)
 		keys.String(c.Service.Name)

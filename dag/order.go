@@ -59,9 +59,11 @@ func sortedOldestFirst[T metav1.Object](objs []T) []T {
 	if len(objs) < 2 {
 		return slices.Clone(objs) // most inputs have one GatewayClass and one Gateway
 	}
-	// room for the usual key, so that the buffer need not grow: a UID
-	// alone is 36 bytes
-	keys := bykey.New(len(objs), 128)
+	size := 0
+	for _, o := range objs {
+		size += 8 + 4 + len(o.GetNamespace()) + 1 + len(o.GetName()) + 1 + len(kindOf(o)) + 1 + len(o.GetUID()) + 1 + len(o.GetResourceVersion()) + 1
+	}
+	keys := bykey.New(len(objs), size)
 	for _, o := range objs {
 		created := o.GetCreationTimestamp().Time
 		keys.Int64(created.Unix())

@@ -23,9 +23,12 @@ type StatusUpdate struct {
 
 // sortStatus orders updates by apiVersion, kind, namespace and name.
 func sortStatus(updates []StatusUpdate) {
-	// room for the usual key, so that the buffer need not grow: Gateway
-	// API's apiVersion and kind alone are 37 bytes
-	keys := bykey.New(len(updates), 96)
+	size := 0
+	for i := range updates {
+		u := &updates[i]
+		size += len(u.APIVersion) + len(u.Kind) + len(u.Namespace) + len(u.Name) + 4
+	}
+	keys := bykey.New(len(updates), size)
 	for i := range updates {
 		u := &updates[i]
 		keys.String(u.APIVersion)

@@ -35,9 +35,10 @@ type entry struct {
 	index      int // of the value
 }
 
-// New returns Keys with room for n keys of about size bytes each.
+// New returns Keys with room for n keys of size bytes in all. Strings
+// take their length and one byte, Int32 four bytes and Int64 eight.
 func New(n, size int) *Keys {
-	return &Keys{buf: make([]byte, 0, n*size), entries: make([]entry, 0, n)}
+	return &Keys{buf: make([]byte, 0, size), entries: make([]entry, 0, n)}
 }
 
 // String appends a string field to the current key: the concatenation of

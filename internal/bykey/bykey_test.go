@@ -18,7 +18,7 @@ func compareValues(a, b value) int {
 }
 
 func keysOf(values []value) *Keys {
-	k := New(len(values), 16)
+	k := New(len(values), 16*len(values))
 	for _, v := range values {
 		k.String(v.namespace)
 		k.String(v.name)
