@@ -217,7 +217,7 @@ func (b *builder) finishClusters() {
 // sortClusters orders clusters by Service namespace and name, port and
 // protocol.
 func sortClusters(clusters []*Cluster) {
-	size := 0
+	size := 0 // of the keys below, so that their buffer need not grow
 	for _, c := range clusters {
 		size += len(c.Service.Namespace) + len(c.Service.Name) + 4 + len(c.Protocol) + 3
 	}

@@ -59,7 +59,7 @@ func sortedOldestFirst[T metav1.Object](objs []T) []T {
 	if len(objs) < 2 {
 		return slices.Clone(objs) // most inputs have one GatewayClass and one Gateway
 	}
-	size := 0
+	size := 0 // of the keys below, so that their buffer need not grow
 	for _, o := range objs {
 		size += 8 + 4 + len(o.GetNamespace()) + 1 + len(o.GetName()) + 1 + len(kindOf(o)) + 1 + len(o.GetUID()) + 1 + len(o.GetResourceVersion()) + 1
 	}

@@ -23,7 +23,7 @@ type StatusUpdate struct {
 
 // sortStatus orders updates by apiVersion, kind, namespace and name.
 func sortStatus(updates []StatusUpdate) {
-	size := 0
+	size := 0 // of the keys below, so that their buffer need not grow
 	for i := range updates {
 		u := &updates[i]
 		size += len(u.APIVersion) + len(u.Kind) + len(u.Namespace) + len(u.Name) + 4

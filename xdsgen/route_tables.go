@@ -180,7 +180,11 @@ func (t *routeTables) addBuildJobs(work *jobs) {
 				}
 				var shared *routev3.RouteAction
 				if lead := t.leader[c*t.chunk+i]; lead != 0 {
-					shared = &t.graphParts(int(lead - 1)).action.action
+					// a leader always has its action (allocateActions);
+					// were one missing, the route builds its own
+					if a := t.graphParts(int(lead - 1)).action; a != nil {
+						shared = &a.action
+					}
 				}
 				errs = build(&slab[i], routeTask{route: r}, shared, errs)
 			}
