@@ -217,19 +217,13 @@ func (b *builder) finishClusters() {
 // sortClusters orders clusters by Service namespace and name, port and
 // protocol.
 func sortClusters(clusters []*Cluster) {
-	size := 0 // of the keys below, so that their buffer need not grow
-	for _, c := range clusters {
-		size += len(c.Service.Namespace) + len(c.Service.Name) + 4 + len(c.Protocol) + 3
-	}
-	keys := bykey.New(len(clusters), size)
-	for _, c := range clusters {
-		keys.String(c.Service.Namespace)
-		keys.String(c.Service.Name)
-		keys.Int32(c.Port)
-		keys.String(c.Protocol)
-		keys.Next()
-	}
-	bykey.Permute(clusters, keys.Order())
+	bykey.Permute(clusters, bykey.Order(len(clusters), func(k *bykey.Keys, i int) {
+		c := clusters[i]
+		k.String(c.Service.Namespace)
+		k.String(c.Service.Name)
+		k.Int32(c.Port)
+		k.String(c.Protocol)
+	}))
 }
 
 // endpoints collects the ready addresses of a Service port from the

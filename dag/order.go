@@ -59,23 +59,17 @@ func sortedOldestFirst[T metav1.Object](objs []T) []T {
 	if len(objs) < 2 {
 		return slices.Clone(objs) // most inputs have one GatewayClass and one Gateway
 	}
-	size := 0 // of the keys below, so that their buffer need not grow
-	for _, o := range objs {
-		size += 8 + 4 + len(o.GetNamespace()) + 1 + len(o.GetName()) + 1 + len(kindOf(o)) + 1 + len(o.GetUID()) + 1 + len(o.GetResourceVersion()) + 1
-	}
-	keys := bykey.New(len(objs), size)
-	for _, o := range objs {
-		created := o.GetCreationTimestamp().Time
-		keys.Int64(created.Unix())
-		keys.Int32(int32(created.Nanosecond()))
-		keys.String(o.GetNamespace(), "/", o.GetName()) // compareNamespacedName's order
-		keys.String(kindOf(o))
-		keys.String(string(o.GetUID()))
-		keys.String(o.GetResourceVersion())
-		keys.Next()
-	}
 	out := slices.Clone(objs)
-	bykey.Permute(out, keys.Order())
+	bykey.Permute(out, bykey.Order(len(objs), func(k *bykey.Keys, i int) {
+		o := objs[i]
+		created := o.GetCreationTimestamp().Time
+		k.Int64(created.Unix())
+		k.Int32(int32(created.Nanosecond()))
+		k.String(o.GetNamespace(), "/", o.GetName()) // compareNamespacedName's order
+		k.String(kindOf(o))
+		k.String(string(o.GetUID()))
+		k.String(o.GetResourceVersion())
+	}))
 	return out
 }
 

@@ -23,21 +23,13 @@ type StatusUpdate struct {
 
 // sortStatus orders updates by apiVersion, kind, namespace and name.
 func sortStatus(updates []StatusUpdate) {
-	size := 0 // of the keys below, so that their buffer need not grow
-	for i := range updates {
+	bykey.Permute(updates, bykey.Order(len(updates), func(k *bykey.Keys, i int) {
 		u := &updates[i]
-		size += len(u.APIVersion) + len(u.Kind) + len(u.Namespace) + len(u.Name) + 4
-	}
-	keys := bykey.New(len(updates), size)
-	for i := range updates {
-		u := &updates[i]
-		keys.String(u.APIVersion)
-		keys.String(u.Kind)
-		keys.String(u.Namespace)
-		keys.String(u.Name)
-		keys.Next()
-	}
-	bykey.Permute(updates, keys.Order())
+		k.String(u.APIVersion)
+		k.String(u.Kind)
+		k.String(u.Namespace)
+		k.String(u.Name)
+	}))
 }
 
 // conditions builds the conditions of one object or listener, all with the

@@ -5,8 +5,8 @@
 // over the heap, so most comparisons miss the cache; and each swap of a
 // value holding pointers pays the garbage collector's write barrier while
 // it marks. Keys packs each value's key, field after field, into one byte
-// buffer, sorts small index records without pointers, and gives the order;
-// the values are then moved once (Permute).
+// buffer, sorts small index records without pointers, and gives the order
+// (Order); the values are then moved once (Permute).
 package bykey
 
 import (
@@ -17,17 +17,19 @@ import (
 	"github.com/projectsesame/sesame/internal/parallel"
 )
 
-// Keys collects one key per value, in the order of the values: append the
-// key's fields with String, Int32 and Int64, then call Next.
+// Keys is where a key function writes the key of one value: its fields,
+// with String, Int32 and Int64.
 //
 // Keys compare field by field, like a comparison function that compares the
 // first fields and goes on to the next on a tie, provided no String field
 // holds a zero byte (none of the names it sorts can) and every value
 // appends the same kinds of fields in the same order.
 type Keys struct {
-	buf     []byte
-	entries []entry
-	start   int // where the key being appended starts in buf
+	buf []byte
+	// size counts the bytes of the keys instead, while measuring: Order
+	// calls the key function twice, first to size the buffer exactly.
+	size      int
+	measuring bool
 }
 
 type entry struct {
@@ -35,16 +37,17 @@ type entry struct {
 	index      int // of the value
 }
 
-// New returns Keys with room for n keys of size bytes in all. Strings
-// take their length and one byte, Int32 four bytes and Int64 eight.
-func New(n, size int) *Keys {
-	return &Keys{buf: make([]byte, 0, size), entries: make([]entry, 0, n)}
-}
-
 // String appends a string field to the current key: the concatenation of
 // parts. A zero byte ends it, so that a string sorts before every longer
 // string it is a prefix of.
 func (k *Keys) String(parts ...string) {
+	if k.measuring {
+		k.size++
+		for _, s := range parts {
+			k.size += len(s)
+		}
+		return
+	}
 	for _, s := range parts {
 		k.buf = append(k.buf, s...)
 	}
@@ -55,33 +58,48 @@ func (k *Keys) String(parts ...string) {
 // as numbers do: big-endian, with the sign bit flipped to put negative
 // numbers first.
 func (k *Keys) Int32(v int32) {
+	if k.measuring {
+		k.size += 4
+		return
+	}
 	k.buf = binary.BigEndian.AppendUint32(k.buf, uint32(v)^(1<<31))
 }
 
 // Int64 appends a number field to the current key, as Int32 does.
 func (k *Keys) Int64(v int64) {
+	if k.measuring {
+		k.size += 8
+		return
+	}
 	k.buf = binary.BigEndian.AppendUint64(k.buf, uint64(v)^(1<<63))
 }
 
-// Next ends the current key: it is the key of the next value.
-func (k *Keys) Next() {
-	end := len(k.buf)
-	k.entries = append(k.entries, entry{start: k.start, end: end, index: len(k.entries)})
-	k.start = end
-}
-
-// Order returns the indexes of the values in the order of their keys; of
-// values with equal keys, the earlier comes first.
-func (k *Keys) Order() []int {
+// Order returns the indexes of n values in the order of their keys, which
+// key(k, i) writes for value i; of values with equal keys, the earlier
+// comes first. key is called twice for each value, and should write the
+// same key both times: once to measure the keys, so that their buffer is
+// allocated once at its size, and once to write them.
+func Order(n int, key func(k *Keys, i int)) []int {
+	k := &Keys{measuring: true}
+	for i := range n {
+		key(k, i)
+	}
+	k.buf, k.measuring = make([]byte, 0, k.size), false
+	entries := make([]entry, n)
+	for i := range n {
+		start := len(k.buf)
+		key(k, i)
+		entries[i] = entry{start: start, end: len(k.buf), index: i}
+	}
 	buf := k.buf
-	parallel.Sort(k.entries, func(a, b entry) int {
+	parallel.Sort(entries, func(a, b entry) int {
 		if c := bytes.Compare(buf[a.start:a.end], buf[b.start:b.end]); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.index, b.index)
 	})
-	order := make([]int, len(k.entries))
-	for i, e := range k.entries {
+	order := make([]int, n)
+	for i, e := range entries {
 		order[i] = e.index
 	}
 	return order
