@@ -37,40 +37,29 @@ type validator interface{ ValidateAll() error }
 func (r *Resources) Validate() error {
 	var endpointErrs []error
 	clustersChecked := parallel.Start(len(r.Clusters)+len(r.Endpoints) >= parallel.Min, func() {
-		c := &checker{}
-		for _, x := range r.Clusters {
-			c.check("Cluster", x.GetName(), x)
-		}
-		for _, x := range r.Endpoints {
-			c.check("ClusterLoadAssignment", x.GetClusterName(), x)
-		}
-		for _, x := range r.Secrets {
-			c.check("Secret", x.GetName(), x)
-		}
-		endpointErrs = c.errs
+		endpointErrs = validated("Cluster", r.Clusters, (*clusterv3.Cluster).GetName)
+		endpointErrs = append(endpointErrs, validated("ClusterLoadAssignment", r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName)...)
+		endpointErrs = append(endpointErrs, validated("Secret", r.Secrets, (*tlsv3.Secret).GetName)...)
 	})
-	c := &checker{}
-	for _, x := range r.Listeners {
-		c.check("Listener", x.GetName(), x)
-	}
+	errs := validated("Listener", r.Listeners, (*listenerv3.Listener).GetName)
 	// Routes that virtual hosts share are one message: validate each once,
 	// and the route tables and virtual hosts without them.
-	validated := map[*routev3.Route]bool{}
+	seen := map[*routev3.Route]bool{}
 	for _, x := range r.Routes {
-		c.check("RouteConfiguration", x.GetName(), without(x, "virtual_hosts"))
+		errs = appendInvalid(errs, "RouteConfiguration", x.GetName(), without(x, "virtual_hosts"))
 		for _, vh := range x.GetVirtualHosts() {
-			c.check("RouteConfiguration", x.GetName(), without(vh, "routes"))
+			errs = appendInvalid(errs, "RouteConfiguration", x.GetName(), without(vh, "routes"))
 			for _, rt := range vh.GetRoutes() {
-				if !validated[rt] {
-					validated[rt] = true
-					c.check("RouteConfiguration", x.GetName(), rt)
+				if !seen[rt] {
+					seen[rt] = true
+					errs = appendInvalid(errs, "RouteConfiguration", x.GetName(), rt)
 				}
 			}
 		}
 	}
 	clustersChecked()
 	nameErrs, _ := r.checkNames()
-	return errors.Join(append(append(c.errs, endpointErrs...), nameErrs...)...)
+	return errors.Join(append(append(errs, endpointErrs...), nameErrs...)...)
 }
 
 // checkNames checks what Validate checks beyond each message on its own:
@@ -168,13 +157,6 @@ func validated[T validator](kind string, messages []T, name func(T) string) []er
 		errs = appendInvalid(errs, kind, name(m), m)
 	}
 	return errs
-}
-
-// checker collects the failures of messages.
-type checker struct{ errs []error }
-
-func (c *checker) check(kind, name string, v validator) {
-	c.errs = appendInvalid(c.errs, kind, name, v)
 }
 
 // appendInvalid appends v's failures (ValidateAll), if any, to errs as one
