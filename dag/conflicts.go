@@ -37,11 +37,16 @@ const (
 	lossFixedLen = len(lossRule) + len(lossMatch) + len(lossOn) + len(lossWinner) + len(" /") + len(lossEnd)
 )
 
-// describedLen bounds the length of the loss's description, so that a
-// builder can be sized once: indexes are counted at their largest.
+// describedLen is the length of the loss's description, so that a
+// builder can be sized once, and the message, which status keeps, holds
+// no spare bytes.
 func (l loss) describedLen() int {
 	w := &l.winner.Source
-	return lossFixedLen + 2*20 + max(len(l.host), len(lossAnyHost)) + len(w.Kind) + len(w.Namespace) + len(w.Name)
+	host := len(l.host)
+	if host == 0 {
+		host = len(lossAnyHost)
+	}
+	return lossFixedLen + strpack.IntLen(l.rule) + strpack.IntLen(l.match) + host + len(w.Kind) + len(w.Namespace) + len(w.Name)
 }
 
 // appendTo writes the loss to b, as String says it. It is written without

@@ -2,6 +2,7 @@ package dag
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -174,5 +175,32 @@ func TestMatchKeyLenIsExactAndPackedKeysAreTheSame(t *testing.T) {
 		if r.key != matchKey(matches[i]) {
 			t.Errorf("packed key of match %d is %q, alone %q", i, r.key, matchKey(matches[i]))
 		}
+	}
+}
+
+// The description of losses is written into a buffer sized by
+// describedLen: it must be exact, and say what String says of each loss.
+func TestDescribeLossesIsExactlySized(t *testing.T) {
+	winner := &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "team-a", Name: "older"}}
+	losses := []loss{
+		{rule: 0, match: 0, host: "", winner: winner},
+		{rule: 12, match: 345, host: "shop.example.com", winner: winner},
+		{rule: 1, match: 2, host: "*.example.com", winner: winner},
+	}
+	var want []string
+	size := len(losses) - 1
+	for _, l := range losses {
+		if got := len(l.String()); got != l.describedLen() {
+			t.Errorf("%q: %d bytes, describedLen says %d", l.String(), got, l.describedLen())
+		}
+		want = append(want, l.String())
+		size += l.describedLen()
+	}
+	got := describeLosses(losses)
+	if got != strings.Join(want, " ") {
+		t.Errorf("describeLosses = %q, want %q", got, strings.Join(want, " "))
+	}
+	if len(got) != size {
+		t.Errorf("describeLosses wrote %d bytes, sized %d", len(got), size)
 	}
 }
