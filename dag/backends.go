@@ -3,6 +3,7 @@ package dag
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"net/netip"
 	"slices"
 	"strconv"
@@ -28,17 +29,31 @@ type backendOrigin struct {
 // be used is left out, recorded in c for the ResolvedRefs condition, and its
 // weight added to invalidWeight: the spec wants that share of traffic
 // answered with an error. Backends of weight 0 get no traffic and are left
-// out too.
+// out too. problem is set, and nothing else, when the weights are out of
+// the API's range or add up to more than Envoy takes: then the rule cannot
+// be served as written.
 //
-// backendFilters, when not nil, gives the header changes of the backendRef
-// at an index (HTTPRoute backendRef filters).
-func (b *builder) resolveBackends(from backendOrigin, refs []gatewayv1.BackendRef, field string, c *compiledRules, backendFilters func(int) (HeaderModifier, HeaderModifier)) (backends []WeightedCluster, invalidWeight uint32) {
+// filters, when not nil, gives the compiled filters of the backendRef at
+// an index (HTTPRoute and GRPCRoute backendRef filters).
+func (b *builder) resolveBackends(from backendOrigin, refs []gatewayv1.BackendRef, field string, c *compiledRules, filters func(int) *backendFilters) (backends []WeightedCluster, invalidWeight uint32, problem string) {
+	if problem := weightsProblem(refs, field); problem != "" {
+		return nil, 0, problem
+	}
 	backends = make([]WeightedCluster, 0, len(refs))
 	for bi := range refs {
 		ref := &refs[bi]
 		weight := uint32(1)
 		if ref.Weight != nil {
-			weight = uint32(max(*ref.Weight, 0))
+			weight = uint32(*ref.Weight)
+		}
+		var f *backendFilters
+		if filters != nil {
+			f = filters(bi)
+		}
+		if f != nil && f.unresolved != "" {
+			c.refProblem(string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("%s.backendRefs[%d].%s; requests sent to this backend are answered %d.", field, bi, f.unresolved, errorStatus(from.kind)))
+			invalidWeight += weight
+			continue
 		}
 		cluster, reason, problem := b.resolveServiceRef(from, ref)
 		if reason != "" {
@@ -48,16 +63,39 @@ func (b *builder) resolveBackends(from backendOrigin, refs []gatewayv1.BackendRe
 		}
 		if weight > 0 {
 			wc := WeightedCluster{Cluster: cluster, Weight: weight}
-			if backendFilters != nil {
-				if req, resp := backendFilters(bi); !req.empty() || !resp.empty() {
-					wc.Headers = &BackendHeaders{Request: req, Response: resp}
-				}
+			if f != nil && (!f.request.empty() || !f.response.empty()) {
+				wc.Headers = &BackendHeaders{Request: f.request, Response: f.response}
 			}
 			backends = append(backends, wc)
 		}
 	}
-	return backends, invalidWeight
+	return backends, invalidWeight, ""
 }
+
+// weightsProblem says why the weights of refs cannot be served: each must
+// be in the API's range, 0 to 1,000,000 (a weight outside it is input the
+// API server refuses), and together they must fit the 32 bits Envoy adds
+// them in, or Envoy refuses the whole route table.
+func weightsProblem(refs []gatewayv1.BackendRef, field string) string {
+	var total uint64
+	for bi := range refs {
+		w := int64(1)
+		if refs[bi].Weight != nil {
+			w = int64(*refs[bi].Weight)
+		}
+		if w < 0 || w > maxWeight {
+			return fmt.Sprintf("%s.backendRefs[%d].weight %d is not in 0-%d.", field, bi, w, maxWeight)
+		}
+		total += uint64(w)
+	}
+	if total > math.MaxUint32 {
+		return fmt.Sprintf("%s.backendRefs: the weights add up to %d; Envoy takes at most %d.", field, total, uint64(math.MaxUint32))
+	}
+	return ""
+}
+
+// maxWeight is the largest backendRef weight the API allows.
+const maxWeight = 1_000_000
 
 // refProblem records a backendRef that cannot be used. The first reason
 // becomes the condition's reason; every problem goes in its message.

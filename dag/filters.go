@@ -3,6 +3,7 @@ package dag
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,11 +53,7 @@ func (b *builder) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRou
 				out.Mirrors = append(out.Mirrors, *m)
 			}
 		case gatewayv1.HTTPRouteFilterExtensionRef:
-			ref := "(none)"
-			if f.ExtensionRef != nil {
-				ref = fmt.Sprintf("%s %q", groupKind(string(f.ExtensionRef.Group), string(f.ExtensionRef.Kind)), f.ExtensionRef.Name)
-			}
-			c.refProblem(string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("%s: extensionRef %s is not a filter Sesame knows; requests this rule matches are answered 500.", at, ref))
+			c.refProblem(string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("%s: extensionRef %s is not a filter Sesame knows; requests this rule matches are answered %d.", at, extensionRefName(f.ExtensionRef), errorStatus(from.kind)))
 			out.unresolved = true
 		case gatewayv1.HTTPRouteFilterCORS, gatewayv1.HTTPRouteFilterExternalAuth:
 			problem = fmt.Sprintf("filter %s is not supported by this version of Sesame.", f.Type)
@@ -74,6 +71,14 @@ func (b *builder) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRou
 		return out, field + ".filters: " + problem
 	}
 	return out, ""
+}
+
+// extensionRefName names the filter an ExtensionRef refers to, for status.
+func extensionRefName(ref *gatewayv1.LocalObjectReference) string {
+	if ref == nil {
+		return "(none)"
+	}
+	return fmt.Sprintf("%s %q", groupKind(string(ref.Group), string(ref.Kind)), ref.Name)
 }
 
 // hostHeader moves a RequestHeaderModifier that sets Host into a host
@@ -146,48 +151,79 @@ func needsPrefix(m RouteMatch) string {
 	return "ReplacePrefixMatch needs a PathPrefix match; this match is " + string(m.Path.Type) + "."
 }
 
-// headerModifier validates a header filter: names are header tokens, unique
-// within set, add and remove (the API's rules), and lower-cased, as header
-// names are case-insensitive.
+// headerModifier validates a header filter: names are header tokens, each
+// named once across set, add and remove ("Only one action for a given
+// header name is permitted"; the HTTPHeaderFilter's rule, which Sesame reads
+// as overriding HTTPHeader's "subsequent entries ... MUST be ignored", since
+// either reading of a repeated name changes what is sent), values are
+// header values Envoy takes, and names are lower-cased, as header names are
+// case-insensitive.
 func headerModifier(f *gatewayv1.HTTPHeaderFilter, field string) (HeaderModifier, string) {
 	if f == nil {
 		return HeaderModifier{}, field + " is missing."
 	}
 	var out HeaderModifier
-	list := func(headers []gatewayv1.HTTPHeader, name string) ([]Header, string) {
+	seen := map[string]string{} // lower-cased name: the list that names it
+	// check validates the i-th entry of list and returns its lower-cased name.
+	check := func(list string, i int, raw, value string) (string, string) {
+		at := fmt.Sprintf("%s.%s[%d]: ", field, list, i)
+		n := strings.ToLower(raw)
+		switch {
+		case !validHeaderName(n):
+			return "", at + fmt.Sprintf("%q is not a header name.", raw)
+		case seen[n] != "":
+			return "", at + fmt.Sprintf("header %q is named in %s already; a filter may act on a header once.", raw, seen[n])
+		}
+		seen[n] = list
+		if problem := headerValueProblem(value); problem != "" {
+			return "", at + problem
+		}
+		return n, ""
+	}
+	headers := func(in []gatewayv1.HTTPHeader, list string) ([]Header, string) {
 		var hs []Header
-		seen := map[string]bool{}
-		for i, h := range headers {
-			n := strings.ToLower(string(h.Name))
-			switch {
-			case !validHeaderName(n):
-				return nil, fmt.Sprintf("%s.%s[%d]: %q is not a header name.", field, name, i, h.Name)
-			case seen[n]:
-				return nil, fmt.Sprintf("%s.%s[%d]: header %q is named twice.", field, name, i, h.Name)
+		for i, h := range in {
+			n, problem := check(list, i, string(h.Name), h.Value)
+			if problem != "" {
+				return nil, problem
 			}
-			seen[n] = true
 			hs = append(hs, Header{Name: n, Value: h.Value})
 		}
 		return hs, ""
 	}
 	var problem string
-	if out.Set, problem = list(f.Set, "set"); problem != "" {
+	if out.Set, problem = headers(f.Set, "set"); problem != "" {
 		return HeaderModifier{}, problem
 	}
-	if out.Add, problem = list(f.Add, "add"); problem != "" {
+	if out.Add, problem = headers(f.Add, "add"); problem != "" {
 		return HeaderModifier{}, problem
 	}
-	seen := map[string]bool{}
-	for i, name := range f.Remove {
-		n := strings.ToLower(name)
-		if !validHeaderName(n) || seen[n] {
-			return HeaderModifier{}, fmt.Sprintf("%s.remove[%d]: %q is not a header name, or is named twice.", field, i, name)
+	for i, raw := range f.Remove {
+		n, problem := check("remove", i, raw, "")
+		if problem != "" {
+			return HeaderModifier{}, problem
 		}
-		seen[n] = true
 		out.Remove = append(out.Remove, n)
 	}
 	return out, ""
 }
+
+// headerValueProblem says why Envoy would refuse v as a header value (or
+// a path it writes into the request line): NUL, CR and LF end a header, and
+// a value may be 16 KiB long. Envoy refuses a configuration holding such a
+// value whole, which would take every route of the listener with it.
+func headerValueProblem(v string) string {
+	if i := strings.IndexAny(v, "\x00\r\n"); i >= 0 {
+		return fmt.Sprintf("the value %q holds the control character %q at byte %d; header values and paths cannot.", v, v[i], i)
+	}
+	if len(v) > maxHeaderValue {
+		return fmt.Sprintf("the value is %d bytes long; Envoy takes at most %d.", len(v), maxHeaderValue)
+	}
+	return ""
+}
+
+// maxHeaderValue is the longest header value Envoy's configuration takes.
+const maxHeaderValue = 16384
 
 // redirect validates a RequestRedirect filter. The status defaults to 302,
 // as the API does.
@@ -253,6 +289,9 @@ func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*PathRewrite, st
 		if p.ReplaceFullPath == nil || !strings.HasPrefix(*p.ReplaceFullPath, "/") {
 			return nil, field + ".replaceFullPath must be a path starting with \"/\"."
 		}
+		if problem := headerValueProblem(*p.ReplaceFullPath); problem != "" {
+			return nil, field + ".replaceFullPath: " + problem
+		}
 		return &PathRewrite{Full: *p.ReplaceFullPath}, ""
 	case gatewayv1.PrefixMatchHTTPPathModifier:
 		prefix := "/"
@@ -261,6 +300,9 @@ func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*PathRewrite, st
 		}
 		if !strings.HasPrefix(prefix, "/") {
 			return nil, field + ".replacePrefixMatch must start with \"/\"."
+		}
+		if problem := headerValueProblem(prefix); problem != "" {
+			return nil, field + ".replacePrefixMatch: " + problem
 		}
 		return &PathRewrite{Prefix: prefix, ReplacePrefix: true}, ""
 	default:
@@ -302,9 +344,8 @@ func (b *builder) mirror(from backendOrigin, f *gatewayv1.HTTPRequestMirrorFilte
 	return &Mirror{Cluster: cluster, Numerator: num, Denominator: den}, ""
 }
 
-// timeouts validates a rule's timeouts (GEP-2257 durations, which Go's
-// time.ParseDuration reads). The backend timeout may not exceed the request
-// timeout, which encompasses it.
+// timeouts validates a rule's timeouts (GEP-2257 durations). The backend
+// timeout may not exceed the request timeout, which encompasses it.
 func timeouts(t *gatewayv1.HTTPRouteTimeouts, field string) (request, backend *time.Duration, problem string) {
 	if t == nil {
 		return nil, nil, ""
@@ -313,9 +354,9 @@ func timeouts(t *gatewayv1.HTTPRouteTimeouts, field string) (request, backend *t
 		if d == nil {
 			return nil, ""
 		}
-		v, err := time.ParseDuration(string(*d))
-		if err != nil || v < 0 {
-			return nil, fmt.Sprintf("%s.timeouts.%s: %q is not a duration such as 10s or 1m30s.", field, name, *d)
+		v, ok := parseDuration(string(*d))
+		if !ok {
+			return nil, fmt.Sprintf("%s.timeouts.%s: %q is not a duration such as 10s, 1m30s or 500ms (GEP-2257: up to four groups of up to five digits and a unit, h, m, s or ms).", field, name, *d)
 		}
 		return &v, ""
 	}
@@ -330,4 +371,38 @@ func timeouts(t *gatewayv1.HTTPRouteTimeouts, field string) (request, backend *t
 		return nil, nil, fmt.Sprintf("%s.timeouts: backendRequest %s exceeds request %s, which includes it.", field, *t.BackendRequest, *t.Request)
 	}
 	return request, backend, ""
+}
+
+// parseDuration reads a GEP-2257 duration, the API's pattern
+// ^([0-9]{1,5}(h|m|s|ms)){1,4}$: "1h30m", "500ms", "0s". It is a strict
+// subset of what time.ParseDuration reads, which also takes "1.5s",
+// "100us" and a bare "0", values the API refuses.
+func parseDuration(s string) (time.Duration, bool) {
+	var total time.Duration
+	for groups := 0; s != "" || groups == 0; groups++ {
+		digits := 0
+		for digits < len(s) && '0' <= s[digits] && s[digits] <= '9' {
+			digits++
+		}
+		if groups == 4 || digits == 0 || digits > 5 {
+			return 0, false
+		}
+		n, _ := strconv.Atoi(s[:digits]) // at most five digits: no error
+		s = s[digits:]
+		var unit time.Duration
+		switch {
+		case strings.HasPrefix(s, "ms"):
+			unit, s = time.Millisecond, s[2:]
+		case strings.HasPrefix(s, "h"):
+			unit, s = time.Hour, s[1:]
+		case strings.HasPrefix(s, "m"):
+			unit, s = time.Minute, s[1:]
+		case strings.HasPrefix(s, "s"):
+			unit, s = time.Second, s[1:]
+		default:
+			return 0, false
+		}
+		total += time.Duration(n) * unit
+	}
+	return total, true
 }

@@ -3,8 +3,10 @@ package dag
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -44,7 +46,25 @@ func TestCompileFilters(t *testing.T) {
 			Set: []gatewayv1.HTTPHeader{header("X-A", "1")}, Add: []gatewayv1.HTTPHeader{header("x-b", "2")}, Remove: []string{"X-C"}})},
 			"req{[{x-a 1}] [{x-b 2}] [x-c]}", "", ""},
 		{"header named twice", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
-			Set: []gatewayv1.HTTPHeader{header("X-A", "1"), header("x-a", "2")}})}, "", `set[1]: header "x-a" is named twice`, ""},
+			Set: []gatewayv1.HTTPHeader{header("X-A", "1"), header("x-a", "2")}})}, "", `set[1]: header "x-a" is named in set already`, ""},
+		// "Only one action for a given header name is permitted", across
+		// set, add and remove too.
+		{"header set and added", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
+			Set: []gatewayv1.HTTPHeader{header("X-A", "1")}, Add: []gatewayv1.HTTPHeader{header("x-a", "2")}})}, "", `add[0]: header "x-a" is named in set already`, ""},
+		{"header added and removed", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
+			Add: []gatewayv1.HTTPHeader{header("x-a", "2")}, Remove: []string{"X-a"}})}, "", `remove[0]: header "X-a" is named in add already`, ""},
+		// Values Envoy refuses would take the whole listener down: the
+		// rule is refused instead.
+		{"header value with CR LF", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
+			Set: []gatewayv1.HTTPHeader{header("x-a", "a\r\nx-injected: 1")}})}, "", `set[0]: the value "a\r\nx-injected: 1" holds the control character '\r' at byte 1`, ""},
+		{"header value with NUL", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
+			Add: []gatewayv1.HTTPHeader{header("x-a", "\x00")}})}, "", `add[0]: the value "\x00" holds the control character '\x00' at byte 0`, ""},
+		{"header value too long", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
+			Add: []gatewayv1.HTTPHeader{header("x-a", strings.Repeat("v", 16385))}})}, "", "is 16385 bytes long; Envoy takes at most 16384", ""},
+		{"rewritten path with LF", []gatewayv1.HTTPRouteFilter{rewriteTo(gatewayv1.HTTPURLRewriteFilter{
+			Path: &gatewayv1.HTTPPathModifier{Type: gatewayv1.FullPathHTTPPathModifier, ReplaceFullPath: new("/x\ny")}})}, "", `urlRewrite.path.replaceFullPath: the value "/x\ny" holds the control character '\n'`, ""},
+		{"redirect prefix with CR", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{
+			Path: &gatewayv1.HTTPPathModifier{Type: gatewayv1.PrefixMatchHTTPPathModifier, ReplacePrefixMatch: new("/a\r")}})}, "", `requestRedirect.path.replacePrefixMatch: the value "/a\r" holds the control character '\r'`, ""},
 		{"bad header name", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
 			Add: []gatewayv1.HTTPHeader{header("a b", "1")}})}, "", `add[0]: "a b" is not a header name`, ""},
 		// Host: Envoy refuses it in request_headers_to_add, so setting it
@@ -177,6 +197,7 @@ func TestTimeouts(t *testing.T) {
 		{"zero disables", &gatewayv1.HTTPRouteTimeouts{Request: d("0s"), BackendRequest: d("5s")}, "0s", "5s", ""},
 		{"backend exceeds request", &gatewayv1.HTTPRouteTimeouts{Request: d("1s"), BackendRequest: d("2s")}, "", "", "exceeds request"},
 		{"not a duration", &gatewayv1.HTTPRouteTimeouts{Request: d("soon")}, "", "", `"soon" is not a duration`},
+		{"Go duration the API refuses", &gatewayv1.HTTPRouteTimeouts{BackendRequest: d("1.5s")}, "", "", `timeouts.backendRequest: "1.5s" is not a duration`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -193,6 +214,53 @@ func TestTimeouts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// durationCases are GEP-2257 durations and strings that look like them:
+// the table of TestParseDuration and the seeds of FuzzParseDuration.
+var durationCases = []struct {
+	in   string
+	want time.Duration // -1 when the API refuses in
+}{
+	{"0s", 0}, {"10s", 10 * time.Second}, {"500ms", 500 * time.Millisecond},
+	{"1h30m", 90 * time.Minute}, {"1h2m3s4ms", time.Hour + 2*time.Minute + 3*time.Second + 4*time.Millisecond},
+	{"99999h", 99999 * time.Hour}, {"1s1s", 2 * time.Second}, {"1ms1h", time.Hour + time.Millisecond},
+	{"", -1}, {"0", -1}, {"1.5s", -1}, {"100us", -1}, {"-1s", -1}, {"+1s", -1}, {"1d", -1},
+	{"100000s", -1}, {"1h1h1h1h1h", -1}, {"s", -1}, {"1", -1}, {"1m 2s", -1}, {"1S", -1}, {"1mss", -1},
+}
+
+func TestParseDuration(t *testing.T) {
+	for _, tt := range durationCases {
+		got, ok := parseDuration(tt.in)
+		if want := tt.want; ok != (want >= 0) || ok && got != want {
+			t.Errorf("parseDuration(%q) = %v, %v; want %v", tt.in, got, ok, want)
+		}
+	}
+}
+
+// apiDuration is the API's pattern for Duration, which parseDuration
+// implements without a regular expression.
+var apiDuration = regexp.MustCompile(`^([0-9]{1,5}(h|m|s|ms)){1,4}$`)
+
+// FuzzParseDuration checks parseDuration against the API's pattern, and,
+// for what it takes, against time.ParseDuration, of which GEP-2257 is a
+// strict subset.
+func FuzzParseDuration(f *testing.F) {
+	for _, tt := range durationCases {
+		f.Add(tt.in)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := parseDuration(s)
+		if ok != apiDuration.MatchString(s) {
+			t.Fatalf("parseDuration(%q) ok = %v, the API's pattern says %v", s, ok, !ok)
+		}
+		if !ok {
+			return
+		}
+		if want, err := time.ParseDuration(s); err != nil || got != want {
+			t.Fatalf("parseDuration(%q) = %v; time.ParseDuration gives %v, %v", s, got, want, err)
+		}
+	})
 }
 
 func deref[T any](p *T) any {

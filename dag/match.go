@@ -24,8 +24,8 @@ func compileMatch(m *gatewayv1.HTTPRouteMatch) (RouteMatch, string) {
 	}
 	if m.Method != nil {
 		out.Method = string(*m.Method)
-		if !validMethod(out.Method) {
-			return RouteMatch{}, fmt.Sprintf("method: %q is not an HTTP method token.", out.Method)
+		if !gatewayMethod(out.Method) {
+			return RouteMatch{}, fmt.Sprintf("method: %q is not one of the methods the API allows (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH; upper case).", out.Method)
 		}
 	}
 	if out.Headers, problem = headerMatches(len(m.Headers), func(i int) (string, *string, string) {
@@ -36,6 +36,10 @@ func compileMatch(m *gatewayv1.HTTPRouteMatch) (RouteMatch, string) {
 	seen := map[string]bool{}
 	for i, q := range m.QueryParams {
 		name := string(q.Name)
+		if seen[name] {
+			continue // ignored, valid or not: the spec considers only the first
+		}
+		seen[name] = true
 		sm, problem := stringMatch(name, (*string)(q.Type), q.Value)
 		if problem == "" && name == "" {
 			problem = "the name is empty."
@@ -43,10 +47,7 @@ func compileMatch(m *gatewayv1.HTTPRouteMatch) (RouteMatch, string) {
 		if problem != "" {
 			return RouteMatch{}, fmt.Sprintf("queryParams[%d]: %s", i, problem)
 		}
-		if !seen[name] {
-			seen[name] = true
-			out.QueryParams = append(out.QueryParams, sm)
-		}
+		out.QueryParams = append(out.QueryParams, sm)
 	}
 	return out, ""
 }
@@ -60,6 +61,10 @@ func headerMatches(n int, at func(int) (string, *string, string)) ([]StringMatch
 	for i := range n {
 		raw, typ, value := at(i)
 		name := strings.ToLower(raw)
+		if seen[name] {
+			continue // ignored, valid or not: the spec considers only the first
+		}
+		seen[name] = true
 		sm, problem := stringMatch(name, typ, value)
 		if problem == "" && !validHeaderName(name) {
 			problem = fmt.Sprintf("%q is not a header name.", raw)
@@ -67,10 +72,7 @@ func headerMatches(n int, at func(int) (string, *string, string)) ([]StringMatch
 		if problem != "" {
 			return nil, fmt.Sprintf("headers[%d]: %s", i, problem)
 		}
-		if !seen[name] {
-			seen[name] = true
-			out = append(out, sm)
-		}
+		out = append(out, sm)
 	}
 	return out, ""
 }
@@ -149,13 +151,27 @@ func pathMatch(p *gatewayv1.HTTPPathMatch) (PathMatch, string) {
 	}
 }
 
-// validMethod reports whether m is an HTTP method token (RFC 9110: tchar+).
-func validMethod(m string) bool {
-	if m == "" {
+// gatewayMethod reports whether m is one of the HTTPMethod values the API
+// allows. The spec wants any other value refused ("Unknown values here
+// must result in ... UnsupportedValue"), and the values are case-sensitive:
+// "get" would be programmed as a method no request has.
+func gatewayMethod(m string) bool {
+	switch gatewayv1.HTTPMethod(m) {
+	case gatewayv1.HTTPMethodGet, gatewayv1.HTTPMethodHead, gatewayv1.HTTPMethodPost,
+		gatewayv1.HTTPMethodPut, gatewayv1.HTTPMethodDelete, gatewayv1.HTTPMethodConnect,
+		gatewayv1.HTTPMethodOptions, gatewayv1.HTTPMethodTrace, gatewayv1.HTTPMethodPatch:
+		return true
+	}
+	return false
+}
+
+// isToken reports whether s is an RFC 9110 token (tchar+).
+func isToken(s string) bool {
+	if s == "" {
 		return false
 	}
-	for i := 0; i < len(m); i++ {
-		if !isTokenChar(m[i]) {
+	for i := 0; i < len(s); i++ {
+		if !isTokenChar(s[i]) {
 			return false
 		}
 	}
@@ -165,7 +181,7 @@ func validMethod(m string) bool {
 // validHeaderName reports whether a lower-cased name is a header field name
 // (RFC 9110 token). Pseudo-headers such as ":authority" are not allowed: the
 // spec's HTTPHeaderName excludes them.
-func validHeaderName(name string) bool { return validMethod(name) }
+func validHeaderName(name string) bool { return isToken(name) }
 
 func isTokenChar(c byte) bool {
 	switch {

@@ -13,6 +13,7 @@ func TestCompileMatch(t *testing.T) {
 	qregex := gatewayv1.QueryParamMatchRegularExpression
 	bogus := gatewayv1.HeaderMatchType("Prefix")
 	get, weird := gatewayv1.HTTPMethod("GET"), gatewayv1.HTTPMethod("GE T")
+	lower, purge := gatewayv1.HTTPMethod("get"), gatewayv1.HTTPMethod("PURGE")
 	header := func(name, value string, typ *gatewayv1.HeaderMatchType) gatewayv1.HTTPHeaderMatch {
 		return gatewayv1.HTTPHeaderMatch{Name: gatewayv1.HTTPHeaderName(name), Value: value, Type: typ}
 	}
@@ -29,6 +30,9 @@ func TestCompileMatch(t *testing.T) {
 		{"no conditions", gatewayv1.HTTPRouteMatch{}, " [] []", ""},
 		{"method", gatewayv1.HTTPRouteMatch{Method: &get}, "GET [] []", ""},
 		{"bad method", gatewayv1.HTTPRouteMatch{Method: &weird}, "", `method: "GE T"`},
+		// Only the API's nine methods, upper case: "get" would never match.
+		{"lower-case method", gatewayv1.HTTPRouteMatch{Method: &lower}, "", `method: "get" is not one of the methods the API allows`},
+		{"method outside the API's list", gatewayv1.HTTPRouteMatch{Method: &purge}, "", `method: "PURGE" is not one of`},
 
 		// Headers: names lower-cased; the first of equivalent names wins.
 		{"header", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("X-Env", "canary", nil)}}, " [{x-env Exact canary}] []", ""},
@@ -36,12 +40,15 @@ func TestCompileMatch(t *testing.T) {
 		{"header regex", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", "^a+$", &regex)}}, " [{x RegularExpression ^a+$}] []", ""},
 		{"bad header regex", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", "a(", &regex)}}, "", "headers[0]: invalid RE2"},
 		{"unknown header type", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", "a", &bogus)}}, "", `type "Prefix"`},
+		// An ignored duplicate cannot make the match invalid.
+		{"invalid duplicate header ignored", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x-a", "1", nil), header("X-A", "(", &regex)}}, " [{x-a Exact 1}] []", ""},
 		{"pseudo-header", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header(":authority", "a", nil)}}, "", "not a header name"},
 
 		// Query parameters: names keep their case.
 		{"query", gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{query("Debug", "1", nil)}}, " [] [{Debug Exact 1}]", ""},
 		{"query names are case-sensitive", gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{query("a", "1", nil), query("A", "2", nil), query("a", "3", nil)}}, " [] [{a Exact 1} {A Exact 2}]", ""},
 		{"query regex", gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{query("q", "[0-9]+", &qregex)}}, " [] [{q RegularExpression [0-9]+}]", ""},
+		{"invalid duplicate query parameter ignored", gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{query("q", "1", nil), query("q", "(", &qregex)}}, " [] [{q Exact 1}]", ""},
 		{"empty query name", gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{query("", "1", nil)}}, "", "queryParams[0]: the name is empty"},
 
 		// Regular expressions stay within what Envoy accepts.

@@ -115,6 +115,11 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 			return nil, fmt.Sprintf("%s.matches[%d]: %s", field, mi, problem)
 		}
 		f.Timeout, f.BackendTimeout = timeout, backendTimeout
+		if filters.unresolved {
+			// Requests an unknown filter would process "MUST receive a
+			// HTTP error response": a redirect is not one.
+			f.Redirect = nil
+		}
 		r := &routes[mi]
 		*r = Route{
 			Source:        RouteSource{Kind: "HTTPRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
@@ -128,9 +133,19 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 			// Nothing is forwarded: the rule answers 500, or redirects.
 			r.Backends, r.InvalidWeight = nil, 0
 		}
-		r.DirectResponseStatus = 500
+		r.DirectResponseStatus = errorStatus("HTTPRoute")
 	}
 	return routes, ""
+}
+
+// errorStatus is the HTTP status with which routes of kind answer the
+// requests they cannot forward: 500, as the spec says, or for GRPCRoute
+// 503, which gRPC clients read as UNAVAILABLE.
+func errorStatus(kind string) uint32 {
+	if kind == "GRPCRoute" {
+		return 503
+	}
+	return 500
 }
 
 // ruleBackends resolves the n backendRefs of an HTTP rule, given by index
@@ -139,46 +154,60 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 func (b *builder) ruleBackends(from backendOrigin, n int, at func(int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter), field string, c *compiledRules) ([]WeightedCluster, uint32, string) {
 	var buf [4]gatewayv1.BackendRef // most rules have a backendRef or two
 	refs := buf[:0]
-	var mods [][2]HeaderModifier // made only for a rule with backendRef filters
+	var compiled []backendFilters // made only for a rule with backendRef filters
 	for i := range n {
 		ref, filters := at(i)
 		refs = append(refs, ref)
 		if len(filters) == 0 {
 			continue
 		}
-		if mods == nil {
-			mods = make([][2]HeaderModifier, n)
+		if compiled == nil {
+			compiled = make([]backendFilters, n)
 		}
 		var problem string
-		if mods[i], problem = backendRefFilters(filters, fmt.Sprintf("%s.backendRefs[%d]", field, i)); problem != "" {
+		if compiled[i], problem = compileBackendFilters(filters, fmt.Sprintf("%s.backendRefs[%d]", field, i)); problem != "" {
 			return nil, 0, problem
 		}
 	}
-	var modifiers func(int) (HeaderModifier, HeaderModifier)
-	if mods != nil {
-		modifiers = func(i int) (HeaderModifier, HeaderModifier) { return mods[i][0], mods[i][1] }
+	var filtersAt func(int) *backendFilters
+	if compiled != nil {
+		filtersAt = func(i int) *backendFilters { return &compiled[i] }
 	}
-	backends, invalid := b.resolveBackends(from, refs, field, c, modifiers)
-	return backends, invalid, ""
+	return b.resolveBackends(from, refs, field, c, filtersAt)
 }
 
-// backendRefFilters compiles the filters of one backendRef: header changes
-// for requests to that backend and its responses. Others are not supported
-// per backend.
-func backendRefFilters(filters []gatewayv1.HTTPRouteFilter, field string) ([2]HeaderModifier, string) {
-	var out [2]HeaderModifier
+// backendFilters are the compiled filters of one backendRef: header
+// changes for the requests sent to that backend and for its responses.
+type backendFilters struct {
+	request, response HeaderModifier
+	// unresolved, when not empty, names an ExtensionRef filter Sesame does
+	// not know. Such a filter "MUST NOT be skipped", and the requests it
+	// would process "MUST receive a HTTP error response": the backend's
+	// share is answered with an error, as an invalid backend's is.
+	unresolved string
+}
+
+// compileBackendFilters compiles the filters of one backendRef. Filters
+// other than header changes and ExtensionRefs are not supported per
+// backend: problem names the first, and the rule is dropped.
+func compileBackendFilters(filters []gatewayv1.HTTPRouteFilter, field string) (backendFilters, string) {
+	var out backendFilters
 	var problem string
 	for i := range filters {
 		f := &filters[i]
 		at := fmt.Sprintf("%s.filters[%d]", field, i)
 		switch f.Type {
 		case gatewayv1.HTTPRouteFilterRequestHeaderModifier:
-			out[0], problem = headerModifier(f.RequestHeaderModifier, "requestHeaderModifier")
-			if problem == "" && (slices.Contains(out[0].Remove, "host") || slices.ContainsFunc(append(out[0].Set, out[0].Add...), func(h Header) bool { return h.Name == "host" })) {
+			out.request, problem = headerModifier(f.RequestHeaderModifier, "requestHeaderModifier")
+			if problem == "" && (slices.Contains(out.request.Remove, "host") || slices.ContainsFunc(append(out.request.Set, out.request.Add...), func(h Header) bool { return h.Name == "host" })) {
 				problem = "the Host header cannot be changed per backend; use the rule's filters."
 			}
 		case gatewayv1.HTTPRouteFilterResponseHeaderModifier:
-			out[1], problem = headerModifier(f.ResponseHeaderModifier, "responseHeaderModifier")
+			out.response, problem = headerModifier(f.ResponseHeaderModifier, "responseHeaderModifier")
+		case gatewayv1.HTTPRouteFilterExtensionRef:
+			if out.unresolved == "" {
+				out.unresolved = fmt.Sprintf("filters[%d]: extensionRef %s is not a filter Sesame knows", i, extensionRefName(f.ExtensionRef))
+			}
 		default:
 			problem = fmt.Sprintf("filter %s is not supported on a backendRef by this version of Sesame; use it on the rule.", f.Type)
 		}

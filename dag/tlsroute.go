@@ -19,7 +19,11 @@ func (b *builder) compileTLSRouteRules(route *gatewayv1.TLSRoute) *compiledRules
 			c.problems = append(c.problems, field+": a TLSRoute has one rule; this one is ignored.")
 			continue
 		}
-		backends, invalid := b.resolveBackends(backendOrigin{kind: "TLSRoute", namespace: route.Namespace}, route.Spec.Rules[ri].BackendRefs, field, c, nil)
+		backends, invalid, problem := b.resolveBackends(backendOrigin{kind: "TLSRoute", namespace: route.Namespace}, route.Spec.Rules[ri].BackendRefs, field, c, nil)
+		if problem != "" {
+			c.problems = append(c.problems, problem)
+			continue
+		}
 		c.tcp = &TCPRoute{
 			Source:       RouteSource{Kind: "TLSRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri},
 			Backends:     backends,
