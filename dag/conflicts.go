@@ -263,11 +263,12 @@ func (s StringMatch) flags() byte {
 
 // applyConflicts tells a route's accepted parents what its matches lost to
 // older routes: Accepted=False with the Sesame reason Conflicted when
-// nothing of the route is left to serve, otherwise a PartiallyInvalid
-// condition (which the spec reserves for accepted routes, with a message
-// that starts "Dropped Rule"). It reports whether the route lost
-// everything; it only reads the builder, so that routes can be done in
-// parallel.
+// nothing of the route is left to serve, otherwise the Accepted
+// condition's message names what is served by whom. Not PartiallyInvalid:
+// v1 says that "MUST NOT be set if a Route is fully valid", and a route
+// whose match an older one serves is valid. It reports whether the route
+// lost everything; it only reads the builder, so that routes can be done
+// in parallel.
 func (b *builder) applyConflicts(parents []gatewayv1.RouteParentStatus, rules *compiledRules) (lostAll bool) {
 	if rules == nil || len(rules.lost) == 0 {
 		return false
@@ -276,7 +277,8 @@ func (b *builder) applyConflicts(parents []gatewayv1.RouteParentStatus, rules *c
 	lost := describeLosses(losses)
 	for i := range parents {
 		p := &parents[i]
-		if string(p.ControllerName) != b.opts.controllerName() || !conditionTrue(p.Conditions, string(gatewayv1.RouteConditionAccepted)) {
+		accepted := findCond(p.Conditions, string(gatewayv1.RouteConditionAccepted))
+		if string(p.ControllerName) != b.opts.controllerName() || accepted == nil || accepted.Status != metav1.ConditionTrue {
 			continue
 		}
 		if !rules.anyKept() {
@@ -286,11 +288,7 @@ func (b *builder) applyConflicts(parents []gatewayv1.RouteParentStatus, rules *c
 			p.Conditions = removeCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid))
 			continue
 		}
-		msg, reason := "Dropped Rule: "+lost, ReasonConflicted
-		if old := findCond(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid)); old != nil {
-			msg, reason = old.Message+" "+lost, old.Reason
-		}
-		p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid), metav1.ConditionTrue, reason, msg)
+		accepted.Message += " Not served, as an older route has the same match: " + lost
 	}
 	return lostAll
 }
@@ -306,11 +304,6 @@ func findCond(conds []metav1.Condition, typ string) *metav1.Condition {
 		}
 	}
 	return nil
-}
-
-func conditionTrue(conds []metav1.Condition, typ string) bool {
-	c := findCond(conds, typ)
-	return c != nil && c.Status == metav1.ConditionTrue
 }
 
 // setCondition replaces or appends a condition, keeping the generation and

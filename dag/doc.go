@@ -52,10 +52,15 @@
 // ResolvedRefs=False with reason UnsupportedProtocol, and is invalid.
 //
 // Conflicts: of two routes with identical matches on one hostname the older
-// wins (seeds); the loser's rule is not programmed and its status names the
-// winner (PartiallyInvalid, or Accepted=False with the Sesame reason
-// Conflicted when nothing of it is left). Of an HTTPRoute and a GRPCRoute
-// whose hostnames intersect on a listener, only the older is accepted (v1).
+// wins (seeds; then namespace/name, as v1 breaks ties). The seeds leave the
+// loser's conflicting rule out; Sesame leaves out only the matches that
+// lose, on the hostnames where they lose, since the rule's other matches
+// and hostnames conflict with nothing. The loser's Accepted message names
+// the winner of each, or, when nothing of it is left, it gets
+// Accepted=False with the Sesame reason Conflicted. Not PartiallyInvalid,
+// as the seeds have it: v1 says that "MUST NOT be set if a Route is fully
+// valid". Of an HTTPRoute and a GRPCRoute whose hostnames intersect on a
+// listener, only the older is accepted (v1).
 //
 // When some backendRefs of a rule are invalid, their share of the traffic is
 // answered 500 (HTTP) or refused (TLS), as the spec requires; a rule with no
