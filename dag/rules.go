@@ -51,10 +51,19 @@ var firstRuleFields = func() (fields [16]string) {
 // A rule that cannot be served as written is dropped whole, with a problem
 // naming it: serving it without the part that is wrong would send traffic
 // where its author did not mean it to go.
+//
+// A route without rules gets the API's default, one rule matching every
+// path with no backend, so every request it matches is answered 500: the
+// API server stores that for a route written without rules, and a route
+// read from a file should translate as it would in a cluster.
 func (b *builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRules {
-	c := newCompiledRules(len(route.Spec.Rules), func(i int) int { return len(route.Spec.Rules[i].Matches) })
-	for ri := range route.Spec.Rules {
-		rule := &route.Spec.Rules[ri]
+	rules := route.Spec.Rules
+	if len(rules) == 0 {
+		rules = defaultHTTPRouteRules
+	}
+	c := newCompiledRules(len(rules), func(i int) int { return len(rules[i].Matches) })
+	for ri := range rules {
+		rule := &rules[ri]
 		field := ruleField(ri)
 		routes, problem := b.compileHTTPRouteRule(route, rule, ri, field, c)
 		if problem != "" {
@@ -65,6 +74,15 @@ func (b *builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRul
 	}
 	return c
 }
+
+// defaultHTTPRouteRules is the API's default for spec.rules. It is only
+// read.
+var defaultHTTPRouteRules = []gatewayv1.HTTPRouteRule{{
+	Matches: []gatewayv1.HTTPRouteMatch{{Path: &gatewayv1.HTTPPathMatch{
+		Type:  new(gatewayv1.PathMatchPathPrefix),
+		Value: new("/"),
+	}}},
+}}
 
 // newCompiledRules returns compiledRules with room for the routes of n
 // rules, the i-th with matches(i) matches (none is one).
