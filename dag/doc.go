@@ -37,13 +37,26 @@
 // name, rule and match order); weighted Service backendRefs; the filters
 // RequestHeaderModifier and ResponseHeaderModifier (on rules and on
 // backendRefs), RequestRedirect, URLRewrite, RequestMirror, and ExtensionRef
-// (unknown to Sesame, so answered 500 as the spec requires); timeouts.
-// GRPCRoute: service and method matches (as HTTP/2 paths), header matches,
-// its filters, and backends spoken to over h2c. Rules that use CORS,
-// ExternalAuth, retries or session persistence are dropped whole (so that
-// no traffic goes where its author did not mean it to) and named in a
+// (unknown to Sesame, so answered 500 as the spec requires: on a rule, its
+// requests, redirect or not; on a backendRef, that backend's share);
+// timeouts (GEP-2257 durations only). GRPCRoute: service and method matches
+// (as HTTP/2 paths), header matches, its filters, and backends spoken to
+// over h2c.
+//
+// Rules that cannot be served as written (CORS, ExternalAuth, retries,
+// session persistence, invalid values) are dropped whole and named in a
 // PartiallyInvalid condition ("Dropped Rule"), or in Accepted=False when no
-// rule is left. Listeners of other protocols get Accepted=False with reason
+// rule is left. A dropped rule's valid matches stay and answer 500 (503 for
+// GRPCRoute), so that its requests do not fall through to the route's other
+// rules: a path whose ExternalAuth Sesame cannot apply is not served
+// without it. The spec describes dropping; this is what it asks of an
+// unresolved filter, and what Envoy Gateway does for invalid filters.
+// Values Envoy would refuse (header values and paths with CR, LF or NUL,
+// weights beyond the API's range) are refused here, rule by rule: Envoy
+// refuses a route table whole. Methods are the API's nine, and a header
+// filter may act on a header once across set, add and remove (its rule,
+// which Sesame reads as overriding HTTPHeader's "subsequent entries ... MUST
+// be ignored"). Listeners of other protocols get Accepted=False with reason
 // UnsupportedProtocol.
 //
 // Backends: the protocol Envoy speaks to each Service port comes from

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -50,7 +52,13 @@ var firstRuleFields = func() (fields [16]string) {
 // compileHTTPRouteRules turns the rules of route into Routes, one per match.
 // A rule that cannot be served as written is dropped whole, with a problem
 // naming it: serving it without the part that is wrong would send traffic
-// where its author did not mean it to go.
+// where its author did not mean it to go. For the same reason, when its
+// matches are valid and the route has other rules to serve, its matches
+// stay and answer 500 (guards): otherwise their requests would fall
+// through to the route's other rules, so that a path whose ExternalAuth
+// filter Sesame cannot apply would be served by "/" without it. The spec
+// asks this of a filter it cannot resolve ("MUST NOT be skipped");
+// Envoy Gateway does the same for every invalid filter.
 //
 // A route without rules gets the API's default, one rule matching every
 // path with no backend, so every request it matches is answered 500: the
@@ -62,17 +70,64 @@ func (b *builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRul
 		rules = defaultHTTPRouteRules
 	}
 	c := newCompiledRules(len(rules), func(i int) int { return len(rules[i].Matches) })
+	var g guards
 	for ri := range rules {
 		rule := &rules[ri]
 		field := ruleField(ri)
 		routes, problem := b.compileHTTPRouteRule(route, rule, ri, field, c)
 		if problem != "" {
-			c.problems = append(c.problems, problem)
+			g.drop(c, routes, problem)
 			continue
 		}
 		c.add(routes)
 	}
+	g.place(c, "HTTPRoute")
 	return c
+}
+
+// guards collects the routes that stand in for dropped rules whose
+// matches are valid (see compileHTTPRouteRules).
+type guards struct {
+	routes   [][]Route
+	problems []int // the index in compiledRules.problems of each guarded rule's problem
+}
+
+// drop records a dropped rule's problem, and its guard routes, if any.
+func (g *guards) drop(c *compiledRules, routes []Route, problem string) {
+	if len(routes) > 0 {
+		g.routes = append(g.routes, routes)
+		g.problems = append(g.problems, len(c.problems))
+	}
+	c.problems = append(c.problems, problem)
+}
+
+// place adds the guards to c when c has a valid rule to serve: a route
+// with none is not accepted, and programs nothing.
+func (g *guards) place(c *compiledRules, kind string) {
+	if !c.servable() {
+		return
+	}
+	for _, routes := range g.routes {
+		c.add(routes)
+	}
+	for _, i := range g.problems {
+		c.problems[i] = strings.TrimSuffix(c.problems[i], ".") + fmt.Sprintf("; its matches answer %d, so that their requests do not go to the route's other rules.", errorStatus(kind))
+	}
+}
+
+// guardRoutes are the routes that stand in for a dropped rule: its
+// matches, answering with an error.
+func guardRoutes(kind string, route metav1.Object, ri int, matches []RouteMatch) []Route {
+	routes := make([]Route, len(matches))
+	for mi, match := range matches {
+		routes[mi] = Route{
+			Source:               RouteSource{Kind: kind, Namespace: route.GetNamespace(), Name: route.GetName(), Rule: ri, Match: mi},
+			Match:                match,
+			DirectResponseStatus: errorStatus(kind),
+			age:                  ageOf(route.GetCreationTimestamp().Time),
+		}
+	}
+	return routes
 }
 
 // defaultHTTPRouteRules is the API's default for spec.rules. It is only
@@ -101,13 +156,25 @@ func (c *compiledRules) add(routes []Route) {
 	}
 }
 
+// compileHTTPRouteRule compiles one rule into its routes, one per match.
+// When the rule cannot be served, problem says why, and routes, if the
+// matches are valid, are the rule's guards (guardRoutes).
 func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules) ([]Route, string) {
-	if problem := unsupportedRuleFields(rule, field); problem != "" {
-		return nil, problem
-	}
 	var buf [4]RouteMatch // each is copied into its Route: most rules have a match or two
 	matches, problem := ruleMatches(rule, field, buf[:0])
 	if problem != "" {
+		return nil, problem
+	}
+	routes, problem := b.serveHTTPRouteRule(route, rule, ri, field, c, matches)
+	if problem != "" {
+		return guardRoutes("HTTPRoute", route, ri, matches), problem
+	}
+	return routes, ""
+}
+
+// serveHTTPRouteRule compiles the rest of a rule whose matches are valid.
+func (b *builder) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules, matches []RouteMatch) ([]Route, string) {
+	if problem := unsupportedRuleFields(rule, field); problem != "" {
 		return nil, problem
 	}
 	from := backendOrigin{kind: "HTTPRoute", namespace: route.Namespace}
