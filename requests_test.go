@@ -262,6 +262,19 @@ var requestTests = []requestFile{
 	}},
 	// Backends (HTTPRouteRule.BackendRefs, BackendRef.Weight): shares as
 	// proportions; invalid backends' share answers 500.
+	// Fail closed: a rule Sesame cannot serve as written answers 500
+	// rather than let its requests reach the route's other rules.
+	{"fail-closed.yaml", "gateway/default/public/80", "http", []request{
+		{"ExternalAuth Sesame cannot apply: not served without it", get("h", "/private/data"), status(500)},
+		{"CORS Sesame cannot apply", get("h", "/cors"), status(500)},
+		{"weights Envoy would refuse", get("h", "/huge"), status(500)},
+		{"header value with CR LF", get("h", "/inject"), status(500)},
+		{"unresolved ExtensionRef beside a redirect", get("h", "/login"), status(500)},
+		{"unresolved ExtensionRef on a backendRef takes its share", get("h", "/admin"), split(map[string]uint32{backend("v2"): 3, invalidBackend: 1})},
+		{"a match with an invalid method is not programmed", get("h", "/lower"), to(backend("v2"))},
+		{"the route's other rule still serves", get("h", "/public"), to(backend("v2"))},
+		{"a route without rules answers 500", get("empty", "/anything"), status(500)},
+	}},
 	{"backends.yaml", "gateway/default/public/80", "http", []request{
 		{"weighted split", get("h", "/split"), split(map[string]uint32{backend("v1"): 80, backend("v2"): 20})},
 		{"equal default weights", get("h", "/equal"), split(map[string]uint32{backend("v1"): 1, backend("v2"): 1})},
