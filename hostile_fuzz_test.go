@@ -9,11 +9,12 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame"
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag"
 )
 
 // FuzzHostileRoutes puts arbitrary strings and numbers in every field of an
-// HTTPRoute and a GRPCRoute that reaches Envoy configuration: match values,
+// HTTPRoute, a GRPCRoute and an HTTPProxy that reaches Envoy configuration: match values,
 // header names and values, methods, rewritten paths, hostnames, ports,
 // weights, gRPC services and methods. The API server's standard channel
 // does not check most of them, so a hostile or careless tenant can write
@@ -24,6 +25,7 @@ import (
 func FuzzHostileRoutes(f *testing.F) {
 	f.Add("/api", "x-env", "canary", "GET", "/new", "example.com", int32(80), int32(1), "pkg.Svc", "Get", uint8(0))
 	f.Add("/a", "x-a", "a\r\nx-injected: 1", "get", "/x\ny", "a..b", int32(0), int32(2147483647), "^a$|^b$", "(", uint8(1))
+	f.Add("/a", "x-a", "a\r\nb", "GET", "/x\r", "example.com", int32(80), int32(1), "pkg.Svc", "Get", uint8(0))
 	f.Add("(", "Host", "\x00", "PURGE", "", "*.example.com", int32(-1), int32(-1), "", "M", uint8(2))
 	f.Add("/id/[0-9a-f]{64}", ":authority", "v", "", "/%", "", int32(65536), int32(1000001), "a{1000}", "b{1000}", uint8(3))
 	f.Fuzz(func(t *testing.T, path, headerName, headerValue, method, rewrite, hostname string, port, weight int32, service, grpcMethod string, choice uint8) {
@@ -86,6 +88,26 @@ func FuzzHostileRoutes(f *testing.F) {
 				}},
 			},
 		}
+		headersPolicy := &contourv1.HeadersPolicy{
+			Set:    []contourv1.HeaderValue{{Name: headerName, Value: headerValue}},
+			Remove: []string{headerName},
+		}
+		proxy := &contourv1.HTTPProxy{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "proxy"},
+			Spec: contourv1.HTTPProxySpec{
+				VirtualHost: &contourv1.VirtualHost{Fqdn: hostname},
+				Routes: []contourv1.Route{{
+					Conditions: []contourv1.MatchCondition{
+						{Prefix: path},
+						{Header: &contourv1.HeaderMatchCondition{Name: headerName, Exact: headerValue}},
+					},
+					Services:              []contourv1.Service{{Name: "svc", Port: 80, Weight: int64(weight), RequestHeadersPolicy: headersPolicy}},
+					RequestHeadersPolicy:  headersPolicy,
+					ResponseHeadersPolicy: headersPolicy,
+					PathRewritePolicy:     &contourv1.PathRewritePolicy{ReplacePrefix: []contourv1.ReplacePrefix{{Replacement: rewrite}}},
+				}},
+			},
+		}
 		objects := []runtime.Object{
 			&gatewayv1.GatewayClass{ObjectMeta: metav1.ObjectMeta{Name: "c"}, Spec: gatewayv1.GatewayClassSpec{ControllerName: dag.DefaultControllerName}},
 			&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "gw"}, Spec: gatewayv1.GatewaySpec{GatewayClassName: "c", Listeners: []gatewayv1.Listener{
@@ -93,7 +115,7 @@ func FuzzHostileRoutes(f *testing.F) {
 				{Name: "grpc", Protocol: gatewayv1.HTTPProtocolType, Port: 8081},
 			}}},
 			&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "svc"}, Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80, AppProtocol: new("kubernetes.io/h2c")}}}},
-			http, grpc,
+			http, grpc, proxy,
 		}
 		if _, err := sesame.Translate(objects, sesame.Options{}); err != nil {
 			t.Fatalf("Translate: %v", err)

@@ -47,6 +47,8 @@ func proxyHeadersPolicy(hp *contourv1.HeadersPolicy, field string, allowHost boo
 			return HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: header %q is set twice.", field, i, h.Name)
 		case name == "host" && !allowHost:
 			return HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: Host cannot be set in a response.", field, i)
+		case headerValueProblem(h.Value) != "":
+			return HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: %s", field, i, headerValueProblem(h.Value))
 		case name == "host":
 			host = h.Value
 		default:
@@ -165,6 +167,9 @@ func proxyRewrite(prp *contourv1.PathRewritePolicy, m proxyMatch, field string) 
 		prefixes[r.Prefix] = i
 		if !strings.HasPrefix(r.Replacement, "/") {
 			return nil, fmt.Sprintf("%s.replacement %q does not start with \"/\".", at, r.Replacement)
+		}
+		if problem := headerValueProblem(r.Replacement); problem != "" {
+			return nil, fmt.Sprintf("%s.replacement: %s", at, problem)
 		}
 		switch {
 		case r.Prefix == "":

@@ -91,6 +91,7 @@ func TestProxyRewrite(t *testing.T) {
 		{"wildcard prefix", []contourv1.ReplacePrefix{{Replacement: "/x"}}, proxyMatch{path: wildcardPattern{"/a/", "/b"}}, "", "needs a literal prefix"},
 		{"two defaults", []contourv1.ReplacePrefix{{Replacement: "/x"}, {Replacement: "/y"}}, prefix("/api"), "", "same prefix"},
 		{"relative replacement", []contourv1.ReplacePrefix{{Replacement: "x"}}, prefix("/api"), "", `does not start with "/"`},
+		{"replacement with LF", []contourv1.ReplacePrefix{{Replacement: "/x\ny"}}, prefix("/api"), "", `replacement: the value "/x\ny" holds the control character '\n'`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rw, problem := proxyRewrite(&contourv1.PathRewritePolicy{ReplacePrefix: tt.entries}, tt.match, "pathRewritePolicy")
@@ -124,6 +125,9 @@ func TestProxyHeadersPolicy(t *testing.T) {
 		{contourv1.HeadersPolicy{Set: []contourv1.HeaderValue{{Name: "x a"}}}, true, "not a header name"},
 		{contourv1.HeadersPolicy{Remove: []string{"x", "X"}}, true, "removed twice"},
 		{contourv1.HeadersPolicy{Remove: []string{"host"}}, true, "Host cannot be removed"},
+		// Envoy refuses a route table holding such values whole.
+		{contourv1.HeadersPolicy{Set: []contourv1.HeaderValue{{Name: "x-a", Value: "a\r\nx-b: 1"}}}, true, `set[0]: the value "a\r\nx-b: 1" holds the control character '\r'`},
+		{contourv1.HeadersPolicy{Set: []contourv1.HeaderValue{{Name: "Host", Value: "h\x00"}}}, true, `set[0]: the value "h\x00" holds the control character '\x00'`},
 	} {
 		if _, _, problem := proxyHeadersPolicy(&tt.hp, "p", tt.host); !strings.Contains(problem, tt.problem) {
 			t.Errorf("%+v: problem %q, want %q", tt.hp, problem, tt.problem)
