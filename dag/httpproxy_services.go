@@ -23,6 +23,7 @@ package dag
 
 import (
 	"fmt"
+	"math"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -46,11 +47,17 @@ func (b *builder) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 		st.addError(contourv1.ConditionTypeServiceError, reason, "%s The route answers 503.", fmt.Sprintf(format, args...))
 		return proxyBackends{}, false
 	}
-	allZero := true
+	allZero, total := true, int64(0)
 	for _, s := range services {
 		if s.Weight != 0 && !s.Mirror {
 			allZero = false
+			total += min(max(s.Weight, 0), 1<<24+1) // out of range is refused below; no overflow here
 		}
+	}
+	if total > math.MaxUint32 {
+		// Envoy adds the weights in 32 bits and refuses the route table
+		// whole when they do not fit.
+		return refuse("WeightNotValid", "%s.services: the weights add up to %d; Envoy takes at most %d.", field, total, int64(math.MaxUint32))
 	}
 	for i := range services {
 		s := &services[i]
