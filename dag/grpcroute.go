@@ -3,7 +3,6 @@ package dag
 import (
 	"fmt"
 	"regexp"
-	"strings"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -128,15 +127,20 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (RouteMatch, string) {
 				out.Path = PathMatch{Type: PathExact, Value: "/" + service + "/" + method}
 			}
 		case string(gatewayv1.GRPCMethodMatchRegularExpression):
-			for _, part := range []struct{ name, re string }{{"service", service}, {"method", method}} {
+			var parts [2]string // service and method as they stand in the path
+			for i, part := range []struct{ name, re string }{{"service", service}, {"method", method}} {
 				if part.re == "" {
 					continue
 				}
 				if problem := checkRegex(part.re); problem != "" {
 					return RouteMatch{}, "method." + part.name + ": " + problem
 				}
+				var ok bool
+				if parts[i], ok = unanchor(part.re); !ok {
+					return RouteMatch{}, fmt.Sprintf("method.%s: the regular expression %q has an anchor (^, $, \\A or \\z) that neither begins nor ends it; anchors may only begin or end the expression, which matches the whole %s name.", part.name, part.re, part.name)
+				}
 			}
-			out.Path = PathMatch{Type: PathRegularExpression, Value: "/(" + orAny(unanchor(service)) + ")/(" + orAny(unanchor(method)) + ")"}
+			out.Path = PathMatch{Type: PathRegularExpression, Value: "/(" + orAny(parts[0]) + ")/(" + orAny(parts[1]) + ")"}
 		default:
 			return RouteMatch{}, fmt.Sprintf("method.type %q is not one of Exact, RegularExpression.", typ)
 		}
@@ -151,17 +155,6 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (RouteMatch, string) {
 func orAny(re string) string {
 	if re == "" {
 		return "[^/]+"
-	}
-	return re
-}
-
-// unanchor removes a leading "^" and a trailing unescaped "$": each part
-// matches a whole service or method name anyway, and inside the combined
-// path expression the anchors could never match.
-func unanchor(re string) string {
-	re = strings.TrimPrefix(re, "^")
-	if strings.HasSuffix(re, "$") && !strings.HasSuffix(re, `\$`) {
-		re = re[:len(re)-1]
 	}
 	return re
 }
