@@ -141,6 +141,11 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (RouteMatch, string) {
 				}
 			}
 			out.Path = PathMatch{Type: PathRegularExpression, Value: "/(" + orAny(parts[0]) + ")/(" + orAny(parts[1]) + ")"}
+			// Each part can be within Envoy's limit and the path they
+			// make, which Envoy compiles, not.
+			if problem := checkRegex(out.Path.Value); problem != "" {
+				return RouteMatch{}, "method: the service and method expressions together make a path expression Envoy would refuse: " + problem
+			}
 		default:
 			return RouteMatch{}, fmt.Sprintf("method.type %q is not one of Exact, RegularExpression.", typ)
 		}
