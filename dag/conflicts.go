@@ -107,7 +107,8 @@ type conflict struct{ loser, winner *Route }
 // so that hostnames can be done in parallel.
 //
 // Identical matches have the same shape (rank, path length, method,
-// numbers of conditions), and routes sort by shape first, so identical
+// numbers of conditions; for a GRPCRoute, service and method characters,
+// which its path determines), and routes sort by shape first, so identical
 // matches are always in one run of routes of equal shape, though not
 // always next to each other: an older route with another match of that
 // shape can sit between. Each run is settled on its own, most by comparing

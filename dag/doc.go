@@ -40,8 +40,10 @@
 // (unknown to Sesame, so answered 500 as the spec requires: on a rule, its
 // requests, redirect or not; on a backendRef, that backend's share);
 // timeouts (GEP-2257 durations only). GRPCRoute: service and method matches
-// (as HTTP/2 paths), header matches, its filters, and backends spoken to
-// over h2c.
+// (as HTTP/2 paths), header matches, in the spec's precedence (more
+// characters of service, then of method, then more headers, then the older
+// route, namespace and name, rule and match order), its filters, and
+// backends spoken to over h2c.
 //
 // Rules that cannot be served as written (CORS, ExternalAuth, retries,
 // session persistence, invalid values) are dropped whole and named in a

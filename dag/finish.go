@@ -48,11 +48,14 @@ func (b *builder) finishGateway(g *gateway) {
 }
 
 // sortRoutes puts routes in the order Envoy must try them, the Gateway
-// API's precedence (HTTPRouteRule.Matches): an Exact path first, then a
-// RegularExpression path (the spec does not rank it; Sesame puts it between,
-// as it is more specific than a prefix in common use), then the longest
-// PathPrefix; then a method match; then more header matches; then more query
-// parameter matches; then the oldest route, then namespace and name, then
+// API's precedence. For HTTPRoutes (HTTPRouteRule.Matches): an Exact path
+// first, then a RegularExpression path (the spec does not rank it; Sesame
+// puts it between, as it is more specific than a prefix in common use),
+// then the longest PathPrefix; then a method match; then more header
+// matches; then more query parameter matches. For GRPCRoutes
+// (GRPCRouteRule.Matches), whatever their paths: more characters of the
+// service named, then of the method (Route.grpcService), then more header
+// matches. Then, for both, the oldest route, then namespace and name, then
 // rule and match order. Hostname precedence is applied before, by the
 // virtual host a route lands in.
 //
@@ -93,11 +96,22 @@ func compareRoutes(x, y *Route) int {
 
 // compareShape is the part of the precedence that looks at the kind and
 // size of the matches, not at which route has them: routes with identical
-// matches have the same shape.
+// matches have the same shape (a GRPCRoute's path determines its service
+// and method characters).
 func compareShape(x, y *Route) int {
 	a, b := &x.Match, &y.Match
-	if c := cmp.Compare(pathRank(x.Source.Kind, a.Path.Type), pathRank(y.Source.Kind, b.Path.Type)); c != 0 {
+	rank := pathRank(x.Source.Kind, a.Path.Type)
+	if c := cmp.Compare(rank, pathRank(y.Source.Kind, b.Path.Type)); c != 0 {
 		return c
+	}
+	if rank == grpcRank {
+		if c := cmp.Compare(y.grpcService, x.grpcService); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(y.grpcMethod, x.grpcMethod); c != 0 {
+			return c
+		}
+		return cmp.Compare(len(b.Headers), len(a.Headers))
 	}
 	if c := cmp.Compare(len(b.Path.Value), len(a.Path.Value)); c != 0 {
 		return c
@@ -114,10 +128,15 @@ func compareShape(x, y *Route) int {
 // shapeCode packs compareShape's order into a number, a smaller code
 // sorting first: the path rank, then the path's length, whether there is a
 // method, the numbers of header and query conditions, each counted down
-// from the largest its bits hold. A length or number too large for its
-// bits saturates, and sets the lowest bit: such a route is compared by its
-// match instead (compareShapeCodes). The highest bit is always set, so
+// from the largest its bits hold; for a GRPCRoute, after its rank, the
+// characters of service and method, 11 bits each (the API allows 1,024),
+// and the number of header conditions. A length or number too large for
+// its bits saturates, and sets the lowest bit: such a route is compared by
+// its match instead (compareShapeCodes). The highest bit is always set, so
 // that zero means not coded yet.
+//
+//	HTTP   31: 1 | 30-29: rank 0-2 | 28-13: path length | 12: no method | 11-6: headers | 5-1: query | 0: saturated
+//	gRPC   31: 1 | 30-29: rank 3   | 28-18: service     | 17-7: method  | 6-1: headers  |            | 0: saturated
 func shapeCode(r *Route) uint32 {
 	m := &r.Match
 	saturated := false
@@ -128,11 +147,17 @@ func shapeCode(r *Route) uint32 {
 		}
 		return uint32(most - n)
 	}
-	code := uint32(1)<<31 | uint32(pathRank(r.Source.Kind, m.Path.Type))<<29 | countDown(len(m.Path.Value), 16)<<13
-	if m.Method == "" {
-		code |= 1 << 12
+	rank := pathRank(r.Source.Kind, m.Path.Type)
+	code := uint32(1)<<31 | uint32(rank)<<29
+	if rank == grpcRank {
+		code |= countDown(int(r.grpcService), 11)<<18 | countDown(int(r.grpcMethod), 11)<<7 | countDown(len(m.Headers), 6)<<1
+	} else {
+		code |= countDown(len(m.Path.Value), 16) << 13
+		if m.Method == "" {
+			code |= 1 << 12
+		}
+		code |= countDown(len(m.Headers), 6)<<6 | countDown(len(m.QueryParams), 5)<<1
 	}
-	code |= countDown(len(m.Headers), 6)<<6 | countDown(len(m.QueryParams), 5)<<1
 	if saturated {
 		code |= 1
 	}
@@ -165,26 +190,27 @@ func (a age) compare(b age) int {
 	return cmp.Compare(a.nsec, b.nsec)
 }
 
-// pathRank orders path match types. For a GRPCRoute a prefix is a
-// service-only match and a regular expression a method-only (or regex)
-// match, and the spec ranks "characters in a matching service" before
-// "characters in a matching method": prefixes come before regexes there.
-// HTTPRoutes and GRPCRoutes never share a virtual host (v1 accepts only one
-// of them where hostnames intersect), so the two orders never meet.
+// pathRank orders path match types: an Exact path 0, a RegularExpression
+// 1, a prefix 2. A GRPCRoute's routes rank grpcRank whatever their path,
+// which does not rank them: the spec ranks GRPCRoute matches by the
+// service and method they name (compareShape). HTTPRoutes and GRPCRoutes
+// never share a virtual host (v1 accepts only one of them where hostnames
+// intersect), so the two orders never meet, but the rank keeps one total
+// order over both kinds: GRPCRoute routes come after.
 func pathRank(kind string, t PathMatchType) int {
 	switch {
+	case kind == "GRPCRoute":
+		return grpcRank
 	case t == PathExact:
 		return 0
-	case kind == "GRPCRoute":
-		if t == PathPrefix {
-			return 1
-		}
-		return 2
 	case t == PathRegularExpression:
 		return 1
 	}
 	return 2
 }
+
+// grpcRank is the path rank of every GRPCRoute route.
+const grpcRank = 3
 
 func boolRank(b bool) int {
 	if b {

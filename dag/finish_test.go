@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -46,10 +47,50 @@ func TestSortRoutes(t *testing.T) {
 	}
 }
 
+// TestSortGRPCRoutes: GRPCRoute routes rank by the characters of service,
+// then of method, then by header matches, whatever their paths; then as
+// every route does.
+func TestSortGRPCRoutes(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := func(name string, age, rule int, typ PathMatchType, path string, service, method uint16, headers int) *Route {
+		return &Route{
+			Source:      RouteSource{Kind: "GRPCRoute", Namespace: "ns", Name: name, Rule: rule},
+			Match:       RouteMatch{Path: PathMatch{typ, path}, Headers: make([]StringMatch, headers)},
+			age:         ageOf(t0.Add(time.Duration(age) * time.Minute)),
+			grpcService: service, grpcMethod: method,
+		}
+	}
+	// In the order the spec requires; each line names the rule that puts
+	// it after the line before.
+	want := []*Route{
+		r("a", 5, 0, PathRegularExpression, `/(pkg\.v[0-9]+\.Svc)/([^/]+)`, 15, 0, 0), // the longest service first, though a regex
+		r("a", 5, 1, PathExact, "/pkg.Svc/Get", 7, 3, 0),                              // then service and method
+		r("a", 5, 2, PathPrefix, "/pkg.Svc", 7, 0, 1),                                 // more method characters first, then headers
+		r("a", 5, 3, PathPrefix, "/pkg.Svc", 7, 0, 0),                                 //
+		r("a", 5, 4, PathRegularExpression, "/[^/]+/Get", 0, 3, 0),                    // a method only, after any service
+		r("old", 1, 0, PathPrefix, "/", 0, 0, 2),                                      // no service or method: more headers first
+		r("old", 1, 1, PathPrefix, "/", 0, 0, 0),                                      // no match at all, last; older first
+		r("a", 5, 5, PathPrefix, "/", 0, 0, 0),                                        //
+	}
+	for seed := range 20 {
+		got := slices.Clone(want)
+		for i := range got {
+			j := (i*7 + seed*3) % len(got)
+			got[i], got[j] = got[j], got[i]
+		}
+		sortRoutes(got)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("seed %d: position %d is %s rule %d, want %s rule %d", seed, i, got[i].Source.Name, got[i].Source.Rule, want[i].Source.Name, want[i].Source.Rule)
+			}
+		}
+	}
+}
+
 // TestShapeCodeOrderIsCompareShape checks the coded shape order against
 // compareShape over every pair of routes drawn from kinds, path types,
-// lengths, methods and condition counts, including counts too large for
-// their bits.
+// lengths, methods and condition counts, and for GRPCRoutes service and
+// method characters, including counts too large for their bits.
 func TestShapeCodeOrderIsCompareShape(t *testing.T) {
 	var routes []*Route
 	for _, kind := range []string{"HTTPRoute", "GRPCRoute"} {
@@ -67,13 +108,29 @@ func TestShapeCodeOrderIsCompareShape(t *testing.T) {
 			}
 		}
 	}
-	for _, x := range routes {
-		for _, y := range routes {
-			if got, want := compareShapeCodes(x, y), compareShape(x, y); got != want {
-				t.Fatalf("%s %s len %d method %q %d headers %d query vs %s %s len %d method %q %d headers %d query: coded %d, compareShape %d",
-					x.Source.Kind, x.Match.Path.Type, len(x.Match.Path.Value), x.Match.Method, len(x.Match.Headers), len(x.Match.QueryParams),
-					y.Source.Kind, y.Match.Path.Type, len(y.Match.Path.Value), y.Match.Method, len(y.Match.Headers), len(y.Match.QueryParams), got, want)
+	// GRPCRoute routes: the path, whatever it is, does not count.
+	for _, n := range []uint16{0, 1, 2, 1024, 2046, 2047, 2048, 1<<16 - 1} {
+		for _, m := range []uint16{0, 1, 3, 2046, 2047, 5000} {
+			for _, headers := range []int{0, 1, 16, 62, 63, 64, 70} {
+				for _, path := range []PathMatch{{PathPrefix, "/"}, {PathExact, "/a/b"}} {
+					r := &Route{Source: RouteSource{Kind: "GRPCRoute"}, Match: RouteMatch{Path: path, Headers: make([]StringMatch, headers)}, grpcService: n, grpcMethod: m}
+					r.shape = shapeCode(r)
+					routes = append(routes, r)
+				}
 			}
 		}
 	}
+	for _, x := range routes {
+		for _, y := range routes {
+			if got, want := compareShapeCodes(x, y), compareShape(x, y); got != want {
+				t.Fatalf("%s vs %s: coded %d, compareShape %d", describeShape(x), describeShape(y), got, want)
+			}
+		}
+	}
+}
+
+func describeShape(r *Route) string {
+	m := &r.Match
+	return fmt.Sprintf("%s %s len %d method %q service %d method %d %d headers %d query",
+		r.Source.Kind, m.Path.Type, len(m.Path.Value), m.Method, r.grpcService, r.grpcMethod, len(m.Headers), len(m.QueryParams))
 }

@@ -83,6 +83,11 @@ type Route struct {
 	// as sorting reads them for every comparison.
 	age   age
 	shape uint32
+	// grpcService and grpcMethod are, for a GRPCRoute, the numbers of
+	// characters of the service and the method its match names (see
+	// compileGRPCRouteRules), by which the spec ranks it; its path does
+	// not tell them. They fill what would be padding after shape.
+	grpcService, grpcMethod uint16
 	// rules are the compiled rules of the route's object, which collect
 	// the losses of all its routes (recordLoss); nil for kinds that do not
 	// settle conflicts by hostname group.

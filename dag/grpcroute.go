@@ -17,6 +17,15 @@ import (
 //	RegularExpression           RegularExpression "/(svc)/(method)", a missing part matching any
 //	none                        PathPrefix "/"
 //
+// The paths do not rank the routes, as HTTPRoute paths do: the spec ranks
+// GRPCRoute matches by the characters of the service they name, then of the
+// method, then by their header matches (sortRoutes). Each route keeps its
+// counts (Route.grpcService): an Exact name's length, a regular
+// expression's as it stands in the path (without the anchors it loses, see
+// unanchor), none for a part left out. So a match of a method only ranks
+// after every match that names a service, however long the method, and a
+// rule without matches, or with headers only, ranks last.
+//
 // The backends are spoken to in HTTP/2 without TLS (h2c), which gRPC needs;
 // package protocol rejects a backend whose appProtocol says otherwise.
 func (b *builder) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRules {
@@ -39,7 +48,7 @@ func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gateway
 	if rule.SessionPersistence != nil {
 		return nil, field + ".sessionPersistence: session persistence is not supported by this version of Sesame."
 	}
-	matches := []RouteMatch{{Path: PathMatch{Type: PathPrefix, Value: "/"}}}
+	matches := []grpcRouteMatch{{RouteMatch: RouteMatch{Path: PathMatch{Type: PathPrefix, Value: "/"}}}}
 	if len(rule.Matches) > 0 {
 		matches = matches[:0]
 		for mi := range rule.Matches {
@@ -65,11 +74,13 @@ func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gateway
 		r := &routes[mi]
 		*r = Route{
 			Source:        RouteSource{Kind: "GRPCRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
-			Match:         match,
+			Match:         match.RouteMatch,
 			Backends:      backends,
 			InvalidWeight: invalid,
 			Filters:       filters.Filters.orNil(),
 			age:           ageOf(route.CreationTimestamp.Time),
+			grpcService:   match.service,
+			grpcMethod:    match.method,
 		}
 		if filters.unresolved {
 			r.Backends, r.InvalidWeight = nil, 0
@@ -101,22 +112,30 @@ var (
 	grpcMethod  = regexp.MustCompile(`^[A-Za-z_][A-Za-z_0-9]*$`)
 )
 
+// grpcRouteMatch is a compiled GRPCRouteMatch: the match on requests, and
+// the numbers of characters of the service and the method it names, which
+// rank it (Route.grpcService).
+type grpcRouteMatch struct {
+	RouteMatch
+	service, method uint16
+}
+
 // grpcMatch compiles one GRPCRouteMatch.
-func grpcMatch(m *gatewayv1.GRPCRouteMatch) (RouteMatch, string) {
-	var out RouteMatch
+func grpcMatch(m *gatewayv1.GRPCRouteMatch) (grpcRouteMatch, string) {
+	var out grpcRouteMatch
 	out.Path = PathMatch{Type: PathPrefix, Value: "/"}
 	if mm := m.Method; mm != nil {
 		service, method := valueOr(mm.Service, ""), valueOr(mm.Method, "")
 		if service == "" && method == "" {
-			return RouteMatch{}, "method: give a service, a method or both."
+			return grpcRouteMatch{}, "method: give a service, a method or both."
 		}
 		switch typ := valueOr(mm.Type, string(gatewayv1.GRPCMethodMatchExact)); typ {
 		case string(gatewayv1.GRPCMethodMatchExact):
 			if service != "" && !grpcService.MatchString(service) {
-				return RouteMatch{}, fmt.Sprintf("method.service: %q is not a gRPC service name.", service)
+				return grpcRouteMatch{}, fmt.Sprintf("method.service: %q is not a gRPC service name.", service)
 			}
 			if method != "" && !grpcMethod.MatchString(method) {
-				return RouteMatch{}, fmt.Sprintf("method.method: %q is not a gRPC method name.", method)
+				return grpcRouteMatch{}, fmt.Sprintf("method.method: %q is not a gRPC method name.", method)
 			}
 			switch {
 			case method == "":
@@ -126,6 +145,7 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (RouteMatch, string) {
 			default:
 				out.Path = PathMatch{Type: PathExact, Value: "/" + service + "/" + method}
 			}
+			out.service, out.method = charCount(service), charCount(method)
 		case string(gatewayv1.GRPCMethodMatchRegularExpression):
 			var parts [2]string // service and method as they stand in the path
 			for i, part := range []struct{ name, re string }{{"service", service}, {"method", method}} {
@@ -133,21 +153,22 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (RouteMatch, string) {
 					continue
 				}
 				if problem := checkRegex(part.re); problem != "" {
-					return RouteMatch{}, "method." + part.name + ": " + problem
+					return grpcRouteMatch{}, "method." + part.name + ": " + problem
 				}
 				var ok bool
 				if parts[i], ok = unanchor(part.re); !ok {
-					return RouteMatch{}, fmt.Sprintf("method.%s: the regular expression %q has an anchor (^, $, \\A or \\z) that neither begins nor ends it; anchors may only begin or end the expression, which matches the whole %s name.", part.name, part.re, part.name)
+					return grpcRouteMatch{}, fmt.Sprintf("method.%s: the regular expression %q has an anchor (^, $, \\A or \\z) that neither begins nor ends it; anchors may only begin or end the expression, which matches the whole %s name.", part.name, part.re, part.name)
 				}
 			}
 			out.Path = PathMatch{Type: PathRegularExpression, Value: "/(" + orAny(parts[0]) + ")/(" + orAny(parts[1]) + ")"}
 			// Each part can be within Envoy's limit and the path they
 			// make, which Envoy compiles, not.
 			if problem := checkRegex(out.Path.Value); problem != "" {
-				return RouteMatch{}, "method: the service and method expressions together make a path expression Envoy would refuse: " + problem
+				return grpcRouteMatch{}, "method: the service and method expressions together make a path expression Envoy would refuse: " + problem
 			}
+			out.service, out.method = charCount(parts[0]), charCount(parts[1])
 		default:
-			return RouteMatch{}, fmt.Sprintf("method.type %q is not one of Exact, RegularExpression.", typ)
+			return grpcRouteMatch{}, fmt.Sprintf("method.type %q is not one of Exact, RegularExpression.", typ)
 		}
 	}
 	var problem string
@@ -156,6 +177,11 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (RouteMatch, string) {
 	})
 	return out, problem
 }
+
+// charCount is the length of s, saturating at the largest uint16: the API
+// allows 1,024 characters, so only hostile input saturates, and the order
+// among such routes is then by header matches, age and name.
+func charCount(s string) uint16 { return uint16(min(len(s), 1<<16-1)) }
 
 func orAny(re string) string {
 	if re == "" {

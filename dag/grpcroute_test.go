@@ -34,28 +34,30 @@ var grpcMatchTests = []struct {
 	regex           bool
 	service, method string
 	want            PathMatch
-	problem         string // a part of the problem, when the match is refused
+	chars           [2]uint16 // of service and method, which rank the match
+	problem         string    // a part of the problem, when the match is refused
 }{
 	// Exact.
-	{"service and method", false, "pkg.Svc", "Get", PathMatch{PathExact, "/pkg.Svc/Get"}, ""},
-	{"service only", false, "pkg.Svc", "", PathMatch{PathPrefix, "/pkg.Svc"}, ""},
-	{"method only", false, "", "Get", PathMatch{PathRegularExpression, "/[^/]+/Get"}, ""},
-	{"neither", false, "", "", PathMatch{}, "give a service, a method or both"},
-	{"not a service name", false, "pkg/Svc", "", PathMatch{}, "is not a gRPC service name"},
-	{"not a method name", false, "", "Get.x", PathMatch{}, "is not a gRPC method name"},
+	{"service and method", false, "pkg.Svc", "Get", PathMatch{PathExact, "/pkg.Svc/Get"}, [2]uint16{7, 3}, ""},
+	{"service only", false, "pkg.Svc", "", PathMatch{PathPrefix, "/pkg.Svc"}, [2]uint16{7, 0}, ""},
+	{"method only", false, "", "Get", PathMatch{PathRegularExpression, "/[^/]+/Get"}, [2]uint16{0, 3}, ""},
+	{"neither", false, "", "", PathMatch{}, [2]uint16{}, "give a service, a method or both"},
+	{"not a service name", false, "pkg/Svc", "", PathMatch{}, [2]uint16{}, "is not a gRPC service name"},
+	{"not a method name", false, "", "Get.x", PathMatch{}, [2]uint16{}, "is not a gRPC method name"},
 
 	// RegularExpression: the parts as they stand in the path, a missing
-	// one matching any name.
-	{"regex service and method", true, `pkg\.v[0-9]+\.Svc`, "Get.*", PathMatch{PathRegularExpression, `/(pkg\.v[0-9]+\.Svc)/(Get.*)`}, ""},
-	{"regex service only", true, `pkg\..*`, "", PathMatch{PathRegularExpression, `/(pkg\..*)/([^/]+)`}, ""},
-	{"regex method only", true, "", "Get.*", PathMatch{PathRegularExpression, `/([^/]+)/(Get.*)`}, ""},
-	{"anchors at the edges", true, `^pkg\.A$|^pkg\.B$`, `^Get$|^List$`, PathMatch{PathRegularExpression, `/(pkg\.A|pkg\.B)/(Get|List)`}, ""},
-	{"anchor in the middle", true, "", `Get$List`, PathMatch{}, "anchors may only begin or end the expression"},
-	{"invalid part", true, "(", "", PathMatch{}, "method.service: invalid RE2"},
-	{"part too large", true, "", `[a-z_.]{40}`, PathMatch{}, "method.method: the regular expression"},
+	// one matching any name; each counts its characters there, without
+	// the anchors it loses.
+	{"regex service and method", true, `pkg\.v[0-9]+\.Svc`, "Get.*", PathMatch{PathRegularExpression, `/(pkg\.v[0-9]+\.Svc)/(Get.*)`}, [2]uint16{17, 5}, ""},
+	{"regex service only", true, `pkg\..*`, "", PathMatch{PathRegularExpression, `/(pkg\..*)/([^/]+)`}, [2]uint16{7, 0}, ""},
+	{"regex method only", true, "", "Get.*", PathMatch{PathRegularExpression, `/([^/]+)/(Get.*)`}, [2]uint16{0, 5}, ""},
+	{"anchors at the edges", true, `^pkg\.A$|^pkg\.B$`, `^Get$|^List$`, PathMatch{PathRegularExpression, `/(pkg\.A|pkg\.B)/(Get|List)`}, [2]uint16{13, 8}, ""},
+	{"anchor in the middle", true, "", `Get$List`, PathMatch{}, [2]uint16{}, "anchors may only begin or end the expression"},
+	{"invalid part", true, "(", "", PathMatch{}, [2]uint16{}, "method.service: invalid RE2"},
+	{"part too large", true, "", `[a-z_.]{40}`, PathMatch{}, [2]uint16{}, "method.method: the regular expression"},
 	// Each part is within Envoy's limit; the path they make is not.
-	{"path too large, two parts", true, `[a-z_.]{12}`, `[A-Za-z_]{10}`, PathMatch{}, "together make a path expression Envoy would refuse"},
-	{"path too large with the implied method", true, `[a-z_.]{18}`, "", PathMatch{}, "compiles to 102 instructions"},
+	{"path too large, two parts", true, `[a-z_.]{12}`, `[A-Za-z_]{10}`, PathMatch{}, [2]uint16{}, "together make a path expression Envoy would refuse"},
+	{"path too large with the implied method", true, `[a-z_.]{18}`, "", PathMatch{}, [2]uint16{}, "compiles to 102 instructions"},
 }
 
 func TestGRPCMatch(t *testing.T) {
@@ -68,6 +70,8 @@ func TestGRPCMatch(t *testing.T) {
 			t.Errorf("%s: problem %q", tt.name, problem)
 		case tt.problem == "" && got.Path != tt.want:
 			t.Errorf("%s: path %+v, want %+v", tt.name, got.Path, tt.want)
+		case tt.problem == "" && [2]uint16{got.service, got.method} != tt.chars:
+			t.Errorf("%s: service and method characters %d, %d; want %v", tt.name, got.service, got.method, tt.chars)
 		}
 	}
 }

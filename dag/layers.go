@@ -30,7 +30,9 @@
 //     regular expressions, then the longest prefix, then method, headers and
 //     query conditions), so that a longer prefix from one layer is not
 //     shadowed by a shorter one from another; ties go to the higher layer,
-//     then to each layer's own order.
+//     then to each layer's own order. GRPCRoute routes, which the spec ranks
+//     by service and method instead, come first when they name one, and rank
+//     as the prefix "/" they are when they do not (grpcPrecedence).
 //
 // Worked example, one HTTP port:
 //
@@ -118,20 +120,25 @@ type layeredRoute struct {
 // literal length (it matches a subset), then method, more headers, more
 // query conditions. It is Gateway API precedence (sortRoutes) read so that
 // HTTPProxy's own order agrees with it: an HTTPProxy wildcard prefix ranks
-// as a prefix by the literal text before its first "*".
+// as a prefix by the literal text before its first "*". A GRPCRoute's
+// routes rank by service and method characters instead (grpcPrecedence).
 type precedence struct {
-	rank, literal      int
+	rank               int
+	service, method    int // characters of a GRPCRoute match (rank grpcNamed)
+	literal            int
 	literalOnly        bool
-	method             bool
+	hasMethod          bool
 	headers, queryArgs int
 }
 
 func comparePrecedence(a, b precedence) int {
 	return cmp.Or(
 		cmp.Compare(a.rank, b.rank),
+		-cmp.Compare(a.service, b.service),
+		-cmp.Compare(a.method, b.method),
 		-cmp.Compare(a.literal, b.literal),
 		-cmp.Compare(boolRank(!a.literalOnly), boolRank(!b.literalOnly)),
-		-cmp.Compare(boolRank(a.method), boolRank(b.method)),
+		-cmp.Compare(boolRank(a.hasMethod), boolRank(b.hasMethod)),
 		-cmp.Compare(a.headers, b.headers),
 		-cmp.Compare(a.queryArgs, b.queryArgs),
 	)
@@ -141,16 +148,39 @@ func comparePrecedence(a, b precedence) int {
 // its match. hostname is its virtual host's, whose :authority condition (a
 // single-label wildcard's) is not one of the route's own headers.
 func routePrecedence(r *Route, hostname string) precedence {
+	if r.Source.Kind == "GRPCRoute" {
+		return grpcPrecedence(r)
+	}
 	m := &r.Match
 	return precedence{
 		rank:        pathRank(r.Source.Kind, m.Path.Type),
 		literal:     len(m.Path.Value),
 		literalOnly: true,
-		method:      m.Method != "",
+		hasMethod:   m.Method != "",
 		headers:     len(m.Headers) - boolRank(hasHostCondition(m.Headers, hostname)),
 		queryArgs:   len(m.QueryParams),
 	}
 }
+
+// grpcPrecedence is the precedence of a GRPCRoute's route. Among
+// themselves GRPCRoute routes rank as sortRoutes ranks them: by service
+// characters, method characters, then header matches. Among the other
+// layers' routes, which rank by path, a route that names a service or
+// method matches only paths of it, and ranks before every path match
+// (grpcNamed); one that names neither matches every path, as the prefix
+// "/" that it is, and ranks as one, so that a longer prefix or an exact
+// path of another layer is not shadowed by it. Both orders agree: the
+// routes that name something come first in each.
+func grpcPrecedence(r *Route) precedence {
+	if r.grpcService == 0 && r.grpcMethod == 0 {
+		return precedence{rank: pathRank("", PathPrefix), literal: len("/"), literalOnly: true, headers: len(r.Match.Headers)}
+	}
+	return precedence{rank: grpcNamed, service: int(r.grpcService), method: int(r.grpcMethod), literalOnly: true, headers: len(r.Match.Headers)}
+}
+
+// grpcNamed is the precedence rank of a GRPCRoute route that names a
+// service or a method: before the exact paths (0).
+const grpcNamed = -1
 
 // proxyPrecedence is the precedence of an HTTPProxy route from its match in
 // internal form.

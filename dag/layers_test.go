@@ -224,3 +224,44 @@ func TestProxyPrecedenceAgreesWithProxyOrder(t *testing.T) {
 		t.Errorf("only %d reordered pairs checked", checked)
 	}
 }
+
+// TestRoutePrecedenceAgreesWithSortRoutes: the merge sorts a Gateway
+// virtual host's routes again, by precedence, stably from their order; it
+// must not reorder two routes of one kind, which share virtual hosts, that
+// compareShape orders. Over HTTPRoute shapes and GRPCRoute shapes (service
+// and method characters, headers), every pair in both directions.
+func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
+	var http, grpc []*Route
+	for _, typ := range []PathMatchType{PathExact, PathPrefix, PathRegularExpression} {
+		for _, path := range []string{"/", "/a", "/a/b"} {
+			for _, method := range []string{"", "GET"} {
+				for _, conditions := range []int{0, 1, 2} {
+					http = append(http, &Route{Source: RouteSource{Kind: "HTTPRoute"}, Match: RouteMatch{
+						Path: PathMatch{typ, path}, Method: method, Headers: make([]StringMatch, conditions), QueryParams: make([]StringMatch, 2-conditions),
+					}})
+				}
+			}
+		}
+	}
+	for _, service := range []uint16{0, 1, 7, 1<<16 - 1} {
+		for _, method := range []uint16{0, 3, 9} {
+			for _, headers := range []int{0, 1, 2} {
+				path := PathMatch{PathPrefix, "/"} // what a match with neither has; the others' paths do not count
+				if service+method > 0 {
+					path = PathMatch{PathRegularExpression, "/x"}
+				}
+				grpc = append(grpc, &Route{Source: RouteSource{Kind: "GRPCRoute"}, Match: RouteMatch{Path: path, Headers: make([]StringMatch, headers)},
+					grpcService: service, grpcMethod: method})
+			}
+		}
+	}
+	for _, routes := range [][]*Route{http, grpc} {
+		for _, x := range routes {
+			for _, y := range routes {
+				if got, want := comparePrecedence(routePrecedence(x, ""), routePrecedence(y, "")), compareShape(x, y); got != want {
+					t.Fatalf("%s vs %s: precedence %d, compareShape %d", describeShape(x), describeShape(y), got, want)
+				}
+			}
+		}
+	}
+}
