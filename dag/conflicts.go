@@ -11,13 +11,15 @@ import (
 	"github.com/projectsesame/sesame/internal/strpack"
 )
 
-// loss is one match of a route that an older route's identical match took
-// on a hostname. It is formatted only when the status is written: with
-// many routes, losses are many and most repeat.
+// loss is one match of a route that an identical match of a route that
+// comes first took on a hostname: an older route's, or, at the same age,
+// one first by namespace/name (byName). It is formatted only when the
+// status is written: with many routes, losses are many and most repeat.
 type loss struct {
 	rule, match int
 	host        string
 	winner      *Route
+	byName      bool
 }
 
 func (l loss) String() string {
@@ -28,14 +30,24 @@ func (l loss) String() string {
 
 // The fixed parts of a loss's description.
 const (
-	lossRule     = "spec.rules["
-	lossMatch    = "].matches["
-	lossOn       = "] on "
-	lossAnyHost  = "any host"
-	lossWinner   = ": "
-	lossEnd      = " is older and has the same match, so its rule serves those requests."
-	lossFixedLen = len(lossRule) + len(lossMatch) + len(lossOn) + len(lossWinner) + len(" /") + len(lossEnd)
+	lossRule      = "spec.rules["
+	lossMatch     = "].matches["
+	lossOn        = "] on "
+	lossAnyHost   = "any host"
+	lossWinner    = ": "
+	lossEnd       = " is older and has the same match, so its rule serves those requests."
+	lossEndByName = " has the same match, was created at the same time and comes first by namespace/name, so its rule serves those requests."
+	lossFixedLen  = len(lossRule) + len(lossMatch) + len(lossOn) + len(lossWinner) + len(" /")
 )
+
+// end is the end of the loss's description, which says why the winner
+// comes first.
+func (l loss) end() string {
+	if l.byName {
+		return lossEndByName
+	}
+	return lossEnd
+}
 
 // describedLen is the length of the loss's description, so that a
 // builder can be sized once, and the message, which status keeps, holds
@@ -46,7 +58,7 @@ func (l loss) describedLen() int {
 	if host == 0 {
 		host = len(lossAnyHost)
 	}
-	return lossFixedLen + strpack.IntLen(l.rule) + strpack.IntLen(l.match) + host + len(w.Kind) + len(w.Namespace) + len(w.Name)
+	return lossFixedLen + len(l.end()) + strpack.IntLen(l.rule) + strpack.IntLen(l.match) + host + len(w.Kind) + len(w.Namespace) + len(w.Name)
 }
 
 // appendTo writes the loss to b, as String says it. It is written without
@@ -68,7 +80,7 @@ func (l loss) appendTo(b *strings.Builder) {
 	b.WriteString(l.winner.Source.Namespace)
 	b.WriteByte('/')
 	b.WriteString(l.winner.Source.Name)
-	b.WriteString(lossEnd)
+	b.WriteString(l.end())
 }
 
 // describeLosses is the losses, each as String says it, separated by
@@ -94,8 +106,8 @@ type objectKey struct{ kind, namespace, name string }
 
 func sourceKey(s RouteSource) objectKey { return objectKey{s.Kind, s.Namespace, s.Name} }
 
-// conflict is a route that lost its match to an older route's identical
-// match.
+// conflict is a route that lost its match to the identical match of a
+// route that comes first.
 type conflict struct{ loser, winner *Route }
 
 // dropIdentical removes from routes, which serve one hostname and are
@@ -174,13 +186,15 @@ func mapWinner(n int) func(kept []*Route, r *Route) *Route {
 // on host. Seeds 000/001 ("Conflict Resolution and Route merging"): "In the
 // event that two HTTPRoutes match on Hostname ... and have matching
 // HTTPRouteRules, then the oldest HTTPRoute's HTTPRouteRules should win",
-// and the other route's status says so, naming the winner. Only the losing
-// rules are left out; a route loses its acceptance only when nothing of it
-// is left. The loss is kept with the rules of the loser's object, which
-// all its routes share, rather than in a map keyed by object: with many
-// routes, losses are many.
+// and the other route's status says so, naming the winner; of routes of
+// the same age, the first by namespace/name wins, as precedence breaks
+// that tie, and the status says that instead. Only the losing rules are
+// left out; a route loses its acceptance only when nothing of it is left.
+// The loss is kept with the rules of the loser's object, which all its
+// routes share, rather than in a map keyed by object: with many routes,
+// losses are many.
 func recordLoss(loser, winner *Route, host string) {
-	l := loss{rule: loser.Source.Rule, match: loser.Source.Match, host: host, winner: winner}
+	l := loss{rule: loser.Source.Rule, match: loser.Source.Match, host: host, winner: winner, byName: loser.age == winner.age}
 	if !slices.Contains(loser.rules.lost, l) { // few per route: a scan is fine
 		loser.rules.lost = append(loser.rules.lost, l)
 	}
@@ -263,8 +277,8 @@ func (s StringMatch) flags() byte {
 }
 
 // applyConflicts tells a route's accepted parents what its matches lost to
-// older routes: Accepted=False with the Sesame reason Conflicted when
-// nothing of the route is left to serve, otherwise the Accepted
+// routes that come first: Accepted=False with the Sesame reason Conflicted
+// when nothing of the route is left to serve, otherwise the Accepted
 // condition's message names what is served by whom. Not PartiallyInvalid:
 // v1 says that "MUST NOT be set if a Route is fully valid", and a route
 // whose match an older one serves is valid. It reports whether the route
@@ -276,6 +290,10 @@ func (b *builder) applyConflicts(parents []gatewayv1.RouteParentStatus, rules *c
 	}
 	losses := rules.lost
 	lost := describeLosses(losses)
+	lostTo := "an older route"
+	if slices.ContainsFunc(losses, func(l loss) bool { return l.byName }) {
+		lostTo = "a route that comes first" // of the same age, by namespace/name
+	}
 	for i := range parents {
 		p := &parents[i]
 		accepted := findCond(p.Conditions, string(gatewayv1.RouteConditionAccepted))
@@ -285,17 +303,18 @@ func (b *builder) applyConflicts(parents []gatewayv1.RouteParentStatus, rules *c
 		if !rules.anyKept() {
 			lostAll = true
 			p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionAccepted), metav1.ConditionFalse, ReasonConflicted,
-				"Every match of the route loses to an older route: "+lost)
+				"Every match of the route loses to "+lostTo+": "+lost)
 			p.Conditions = removeCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid))
 			continue
 		}
-		accepted.Message += " Not served, as an older route has the same match: " + lost
+		accepted.Message += " Not served, as " + lostTo + " has the same match: " + lost
 	}
 	return lostAll
 }
 
-// ReasonConflicted is the reason, on a route, of losing matches to an older
-// route with identical ones (seeds 000/001; no v1 reason describes it).
+// ReasonConflicted is the reason, on a route, of losing matches to
+// identical ones of a route that comes first (seeds 000/001; no v1 reason
+// describes it).
 const ReasonConflicted = "Conflicted"
 
 func findCond(conds []metav1.Condition, typ string) *metav1.Condition {

@@ -45,6 +45,29 @@ func TestDropConflicts(t *testing.T) {
 	}
 }
 
+// TestDropConflictsSameAge: of routes of the same age with identical
+// matches, the first by namespace/name wins, and the loser is told why:
+// not that the winner is older.
+func TestDropConflictsSameAge(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	objects := objectRules{}
+	r := func(namespace, name string) *Route {
+		return &Route{Source: RouteSource{Kind: "GRPCRoute", Namespace: namespace, Name: name}, Match: RouteMatch{Path: PathMatch{PathExact, "/pkg.Svc/Get"}},
+			age: ageOf(t0), grpcService: 7, grpcMethod: 3, rules: objects.of(namespace + "/" + name)}
+	}
+	// "team-b/web" comes before "team/api": '-' sorts before '/'.
+	routes := []*Route{r("team", "api"), r("team-b", "web")}
+	sortRoutes(routes)
+	if kept := dropConflicts("a.example.com", routes); len(kept) != 1 || kept[0].Source.Name != "web" {
+		t.Fatalf("kept %v, want team-b/web alone", kept)
+	}
+	lost := objects.of("team/api").lost
+	want := "spec.rules[0].matches[0] on a.example.com: GRPCRoute team-b/web has the same match, was created at the same time and comes first by namespace/name, so its rule serves those requests."
+	if len(lost) != 1 || lost[0].String() != want {
+		t.Errorf("team/api lost %v, want %q", lost, want)
+	}
+}
+
 // TestDropConflictsApart: identical matches need not sort next to each
 // other. Routes of the same shape (path type and length, method, numbers of
 // conditions) sort by age between them, so an older /apx sits between two
@@ -186,6 +209,7 @@ func TestDescribeLossesIsExactlySized(t *testing.T) {
 		{rule: 0, match: 0, host: "", winner: winner},
 		{rule: 12, match: 345, host: "shop.example.com", winner: winner},
 		{rule: 1, match: 2, host: "*.example.com", winner: winner},
+		{rule: 3, match: 0, host: "a.example.com", winner: winner, byName: true},
 	}
 	var want []string
 	size := len(losses) - 1
