@@ -307,7 +307,7 @@ func (b *builder) applyConflicts(parents []gatewayv1.RouteParentStatus, rules *c
 			p.Conditions = removeCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid))
 			continue
 		}
-		accepted.Message += " Not served, as " + lostTo + " has the same match: " + lost
+		accepted.Message += " Not served: " + lost // each loss says who serves it, and why
 	}
 	return lostAll
 }
