@@ -28,26 +28,32 @@ import (
 //
 // The backends are spoken to in HTTP/2 without TLS (h2c), which gRPC needs;
 // package protocol rejects a backend whose appProtocol says otherwise.
+//
+// As for HTTPRoute, a rule that cannot be served as written is dropped, and
+// its valid matches answer 503 when the route has other rules to serve
+// (guards; see compileHTTPRouteRules).
 func (b *builder) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRules {
 	c := newCompiledRules(len(route.Spec.Rules), func(i int) int { return len(route.Spec.Rules[i].Matches) })
 	from := backendOrigin{kind: "GRPCRoute", namespace: route.Namespace}
+	var g guards
 	for ri := range route.Spec.Rules {
 		rule := &route.Spec.Rules[ri]
 		field := ruleField(ri)
 		routes, problem := b.compileGRPCRouteRule(route, rule, ri, field, from, c)
 		if problem != "" {
-			c.problems = append(c.problems, problem)
+			g.drop(c, routes, problem)
 			continue
 		}
 		c.add(routes)
 	}
+	g.place(c, "GRPCRoute")
 	return c
 }
 
+// compileGRPCRouteRule compiles one rule into its routes, one per match.
+// When the rule cannot be served, problem says why, and routes, if the
+// matches are valid, are the rule's guards.
 func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules) ([]Route, string) {
-	if rule.SessionPersistence != nil {
-		return nil, field + ".sessionPersistence: session persistence is not supported by this version of Sesame."
-	}
 	matches := []grpcRouteMatch{{RouteMatch: RouteMatch{Path: PathMatch{Type: PathPrefix, Value: "/"}}}}
 	if len(rule.Matches) > 0 {
 		matches = matches[:0]
@@ -58,6 +64,25 @@ func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gateway
 			}
 			matches = append(matches, m)
 		}
+	}
+	routes, problem := b.serveGRPCRouteRule(route, rule, ri, field, from, c, matches)
+	if problem != "" {
+		plain := make([]RouteMatch, len(matches))
+		for i, m := range matches {
+			plain[i] = m.RouteMatch
+		}
+		routes = guardRoutes("GRPCRoute", route, ri, plain)
+	}
+	for i := range routes {
+		routes[i].grpcService, routes[i].grpcMethod = matches[i].service, matches[i].method
+	}
+	return routes, problem
+}
+
+// serveGRPCRouteRule compiles the rest of a rule whose matches are valid.
+func (b *builder) serveGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules, matches []grpcRouteMatch) ([]Route, string) {
+	if rule.SessionPersistence != nil {
+		return nil, field + ".sessionPersistence: session persistence is not supported by this version of Sesame."
 	}
 	filters, problem := b.compileFilters(from, httpFilters(rule.Filters), field, c)
 	if problem != "" {
@@ -79,13 +104,11 @@ func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gateway
 			InvalidWeight: invalid,
 			Filters:       filters.Filters.orNil(),
 			age:           ageOf(route.CreationTimestamp.Time),
-			grpcService:   match.service,
-			grpcMethod:    match.method,
 		}
 		if filters.unresolved {
 			r.Backends, r.InvalidWeight = nil, 0
 		}
-		r.DirectResponseStatus = 503 // UNAVAILABLE to gRPC clients
+		r.DirectResponseStatus = errorStatus("GRPCRoute")
 	}
 	return routes, ""
 }
