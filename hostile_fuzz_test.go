@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -14,7 +15,8 @@ import (
 )
 
 // FuzzHostileRoutes puts arbitrary strings and numbers in every field of an
-// HTTPRoute, a GRPCRoute and an HTTPProxy that reaches Envoy configuration: match values,
+// HTTPRoute, a GRPCRoute, an HTTPProxy and an Ingress that reaches Envoy
+// configuration: match values,
 // header names and values, methods, rewritten paths, hostnames, ports,
 // weights, gRPC services and methods. The API server's standard channel
 // does not check most of them, so a hostile or careless tenant can write
@@ -26,6 +28,7 @@ func FuzzHostileRoutes(f *testing.F) {
 	f.Add("/api", "x-env", "canary", "GET", "/new", "example.com", int32(80), int32(1), "pkg.Svc", "Get", uint8(0))
 	f.Add("/a", "x-a", "a\r\nx-injected: 1", "get", "/x\ny", "a..b", int32(0), int32(2147483647), "^a$|^b$", "(", uint8(1))
 	f.Add("/a", "x-a", "a\r\nb", "GET", "/x\r", "example.com", int32(80), int32(1), "pkg.Svc", "Get", uint8(0))
+	f.Add("/a\r\nb", "", "v", "GET", "/x", "ingress.example.com", int32(80), int32(1), "pkg.Svc", "Get", uint8(0x20))
 	f.Add("(", "Host", "\x00", "PURGE", "", "*.example.com", int32(-1), int32(-1), "", "M", uint8(2))
 	f.Add("/id/[0-9a-f]{64}", ":authority", "v", "", "/%", "", int32(65536), int32(1000001), "a{1000}", "b{1000}", uint8(3))
 	f.Fuzz(func(t *testing.T, path, headerName, headerValue, method, rewrite, hostname string, port, weight int32, service, grpcMethod string, choice uint8) {
@@ -108,6 +111,20 @@ func FuzzHostileRoutes(f *testing.F) {
 				}},
 			},
 		}
+		pathTypes3 := []networkingv1.PathType{networkingv1.PathTypePrefix, networkingv1.PathTypeExact, networkingv1.PathTypeImplementationSpecific}
+		ingress := &networkingv1.Ingress{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "ingress"},
+			Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{{
+				Host: hostname,
+				IngressRuleValue: networkingv1.IngressRuleValue{HTTP: &networkingv1.HTTPIngressRuleValue{Paths: []networkingv1.HTTPIngressPath{{
+					Path:     path,
+					PathType: &pathTypes3[int(choice>>4)%3],
+					Backend: networkingv1.IngressBackend{Service: &networkingv1.IngressServiceBackend{
+						Name: "svc", Port: networkingv1.ServiceBackendPort{Number: port, Name: headerName},
+					}},
+				}}}},
+			}}},
+		}
 		objects := []runtime.Object{
 			&gatewayv1.GatewayClass{ObjectMeta: metav1.ObjectMeta{Name: "c"}, Spec: gatewayv1.GatewayClassSpec{ControllerName: dag.DefaultControllerName}},
 			&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "gw"}, Spec: gatewayv1.GatewaySpec{GatewayClassName: "c", Listeners: []gatewayv1.Listener{
@@ -115,7 +132,7 @@ func FuzzHostileRoutes(f *testing.F) {
 				{Name: "grpc", Protocol: gatewayv1.HTTPProtocolType, Port: 8081},
 			}}},
 			&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "svc"}, Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80, AppProtocol: new("kubernetes.io/h2c")}}}},
-			http, grpc, proxy,
+			http, grpc, proxy, ingress,
 		}
 		if _, err := sesame.Translate(objects, sesame.Options{}); err != nil {
 			t.Fatalf("Translate: %v", err)
