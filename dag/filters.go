@@ -157,7 +157,9 @@ func needsPrefix(m RouteMatch) string {
 // as overriding HTTPHeader's "subsequent entries ... MUST be ignored", since
 // either reading of a repeated name changes what is sent), values are
 // header values Envoy takes, and names are lower-cased, as header names are
-// case-insensitive.
+// case-insensitive. A response filter may not touch Server, nor remove
+// Date: Envoy's connection manager writes them after every filter, so the
+// filter could not be applied as written.
 func headerModifier(f *gatewayv1.HTTPHeaderFilter, field string) (HeaderModifier, string) {
 	if f == nil {
 		return HeaderModifier{}, field + " is missing."
@@ -173,6 +175,10 @@ func headerModifier(f *gatewayv1.HTTPHeaderFilter, field string) (HeaderModifier
 			return "", at + fmt.Sprintf("%q is not a header name.", raw)
 		case seen[n] != "":
 			return "", at + fmt.Sprintf("header %q is named in %s already; a filter may act on a header once.", raw, seen[n])
+		case field == "responseHeaderModifier" && n == "server":
+			return "", at + "Envoy writes the Server header of every response after the route's filters, so a filter cannot change it."
+		case field == "responseHeaderModifier" && n == "date" && list == "remove":
+			return "", at + "Envoy adds a Date header to every response that has none, so a filter cannot remove it."
 		}
 		seen[n] = list
 		if problem := headerValueProblem(value); problem != "" {

@@ -20,6 +20,9 @@ func TestCompileFilters(t *testing.T) {
 	reqHeaders := func(f gatewayv1.HTTPHeaderFilter) gatewayv1.HTTPRouteFilter {
 		return gatewayv1.HTTPRouteFilter{Type: gatewayv1.HTTPRouteFilterRequestHeaderModifier, RequestHeaderModifier: &f}
 	}
+	respHeaders := func(f gatewayv1.HTTPHeaderFilter) gatewayv1.HTTPRouteFilter {
+		return gatewayv1.HTTPRouteFilter{Type: gatewayv1.HTTPRouteFilterResponseHeaderModifier, ResponseHeaderModifier: &f}
+	}
 	redirectTo := func(f gatewayv1.HTTPRequestRedirectFilter) gatewayv1.HTTPRouteFilter {
 		return gatewayv1.HTTPRouteFilter{Type: gatewayv1.HTTPRouteFilterRequestRedirect, RequestRedirect: &f}
 	}
@@ -59,6 +62,18 @@ func TestCompileFilters(t *testing.T) {
 			Set: []gatewayv1.HTTPHeader{header("x-a", "a\r\nx-injected: 1")}})}, "", `set[0]: the value "a\r\nx-injected: 1" holds the control character '\r' at byte 1`, ""},
 		{"header value with NUL", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
 			Add: []gatewayv1.HTTPHeader{header("x-a", "\x00")}})}, "", `add[0]: the value "\x00" holds the control character '\x00' at byte 0`, ""},
+		// Envoy's connection manager writes Server, and Date when it is
+		// missing, after every filter.
+		{"response Server set", []gatewayv1.HTTPRouteFilter{respHeaders(gatewayv1.HTTPHeaderFilter{
+			Set: []gatewayv1.HTTPHeader{header("Server", "my-app")}})}, "", "responseHeaderModifier.set[0]: Envoy writes the Server header", ""},
+		{"response Server removed", []gatewayv1.HTTPRouteFilter{respHeaders(gatewayv1.HTTPHeaderFilter{
+			Remove: []string{"server"}})}, "", "responseHeaderModifier.remove[0]: Envoy writes the Server header", ""},
+		{"response Date removed", []gatewayv1.HTTPRouteFilter{respHeaders(gatewayv1.HTTPHeaderFilter{
+			Remove: []string{"Date"}})}, "", "responseHeaderModifier.remove[0]: Envoy adds a Date header", ""},
+		{"response Date set, request Server set", []gatewayv1.HTTPRouteFilter{
+			respHeaders(gatewayv1.HTTPHeaderFilter{Set: []gatewayv1.HTTPHeader{header("Date", "x")}}),
+			reqHeaders(gatewayv1.HTTPHeaderFilter{Set: []gatewayv1.HTTPHeader{header("Server", "y")}})},
+			"req{[{server y}] [] []}", "", ""}, // the summary leaves response headers out
 		{"header value too long", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
 			Add: []gatewayv1.HTTPHeader{header("x-a", strings.Repeat("v", 16385))}})}, "", "is 16385 bytes long; Envoy takes at most 16384", ""},
 		{"rewritten path with LF", []gatewayv1.HTTPRouteFilter{rewriteTo(gatewayv1.HTTPURLRewriteFilter{

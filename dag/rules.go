@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -199,7 +200,7 @@ func (b *builder) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1
 		if problem != "" {
 			return nil, fmt.Sprintf("%s.matches[%d]: %s", field, mi, problem)
 		}
-		f.Timeout, f.BackendTimeout = timeout, backendTimeout
+		f.Timeout, f.BackendTimeout, f.IdleTimeout = timeout, backendTimeout, idleTimeoutFor(timeout)
 		if filters.unresolved {
 			// Requests an unknown filter would process "MUST receive a
 			// HTTP error response": a redirect is not one.
@@ -222,6 +223,25 @@ func (b *builder) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1
 	}
 	return routes, ""
 }
+
+// idleTimeoutFor returns the idle timeout a request timeout needs, or nil.
+// Envoy ends a stream that is silent for 5 minutes (the connection
+// manager's default stream_idle_timeout), whatever the route's timeout: a
+// request timeout of 0s, which the spec says "SHOULD disable the timeout
+// completely", or one longer than that would be cut short by it while the
+// backend is quiet. The route's idle timeout then goes off (0) or to the
+// request timeout.
+func idleTimeoutFor(request *time.Duration) *time.Duration {
+	if request == nil || *request != 0 && *request <= envoyStreamIdleTimeout {
+		return nil
+	}
+	d := *request
+	return &d
+}
+
+// envoyStreamIdleTimeout is the HTTP connection manager's default
+// stream_idle_timeout, which Sesame's listeners keep.
+const envoyStreamIdleTimeout = 5 * time.Minute
 
 // errorStatus is the HTTP status with which routes of kind answer the
 // requests they cannot forward: 500, as the spec says, or for GRPCRoute

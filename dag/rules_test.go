@@ -3,6 +3,7 @@ package dag
 import (
 	"strings"
 	"testing"
+	"time"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -66,5 +67,28 @@ func TestUnsupportedRuleFields(t *testing.T) {
 				t.Errorf("unsupportedRuleFields = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestIdleTimeoutFor(t *testing.T) {
+	d := func(v time.Duration) *time.Duration { return &v }
+	for _, tt := range []struct {
+		request *time.Duration
+		want    string
+	}{
+		{nil, "<nil>"},
+		{d(10 * time.Second), "<nil>"},
+		{d(5 * time.Minute), "<nil>"},            // Envoy's stream idle timeout ends no sooner
+		{d(0), "0s"},                             // disabled: nothing may end the stream
+		{d(5*time.Minute + time.Second), "5m1s"}, // longer than Envoy's default
+		{d(10 * time.Minute), "10m0s"},
+	} {
+		got := "<nil>"
+		if v := idleTimeoutFor(tt.request); v != nil {
+			got = v.String()
+		}
+		if got != tt.want {
+			t.Errorf("idleTimeoutFor(%v) = %s, want %s", deref(tt.request), got, tt.want)
+		}
 	}
 }
