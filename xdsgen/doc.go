@@ -32,6 +32,25 @@
 //     segments as the spec requires ("/v2" matches "/v2/x", not "/v2x").
 //   - The HTTP connection manager normalises paths (RFC 3986), so that dot
 //     segments cannot step outside a matched prefix.
+//   - The HTTP connection manager uses the remote address, with no trusted
+//     hops, as an edge proxy should: the client's address is appended to
+//     X-Forwarded-For, and X-Forwarded-Proto is the connection's scheme
+//     whatever the client sent, so that backends and redirects can trust
+//     them. A Gateway behind another proxy loses that proxy's
+//     X-Forwarded-Proto; making trusted hops configurable is later work.
+//
+// Where Envoy cannot do what the Gateway API says:
+//   - A RequestRedirect on a wildcard or catch-all virtual host, whose port
+//     is the scheme's default, leaves the port out of Location by letting
+//     Envoy drop it; a request whose Host carries some other port (through
+//     a port-forward, say) keeps that port in Location, where the spec
+//     says the scheme's or the listener's. Writing the default port out
+//     would meet that MUST for those requests, and break the SHOULD NOT
+//     for every other.
+//   - backendRequest becomes the per-try timeout, which Envoy stops
+//     counting once the response starts: it bounds the wait for response
+//     headers, not the whole response the spec describes. The request
+//     timeout still bounds the whole exchange, unless it is 0s.
 //
 // For HTTPProxy, Contour's meanings: a prefix is a string prefix (Envoy's
 // prefix), a wildcard prefix is safe_regex, notexact and notcontains are

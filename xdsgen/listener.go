@@ -95,6 +95,11 @@ func httpConnectionManager(statPrefix, routeName string) *listenerv3.Filter {
 		// Path prefixes match whole segments; without normalisation
 		// "/public/../admin" would match a route for "/public".
 		NormalizePath: wrapperspb.Bool(true),
+		// Envoy is the edge: the client's address is the connection's,
+		// appended to X-Forwarded-For, and X-Forwarded-Proto (and so the
+		// :scheme of an HTTP/1 request) is the connection's, not whatever
+		// the client sent, so that backends and redirects can trust them.
+		UseRemoteAddress: wrapperspb.Bool(true),
 	}
 	return &listenerv3.Filter{
 		Name:       httpConnectionManagerFilter,

@@ -3,9 +3,9 @@
 // By the time Envoy's router looks at a request, the HTTP connection manager
 // has turned it into one header map: names are lower case, the request line
 // is the pseudo-headers :method, :path, :scheme and :authority (HTTP/1's Host
-// header becomes :authority), :scheme is the client's x-forwarded-proto when
-// it is http or https and the listener's otherwise, and x-forwarded-proto is
-// set when the client did not send it. A Request is the client's view, so newRequest builds that
+// header becomes :authority), and :scheme and x-forwarded-proto are the
+// listener's scheme, whatever the client sent, as Sesame's connection
+// managers (use_remote_address, no trusted hops) make them. A Request is the client's view, so newRequest builds that
 // map once, and every matcher reads from it:
 //
 //	Request{Authority: "Shop.example.com:8080", Path: "/cart?id=7",
@@ -92,16 +92,12 @@ func newRequest(req Request, scheme string) *request {
 	r.headers[":authority"] = []string{r.authority}
 	r.headers[":method"] = []string{r.method}
 	r.headers[":path"] = []string{r.path}
-	// An HTTP/1 request names no scheme: Envoy takes a client's valid
-	// x-forwarded-proto for :scheme (ConnectionManagerUtility), which Sesame's
-	// listeners keep, and else the listener's.
-	if xfp := r.headers["x-forwarded-proto"]; len(xfp) == 1 && (xfp[0] == "http" || xfp[0] == "https") {
-		r.scheme = xfp[0]
-	}
+	// Sesame's connection managers use the remote address, with no trusted
+	// hops: Envoy overwrites a client's x-forwarded-proto with the
+	// connection's scheme, and an HTTP/1 request's :scheme follows it
+	// (ConnectionManagerUtility::mutateRequestHeaders).
 	r.headers[":scheme"] = []string{r.scheme}
-	if len(r.headers["x-forwarded-proto"]) == 0 {
-		r.headers["x-forwarded-proto"] = []string{r.scheme}
-	}
+	r.headers["x-forwarded-proto"] = []string{r.scheme}
 	return r
 }
 

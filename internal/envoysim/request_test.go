@@ -25,16 +25,13 @@ func TestNewRequest(t *testing.T) {
 		{"defaults", Request{}, "", map[string][]string{
 			":authority": {""}, ":method": {"GET"}, ":path": {"/"}, ":scheme": {"http"}, "x-forwarded-proto": {"http"}}},
 
-		// A client's x-forwarded-proto is kept, and gives :scheme when it is
-		// one; Host fills an empty authority; pseudo-headers cannot be
+		// A client's x-forwarded-proto is overwritten with the listener's
+		// scheme; Host fills an empty authority; pseudo-headers cannot be
 		// smuggled in as headers.
 		{"client headers", Request{Method: "POST", Path: "/p", Headers: map[string][]string{
 			"X-Forwarded-Proto": {"https"}, "Host": {"h.com"}, ":authority": {"evil"}}}, "http",
 			map[string][]string{
-				":authority": {"h.com"}, ":method": {"POST"}, ":path": {"/p"}, ":scheme": {"https"}, "x-forwarded-proto": {"https"}}},
-		{"x-forwarded-proto that is no scheme", Request{Headers: map[string][]string{"X-Forwarded-Proto": {"ftp"}}}, "http",
-			map[string][]string{
-				":authority": {""}, ":method": {"GET"}, ":path": {"/"}, ":scheme": {"http"}, "x-forwarded-proto": {"ftp"}}},
+				":authority": {"h.com"}, ":method": {"POST"}, ":path": {"/p"}, ":scheme": {"http"}, "x-forwarded-proto": {"http"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
