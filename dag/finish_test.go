@@ -31,9 +31,16 @@ func TestSortRoutes(t *testing.T) {
 		r("b", 5, 1, 1, PathPrefix, "/z"),       // then match order
 		r("old", 1, 0, 0, PathPrefix, "/"),      // "/" last
 	}
+	sortsFromShuffles(t, want, func(r *Route) string { return fmt.Sprintf("%+v", *r) })
+}
+
+// sortsFromShuffles checks that sortRoutes puts twenty deterministic
+// reshuffles of want back in want's order; describe names a route in a
+// failure.
+func sortsFromShuffles(t *testing.T, want []*Route, describe func(*Route) string) {
+	t.Helper()
 	for seed := range 20 {
 		got := slices.Clone(want)
-		// A deterministic reshuffle per seed.
 		for i := range got {
 			j := (i*7 + seed*3) % len(got)
 			got[i], got[j] = got[j], got[i]
@@ -41,7 +48,7 @@ func TestSortRoutes(t *testing.T) {
 		sortRoutes(got)
 		for i := range want {
 			if got[i] != want[i] {
-				t.Fatalf("seed %d: position %d is %+v, want %+v", seed, i, *got[i], *want[i])
+				t.Fatalf("seed %d: position %d is %s, want %s", seed, i, describe(got[i]), describe(want[i]))
 			}
 		}
 	}
@@ -72,19 +79,7 @@ func TestSortGRPCRoutes(t *testing.T) {
 		r("old", 1, 1, PathPrefix, "/", 0, 0, 0),                                      // no match at all, last; older first
 		r("a", 5, 5, PathPrefix, "/", 0, 0, 0),                                        //
 	}
-	for seed := range 20 {
-		got := slices.Clone(want)
-		for i := range got {
-			j := (i*7 + seed*3) % len(got)
-			got[i], got[j] = got[j], got[i]
-		}
-		sortRoutes(got)
-		for i := range want {
-			if got[i] != want[i] {
-				t.Fatalf("seed %d: position %d is %s rule %d, want %s rule %d", seed, i, got[i].Source.Name, got[i].Source.Rule, want[i].Source.Name, want[i].Source.Rule)
-			}
-		}
-	}
+	sortsFromShuffles(t, want, func(r *Route) string { return fmt.Sprintf("%s rule %d", r.Source.Name, r.Source.Rule) })
 }
 
 // TestShapeCodeOrderIsCompareShape checks the coded shape order against
