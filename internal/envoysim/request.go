@@ -22,6 +22,12 @@
 // and the query and fragment are split off the path once (pathOnly), because
 // every path specifier ignores them.
 //
+// Two things the connection manager does before routing are not modelled:
+// normalising the path (normalize_path, which Sesame's Gateway listeners set:
+// "/public/../admin" reaches the router as "/admin"), so tests send paths
+// already normalised; and the headers it adds (x-forwarded-for,
+// x-request-id), which no Sesame route matches on.
+//
 // Query parameters and cookies are parsed on demand with Envoy's rules:
 // QueryParamsMulti::parseQueryString, which splits on '&' and the first '='
 // and does not percent-decode, and the router's cookie parser, which splits
