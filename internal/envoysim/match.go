@@ -124,9 +124,11 @@ func matchedPath(m *routev3.RouteMatch, path string) string {
 
 // isGrpc is Grpc::Common::hasGrpcContentType: the content-type is
 // "application/grpc" or starts with "application/grpc+" (so
-// "application/grpc-web" is not gRPC).
+// "application/grpc-web" is not gRPC). Content-Type is one of Envoy's
+// inline headers, whose repeated values are joined with ",": a request
+// that sends it twice is not gRPC.
 func isGrpc(r *request) bool {
-	ct, _ := r.firstHeader("content-type")
+	ct, _ := r.header("content-type")
 	const grpc = "application/grpc"
 	return strings.HasPrefix(ct, grpc) && (len(ct) == len(grpc) || ct[len(grpc)] == '+')
 }

@@ -120,6 +120,8 @@ func TestOtherCriteria(t *testing.T) {
 		{"grpc", with(grpc), get("h", "/", "Content-Type", "application/grpc"), true},
 		{"grpc+proto", with(grpc), get("h", "/", "content-type", "application/grpc+proto"), true},
 		{"grpc-web is not grpc", with(grpc), get("h", "/", "content-type", "application/grpc-web"), false},
+		// Envoy joins a repeated Content-Type into "application/grpc,text/plain".
+		{"content-type sent twice is not grpc", with(grpc), get("h", "/", "content-type", "application/grpc", "content-type", "text/plain"), false},
 		{"no content-type", with(grpc), get("h", "/"), false},
 
 		// tls_context: the simulated client presents no certificate.
