@@ -40,9 +40,9 @@ func (b *builder) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRou
 		var problem string
 		switch f.Type {
 		case gatewayv1.HTTPRouteFilterRequestHeaderModifier:
-			out.RequestHeaders, problem = headerModifier(f.RequestHeaderModifier, "requestHeaderModifier")
+			out.RequestHeaders, problem = headerModifier(f.RequestHeaderModifier, false)
 		case gatewayv1.HTTPRouteFilterResponseHeaderModifier:
-			out.ResponseHeaders, problem = headerModifier(f.ResponseHeaderModifier, "responseHeaderModifier")
+			out.ResponseHeaders, problem = headerModifier(f.ResponseHeaderModifier, true)
 		case gatewayv1.HTTPRouteFilterRequestRedirect:
 			out.Redirect, problem = redirect(f.RequestRedirect)
 		case gatewayv1.HTTPRouteFilterURLRewrite:
@@ -160,7 +160,11 @@ func needsPrefix(m RouteMatch) string {
 // case-insensitive. A response filter may not touch Server, nor remove
 // Date: Envoy's connection manager writes them after every filter, so the
 // filter could not be applied as written.
-func headerModifier(f *gatewayv1.HTTPHeaderFilter, field string) (HeaderModifier, string) {
+func headerModifier(f *gatewayv1.HTTPHeaderFilter, response bool) (HeaderModifier, string) {
+	field := "requestHeaderModifier"
+	if response {
+		field = "responseHeaderModifier"
+	}
 	if f == nil {
 		return HeaderModifier{}, field + " is missing."
 	}
@@ -175,9 +179,9 @@ func headerModifier(f *gatewayv1.HTTPHeaderFilter, field string) (HeaderModifier
 			return "", at + fmt.Sprintf("%q is not a header name.", raw)
 		case seen[n] != "":
 			return "", at + fmt.Sprintf("header %q is named in %s already; a filter may act on a header once.", raw, seen[n])
-		case field == "responseHeaderModifier" && n == "server":
+		case response && n == "server":
 			return "", at + "Envoy writes the Server header of every response after the route's filters, so a filter cannot change it."
-		case field == "responseHeaderModifier" && n == "date" && list == "remove":
+		case response && n == "date" && list == "remove":
 			return "", at + "Envoy adds a Date header to every response that has none, so a filter cannot remove it."
 		}
 		seen[n] = list

@@ -303,12 +303,12 @@ func compileBackendFilters(filters []gatewayv1.HTTPRouteFilter, field string) (b
 		at := fmt.Sprintf("%s.filters[%d]", field, i)
 		switch f.Type {
 		case gatewayv1.HTTPRouteFilterRequestHeaderModifier:
-			out.request, problem = headerModifier(f.RequestHeaderModifier, "requestHeaderModifier")
+			out.request, problem = headerModifier(f.RequestHeaderModifier, false)
 			if problem == "" && (slices.Contains(out.request.Remove, "host") || slices.ContainsFunc(append(out.request.Set, out.request.Add...), func(h Header) bool { return h.Name == "host" })) {
 				problem = "the Host header cannot be changed per backend; use the rule's filters."
 			}
 		case gatewayv1.HTTPRouteFilterResponseHeaderModifier:
-			out.response, problem = headerModifier(f.ResponseHeaderModifier, "responseHeaderModifier")
+			out.response, problem = headerModifier(f.ResponseHeaderModifier, true)
 		case gatewayv1.HTTPRouteFilterExtensionRef:
 			if out.unresolved == "" {
 				out.unresolved = fmt.Sprintf("filters[%d]: extensionRef %s is not a filter Sesame knows", i, extensionRefName(f.ExtensionRef))
