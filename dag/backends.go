@@ -88,8 +88,18 @@ func weightsProblem(refs []gatewayv1.BackendRef, field string) string {
 		}
 		total += uint64(w)
 	}
+	if problem := weightSumProblem(total); problem != "" {
+		return field + ".backendRefs: " + problem
+	}
+	return ""
+}
+
+// weightSumProblem says why Envoy would refuse weights that add up to
+// total: it adds them in 32 bits, and refuses the whole route table when
+// they do not fit.
+func weightSumProblem(total uint64) string {
 	if total > math.MaxUint32 {
-		return fmt.Sprintf("%s.backendRefs: the weights add up to %d; Envoy takes at most %d.", field, total, uint64(math.MaxUint32))
+		return fmt.Sprintf("the weights add up to %d; Envoy takes at most %d.", total, uint64(math.MaxUint32))
 	}
 	return ""
 }

@@ -23,7 +23,6 @@ package dag
 
 import (
 	"fmt"
-	"math"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -47,18 +46,13 @@ func (b *builder) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 		st.addError(contourv1.ConditionTypeServiceError, reason, "%s The route answers 503.", fmt.Sprintf(format, args...))
 		return proxyBackends{}, false
 	}
-	allZero, total := true, int64(0)
+	allZero := true
 	for _, s := range services {
 		if s.Weight != 0 && !s.Mirror {
 			allZero = false
-			total += min(max(s.Weight, 0), 1<<24+1) // out of range is refused below; no overflow here
 		}
 	}
-	if total > math.MaxUint32 {
-		// Envoy adds the weights in 32 bits and refuses the route table
-		// whole when they do not fit.
-		return refuse("WeightNotValid", "%s.services: the weights add up to %d; Envoy takes at most %d.", field, total, int64(math.MaxUint32))
-	}
+	var total uint64 // of the shares, each checked to be at most 2^24
 	for i := range services {
 		s := &services[i]
 		at := fmt.Sprintf("%s.services[%d]", field, i)
@@ -91,6 +85,7 @@ func (b *builder) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 			out.mirrors = append(out.mirrors, Mirror{Cluster: cluster, Numerator: percent, Denominator: 100})
 			continue
 		}
+		total += uint64(weight)
 		if reason != "" {
 			st.addError(contourv1.ConditionTypeServiceError, reason, "%s: %s Its share of requests is answered 503.", at, msg)
 			out.invalidWeight += weight
@@ -103,6 +98,9 @@ func (b *builder) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 		if weight > 0 {
 			out.backends = append(out.backends, WeightedCluster{Cluster: cluster, Weight: weight, Headers: headers})
 		}
+	}
+	if problem := weightSumProblem(total); problem != "" {
+		return refuse("WeightNotValid", "%s.services: %s", field, problem)
 	}
 	return out, true
 }
