@@ -39,6 +39,9 @@ func proxyHeadersPolicy(hp *contourv1.HeadersPolicy, field string, allowHost boo
 	}
 	seen := map[string]bool{}
 	for i, h := range hp.Set {
+		if problem := headerValueProblem(h.Value); problem != "" {
+			return HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: %s", field, i, problem)
+		}
 		name := strings.ToLower(h.Name)
 		switch {
 		case !validHeaderName(name):
@@ -47,8 +50,6 @@ func proxyHeadersPolicy(hp *contourv1.HeadersPolicy, field string, allowHost boo
 			return HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: header %q is set twice.", field, i, h.Name)
 		case name == "host" && !allowHost:
 			return HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: Host cannot be set in a response.", field, i)
-		case headerValueProblem(h.Value) != "":
-			return HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: %s", field, i, headerValueProblem(h.Value))
 		case name == "host":
 			host = h.Value
 		default:
