@@ -92,6 +92,9 @@ func (ib *ingressBuild) claimTLS(ing *networkingv1.Ingress) {
 				ib.event(ing, EventWarning, "InvalidHost", "%s %q: %v; it is not served over TLS.", at, h, err)
 				continue
 			}
+			if ib.refuseOwned(ing, at, host, "its Secret is not used for it") {
+				continue
+			}
 			old := ib.tls[host]
 			switch {
 			case old == nil:
