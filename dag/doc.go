@@ -146,7 +146,6 @@
 //     adds still serves a Gateway's hostless or wildcard routes, and an
 //     HTTPProxy or Ingress wildcard still reaches a more specific Gateway
 //     hostname.
-//
 //   - Per identical match (the same path type and value, method, header and
 //     query conditions; a prefix "/" is the same whether it compares segments
 //     or strings, and the single-label :authority condition of a wildcard
@@ -157,7 +156,6 @@
 //     hostnames before paths; a winner under a single-label wildcard
 //     (HTTPProxy, Ingress) leaves the wider route in place for hosts of more
 //     labels, which it does not match.
-//
 //   - Order: by the hostname a route was attached under, most specific
 //     first, then by path precedence whatever the layer (exact, regular
 //     expression, longest prefix, method, headers, query parameters), ties
@@ -165,7 +163,6 @@
 //     by a shorter one of another under the same hostname; a hostname's own
 //     routes come before a wider hostname's, as for two HTTPRoutes. Each
 //     layer's own order is kept where its routes overlap.
-//
 //   - TLS, per server name: a Gateway HTTPS listener with that exact hostname
 //     keeps its certificate, and HTTPProxy and Ingress routes for it join its
 //     virtual hosts (their owners are told their certificate is not used);
@@ -177,13 +174,11 @@
 //     port without routing HTTP (TLSRoutes, TCP proxies, and HTTPProxy roots
 //     refused for an error, whose connections are closed), and a TCP proxy
 //     never takes one whose requests a higher layer routes.
-//
 //   - Ports. A Gateway that binds an ingress port for the other kind of
 //     traffic (TLS on the HTTP port, HTTP on the HTTPS port) cannot share it:
 //     the hosts are not served on that port, and their owners are told. With
 //     Options.AllGateways every Gateway that binds the port gets the hosts,
 //     each for its own Envoy fleet.
-//
 //   - Ownership. A hostname an HTTPProxy root claims (and, for a wildcard
 //     root, each name one label under it that no root claims) belongs to
 //     the root's tree: Ingresses add to it only from the root's namespace;
