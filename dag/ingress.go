@@ -190,7 +190,7 @@ func (ib *ingressBuild) ruleHost(ing *networkingv1.Ingress, i int) (string, bool
 		return "", true
 	}
 	if err := hostmatch.Validate(host); err != nil {
-		ib.event(ing, EventWarning, "InvalidHost", "spec.rules[%d].host %q: %v; the rule is not served. Use a DNS name, or \"*.\" and a DNS name (which matches one label).", i, ing.Spec.Rules[i].Host, err)
+		ib.event(ing, EventWarning, "InvalidHost", "spec.rules[%d].host %q: %v; the rule is not served. Use a DNS name, or \"*.\" and a DNS name (which matches one label).", i, userValue(ing.Spec.Rules[i].Host), err)
 		return "", false
 	}
 	return host, true
@@ -298,7 +298,7 @@ func describeHost(host string) string {
 	if host == "" {
 		return "any host"
 	}
-	return fmt.Sprintf("host %q", host)
+	return fmt.Sprintf("host %q", userValue(host))
 }
 
 // servedHosts turns the hosts into placement's input, sorted by hostname.
