@@ -32,6 +32,8 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+
+	"github.com/projectsesame/sesame/internal/re2"
 )
 
 // unanchor returns expr, an RE2 expression that must match a whole name,
@@ -40,7 +42,7 @@ import (
 // does not parse, or when an anchor is left elsewhere, where it would
 // never match inside the path.
 func unanchor(expr string) (out string, ok bool) {
-	re, err := syntax.Parse(expr, syntax.Perl)
+	re, err := re2.Parse(expr)
 	if err != nil {
 		return "", false
 	}
@@ -57,7 +59,7 @@ func unanchor(expr string) (out string, ok bool) {
 	// trailing "$", the text without them has none left: keep it. (An
 	// escaped "\$" leaves a trailing "\", which does not parse.)
 	if s := strings.TrimSuffix(strings.TrimPrefix(expr, "^"), "$"); s != "" && !quotes(s) {
-		if t, err := syntax.Parse(s, syntax.Perl); err == nil && !hasAnchor(t) {
+		if t, err := re2.Parse(s); err == nil && !hasAnchor(t) {
 			return s, true
 		}
 	}

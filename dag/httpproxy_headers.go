@@ -33,10 +33,10 @@ package dag
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/internal/re2"
 )
 
 // headerOp is the test of a header condition.
@@ -197,7 +197,7 @@ func headerValueMatches(h headerCondition, v string) bool {
 	case opNotContains:
 		return !contains(v, h.value)
 	case opRegex:
-		re, err := regexp.Compile(`^(?:` + h.value + `)$`)
+		re, err := re2.CompileFull(h.value)
 		return err == nil && re.MatchString(v)
 	}
 	return false

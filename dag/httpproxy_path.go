@@ -92,7 +92,11 @@ func parsePrefix(prefix string) (wildcardPattern, string) {
 	case strings.Contains(prefix, "**"):
 		return nil, fmt.Sprintf("prefix %q has two \"*\" in a row; one \"*\" already matches one or more characters.", userValue(prefix))
 	default:
-		if n, _ := re2.Size(p.regex()); n > re2.EnvoyLimit {
+		n, err := re2.Size(p.regex())
+		if err != nil {
+			return nil, fmt.Sprintf("the prefix's regular expression is refused: %v.", err)
+		}
+		if n > re2.EnvoyLimit {
 			return nil, fmt.Sprintf("prefix %q becomes a regular expression of %d instructions; Envoy refuses more than %d (use fewer wildcards or a shorter prefix).", prefix, n, re2.EnvoyLimit)
 		}
 	}

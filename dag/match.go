@@ -100,6 +100,9 @@ func stringMatch(name string, typ *string, value string) (StringMatch, string) {
 // Envoy: Go's regexp/syntax implements RE2 syntax, and package re2 measures
 // the program against Envoy's limit.
 func checkRegex(value string) string {
+	if err := re2.CheckLength(value); err != nil {
+		return err.Error() + "." // not quoted: status would carry all of it
+	}
 	n, err := re2.Size(value)
 	if err != nil {
 		return fmt.Sprintf("invalid RE2 regular expression %q: %v.", value, err)

@@ -122,7 +122,11 @@ func pathCond(re string) cond { return regexCond(":path", re) }
 // regexCond is a condition on a header, or an unknown one if Envoy would
 // refuse the regex.
 func regexCond(header, re string) cond {
-	if n, err := re2.Size(re); err != nil || n > re2.EnvoyLimit {
+	n, err := re2.Size(re)
+	if err != nil {
+		return cond{unknown: fmt.Sprintf("a regular expression for %s: %v", header, err)}
+	}
+	if n > re2.EnvoyLimit {
 		return cond{unknown: fmt.Sprintf("a regular expression for %s would compile to about %d RE2 instructions, more than Envoy's %d", header, n, re2.EnvoyLimit)}
 	}
 	return cond{header: header, re: re}

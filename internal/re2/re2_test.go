@@ -1,6 +1,10 @@
 package re2
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"testing"
+)
 
 func TestSize(t *testing.T) {
 	tests := []struct {
@@ -33,3 +37,34 @@ func TestSize(t *testing.T) {
 		t.Errorf("a 64-fold class must exceed the limit, got %d", n)
 	}
 }
+
+// TestMaxLength: an expression over MaxLength is refused by every entry
+// point before it is parsed, with an error naming the limit; one at the
+// limit is parsed.
+func TestMaxLength(t *testing.T) {
+	long := strings.Repeat("a", 1<<20)
+	atLimit := "[" + strings.Repeat("a", MaxLength-2) + "]" // one class of one range
+	for name, err := range map[string]error{
+		"CheckLength": CheckLength(long),
+		"Parse":       second(Parse(long)),
+		"CompileFull": second(CompileFull(long)),
+		"Size":        second(Size(long)),
+	} {
+		var le *LengthError
+		if !errors.As(err, &le) || le.Length != 1<<20 || !strings.Contains(err.Error(), "limit of 4096 bytes") {
+			t.Errorf("%s(1 MiB) = %v, want a *LengthError naming the limit", name, err)
+		}
+	}
+	if n, err := Size(atLimit); err != nil || n > EnvoyLimit {
+		t.Errorf("Size(%d bytes of padding) = %d, %v: want a small program", len(atLimit), n, err)
+	}
+	if _, err := Size(atLimit + "b"); err == nil {
+		t.Errorf("Size(MaxLength+1 bytes) parsed the expression")
+	}
+	re, err := CompileFull("a|b")
+	if err != nil || !re.MatchString("a") || re.MatchString("ab") {
+		t.Errorf("CompileFull(a|b) = %v, %v: want a whole-string match", re, err)
+	}
+}
+
+func second[T any](_ T, err error) error { return err }

@@ -1,0 +1,66 @@
+package dag
+
+import (
+	"strings"
+	"testing"
+
+	networkingv1 "k8s.io/api/networking/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/internal/re2"
+)
+
+// TestRegexLength: every place that parses a regular expression from an
+// object refuses one longer than re2.MaxLength, before parsing it, with a
+// message that names the limit and does not quote the expression.
+func TestRegexLength(t *testing.T) {
+	long := "/" + strings.Repeat("a", 1<<20) + ".*" // 1 MiB, a valid expression
+	regex, implementationSpecific := gatewayv1.PathMatchRegularExpression, networkingv1.PathTypeImplementationSpecific
+	headerRegex, grpcRegex := string(gatewayv1.HeaderMatchRegularExpression), gatewayv1.GRPCMethodMatchRegularExpression
+	tests := []struct {
+		name    string
+		problem func() string
+	}{
+		// HTTPRoute and GRPCRoute matches.
+		{"HTTPRoute path", func() string { _, p := pathMatch(&gatewayv1.HTTPPathMatch{Type: &regex, Value: &long}); return p }},
+		{"HTTPRoute header", func() string { _, p := stringMatch("x", &headerRegex, long); return p }},
+		{"GRPCRoute method", func() string {
+			_, p := grpcMatch(&gatewayv1.GRPCRouteMatch{Method: &gatewayv1.GRPCMethodMatch{Type: &grpcRegex, Method: &long}})
+			return p
+		}},
+		// HTTPProxy: a header regex, and a wildcard prefix that becomes one.
+		{"HTTPProxy header regex", func() string {
+			_, p := parseHeaderCondition(&contourv1.HeaderMatchCondition{Name: "x", Regex: long}, "spec.routes[0]")
+			return p
+		}},
+		{"HTTPProxy wildcard prefix", func() string {
+			_, p := parsePrefix("/a/*/" + strings.Repeat("b", 1<<20))
+			return p
+		}},
+		// Ingress: an ImplementationSpecific path with regex characters.
+		{"Ingress path", func() string { _, p := ingressPathMatch(long, &implementationSpecific); return p }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := tt.problem()
+			if !strings.Contains(p, "limit of 4096 bytes for regular expressions") || len(p) > 1000 {
+				t.Errorf("problem = %.300q, want the regex length limit named, and no quoted expression", p)
+			}
+		})
+	}
+
+	// The helpers that parse again after the check refuse as well.
+	if out, ok := unanchor(long); ok || out != "" {
+		t.Errorf("unanchor(1 MiB) = %.20q, %v; want refused", out, ok)
+	}
+	h := headerCondition{name: "x", op: opRegex, value: long}
+	if headerValueMatches(h, "/a") {
+		t.Errorf("headerValueMatches with a 1 MiB regex matched")
+	}
+	// At the limit, the expression is parsed and measured as before.
+	atLimit := "[" + strings.Repeat("a", re2.MaxLength-2) + "]"
+	if p := checkRegex(atLimit); p != "" {
+		t.Errorf("checkRegex(%d bytes, one class) = %q, want none", len(atLimit), p)
+	}
+}
