@@ -94,10 +94,10 @@ func parsePrefix(prefix string) (wildcardPattern, string) {
 	default:
 		n, err := re2.Size(p.regex())
 		if err != nil {
-			return nil, fmt.Sprintf("the prefix's regular expression is refused: %v.", err)
+			return nil, fmt.Sprintf("the prefix's regular expression is refused: %v.", regexError(err))
 		}
 		if n > re2.EnvoyLimit {
-			return nil, fmt.Sprintf("prefix %q becomes a regular expression of %d instructions; Envoy refuses more than %d (use fewer wildcards or a shorter prefix).", prefix, n, re2.EnvoyLimit)
+			return nil, fmt.Sprintf("prefix %q becomes a regular expression of %d instructions; Envoy refuses more than %d (use fewer wildcards or a shorter prefix).", userValue(prefix), n, re2.EnvoyLimit)
 		}
 	}
 	return p, ""

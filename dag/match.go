@@ -105,10 +105,10 @@ func checkRegex(value string) string {
 	}
 	n, err := re2.Size(value)
 	if err != nil {
-		return fmt.Sprintf("invalid RE2 regular expression %q: %v.", value, err)
+		return fmt.Sprintf("invalid RE2 regular expression %q: %v.", userValue(value), regexError(err))
 	}
 	if n > re2.EnvoyLimit {
-		return fmt.Sprintf("the regular expression %q compiles to %d instructions; Envoy refuses large ones, so Sesame allows %d (simplify it, e.g. avoid large {n} repetitions).", value, n, re2.EnvoyLimit)
+		return fmt.Sprintf("the regular expression %q compiles to %d instructions; Envoy refuses large ones, so Sesame allows %d (simplify it, e.g. avoid large {n} repetitions).", userValue(value), n, re2.EnvoyLimit)
 	}
 	return ""
 }

@@ -21,7 +21,13 @@
 
 package dag
 
-import "github.com/projectsesame/sesame/internal/quote"
+import (
+	"errors"
+	"fmt"
+	"regexp/syntax"
+
+	"github.com/projectsesame/sesame/internal/quote"
+)
 
 // Limits of what Sesame writes.
 const (
@@ -45,3 +51,14 @@ type userValue = quote.Value
 
 // capMessage cuts a message to at most limit bytes, with a marker.
 func capMessage(msg string, limit int) string { return quote.Cap(msg, limit) }
+
+// regexError describes a regular expression's parse error with at most
+// MaxQuoted bytes of the part it names: regexp/syntax's own text quotes
+// that part whole, which may be the whole expression.
+func regexError(err error) string {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%s: %q", se.Code, userValue(se.Expr))
+	}
+	return fmt.Sprintf("%v", userValue(err.Error()))
+}
