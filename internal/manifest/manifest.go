@@ -3,15 +3,21 @@
 // apiVersion and kind, and v1 List documents whose items are objects.
 //
 // Decoding is strict about what it cannot understand and lenient about what it
-// does not need: a document that is not YAML, or that has no apiVersion or kind,
-// is an error naming the source and the document's position; a well-formed
-// object of a kind Sesame does not translate is skipped with a warning, so a
-// whole cluster dump can be fed in. Unknown fields of known kinds are ignored,
-// as the API server would prune them.
+// does not need. A document that is not YAML, that has no apiVersion or kind,
+// or that has a field of the wrong type is skipped and reported, naming the
+// source, the document's position and the field's path with its list indexes
+// (spec.listeners[0].port); the other documents are still decoded, and so are
+// the other items of a List. A well-formed object of a kind Sesame does not
+// translate is skipped with a warning, so a whole cluster dump can be fed in.
+// Unknown fields of known kinds are ignored, as the API server would prune
+// them.
+//
+// A Decoder reads within Limits on the size of a document, the length of a
+// value and the number of objects, checked before the costly work they
+// bound; the defaults are above anything a real cluster stores.
 package manifest
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -21,7 +27,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
 
@@ -36,50 +41,220 @@ func (w Warning) String() string {
 	return fmt.Sprintf("%s: document %d: %s", w.Source, w.Document, w.Message)
 }
 
-// Error is a document that could not be decoded.
+// Error is a document, or an item of a List, that could not be decoded, or
+// a stream that could not be read to its end.
 type Error struct {
 	Source   string
-	Document int // 1-based; 0 when the stream itself could not be read
+	Document int    // 1-based; 0 when no one document is meant
+	Object   string // the object's kind and namespace/name, when known: "Gateway default/web"
+	Path     string // the field at fault, with list indexes ("spec.listeners[0].port", "items[2].spec"); "" when not known
 	Err      error
 }
 
 func (e *Error) Error() string {
-	if e.Document == 0 {
-		return fmt.Sprintf("%s: %v", e.Source, e.Err)
+	var b strings.Builder
+	b.WriteString(e.Source)
+	if e.Document > 0 {
+		fmt.Fprintf(&b, ": document %d", e.Document)
 	}
-	return fmt.Sprintf("%s: document %d: %v", e.Source, e.Document, e.Err)
+	for _, s := range []string{e.Object, e.Path} {
+		if s != "" {
+			b.WriteString(": " + s)
+		}
+	}
+	b.WriteString(": " + e.Err.Error())
+	return b.String()
 }
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Decode reads every document of r. source names r in errors and warnings.
-// It returns the decoded objects in stream order, or the first error.
+// Errors is every document and List item that Decode could not decode, in
+// stream order. Decode returns it as its error, beside the objects of the
+// others.
+type Errors []*Error
+
+func (e Errors) Error() string {
+	lines := make([]string, len(e))
+	for i, err := range e {
+		lines[i] = err.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap returns the errors, for errors.Is and errors.As.
+func (e Errors) Unwrap() []error {
+	errs := make([]error, len(e))
+	for i, err := range e {
+		errs[i] = err
+	}
+	return errs
+}
+
+// A Decoder reads manifests within its Limits. It counts the objects it
+// reads over every stream, for Limits.Objects. The zero Decoder reads
+// within the default limits. A Decoder is not safe for concurrent use.
+type Decoder struct {
+	Limits Limits
+
+	objects int  // objects read so far
+	full    bool // Limits.Objects was reached: nothing more is read
+}
+
+// Decode reads every document of r with the default Limits, as a new
+// Decoder does.
 func Decode(source string, r io.Reader) ([]runtime.Object, []Warning, error) {
-	reader := utilyaml.NewYAMLReader(bufio.NewReader(r))
-	var (
-		objects  []runtime.Object
-		warnings []Warning
-	)
-	for index := 1; ; index++ {
-		doc, err := reader.Read()
+	return new(Decoder).Decode(source, r)
+}
+
+// Decode reads every document of r; source names r in errors and warnings.
+// It returns the objects of the documents it decoded, in stream order, and
+// as its error, an Errors that lists every document (or List item) it could
+// not decode and skipped: one that is not YAML, has no apiVersion or kind,
+// or has a field of the wrong type, or one past a limit. A stream that
+// cannot be read on (a read error) ends with an Error of its own, and so
+// does reaching Limits.Objects, after which nothing more is read.
+func (d *Decoder) Decode(source string, r io.Reader) ([]runtime.Object, []Warning, error) {
+	lim := d.Limits.withDefaults()
+	s := &stream{source: source, d: d, lim: lim}
+	if d.full {
+		s.fail(0, problem{err: fmt.Errorf("not read: %w", &LimitError{Limit: "Objects", Max: lim.Objects, Found: d.objects})})
+		return nil, nil, s.errs
+	}
+	reader := newDocReader(r, lim.DocumentBytes)
+	var pending result // the items of a List read item by item
+	for {
+		p, err := reader.next()
 		if errors.Is(err, io.EOF) {
-			return objects, warnings, nil
+			break
 		}
 		if err != nil {
-			return nil, nil, &Error{Source: source, Document: index, Err: err}
+			s.fail(0, problem{err: fmt.Errorf("reading stopped in document %d: %w", reader.doc, err)})
+			break
 		}
-		if isBlank(doc) {
+		var res result
+		switch {
+		case p.kind == listItem:
+			item := decodeItem(p.data, p.item, p.err, lim)
+			pending.add(item)
+			if d.objects+pending.count > lim.Objects {
+				s.take(p.doc, pending)
+				return s.objects, s.warnings, s.errs
+			}
 			continue
+		case p.kind == listRest:
+			res, pending = pending, result{}
+			if problem := listRestProblem(p, lim.DocumentBytes); problem != nil {
+				s.fail(p.doc, *problem)
+				continue
+			}
+		case p.err != nil:
+			s.fail(p.doc, problem{err: p.err})
+			continue
+		case isBlank(p.data):
+			continue
+		default:
+			res = decodeDocument(p.data, lim)
 		}
-		objs, warns, err := decodeDocument(doc)
-		if err != nil {
-			return nil, nil, &Error{Source: source, Document: index, Err: err}
-		}
-		objects = append(objects, objs...)
-		for _, w := range warns {
-			warnings = append(warnings, Warning{Source: source, Document: index, Message: w})
+		if !s.take(p.doc, res) {
+			break
 		}
 	}
+	if len(s.errs) == 0 {
+		return s.objects, s.warnings, nil
+	}
+	return s.objects, s.warnings, s.errs
+}
+
+// stream collects what Decode returns.
+type stream struct {
+	source   string
+	d        *Decoder
+	lim      Limits
+	objects  []runtime.Object
+	warnings []Warning
+	errs     Errors
+}
+
+// take adds what a document gave, unless it takes the Decoder past
+// Limits.Objects: then the document is refused, and take returns false.
+func (s *stream) take(doc int, res result) bool {
+	if s.d.objects+res.count > s.lim.Objects {
+		s.d.full = true
+		s.fail(doc, problem{err: &LimitError{Limit: "Objects", Max: s.lim.Objects, Found: s.d.objects + res.count}})
+		return false
+	}
+	s.d.objects += res.count
+	s.objects = append(s.objects, res.objects...)
+	for _, w := range res.warnings {
+		s.warnings = append(s.warnings, Warning{Source: s.source, Document: doc, Message: w})
+	}
+	s.fail(doc, res.problems...)
+	return true
+}
+
+func (s *stream) fail(doc int, problems ...problem) {
+	for _, p := range problems {
+		s.errs = append(s.errs, &Error{Source: s.source, Document: doc, Object: p.object, Path: p.path, Err: p.err})
+	}
+}
+
+// listRestProblem checks the last piece of a List read item by item: the
+// List without its items, which must be a List. Anything else past the
+// document limit was a document too large.
+func listRestProblem(p piece, limit int) *problem {
+	if p.err != nil {
+		return &problem{err: p.err}
+	}
+	var head typeMeta
+	data, err := yaml.YAMLToJSON(p.data)
+	if err == nil {
+		err = json.Unmarshal(data, &head)
+	}
+	if err != nil || !strings.HasSuffix(head.Kind, "List") {
+		return &problem{err: fmt.Errorf("%w; past it only a List is read, item by item", &LimitError{Limit: "DocumentBytes", Max: limit, Found: p.size, What: "the document"})}
+	}
+	return nil
+}
+
+// result is what one document, or one List item, gave.
+type result struct {
+	objects  []runtime.Object
+	warnings []string
+	problems []problem
+	count    int // objects read, of every kind, for Limits.Objects
+}
+
+func (r *result) add(o result) {
+	r.objects = append(r.objects, o.objects...)
+	r.warnings = append(r.warnings, o.warnings...)
+	r.problems = append(r.problems, o.problems...)
+	r.count += o.count
+}
+
+// problem is why a document or an object was skipped.
+type problem struct {
+	object string // kind and namespace/name, when known
+	path   string
+	err    error
+}
+
+// typeMeta is what every object has: its type and name.
+type typeMeta struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name      string `json:"name"`
+		Namespace string `json:"namespace"`
+	} `json:"metadata"`
+}
+
+// object names an object in errors: "Gateway default/web".
+func (t typeMeta) object() string {
+	name := t.Metadata.Name
+	if t.Metadata.Namespace != "" {
+		name = t.Metadata.Namespace + "/" + name
+	}
+	return short(strings.TrimSpace(t.Kind + " " + name))
 }
 
 // isBlank reports whether a document holds nothing but whitespace, comments
@@ -95,92 +270,110 @@ func isBlank(doc []byte) bool {
 	return true
 }
 
-// decodeDocument decodes one YAML document into typed objects: one object, or
-// the items of a List.
-func decodeDocument(doc []byte) ([]runtime.Object, []string, error) {
+// decodeDocument decodes one YAML document into typed objects: one object,
+// or the items of a List.
+func decodeDocument(doc []byte, lim Limits) result {
 	data, err := yaml.YAMLToJSON(doc)
 	if err != nil {
-		return nil, nil, fmt.Errorf("not valid YAML: %w", err)
+		return result{problems: []problem{{err: fmt.Errorf("not valid YAML: %w", err)}}}
 	}
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
-		return nil, nil, nil
+		return result{}
 	}
-	var head struct {
-		APIVersion string `json:"apiVersion"`
-		Kind       string `json:"kind"`
+	var head typeMeta
+	if err := json.Unmarshal(data, &head); err != nil || !strings.HasSuffix(head.Kind, "List") || head.APIVersion == "" {
+		return decodeObjectJSON(data, lim)
 	}
+	var list struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(data, &list); err != nil {
+		p := unmarshalProblem(data, err)
+		p.object = head.object()
+		return result{problems: []problem{p}}
+	}
+	var res result
+	for i, item := range list.Items {
+		res.add(inItem(i, decodeObjectJSON(item, lim)))
+	}
+	return res
+}
+
+// decodeItem decodes an item of a List read item by item: YAML, or err
+// when the item was not read.
+func decodeItem(doc []byte, index int, err error, lim Limits) result {
+	if err != nil {
+		return inItem(index, result{problems: []problem{{err: err}}, count: 1})
+	}
+	data, err := yaml.YAMLToJSON(doc)
+	if err != nil {
+		return inItem(index, result{problems: []problem{{err: fmt.Errorf("not valid YAML: %w", err)}}, count: 1})
+	}
+	return inItem(index, decodeObjectJSON(data, lim))
+}
+
+// inItem places what items[index] of a List gave in the List.
+func inItem(index int, res result) result {
+	at := fmt.Sprintf("items[%d]", index)
+	for i, w := range res.warnings {
+		res.warnings[i] = at + ": " + w
+	}
+	for i, p := range res.problems {
+		p.path = strings.TrimSuffix(at+"."+p.path, ".")
+		if strings.HasPrefix(p.path, at+".[") {
+			p.path = at + p.path[len(at)+1:]
+		}
+		res.problems[i] = p
+	}
+	return res
+}
+
+// decodeObjectJSON decodes one object, given as JSON, into the Go type
+// registered for its apiVersion and kind. An unregistered kind is not an
+// error: it gives a warning.
+func decodeObjectJSON(data []byte, lim Limits) result {
+	res := result{count: 1}
+	if end, n := longString(data, lim.ValueBytes); end >= 0 {
+		path, _ := pathAt(data, end)
+		res.problems = []problem{{path: path, err: &LimitError{Limit: "ValueBytes", Max: lim.ValueBytes, Found: n, What: "a value"}}}
+		return res
+	}
+	var head typeMeta
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, nil, fmt.Errorf("not a Kubernetes object (a mapping with apiVersion and kind): %w", err)
+		p := unmarshalProblem(data, err)
+		if p.path == "" {
+			p.err = fmt.Errorf("not a Kubernetes object (a mapping with apiVersion and kind): %w", err)
+		}
+		res.problems = []problem{p}
+		return res
 	}
 	if head.APIVersion == "" || head.Kind == "" {
-		return nil, nil, fmt.Errorf("missing %s: every object needs apiVersion and kind", missing(head.APIVersion, head.Kind))
+		res.problems = []problem{{object: head.object(), err: fmt.Errorf("missing %s: every object needs apiVersion and kind", missing(head.APIVersion, head.Kind))}}
+		return res
 	}
-	if strings.HasSuffix(head.Kind, "List") {
-		var list struct {
-			Items []json.RawMessage `json:"items"`
-		}
-		if err := json.Unmarshal(data, &list); err != nil {
-			return nil, nil, fmt.Errorf("%s %s: %w", head.APIVersion, head.Kind, err)
-		}
-		return decodeList(list.Items)
-	}
-	obj, warning, err := decodeObject(head.APIVersion, head.Kind, data)
-	if err != nil || obj == nil {
-		return nil, nonEmpty(warning), err
-	}
-	return []runtime.Object{obj}, nil, nil
-}
-
-func decodeList(items []json.RawMessage) ([]runtime.Object, []string, error) {
-	var (
-		objects  []runtime.Object
-		warnings []string
-	)
-	for i, item := range items {
-		var head struct {
-			APIVersion string `json:"apiVersion"`
-			Kind       string `json:"kind"`
-		}
-		if err := json.Unmarshal(item, &head); err != nil {
-			return nil, nil, fmt.Errorf("items[%d]: not a Kubernetes object: %w", i, err)
-		}
-		if head.APIVersion == "" || head.Kind == "" {
-			return nil, nil, fmt.Errorf("items[%d]: missing %s", i, missing(head.APIVersion, head.Kind))
-		}
-		obj, warning, err := decodeObject(head.APIVersion, head.Kind, item)
-		if err != nil {
-			return nil, nil, fmt.Errorf("items[%d]: %w", i, err)
-		}
-		if warning != "" {
-			warnings = append(warnings, fmt.Sprintf("items[%d]: %s", i, warning))
-		}
-		if obj != nil {
-			objects = append(objects, obj)
-		}
-	}
-	return objects, warnings, nil
-}
-
-// decodeObject decodes data into the Go type registered for apiVersion and
-// kind. An unregistered kind is not an error: it returns a warning.
-func decodeObject(apiVersion, kind string, data []byte) (runtime.Object, string, error) {
-	gv, err := schema.ParseGroupVersion(apiVersion)
+	gv, err := schema.ParseGroupVersion(head.APIVersion)
 	if err != nil {
-		return nil, "", fmt.Errorf("apiVersion %q: %w", apiVersion, err)
+		res.problems = []problem{{object: head.object(), path: "apiVersion", err: fmt.Errorf("%q: %w", short(head.APIVersion), err)}}
+		return res
 	}
-	gvk := gv.WithKind(kind)
+	gvk := gv.WithKind(head.Kind)
 	newObject, ok := kinds[gvk]
 	if !ok {
-		return nil, fmt.Sprintf("skipped %s %s: Sesame does not translate this kind%s", apiVersion, kind, knownVersions(gvk)), nil
+		res.warnings = []string{fmt.Sprintf("skipped %s %s: Sesame does not translate this kind%s", short(head.APIVersion), short(head.Kind), knownVersions(gvk))}
+		return res
 	}
 	obj := newObject()
 	if err := json.Unmarshal(data, obj); err != nil {
-		return nil, "", fmt.Errorf("%s %s: %w", apiVersion, kind, err)
+		p := unmarshalProblem(data, err)
+		p.object = head.object()
+		res.problems = []problem{p}
+		return res
 	}
 	// Objects of an older version are decoded into the v1 type; say so in
 	// their TypeMeta so that status is reported against the served version.
 	obj.GetObjectKind().SetGroupVersionKind(canonical(gvk))
-	return obj, "", nil
+	res.objects = []runtime.Object{obj}
+	return res
 }
 
 func missing(apiVersion, kind string) string {
@@ -192,11 +385,4 @@ func missing(apiVersion, kind string) string {
 	default:
 		return "kind"
 	}
-}
-
-func nonEmpty(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return []string{s}
 }

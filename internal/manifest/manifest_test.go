@@ -13,54 +13,68 @@ func TestDecode(t *testing.T) {
 		input    string
 		kinds    []string // "apiVersion Kind name" of each object
 		warnings []string // substrings, one per warning
-		err      string   // substring of the error; "" for none
+		errs     []string // substrings, one per error
 	}{
 		// Documents and their separators.
-		{"empty stream", "", nil, nil, ""},
-		{"comments and markers only", "# hello\n---\n---\n", nil, nil, ""},
+		{"empty stream", "", nil, nil, nil},
+		{"comments and markers only", "# hello\n---\n---\n", nil, nil, nil},
 		{"two documents", "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n",
-			[]string{"v1 Service a", "v1 Namespace b"}, nil, ""},
-		{"JSON document", `{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}`, []string{"v1 Secret s"}, nil, ""},
+			[]string{"v1 Service a", "v1 Namespace b"}, nil, nil},
+		{"separator with a comment", "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n--- # next\napiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n",
+			[]string{"v1 Service a", "v1 Namespace b"}, nil, nil},
+		{"JSON document", `{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}`, []string{"v1 Secret s"}, nil, nil},
 		{"List", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: a}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n",
-			[]string{"v1 Service a"}, []string{"items[1]: skipped v1 ConfigMap"}, ""},
+			[]string{"v1 Service a"}, []string{"items[1]: skipped v1 ConfigMap"}, nil},
 
 		// Versions: v1beta1 Gateway API objects are read as v1.
 		{"v1beta1 HTTPRoute", "apiVersion: gateway.networking.k8s.io/v1beta1\nkind: HTTPRoute\nmetadata: {name: r}\n",
-			[]string{"gateway.networking.k8s.io/v1 HTTPRoute r"}, nil, ""},
+			[]string{"gateway.networking.k8s.io/v1 HTTPRoute r"}, nil, nil},
 		{"v1alpha2 GRPCRoute and TLSRoute", "apiVersion: gateway.networking.k8s.io/v1alpha2\nkind: GRPCRoute\nmetadata: {name: g}\n---\napiVersion: gateway.networking.k8s.io/v1alpha3\nkind: TLSRoute\nmetadata: {name: t}\n",
-			[]string{"gateway.networking.k8s.io/v1 GRPCRoute g", "gateway.networking.k8s.io/v1 TLSRoute t"}, nil, ""},
+			[]string{"gateway.networking.k8s.io/v1 GRPCRoute g", "gateway.networking.k8s.io/v1 TLSRoute t"}, nil, nil},
 		{"unknown version of a known kind", "apiVersion: gateway.networking.k8s.io/v1alpha2\nkind: HTTPRoute\nmetadata: {name: r}\n",
-			nil, []string{"(it reads gateway.networking.k8s.io/v1 or gateway.networking.k8s.io/v1beta1 HTTPRoute)"}, ""},
+			nil, []string{"(it reads gateway.networking.k8s.io/v1 or gateway.networking.k8s.io/v1beta1 HTTPRoute)"}, nil},
 		{"HTTPProxy, and the seed's v1alpha1 spelling read as v1", "apiVersion: projectcontour.io/v1\nkind: HTTPProxy\nmetadata: {name: a}\n---\napiVersion: projectcontour.io/v1alpha1\nkind: HTTPProxy\nmetadata: {name: b}\nspec: {routes: [{services: [{name: s, port: 80}], rateLimitPolicy: {local: {requests: 1}}}]}\n",
-			[]string{"projectcontour.io/v1 HTTPProxy a", "projectcontour.io/v1 HTTPProxy b"}, nil, ""},
+			[]string{"projectcontour.io/v1 HTTPProxy a", "projectcontour.io/v1 HTTPProxy b"}, nil, nil},
 		{"Ingress v1; v1beta1 points at v1", "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: i}\n---\napiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata: {name: old}\n",
-			[]string{"networking.k8s.io/v1 Ingress i"}, []string{"(it reads networking.k8s.io/v1 Ingress)"}, ""},
-		{"unknown kind", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n", nil, []string{"skipped apps/v1 Deployment"}, ""},
+			[]string{"networking.k8s.io/v1 Ingress i"}, []string{"(it reads networking.k8s.io/v1 Ingress)"}, nil},
+		{"unknown kind", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n", nil, []string{"skipped apps/v1 Deployment"}, nil},
 
-		// Errors name the document.
-		{"missing kind", "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n---\napiVersion: v1\n", nil, nil, "test.yaml: document 2: missing kind"},
-		{"missing both", "metadata: {}\n", nil, nil, "document 1: missing apiVersion and kind"},
-		{"not a mapping", "- a\n- b\n", nil, nil, "document 1: not a Kubernetes object"},
-		{"bad YAML", "apiVersion: v1\nkind: [\n", nil, nil, "document 1: not valid YAML"},
-		{"wrong field type", "apiVersion: v1\nkind: Service\nspec: {ports: 3}\n", nil, nil, "document 1: v1 Service"},
-		{"bad apiVersion", "apiVersion: a/b/c\nkind: Service\n", nil, nil, `apiVersion "a/b/c"`},
-		{"bad List item", "apiVersion: v1\nkind: List\nitems:\n- kind: Service\n", nil, nil, "items[0]: missing apiVersion"},
+		// Errors name the document and the field, and the other documents
+		// are still read.
+		{"missing kind", "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n---\napiVersion: v1\n", []string{"v1 Service a"}, nil, []string{"test.yaml: document 2: missing kind"}},
+		{"missing both", "metadata: {}\n", nil, nil, []string{"document 1: missing apiVersion and kind"}},
+		{"not a mapping", "- a\n- b\n", nil, nil, []string{"document 1: not a Kubernetes object"}},
+		{"bad YAML", "apiVersion: v1\nkind: [\n", nil, nil, []string{"document 1: not valid YAML"}},
+		{"wrong field type", "apiVersion: v1\nkind: Service\nmetadata: {name: s, namespace: ns}\nspec: {ports: 3}\n", nil, nil,
+			[]string{"document 1: Service ns/s: spec.ports: got the number 3, want a list"}},
+		{"wrong type in a list", "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: g}\nspec:\n  listeners:\n  - {name: a, port: 80, protocol: HTTP}\n  - {name: b, port: eighty, protocol: HTTP}\n", nil, nil,
+			[]string{`document 1: Gateway g: spec.listeners[1].port: got the string "eighty", want an integer`}},
+		{"number out of range", "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: g}\nspec: {listeners: [{name: a, port: 99999999999}]}\n", nil, nil,
+			[]string{"spec.listeners[0].port: got the number 99999999999, want an integer that fits in 32 bits"}},
+		{"wrong type under a map key", "apiVersion: v1\nkind: Secret\nmetadata: {name: s, annotations: {example.com/a: [1]}}\n", nil, nil,
+			[]string{"metadata.annotations[example.com/a]: got a list, want a string"}},
+		{"bad apiVersion", "apiVersion: a/b/c\nkind: Service\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n", []string{"v1 Namespace b"}, nil,
+			[]string{`document 1: Service: apiVersion: "a/b/c": unexpected GroupVersion string`}},
+		{"bad List item; the others are read", "apiVersion: v1\nkind: List\nitems:\n- kind: Service\n- apiVersion: v1\n  kind: Service\n  metadata: {name: a}\n- apiVersion: v1\n  kind: Service\n  spec: {ports: [{port: x}]}\n",
+			[]string{"v1 Service a"}, nil, []string{"items[0]: missing apiVersion", "Service: items[2].spec.ports[0].port: got the string"}},
+		{"List whose items are not a list", "apiVersion: v1\nkind: List\nitems: 3\n", nil, nil, []string{"document 1: List: items: got the number 3, want a list"}},
+		{"malformed separator skips one document", "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n--- apiVersion: v1\nkind: Namespace\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n",
+			[]string{"v1 Namespace a", "v1 Namespace b"}, nil, []string{`document 2: line "--- apiVersion: v1": a document separator stands alone`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			objs, warnings, err := Decode("test.yaml", strings.NewReader(tt.input))
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("err = %v, want it to contain %q", err, tt.err)
-				}
-				var de *Error
-				if !errors.As(err, &de) || de.Source != "test.yaml" {
-					t.Errorf("err is not a *Error naming the source: %#v", err)
-				}
-				return
+			var errs Errors
+			if err != nil && !errors.As(err, &errs) {
+				t.Fatalf("err is %T, not Errors: %v", err, err)
 			}
-			if err != nil {
-				t.Fatal(err)
+			if len(errs) != len(tt.errs) {
+				t.Fatalf("errors = %v, want %d", err, len(tt.errs))
+			}
+			for i, e := range errs {
+				if !strings.Contains(e.Error(), tt.errs[i]) || e.Source != "test.yaml" {
+					t.Errorf("error %q, want it to contain %q", e, tt.errs[i])
+				}
 			}
 			var kinds []string
 			for _, o := range objs {
@@ -89,23 +103,40 @@ func name(o any) string {
 	return "?"
 }
 
-// FuzzDecode checks that no input makes Decode panic, and that it returns
-// either objects or an error, never both.
+// FuzzDecode checks that no input makes Decode panic, that every object has
+// a kind, and that every error is an Error naming the source.
 func FuzzDecode(f *testing.F) {
 	f.Add("apiVersion: v1\nkind: Service\nmetadata: {name: a}\n")
 	f.Add("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n")
 	f.Add("apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nspec: {listeners: [{name: a, port: 80}]}\n---\n")
 	f.Add(`{"apiVersion": "v1", "kind": "Secret"}`)
 	f.Add("- a\n---\nkind: [\n")
+	f.Add("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: a}\n-\n  apiVersion: v1\n  kind: Namespace\n")
+	f.Add(`{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a\"]"}}, 3]}`)
 	f.Fuzz(func(t *testing.T, input string) {
-		objs, warnings, err := Decode("fuzz", strings.NewReader(input))
-		if err != nil && (objs != nil || warnings != nil) {
-			t.Fatalf("error %v with %d objects", err, len(objs))
+		objs, _, err := Decode("fuzz", strings.NewReader(input))
+		var errs Errors
+		if err != nil && (!errors.As(err, &errs) || len(errs) == 0) {
+			t.Fatalf("error %v is not Errors", err)
+		}
+		for _, e := range errs {
+			if e.Source != "fuzz" || e.Err == nil {
+				t.Fatalf("error %#v", e)
+			}
 		}
 		for _, o := range objs {
 			if o == nil || o.GetObjectKind().GroupVersionKind().Kind == "" {
 				t.Fatalf("object without kind: %#v", o)
 			}
+		}
+		// Small limits read Lists item by item, and refuse the rest.
+		d := &Decoder{Limits: Limits{DocumentBytes: 48, ValueBytes: 8, Objects: 3}}
+		objs, _, err = d.Decode("fuzz", strings.NewReader(input))
+		if err != nil && !errors.As(err, &errs) {
+			t.Fatalf("error %v is not Errors", err)
+		}
+		if len(objs) > 3 {
+			t.Fatalf("%d objects past the limit of 3", len(objs))
 		}
 	})
 }
