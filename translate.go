@@ -1,6 +1,7 @@
 package sesame
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -80,14 +81,25 @@ func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
 // (xdsgen.GenerateAndValidate), which is a bug in
 // Sesame: please report it with the input.
 func Translate(objects []runtime.Object, opts Options) (*Result, error) {
+	return TranslateContext(context.Background(), objects, opts)
+}
+
+// TranslateContext is Translate, given up when ctx is done: it then returns
+// ctx.Err() (context.Canceled or context.DeadlineExceeded) and no Result,
+// soon after, as every stage looks at ctx between its steps. A controller
+// bounds a pathological translation with a deadline.
+func TranslateContext(ctx context.Context, objects []runtime.Object, opts Options) (*Result, error) {
 	var in dag.Input
 	res := &Result{}
-	for _, obj := range objects {
+	for i, obj := range objects {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err := in.Add(obj); err != nil {
 			res.Warnings = append(res.Warnings, err.Error())
 		}
 	}
-	graph := dag.Build(&in, dag.Options{
+	graph, err := dag.BuildContext(ctx, &in, dag.Options{
 		ControllerName: opts.ControllerName,
 		Now:            opts.Now,
 		BindPorts:      opts.BindPorts,
@@ -96,9 +108,15 @@ func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 		IngressPorts:   opts.IngressPorts,
 		IngressClass:   opts.IngressClass,
 	})
+	if err != nil {
+		return nil, err
+	}
 	res.graph = graph
 	res.Status, res.Events = graph.Status, graph.Events
-	xds, err := xdsgen.GenerateAndValidate(graph)
+	xds, err := xdsgen.GenerateAndValidateContext(ctx, graph)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sesame: generated configuration is invalid or inconsistent: %w", err)
 	}

@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"context"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,7 +17,17 @@ import (
 // order. Invalid objects do not stop it: they get a status that says what is
 // wrong, and everything else is still translated.
 func Build(in *Input, opts Options) *Graph {
+	g, _ := BuildContext(context.Background(), in, opts)
+	return g
+}
+
+// BuildContext is Build, stopped when ctx is done: it then returns
+// ctx.Err() and no Graph, soon after, having checked ctx between its
+// stages and every checkEvery routes or Gateways within them. Goroutines
+// it started have ended when it returns.
+func BuildContext(ctx context.Context, in *Input, opts Options) (*Graph, error) {
 	b := &builder{
+		ctx:      ctx,
 		opts:     opts,
 		now:      metav1.NewTime(opts.Now),
 		index:    newIndexWithoutServices(in),
@@ -34,7 +45,11 @@ func Build(in *Input, opts Options) *Graph {
 	}
 	classes := b.selectGatewayClass(in.GatewayClasses)
 	var gateways []*gateway
-	for _, gw := range b.selectGateways(in.Gateways, classes) {
+	for i, gw := range b.selectGateways(in.Gateways, classes) {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			services.Wait()
+			return nil, ctx.Err()
+		}
 		gateways = append(gateways, b.buildGateway(gw))
 	}
 	byName := map[types.NamespacedName]*gateway{}
@@ -53,8 +68,15 @@ func Build(in *Input, opts Options) *Graph {
 	httpRoutes = sortedOldestFirst(httpRoutes)
 	b.routeStatus = make([]pendingRouteStatus, 0, len(httpRoutes)+len(in.TLSRoutes))
 	services.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	compiled := b.compileHTTPRoutes(httpRoutes, byName)
 	for i, obj := range httpRoutes {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			compiled.abort()
+			return nil, ctx.Err()
+		}
 		switch route := obj.(type) {
 		case *gatewayv1.HTTPRoute:
 			b.attachHTTPRoute(byName, route, compiled.get(i))
@@ -68,6 +90,9 @@ func Build(in *Input, opts Options) *Graph {
 	}
 	for _, g := range gateways {
 		b.finishGateway(g)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	// The status of routes and Gateways depends on them alone, and what
 	// comes next reads nothing it writes: with many routes, it is written
@@ -89,6 +114,10 @@ func Build(in *Input, opts Options) *Graph {
 	proxies.tellRoots(refusals)
 	b.placeIngressHosts(proxies, ingressHosts, claims)
 	proxies.writeStatus() // after placement, which may add to it
+	if err := ctx.Err(); err != nil {
+		statusWritten()
+		return nil, err
+	}
 	statusSorted := parallel.Start(large, func() {
 		statusWritten()
 		b.graph.Status = append(b.graph.Status, gatewayAPIStatus...)
@@ -98,12 +127,22 @@ func Build(in *Input, opts Options) *Graph {
 	b.finishClusters()
 	b.finishSecrets()
 	statusSorted()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	b.graph.Events = b.events.sorted()
-	return b.graph
+	return b.graph, nil
 }
+
+// checkEvery is how many routes or Gateways BuildContext takes between two
+// looks at its context: often enough to stop within a millisecond or so,
+// seldom enough to cost nothing.
+const checkEvery = 64
 
 // builder holds the state of one Build.
 type builder struct {
+	// ctx stops the Build when done (BuildContext).
+	ctx   context.Context
 	opts  Options
 	now   metav1.Time
 	index *index

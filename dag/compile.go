@@ -53,7 +53,7 @@ func (b *builder) compileHTTPRoutes(routes []metav1.Object, gateways map[types.N
 	b.shared = &sync.Mutex{}
 	for range runtime.GOMAXPROCS(0) - 1 {
 		c.workers.Go(func() {
-			for c.compileNext() {
+			for !c.b.stopped() && c.compileNext() {
 			}
 		})
 	}
@@ -72,6 +72,13 @@ func (c *compilation) get(i int) *compiledRules {
 		}
 	}
 	return c.out[i]
+}
+
+// abort stops the compilation when the Build is given up: no chunk is
+// taken any more, and the goroutines compiling one are waited for.
+func (c *compilation) abort() {
+	c.next.Store(int64(len(c.done)))
+	c.wait()
 }
 
 // wait waits for the other goroutines, once every route has been got.
@@ -139,6 +146,9 @@ func namesServedGateway(refs []gatewayv1.ParentReference, namespace string, gate
 	}
 	return false
 }
+
+// stopped reports whether the Build is given up (BuildContext).
+func (b *builder) stopped() bool { return b.ctx != nil && b.ctx.Err() != nil }
 
 // lock and unlock guard the state compiling goroutines share; from
 // compileHTTPRoutes to the compilation's wait, that is while routes are

@@ -1,6 +1,10 @@
 package xdsgen
 
-import "github.com/projectsesame/sesame/internal/parallel"
+import (
+	"context"
+
+	"github.com/projectsesame/sesame/internal/parallel"
+)
 
 // jobs are the parts of a Generate that run on every processor. Each job
 // keeps its own failures, so that they come back in the order the jobs were
@@ -27,7 +31,15 @@ func (j *jobs) addInfallible(funcs ...func()) {
 
 // run runs the jobs, on every processor unless they are few (small: the
 // work is too little to share), and returns their failures in job order.
-func (j *jobs) run(small bool) []error {
+// Once ctx is done, the jobs not yet started are skipped.
+func (j *jobs) run(ctx context.Context, small bool) []error {
+	for i, f := range j.funcs {
+		j.funcs[i] = func() {
+			if ctx.Err() == nil {
+				f()
+			}
+		}
+	}
 	if small {
 		for _, f := range j.funcs {
 			f()

@@ -1,6 +1,7 @@
 package xdsgen
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -22,7 +23,7 @@ func TestJobsReturnFailuresInTheOrderAdded(t *testing.T) {
 		}
 		work.addInfallible(func() { ran++ })
 		var got []string
-		for _, err := range work.run(small) {
+		for _, err := range work.run(context.Background(), small) {
 			got = append(got, err.Error())
 		}
 		var want []string
@@ -39,7 +40,7 @@ func TestJobsReturnFailuresInTheOrderAdded(t *testing.T) {
 		}
 	}
 	var none jobs
-	if errs := none.run(false); errs != nil {
+	if errs := none.run(context.Background(), false); errs != nil {
 		t.Errorf("no jobs: %v", errors.Join(errs...))
 	}
 }

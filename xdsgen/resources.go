@@ -1,6 +1,7 @@
 package xdsgen
 
 import (
+	"context"
 	"errors"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
@@ -31,7 +32,7 @@ type Resources struct {
 // Generate turns a routing graph into Envoy resources. It is a pure function
 // of g. On a large graph the messages are built on every processor.
 func Generate(g *dag.Graph) *Resources {
-	r, _ := generate(g, false)
+	r, _ := generate(context.Background(), g, false)
 	return r
 }
 
@@ -43,7 +44,17 @@ func Generate(g *dag.Graph) *Resources {
 // built it, right after building it, and the checks share the name sets
 // they need: on a large graph that costs much less than the three calls.
 func GenerateAndValidate(g *dag.Graph) (*Resources, error) {
-	r, errs := generate(g, true)
+	return GenerateAndValidateContext(context.Background(), g)
+}
+
+// GenerateAndValidateContext is GenerateAndValidate, stopped when ctx is
+// done: it then returns ctx.Err() and no resources, having checked ctx
+// before each of its jobs (a few hundred routes or clusters each).
+func GenerateAndValidateContext(ctx context.Context, g *dag.Graph) (*Resources, error) {
+	r, errs := generate(ctx, g, true)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	// The names clusters take their endpoints by are gathered while the
 	// names of every resource are checked.
 	var edsNames map[string]bool
@@ -65,7 +76,7 @@ func GenerateAndValidate(g *dag.Graph) (*Resources, error) {
 // the clusters and the load assignments are built as jobs on every
 // processor, each job keeping its own failures, so that they come back in
 // the same order whatever the schedule.
-func generate(g *dag.Graph, validate bool) (*Resources, []error) {
+func generate(ctx context.Context, g *dag.Graph, validate bool) (*Resources, []error) {
 	r := &Resources{}
 	// Cluster names are made while route tables are planned; only the
 	// jobs use them.
@@ -108,7 +119,7 @@ func generate(g *dag.Graph, validate bool) (*Resources, []error) {
 	work.addInfallible(placing...)
 	addClusterJobs(&work, r, g.Clusters, names, validate)
 	tables.addBuildJobs(&work)
-	jobErrs := work.run(tables.size()+len(g.Clusters) < parallel.Min)
+	jobErrs := work.run(ctx, tables.size()+len(g.Clusters) < parallel.Min)
 	errs = append(errs, tables.errs...)
 	errs = append(errs, jobErrs...)
 
