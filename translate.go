@@ -58,6 +58,9 @@ type Result struct {
 	Warnings []string
 
 	graph *dag.Graph
+	// repaired is set when Translate took messages out (repair), which
+	// ForGateway then takes out of its part too.
+	repaired bool
 }
 
 // Gateways lists the Gateways the result serves, by namespace and name.
@@ -69,17 +72,25 @@ func (r *Result) Gateways() []types.NamespacedName { return r.graph.Gateways() }
 // With Options.AllGateways each Gateway's Envoy fleet takes its own part,
 // since two Gateways may use the same port.
 func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
-	return xdsgen.Generate(r.graph.ForGateway(gateway))
+	xds := xdsgen.Generate(r.graph.ForGateway(gateway))
+	if r.repaired {
+		xds.Repair()
+	}
+	return xds
 }
 
 // Translate turns objects into Envoy configuration and status. Objects that
 // are invalid get a status saying why and the rest are still translated;
 // objects of kinds Sesame does not read are listed in Result.Warnings.
 //
-// The error is not nil only if the generated configuration fails Envoy's
-// validation or does not form a consistent snapshot
-// (xdsgen.GenerateAndValidate), which is a bug in
-// Sesame: please report it with the input.
+// Every message Translate returns passes Envoy's validation, and the
+// resources form a consistent snapshot (xdsgen.GenerateAndValidate). A
+// message that would not is a bug in Sesame; it is not served
+// (xdsgen.Resources.Repair: an invalid route answers 500, an invalid
+// virtual host, cluster or listener is left out), and the object it came
+// from is told in its status (reason InternalError), or Result.Warnings
+// says it, so that one object does not stop the others' configuration.
+// The error is not nil only when that repair fails too.
 func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 	return TranslateContext(context.Background(), objects, opts)
 }
@@ -118,7 +129,11 @@ func TranslateContext(ctx context.Context, objects []runtime.Object, opts Option
 		return nil, err
 	}
 	if err != nil {
-		return nil, fmt.Errorf("sesame: generated configuration is invalid or inconsistent: %w", err)
+		// A bug: take out what Envoy would refuse, and tell its owners.
+		res.XDS = xds
+		if err := res.repair(); err != nil {
+			return nil, fmt.Errorf("sesame: generated configuration is invalid or inconsistent: %w", err)
+		}
 	}
 	res.XDS = xds
 	return res, nil

@@ -1,0 +1,92 @@
+package dag
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+)
+
+// ReasonInternalError is the reason of a condition, HTTPProxy error or
+// Event that says Sesame generated, from the object, configuration Envoy
+// would refuse, and took it out (xdsgen.Resources.Repair).
+const ReasonInternalError = "InternalError"
+
+// ReportInternalError tells the object of kind, namespace and name that
+// part of what was generated from it was taken out of the configuration,
+// message saying which part and why, as its status says problems:
+//
+//   - an HTTPRoute, GRPCRoute or TLSRoute: PartiallyInvalid True on each
+//     of its parents, reason InternalError;
+//   - a Gateway: Programmed False, reason Invalid (the data plane does
+//     not carry all of it);
+//   - an HTTPProxy: an error (type SpecError, reason InternalError), so
+//     that it reads invalid;
+//   - an Ingress: a Warning Event, reason InternalError.
+//
+// It reports false when the object has no status in g to say it in (a
+// Service, or an object not in scope); the caller then says it elsewhere.
+// Status stays ordered; Events too.
+func (g *Graph) ReportInternalError(kind, namespace, name, message string) bool {
+	message = capMessage(message, MaxConditionMessage)
+	if kind == "Ingress" {
+		ev := Event{APIVersion: ingressAPIVersion, Kind: kind, Namespace: namespace, Name: name, Type: EventWarning, Reason: ReasonInternalError, Message: capMessage(message, MaxEventMessage)}
+		i, _ := slices.BinarySearchFunc(g.Events, ev, func(e, t Event) int {
+			// after every Event of the same object: the story's end
+			return cmp.Or(cmp.Compare(e.APIVersion, t.APIVersion), cmp.Compare(e.Kind, t.Kind), cmp.Compare(e.Namespace, t.Namespace), cmp.Compare(e.Name, t.Name), -1)
+		})
+		g.Events = slices.Insert(g.Events, i, ev)
+		return true
+	}
+	for i := range g.Status {
+		u := &g.Status[i]
+		if u.Kind != kind || u.Namespace != namespace || u.Name != name {
+			continue
+		}
+		switch st := u.Status.(type) {
+		case *gatewayv1.HTTPRouteStatus:
+			internalRouteError(st.Parents, message)
+		case *gatewayv1.GRPCRouteStatus:
+			internalRouteError(st.Parents, message)
+		case *gatewayv1.TLSRouteStatus:
+			internalRouteError(st.Parents, message)
+		case *gatewayv1.GatewayStatus:
+			st.Conditions = setCondition(st.Conditions, string(gatewayv1.GatewayConditionProgrammed), metav1.ConditionFalse, string(gatewayv1.GatewayReasonInvalid), message)
+		case *contourv1.HTTPProxyStatus:
+			internalProxyError(st, message)
+		default:
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+func internalRouteError(parents []gatewayv1.RouteParentStatus, message string) {
+	for i := range parents {
+		p := &parents[i]
+		if c := findCond(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid)); c != nil && c.Status == metav1.ConditionTrue {
+			message = c.Message + " " + message
+		}
+		p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid), metav1.ConditionTrue, ReasonInternalError, capMessage(message, MaxConditionMessage))
+	}
+}
+
+func internalProxyError(st *contourv1.HTTPProxyStatus, message string) {
+	if len(st.Conditions) == 0 {
+		return
+	}
+	c := &st.Conditions[0]
+	c.Errors = append(c.Errors, contourv1.SubCondition{Type: contourv1.ConditionTypeSpecError, Status: metav1.ConditionTrue, Reason: ReasonInternalError, Message: message})
+	if len(c.Errors)+len(c.Warnings) == 1 {
+		c.Reason, c.Message = ReasonInternalError, message
+	} else {
+		c.Reason, c.Message = "MultipleReasons", capMessage(fmt.Sprintf("%s %s", c.Message, message), MaxConditionMessage)
+	}
+	c.Status = metav1.ConditionFalse
+	st.CurrentStatus, st.Description = contourv1.StatusInvalid, c.Message
+}
