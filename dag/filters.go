@@ -223,11 +223,21 @@ func headerModifier(f *gatewayv1.HTTPHeaderFilter, response bool) (HeaderModifie
 // a value may be 16 KiB long. Envoy refuses a configuration holding such a
 // value whole, which would take every route of the listener with it.
 func headerValueProblem(v string) string {
-	if i := strings.IndexAny(v, "\x00\r\n"); i >= 0 {
-		return fmt.Sprintf("the value %q holds the control character %q at byte %d; header values and paths cannot.", userValue(v), v[i], i)
+	if problem := controlProblem(v); problem != "" {
+		return problem
 	}
 	if len(v) > maxHeaderValue {
 		return fmt.Sprintf("the value is %d bytes long; Envoy takes at most %d.", len(v), maxHeaderValue)
+	}
+	return ""
+}
+
+// controlProblem says why v cannot be a header value or a path: it holds
+// NUL, CR or LF, which end a header or a request line, so that no request
+// carries it and Envoy may refuse it.
+func controlProblem(v string) string {
+	if i := strings.IndexAny(v, "\x00\r\n"); i >= 0 {
+		return fmt.Sprintf("the value %q holds the control character %q at byte %d; header values and paths cannot.", userValue(v), v[i], i)
 	}
 	return ""
 }

@@ -102,10 +102,15 @@ func parseHeaderCondition(c *contourv1.HeaderMatchCondition, origin string) (hea
 	default:
 		return h, fmt.Sprintf("%s: header %q sets %s; set one test per condition (write several conditions to AND them).", origin, userValue(c.Name), strings.Join(set, " and "))
 	}
-	if h.op == opRegex {
-		if problem := checkRegex(h.value); problem != "" {
-			return h, fmt.Sprintf("%s: header %q: %s", origin, userValue(c.Name), problem)
-		}
+	problem := ""
+	switch h.op {
+	case opRegex:
+		problem = checkRegex(h.value)
+	case opExact, opNotExact, opContains, opNotContains:
+		problem = headerValueProblem(h.value) // no request carries CR, LF or NUL
+	}
+	if problem != "" {
+		return h, fmt.Sprintf("%s: header %q: %s", origin, userValue(c.Name), problem)
 	}
 	if h.op == opNotExact || h.op == opNotContains {
 		h.missingAsEmpty = c.TreatMissingAsEmpty

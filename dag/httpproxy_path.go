@@ -115,7 +115,7 @@ func checkPath(path string) string {
 	case hasDotSegment(path):
 		return fmt.Sprintf("%q holds a \".\" or \"..\" segment, which Envoy's path normalisation removes from every request, so it would never match.", userValue(path))
 	}
-	return ""
+	return controlProblem(path)
 }
 
 // hasDotSegment reports whether path has a segment "." or "..". A prefix may

@@ -86,6 +86,11 @@ func stringMatch(name string, typ *string, value string) (StringMatch, string) {
 	}
 	switch t {
 	case MatchExact:
+		// A value no request can carry (CR, LF, NUL) never matches, and
+		// one over 16 KiB Envoy refuses with its whole route table.
+		if problem := headerValueProblem(value); problem != "" {
+			return StringMatch{}, problem
+		}
 	case MatchRegularExpression:
 		if problem := checkRegex(value); problem != "" {
 			return StringMatch{}, problem
@@ -140,6 +145,9 @@ func pathMatch(p *gatewayv1.HTTPPathMatch) (PathMatch, string) {
 	}
 	if strings.Contains(value, "//") {
 		return PathMatch{}, fmt.Sprintf("value %q contains \"//\".", userValue(value))
+	}
+	if problem := controlProblem(value); problem != "" {
+		return PathMatch{}, problem
 	}
 	switch typ {
 	case gatewayv1.PathMatchExact:

@@ -1,0 +1,61 @@
+package dag
+
+import (
+	"strings"
+	"testing"
+
+	networkingv1 "k8s.io/api/networking/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+)
+
+// TestMatchValuesWithControlCharacters: a match value no request can carry
+// (CR, LF or NUL in a header value, a path or a query value) is refused per
+// rule, with the message header filters give, instead of becoming a
+// condition that never matches.
+func TestMatchValuesWithControlCharacters(t *testing.T) {
+	exact, prefix := gatewayv1.PathMatchExact, gatewayv1.PathMatchPathPrefix
+	ingressPrefix := networkingv1.PathTypePrefix
+	headerExact := string(gatewayv1.HeaderMatchExact)
+	tests := []struct {
+		name    string
+		problem func() string
+	}{
+		// HTTPRoute and GRPCRoute
+		{"HTTPRoute Exact path with LF", func() string { _, p := pathMatch(&gatewayv1.HTTPPathMatch{Type: &exact, Value: new("/a\nb")}); return p }},
+		{"HTTPRoute PathPrefix with CR", func() string { _, p := pathMatch(&gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/a\r")}); return p }},
+		{"HTTPRoute header value with CR LF", func() string { _, p := stringMatch("x-a", &headerExact, "a\r\nx-injected: 1"); return p }},
+		{"HTTPRoute header value with NUL", func() string { _, p := stringMatch("x-a", nil, "a\x00"); return p }},
+		{"HTTPRoute query value with LF", func() string {
+			_, p := compileMatch(&gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{{Name: "q", Value: "a\nb"}}})
+			return p
+		}},
+		// HTTPProxy
+		{"HTTPProxy exact header with CR", func() string {
+			_, p := parseHeaderCondition(&contourv1.HeaderMatchCondition{Name: "x-a", Exact: "a\r"}, "spec.routes[0]")
+			return p
+		}},
+		{"HTTPProxy notcontains header with LF", func() string {
+			_, p := parseHeaderCondition(&contourv1.HeaderMatchCondition{Name: "x-a", NotContains: "\n"}, "spec.routes[0]")
+			return p
+		}},
+		{"HTTPProxy prefix with CR LF", func() string { _, p := parsePrefix("/a\r\nb"); return p }},
+		// Ingress
+		{"Ingress Prefix path with LF", func() string { _, p := ingressPathMatch("/a\nb", &ingressPrefix); return p }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if p := tt.problem(); !strings.Contains(p, "holds the control character") {
+				t.Errorf("problem = %q, want the control character named", p)
+			}
+		})
+	}
+	// The same values without the control character are accepted.
+	if _, p := stringMatch("x-a", &headerExact, "a b"); p != "" {
+		t.Errorf("a header value with a space: %q", p)
+	}
+	if _, p := parsePrefix("/a b"); p != "" {
+		t.Errorf("an HTTPProxy prefix with a space: %q", p)
+	}
+}
