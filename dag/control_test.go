@@ -23,8 +23,14 @@ func TestMatchValuesWithControlCharacters(t *testing.T) {
 		problem func() string
 	}{
 		// HTTPRoute and GRPCRoute
-		{"HTTPRoute Exact path with LF", func() string { _, p := pathMatch(&gatewayv1.HTTPPathMatch{Type: &exact, Value: new("/a\nb")}); return p }},
-		{"HTTPRoute PathPrefix with CR", func() string { _, p := pathMatch(&gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/a\r")}); return p }},
+		{"HTTPRoute Exact path with LF", func() string {
+			_, p := pathMatch(&gatewayv1.HTTPPathMatch{Type: &exact, Value: new("/a\nb")})
+			return p
+		}},
+		{"HTTPRoute PathPrefix with CR", func() string {
+			_, p := pathMatch(&gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/a\r")})
+			return p
+		}},
 		{"HTTPRoute header value with CR LF", func() string { _, p := stringMatch("x-a", &headerExact, "a\r\nx-injected: 1"); return p }},
 		{"HTTPRoute header value with NUL", func() string { _, p := stringMatch("x-a", nil, "a\x00"); return p }},
 		{"HTTPRoute query value with LF", func() string {
