@@ -2,7 +2,9 @@ package dag
 
 import (
 	"crypto/tls"
+	"encoding/pem"
 	"fmt"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -38,6 +40,9 @@ func (b *builder) resolveCertificates(l *listener, gw *gatewayv1.Gateway) {
 			continue
 		}
 		l.certificates = append(l.certificates, secret)
+		if secret.Notice != "" {
+			l.refNotice(fmt.Sprintf("tls.certificateRefs[%d]: %s", i, secret.Notice))
+		}
 	}
 	if len(l.certificates) == 0 && len(problems) > 0 {
 		l.reject(reason, "No certificate can be used: "+strings.Join(problems, " "))
@@ -60,30 +65,63 @@ func (b *builder) resolveCertificate(ref gatewayv1.SecretObjectReference, gw *ga
 		return nil, string(gatewayv1.ListenerReasonRefNotPermitted),
 			fmt.Sprintf("Secret %s is in another namespace and no ReferenceGrant in %q allows Gateways from %q to refer to it.", name, name.Namespace, gw.Namespace)
 	}
+	secret, problem := b.tlsSecret(name)
+	if problem != "" {
+		return nil, invalid, problem
+	}
+	return secret, "", ""
+}
+
+// tlsSecret reads a kubernetes.io/tls Secret and checks that its
+// certificate and key belong together. Messages never quote its data:
+// crypto/tls errors describe the problem, never the key.
+func (b *builder) tlsSecret(name types.NamespacedName) (*Secret, string) {
+	if s := b.secret[name]; s != nil {
+		return s, ""
+	}
 	obj := b.index.secrets[name]
 	if obj == nil {
-		return nil, invalid, fmt.Sprintf("Secret %s not found.", name)
+		return nil, fmt.Sprintf("Secret %s not found.", name)
 	}
 	if obj.Type != corev1.SecretTypeTLS {
-		return nil, invalid, fmt.Sprintf("Secret %s has type %q; certificates are Secrets of type %s.", name, obj.Type, corev1.SecretTypeTLS)
+		return nil, fmt.Sprintf("Secret %s has type %q; certificates are Secrets of type %s.", name, userValue(obj.Type), corev1.SecretTypeTLS)
 	}
 	cert, key := secretValue(obj, corev1.TLSCertKey), secretValue(obj, corev1.TLSPrivateKeyKey)
 	if _, err := tls.X509KeyPair(cert, key); err != nil {
-		// crypto/tls errors describe the problem, never the key.
-		return nil, invalid, fmt.Sprintf("Secret %s does not hold a PEM certificate and its private key in %s and %s: %v.", name, corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)
-	}
-	return b.secretFor(name, cert, key), "", ""
-}
-
-// secretFor returns the one Secret value of a Kubernetes Secret, so that
-// listeners sharing a certificate share its Envoy Secret.
-func (b *builder) secretFor(name types.NamespacedName, cert, key []byte) *Secret {
-	if s := b.secret[name]; s != nil {
-		return s
+		return nil, fmt.Sprintf("Secret %s does not hold a PEM certificate and its private key in %s and %s: %v.", name, corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)
 	}
 	s := &Secret{Name: name, Certificate: cert, PrivateKey: key}
+	if chain, others := certificateChain(cert); len(others) > 0 {
+		s.Certificate = chain
+		what := "PEM blocks that are not certificates"
+		if slices.ContainsFunc(others, func(t string) bool { return strings.HasSuffix(t, "PRIVATE KEY") }) {
+			what = "a private key"
+		}
+		s.Notice = fmt.Sprintf("Secret %s: %s holds %s besides its certificates; only the certificates are sent to Envoy (which would show the rest in its configuration dumps). Keep the key in %s alone, and replace it if %s was shared.",
+			name, corev1.TLSCertKey, what, corev1.TLSPrivateKeyKey, corev1.TLSCertKey)
+	}
 	b.secret[name] = s
-	return s
+	return s, ""
+}
+
+// certificateChain returns the CERTIFICATE blocks of a PEM tls.crt, in
+// order, and the types of the other blocks it leaves out ("EC PRIVATE
+// KEY", say, for a key appended to the chain).
+func certificateChain(data []byte) ([]byte, []string) {
+	var chain []byte
+	var others []string
+	for {
+		var block *pem.Block
+		block, data = pem.Decode(data)
+		if block == nil {
+			return chain, others
+		}
+		if block.Type == "CERTIFICATE" {
+			chain = append(chain, pem.EncodeToMemory(block)...)
+		} else {
+			others = append(others, block.Type)
+		}
+	}
 }
 
 // finishSecrets puts in the graph the Secrets that programmed filter chains

@@ -1,6 +1,8 @@
 package dag
 
 import (
+	"bytes"
+	"encoding/pem"
 	"os"
 	"strings"
 	"testing"
@@ -157,4 +159,78 @@ func TestValidateTLS(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestKeyInCertificateChain: a tls.crt with its private key appended is
+// used, but only its certificates become the chain Envoy gets, and the
+// listener says so without quoting the data.
+func TestKeyInCertificateChain(t *testing.T) {
+	cert, key := readCert(t, "example-com.crt"), readCert(t, "example-com.key")
+	in := &Input{Secrets: []*corev1.Secret{{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "gw", Name: "appended"},
+		Type:       corev1.SecretTypeTLS,
+		Data:       map[string][]byte{corev1.TLSCertKey: append(append([]byte(nil), cert...), key...), corev1.TLSPrivateKeyKey: key},
+	}}}
+	b := &builder{index: newIndex(in), secret: map[types.NamespacedName]*Secret{}}
+	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "gw", Name: "g"}}
+	spec := &gatewayv1.Listener{Name: "https", Protocol: gatewayv1.HTTPSProtocolType, Port: 443,
+		TLS: &gatewayv1.ListenerTLSConfig{CertificateRefs: []gatewayv1.SecretObjectReference{{Name: "appended"}}}}
+	l := b.validateListener(spec, gw)
+	l.accepted = true
+	b.resolveCertificates(l, gw)
+	if len(l.certificates) != 1 {
+		t.Fatalf("usable certificates = %d, want 1", len(l.certificates))
+	}
+	if got := l.certificates[0].Certificate; !bytes.Equal(got, cert) {
+		t.Errorf("chain = %q, want the certificate alone", got)
+	}
+	rr := findCondition(l.cond.list, "ResolvedRefs")
+	if rr.Status != metav1.ConditionTrue || !strings.Contains(rr.Message, "holds a private key besides its certificates") {
+		t.Errorf("ResolvedRefs = %s %q; want True, saying the key was left out", rr.Status, rr.Message)
+	}
+	if strings.Contains(rr.Message, "PRIVATE KEY") || strings.Contains(rr.Message, string(key[30:60])) {
+		t.Errorf("message leaks key material: %q", rr.Message)
+	}
+	// A chain of certificates alone is used byte for byte.
+	if chain, others := certificateChain(cert); !bytes.Equal(chain, cert) || others != nil {
+		t.Errorf("certificateChain(cert) = %q, %v", chain, others)
+	}
+}
+
+// FuzzCertificateChain: whatever tls.crt holds, the chain holds only
+// CERTIFICATE blocks, each of the input's, in order, and the other blocks
+// are all named.
+func FuzzCertificateChain(f *testing.F) {
+	f.Add([]byte("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n-----BEGIN EC PRIVATE KEY-----\nBBBB\n-----END EC PRIVATE KEY-----\n"))
+	f.Add([]byte("garbage"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		chain, others := certificateChain(data)
+		var in, out []*pem.Block
+		for rest := data; ; {
+			var b *pem.Block
+			if b, rest = pem.Decode(rest); b == nil {
+				break
+			}
+			in = append(in, b)
+		}
+		for rest := chain; ; {
+			var b *pem.Block
+			if b, rest = pem.Decode(rest); b == nil {
+				break
+			}
+			out = append(out, b)
+		}
+		certs := 0
+		for _, b := range in {
+			if b.Type == "CERTIFICATE" {
+				if certs >= len(out) || !bytes.Equal(out[certs].Bytes, b.Bytes) {
+					t.Fatalf("certificate %d is not in the chain in order", certs)
+				}
+				certs++
+			}
+		}
+		if certs != len(out) || certs+len(others) != len(in) {
+			t.Fatalf("%d blocks in, %d certificates, %d in the chain, %d others", len(in), certs, len(out), len(others))
+		}
+	})
 }

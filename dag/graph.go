@@ -117,8 +117,12 @@ type TCPRoute struct {
 // Secret that a listener uses.
 type Secret struct {
 	Name        types.NamespacedName
-	Certificate []byte // PEM
+	Certificate []byte // PEM: the CERTIFICATE blocks of tls.crt
 	PrivateKey  []byte // PEM
+	// Notice, when not empty, says what of the Secret's data was left out
+	// and why (a private key appended to tls.crt), for the status of the
+	// objects that use it. It never quotes the data.
+	Notice string
 }
 
 // WeightedCluster is a backend of a Route with its share of traffic.

@@ -34,12 +34,10 @@
 package dag
 
 import (
-	"crypto/tls"
 	"fmt"
 	"slices"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -120,6 +118,11 @@ func (pb *proxyBuild) checkRoot(h *proxyHost) bool {
 			st.addError(contourv1.ConditionTypeTLSError, "TLSConfigNotValid", "spec.virtualhost.tls: %s", problem)
 			ok = false
 		}
+		for _, c := range h.tls.certificatesOrNone() {
+			if c.Notice != "" {
+				st.addWarning(contourv1.ConditionTypeTLSError, "CertificateChainTrimmed", "spec.virtualhost.tls.secretName: %s", c.Notice)
+			}
+		}
 	}
 	if spec.TCPProxy != nil {
 		if spec.VirtualHost.TLS == nil {
@@ -172,23 +175,6 @@ func (pb *proxyBuild) rootTLS(p *contourv1.HTTPProxy, t *contourv1.TLS, hasTCPPr
 	}
 	out.certificates = []*Secret{secret}
 	return out, ""
-}
-
-// tlsSecret reads a kubernetes.io/tls Secret and checks that its
-// certificate and key belong together. Messages never quote its data.
-func (b *builder) tlsSecret(name types.NamespacedName) (*Secret, string) {
-	obj := b.index.secrets[name]
-	if obj == nil {
-		return nil, fmt.Sprintf("Secret %s not found.", name)
-	}
-	if obj.Type != corev1.SecretTypeTLS {
-		return nil, fmt.Sprintf("Secret %s has type %q; certificates are Secrets of type %s.", name, obj.Type, corev1.SecretTypeTLS)
-	}
-	cert, key := secretValue(obj, corev1.TLSCertKey), secretValue(obj, corev1.TLSPrivateKeyKey)
-	if _, err := tls.X509KeyPair(cert, key); err != nil {
-		return nil, fmt.Sprintf("Secret %s does not hold a PEM certificate and its private key in %s and %s: %v.", name, corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)
-	}
-	return b.secretFor(name, cert, key), ""
 }
 
 func joinNames(names []types.NamespacedName) string {

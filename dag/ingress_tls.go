@@ -81,6 +81,9 @@ func (ib *ingressBuild) claimTLS(ing *networkingv1.Ingress) {
 			ib.event(ing, EventWarning, "TLSSecretInvalid", "%s.secretName: %s Its hosts (%s) get no TLS from this entry.", field, problem, strings.Join(t.Hosts, ", "))
 			continue
 		}
+		if secret.Notice != "" {
+			ib.event(ing, EventWarning, "CertificateChainTrimmed", "%s.secretName: %s", field, secret.Notice)
+		}
 		for j, h := range t.Hosts {
 			at := fmt.Sprintf("%s.hosts[%d]", field, j)
 			host := strings.ToLower(h)

@@ -126,6 +126,14 @@ func (l *listener) validateTLS() {
 	}
 }
 
+// refNotice adds to the ResolvedRefs condition something the listener
+// should know of a reference it resolved, while it stays True.
+func (l *listener) refNotice(message string) {
+	if c := findCond(l.cond.list, string(gatewayv1.ListenerConditionResolvedRefs)); c != nil && c.Status == metav1.ConditionTrue {
+		c.Message += " " + message
+	}
+}
+
 // refProblem records a reference the listener cannot resolve in its
 // ResolvedRefs condition. Messages accumulate. The reason is the first one
 // given, except that RefNotPermitted wins: the spec allows the other reasons
