@@ -29,22 +29,21 @@ type backendOrigin struct {
 // be used is left out, recorded in c for the ResolvedRefs condition, and its
 // weight added to invalidWeight: the spec wants that share of traffic
 // answered with an error. Backends of weight 0 get no traffic and are left
-// out too. problem is set, and nothing else, when the weights are out of
+// out too. problem is set, with no backends, when the weights are out of
 // the API's range or add up to more than Envoy takes: then the rule cannot
-// be served as written.
+// be served as written; its references are still resolved, so that
+// ResolvedRefs names every other problem of the rule as well.
 //
 // filters, when not nil, gives the compiled filters of the backendRef at
 // an index (HTTPRoute and GRPCRoute backendRef filters).
 func (b *builder) resolveBackends(from backendOrigin, refs []gatewayv1.BackendRef, field string, c *compiledRules, filters func(int) *backendFilters) (backends []WeightedCluster, invalidWeight uint32, problem string) {
-	if problem := weightsProblem(refs, field); problem != "" {
-		return nil, 0, problem
-	}
+	problem = weightsProblem(refs, field)
 	backends = make([]WeightedCluster, 0, len(refs))
 	for bi := range refs {
 		ref := &refs[bi]
 		weight := uint32(1)
 		if ref.Weight != nil {
-			weight = uint32(*ref.Weight)
+			weight = uint32(max(*ref.Weight, 0)) // only read when problem is ""
 		}
 		var f *backendFilters
 		if filters != nil {
@@ -68,6 +67,9 @@ func (b *builder) resolveBackends(from backendOrigin, refs []gatewayv1.BackendRe
 			}
 			backends = append(backends, wc)
 		}
+	}
+	if problem != "" {
+		return nil, 0, problem
 	}
 	return backends, invalidWeight, ""
 }
