@@ -8,7 +8,8 @@
 // function: it reads no clock, file or network and keeps no state, so the same
 // objects, in any order, with the same Options give the same result, and the
 // result can be checked in a test or served by a go-control-plane xDS server
-// through Result.XDS.Snapshot.
+// through Result.XDS.Snapshot. TranslateContext is Translate with a context
+// that bounds it.
 //
 // The work is done by packages that can be used alone: hostmatch (hostnames),
 // listenermerge (Gateway listeners by port), dag (the routing graph and

@@ -24,6 +24,13 @@
 // snapshot, which indexes every resource; Snapshot builds one and checks it
 // with go-control-plane itself.
 //
+// A message that fails validation is a bug, but one that a tenant's object
+// may reach, and Envoy refuses a resource whole: Repair (repair.go) takes
+// out each failing message at the finest level that keeps the rest valid
+// (a route answers 500 in its place), and says what it took out, so that
+// one object's bad message never stops everyone's configuration.
+// GenerateAndValidateContext stops when its context is done.
+//
 // Choices that follow the Gateway API where Envoy's defaults differ:
 //   - RouteConfiguration.ignore_port_in_host_matching is set, so the port of
 //     the Host header is ignored when choosing a virtual host, while the header
