@@ -29,6 +29,7 @@ package xdsgen
 // object it came from (sesame.Translate reports them).
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -92,24 +93,14 @@ func (r *Resources) repairClusters() []Problem {
 	badEDS := map[string]bool{}
 	seen := map[string]bool{}
 	for _, c := range r.Clusters {
-		err := c.ValidateAll()
-		if err == nil && seen[c.GetName()] {
-			err = fmt.Errorf("the name is used twice")
-		}
-		seen[c.GetName()] = true
-		if err != nil {
+		if err := failing(c, c.GetName(), seen); err != nil {
 			problems = append(problems, Problem{Kind: "Cluster", Name: c.GetName(), Removed: true, Err: err})
 			badEDS[edsName(c)] = true
 		}
 	}
 	seen = map[string]bool{}
 	for _, e := range r.Endpoints {
-		err := e.ValidateAll()
-		if err == nil && seen[e.GetClusterName()] {
-			err = fmt.Errorf("the name is used twice")
-		}
-		seen[e.GetClusterName()] = true
-		if err != nil {
+		if err := failing(e, e.GetClusterName(), seen); err != nil {
 			problems = append(problems, Problem{Kind: "ClusterLoadAssignment", Name: e.GetClusterName(), Removed: true, Err: err})
 			badEDS[e.GetClusterName()] = true
 		}
@@ -119,6 +110,17 @@ func (r *Resources) repairClusters() []Problem {
 		r.Endpoints = slices.DeleteFunc(slices.Clone(r.Endpoints), func(e *endpointv3.ClusterLoadAssignment) bool { return badEDS[e.GetClusterName()] })
 	}
 	return problems
+}
+
+// failing says why a resource would be refused: its own rules, or a name
+// an earlier resource of its kind has (seen gathers their names).
+func failing(m validator, name string, seen map[string]bool) error {
+	err := m.ValidateAll()
+	if err == nil && seen[name] {
+		err = errors.New("the name is used twice")
+	}
+	seen[name] = true
+	return err
 }
 
 // edsName is the name a cluster takes its endpoints by.
@@ -133,11 +135,7 @@ func (r *Resources) repairSecrets() []Problem {
 	var problems []Problem
 	seen := map[string]bool{}
 	r.Secrets = slices.DeleteFunc(slices.Clone(r.Secrets), func(s *tlsv3.Secret) bool {
-		err := s.ValidateAll()
-		if err == nil && seen[s.GetName()] {
-			err = fmt.Errorf("the name is used twice")
-		}
-		seen[s.GetName()] = true
+		err := failing(s, s.GetName(), seen)
 		if err != nil {
 			problems = append(problems, Problem{Kind: "Secret", Name: s.GetName(), Removed: true, Err: err})
 		}
@@ -290,14 +288,10 @@ func (r *Resources) repairListeners() []Problem {
 			l = shallow(l)
 			l.FilterChains = chains
 		}
-		err := l.ValidateAll()
-		if err == nil && seen[l.GetName()] {
-			err = fmt.Errorf("the name is used twice")
-		}
+		err := failing(l, l.GetName(), seen)
 		if dfc := l.GetDefaultFilterChain(); err == nil && dfc != nil {
 			err = chainProblem(dfc, map[string]bool{}, map[string]bool{})
 		}
-		seen[l.GetName()] = true
 		if err != nil {
 			problems = append(problems, Problem{Kind: "Listener", Name: l.GetName(), Removed: true, Err: err})
 			continue
