@@ -59,6 +59,18 @@ var listenerShapes = []struct {
 		}
 		return shapeObjects(ls, shapeRoute(0, hosts)), 1
 	}},
+	// n listeners on port 80, one per tenant, and n HTTPRoutes, each naming
+	// its tenant's hostname and the Gateway without a sectionName: each
+	// route meets one listener of n.
+	{"tenants", []int{1000, 4000}, func(n int) ([]k8sruntime.Object, int) {
+		ls := make([]gatewayv1.Listener, n)
+		routes := make([]k8sruntime.Object, n)
+		for i := range ls {
+			ls[i] = httpListener(i, 80, fmt.Sprintf("t%d.example.com", i))
+			routes[i] = shapeRoute(i, []string{fmt.Sprintf("t%d.example.com", i)})
+		}
+		return shapeObjects(ls, routes...), n
+	}},
 	// n HTTPRoutes naming one hostname on one listener, each with a path of
 	// its own and all with an identical /healthz match, which the oldest
 	// wins.
