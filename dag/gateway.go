@@ -85,6 +85,7 @@ func (b *builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 	for _, pg := range g.ports {
 		markOverlappingTLS(pg.listeners)
 	}
+	g.indexSiblings()
 	return g
 }
 
@@ -160,24 +161,23 @@ func conflictMessage(l *listener, all []*listener, reason listenermerge.Reason) 
 	return fmt.Sprintf("Listeners %s on port %d have the same hostname %s; none of them is accepted.", strings.Join(names, ", "), l.spec.Port, host)
 }
 
-// siblingHostnames are the hostnames of the accepted listeners sharing l's
-// port, for Listener Isolation. Every route attaching to l needs them, so
-// they are computed once, when listeners are settled.
-func (g *gateway) siblingHostnames(l *listener) []string {
-	if l.siblings == nil {
-		l.siblings = []string{}
-		for _, pg := range g.ports {
-			if pg.port != int32(l.spec.Port) {
-				continue
-			}
-			for _, o := range pg.listeners {
-				if o.accepted {
-					l.siblings = append(l.siblings, o.hostname)
-				}
+// indexSiblings gives every listener that survived merging the hostnames of
+// the accepted listeners on its port, indexed for Listener Isolation: every
+// route attaching to a listener needs them, and a port may have thousands
+// of listeners, so one Set serves them all.
+func (g *gateway) indexSiblings() {
+	for _, pg := range g.ports {
+		var hostnames []string
+		for _, o := range pg.listeners {
+			if o.accepted {
+				hostnames = append(hostnames, o.hostname)
 			}
 		}
+		siblings := hostmatch.NewSet(hostnames, hostmatch.Suffix)
+		for _, l := range pg.listeners {
+			l.siblings = siblings
+		}
 	}
-	return l.siblings
 }
 
 // selectedBy returns the listeners a parentRef selects by sectionName and

@@ -29,11 +29,6 @@ type routeObject struct {
 	// rules are the route's compiled rules; nil when no parentRef names a
 	// served Gateway, as then nothing needs them.
 	rules *compiledRules
-	// servedOn and countedOn are the listeners that, through some
-	// parentRef, already serve the route's rules and count it among their
-	// attached routes: several parentRefs may select one listener.
-	servedOn, countedOn []*listener
-	onBuf               [2]*listener // backs both for the common single listener
 	// lostAll is set once the graph is complete when every match of the
 	// route lost to older routes (completeRouteStatus).
 	lostAll bool
@@ -131,7 +126,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 	serves := false
 	for _, a := range attachments {
 		l := a.listener
-		if slices.Contains(r.servedOn, l) {
+		if l.servedRoute == r {
 			serves = true
 			continue
 		}
@@ -151,10 +146,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 				l.addOwner(r, host)
 			}
 		}
-		if r.servedOn == nil {
-			r.servedOn = r.onBuf[0:0:1]
-		}
-		r.servedOn = append(r.servedOn, l)
+		l.servedRoute = r
 		serves = true
 	}
 	return taken, !serves && len(attachments) > 0
@@ -167,11 +159,8 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 // status and whatever the hostnames.
 func (b *builder) countAttachment(g *gateway, r *routeObject, ref gatewayv1.ParentReference) {
 	for _, l := range g.selectedBy(ref) {
-		if l.allowsKind(r.kind) && b.allowsNamespace(l, r.meta.GetNamespace()) && !slices.Contains(r.countedOn, l) {
-			if r.countedOn == nil {
-				r.countedOn = r.onBuf[1:1:2]
-			}
-			r.countedOn = append(r.countedOn, l)
+		if l.countedRoute != r && l.allowsKind(r.kind) && b.allowsNamespace(l, r.meta.GetNamespace()) {
+			l.countedRoute = r
 			l.attached = append(l.attached, r)
 		}
 	}
@@ -227,7 +216,7 @@ func (b *builder) selectListeners(g *gateway, r *routeObject, ref gatewayv1.Pare
 			continue
 		}
 		intersects = true
-		hosts := hostmatch.Attach(l.hostname, g.siblingHostnames(l), routeHosts, hostmatch.Suffix)
+		hosts := l.siblings.Attach(l.hostname, routeHosts)
 		if len(hosts) == 0 {
 			isolated = append(isolated, fmt.Sprintf("%q", l.spec.Name))
 			continue
