@@ -19,6 +19,13 @@ type gateway struct {
 	// port order. A listener may still be rejected after merging, when none
 	// of its certificates can be used; accepted says so.
 	ports []portGroup
+	index listenerIndex
+	// wide holds the accepted routes with a parentRef that selects every
+	// listener, each once; attachedRoutes counts them on every listener
+	// that admits them.
+	wide []*routeObject
+	// found is selectListeners' scratch space, reused route after route.
+	found []meeting
 }
 
 type portGroup struct {
@@ -86,6 +93,7 @@ func (b *builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 		markOverlappingTLS(pg.listeners)
 	}
 	g.indexSiblings()
+	g.indexListeners()
 	return g
 }
 
@@ -178,15 +186,6 @@ func (g *gateway) indexSiblings() {
 			l.siblings = siblings
 		}
 	}
-}
-
-// selectedBy returns the listeners a parentRef selects by sectionName and
-// port; both unset selects every listener.
-func (g *gateway) selectedBy(ref gatewayv1.ParentReference) []*listener {
-	return filter(g.listeners, func(l *listener) bool {
-		return (ref.SectionName == nil || l.spec.Name == *ref.SectionName) &&
-			(ref.Port == nil || l.spec.Port == *ref.Port)
-	})
 }
 
 func ptr[T any](v T) *T { return &v }
