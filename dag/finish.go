@@ -219,23 +219,11 @@ func boolRank(b bool) int {
 	return 0
 }
 
-// attachedRoutes counts the routes attached to l that stay accepted: a
-// route whose every match lost to older routes is not ("Routes with any
-// other value for the Accepted condition MUST NOT be included").
-func (b *builder) attachedRoutes(l *listener) int32 {
-	n := int32(0)
-	for _, r := range l.attached {
-		if !r.lostAll {
-			n++
-		}
-	}
-	return n
-}
-
 // gatewayStatus returns the status of the Gateway being translated.
 func (b *builder) gatewayStatus(g *gateway) StatusUpdate {
 	status := &gatewayv1.GatewayStatus{}
 	var accepted, rejected []string
+	wide := wideCountsOf(g)
 	for _, l := range g.listeners {
 		if l.accepted {
 			accepted = append(accepted, fmt.Sprintf("%q", l.spec.Name))
@@ -245,7 +233,7 @@ func (b *builder) gatewayStatus(g *gateway) StatusUpdate {
 		status.Listeners = append(status.Listeners, gatewayv1.ListenerStatus{
 			Name:           l.spec.Name,
 			SupportedKinds: nonNilKinds(l.kinds),
-			AttachedRoutes: b.attachedRoutes(l),
+			AttachedRoutes: b.attachedRoutes(g, l, wide),
 			Conditions:     l.cond.list,
 		})
 	}

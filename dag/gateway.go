@@ -19,6 +19,13 @@ type gateway struct {
 	// port order. A listener may still be rejected after merging, when none
 	// of its certificates can be used; accepted says so.
 	ports []portGroup
+	index listenerIndex
+	// wide holds the accepted routes with a parentRef that selects every
+	// listener, each once; attachedRoutes counts them on every listener
+	// that admits them.
+	wide []*routeObject
+	// found is selectListeners' scratch space, reused route after route.
+	found []meeting
 }
 
 type portGroup struct {
@@ -85,6 +92,8 @@ func (b *builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 	for _, pg := range g.ports {
 		markOverlappingTLS(pg.listeners)
 	}
+	g.indexSiblings()
+	g.indexListeners()
 	return g
 }
 
@@ -160,33 +169,23 @@ func conflictMessage(l *listener, all []*listener, reason listenermerge.Reason) 
 	return fmt.Sprintf("Listeners %s on port %d have the same hostname %s; none of them is accepted.", strings.Join(names, ", "), l.spec.Port, host)
 }
 
-// siblingHostnames are the hostnames of the accepted listeners sharing l's
-// port, for Listener Isolation. Every route attaching to l needs them, so
-// they are computed once, when listeners are settled.
-func (g *gateway) siblingHostnames(l *listener) []string {
-	if l.siblings == nil {
-		l.siblings = []string{}
-		for _, pg := range g.ports {
-			if pg.port != int32(l.spec.Port) {
-				continue
-			}
-			for _, o := range pg.listeners {
-				if o.accepted {
-					l.siblings = append(l.siblings, o.hostname)
-				}
+// indexSiblings gives every listener that survived merging the hostnames of
+// the accepted listeners on its port, indexed for Listener Isolation: every
+// route attaching to a listener needs them, and a port may have thousands
+// of listeners, so one Set serves them all.
+func (g *gateway) indexSiblings() {
+	for _, pg := range g.ports {
+		var hostnames []string
+		for _, o := range pg.listeners {
+			if o.accepted {
+				hostnames = append(hostnames, o.hostname)
 			}
 		}
+		siblings := hostmatch.NewSet(hostnames, hostmatch.Suffix)
+		for _, l := range pg.listeners {
+			l.siblings = siblings
+		}
 	}
-	return l.siblings
-}
-
-// selectedBy returns the listeners a parentRef selects by sectionName and
-// port; both unset selects every listener.
-func (g *gateway) selectedBy(ref gatewayv1.ParentReference) []*listener {
-	return filter(g.listeners, func(l *listener) bool {
-		return (ref.SectionName == nil || l.spec.Name == *ref.SectionName) &&
-			(ref.Port == nil || l.spec.Port == *ref.Port)
-	})
 }
 
 func ptr[T any](v T) *T { return &v }

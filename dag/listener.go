@@ -33,6 +33,11 @@ type listener struct {
 	// attached lists the accepted routes attached to the listener, each
 	// once, as attachedRoutes counts them.
 	attached []*routeObject
+	// servedRoute and countedRoute are the last route whose rules the
+	// listener took and the last it counted in attached. A route's
+	// parentRefs are attached one after another and several may select one
+	// listener; these make sure it is served and counted there once.
+	servedRoute, countedRoute *routeObject
 	// hosts holds the HTTP routes served, by the hostname they serve under:
 	// the compiled routes of each route object attached there, in the
 	// order attached, not copied until their number is known
@@ -45,8 +50,10 @@ type listener struct {
 	// tlsRoutes holds, for a TLS listener, the route that serves each SNI
 	// hostname: the oldest, when several ask for one.
 	tlsRoutes map[string]*TCPRoute
-	// siblings caches siblingHostnames.
-	siblings []string
+	// siblings holds the hostnames of the accepted listeners on the
+	// listener's port, itself included, for Listener Isolation
+	// (indexSiblings).
+	siblings *hostmatch.Set
 }
 
 // routeKinds lists, per listener protocol, the route kinds Sesame serves on

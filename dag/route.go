@@ -29,14 +29,13 @@ type routeObject struct {
 	// rules are the route's compiled rules; nil when no parentRef names a
 	// served Gateway, as then nothing needs them.
 	rules *compiledRules
-	// servedOn and countedOn are the listeners that, through some
-	// parentRef, already serve the route's rules and count it among their
-	// attached routes: several parentRefs may select one listener.
-	servedOn, countedOn []*listener
-	onBuf               [2]*listener // backs both for the common single listener
 	// lostAll is set once the graph is complete when every match of the
 	// route lost to older routes (completeRouteStatus).
 	lostAll bool
+	// wideOn lists the Gateways that count the route on every listener
+	// (gateway.wide), through a parentRef naming the Gateway alone.
+	wideOn  []*gateway
+	wideBuf [1]*gateway // backs wideOn for the common single Gateway
 }
 
 func (r *routeObject) key() types.NamespacedName {
@@ -131,7 +130,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 	serves := false
 	for _, a := range attachments {
 		l := a.listener
-		if slices.Contains(r.servedOn, l) {
+		if l.servedRoute == r {
 			serves = true
 			continue
 		}
@@ -151,10 +150,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 				l.addOwner(r, host)
 			}
 		}
-		if r.servedOn == nil {
-			r.servedOn = r.onBuf[0:0:1]
-		}
-		r.servedOn = append(r.servedOn, l)
+		l.servedRoute = r
 		serves = true
 	}
 	return taken, !serves && len(attachments) > 0
@@ -166,12 +162,20 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 // Listener and the Route's ParentRefs field", whatever the listener's own
 // status and whatever the hostnames.
 func (b *builder) countAttachment(g *gateway, r *routeObject, ref gatewayv1.ParentReference) {
+	if slices.Contains(r.wideOn, g) {
+		return // counted on every listener already
+	}
+	if ref.SectionName == nil && ref.Port == nil {
+		if r.wideOn == nil {
+			r.wideOn = r.wideBuf[:0]
+		}
+		r.wideOn = append(r.wideOn, g)
+		g.wide = append(g.wide, r)
+		return
+	}
 	for _, l := range g.selectedBy(ref) {
-		if l.allowsKind(r.kind) && b.allowsNamespace(l, r.meta.GetNamespace()) && !slices.Contains(r.countedOn, l) {
-			if r.countedOn == nil {
-				r.countedOn = r.onBuf[1:1:2]
-			}
-			r.countedOn = append(r.countedOn, l)
+		if l.countedRoute != r && l.allowsKind(r.kind) && b.allowsNamespace(l, r.meta.GetNamespace()) {
+			l.countedRoute = r
 			l.attached = append(l.attached, r)
 		}
 	}
@@ -185,59 +189,37 @@ type attachment struct {
 }
 
 // selectListeners finds the listeners of g that ref selects and that accept
-// the route, checking in the order a person debugging would: the listeners
-// named by sectionName and port, whether they are accepted, whether their
-// protocol carries the route's kind, their allowedRoutes kinds and
-// namespaces, then hostnames. It returns a reason and message for
-// Accepted=False when no listener is left; when some are, the message may
-// hold a note for the Accepted=True condition.
+// the route, with the hostnames it serves on each. When there are none it
+// returns a reason and message for Accepted=False, from the checks a
+// person debugging would make, in order: the listeners named by
+// sectionName and port, whether they are accepted, whether their protocol
+// carries the route's kind, their allowedRoutes kinds and namespaces, the
+// route's hostnames, then whether they meet a listener's. When there are
+// some, the message may hold a note for the Accepted=True condition.
 func (b *builder) selectListeners(g *gateway, r *routeObject, ref gatewayv1.ParentReference) ([]attachment, string, string) {
-	named := g.selectedBy(ref)
-	if len(named) == 0 {
-		return nil, string(gatewayv1.RouteReasonNoMatchingParent), fmt.Sprintf("Gateway %s has no listener%s.", g.name(), describeRef(ref))
-	}
-	accepted := filter(named, func(l *listener) bool { return l.accepted })
-	if len(accepted) == 0 {
-		return nil, string(gatewayv1.RouteReasonNoMatchingParent), fmt.Sprintf("No listener%s of Gateway %s is accepted; see the Gateway's listener status.", describeRef(ref), g.name())
-	}
-	// TLSRoute: "The implementation MUST raise an 'Accepted' Condition with a
-	// status of False ... with the reason of UnsupportedValue in case a
-	// Listener of the wrong type is used".
-	protocolOK := filter(accepted, func(l *listener) bool { return slices.Contains(r.protocols, l.spec.Protocol) })
-	if len(protocolOK) == 0 && r.strictProtocol {
-		return nil, string(gatewayv1.RouteReasonUnsupportedValue), fmt.Sprintf("No listener%s has a protocol that carries %ss (%s).", describeRef(ref), r.kind, joinProtocols(r.protocols))
-	}
-	kindOK := filter(accepted, func(l *listener) bool { return l.allowsKind(r.kind) })
-	if len(kindOK) == 0 {
-		return nil, string(gatewayv1.RouteReasonNotAllowedByListeners), fmt.Sprintf("No listener%s allows %ss in allowedRoutes.kinds.", describeRef(ref), r.kind)
-	}
-	allowed := filter(kindOK, func(l *listener) bool { return b.allowsNamespace(l, r.meta.GetNamespace()) })
-	if len(allowed) == 0 {
-		return nil, string(gatewayv1.RouteReasonNotAllowedByListeners), fmt.Sprintf("No listener%s allows routes from namespace %q.", describeRef(ref), r.meta.GetNamespace())
-	}
-	if err := validateRouteHostnames(r.hostnames); err != nil {
-		return nil, string(gatewayv1.RouteReasonUnsupportedValue), err.Error()
-	}
 	routeHosts := hostnameStrings(r.hostnames)
-	var attachments []attachment
-	var isolated []string
-	intersects := false
-	for _, l := range allowed {
-		if !intersectsAny(l.hostname, routeHosts) {
-			continue
-		}
-		intersects = true
-		hosts := hostmatch.Attach(l.hostname, g.siblingHostnames(l), routeHosts, hostmatch.Suffix)
-		if len(hosts) == 0 {
-			isolated = append(isolated, fmt.Sprintf("%q", l.spec.Name))
-			continue
-		}
-		attachments = append(attachments, attachment{listener: l, hostnames: hosts})
+	hostsErr := validateRouteHostnames(r.hostnames)
+	var found []meeting
+	if hostsErr == nil {
+		found = g.meetings(g.found[:0], ref, routeHosts, func(l *listener) bool {
+			return l.accepted && l.allowsKind(r.kind) && b.allowsNamespace(l, r.meta.GetNamespace())
+		})
+		g.found = found[:0] // for the next route: found is done with before
 	}
-	if !intersects {
+	// A listener found passes every check before the hostnames but,
+	// perhaps, the protocol's: only otherwise is there something to explain.
+	if len(found) == 0 || r.strictProtocol && !slices.ContainsFunc(found, func(m meeting) bool { return r.carriedBy(m.listener) }) {
+		if reason, msg := b.whyNotSelected(g, r, ref); reason != "" {
+			return nil, reason, msg
+		}
+	}
+	if hostsErr != nil {
+		return nil, string(gatewayv1.RouteReasonUnsupportedValue), hostsErr.Error()
+	}
+	if len(found) == 0 {
 		msg := fmt.Sprintf("No hostname of the route intersects the hostname of an accepted listener%s.", describeRef(ref))
 		var unaccepted []string
-		for _, l := range named {
+		for _, l := range g.selectedBy(ref) {
 			if !l.accepted && intersectsAny(l.hostname, routeHosts) {
 				unaccepted = append(unaccepted, fmt.Sprintf("%q", l.spec.Name))
 			}
@@ -247,11 +229,57 @@ func (b *builder) selectListeners(g *gateway, r *routeObject, ref gatewayv1.Pare
 		}
 		return nil, string(gatewayv1.RouteReasonNoMatchingListenerHostname), msg
 	}
+	var attachments []attachment
+	var isolated []string
+	for _, m := range found {
+		l, meets := m.listener, m.hosts
+		if meets == nil {
+			meets = routeHosts
+		}
+		hosts := l.siblings.Attach(l.hostname, meets)
+		if len(hosts) == 0 {
+			isolated = append(isolated, fmt.Sprintf("%q", l.spec.Name))
+			continue
+		}
+		attachments = append(attachments, attachment{listener: l, hostnames: hosts})
+	}
 	note := ""
 	if len(isolated) > 0 {
 		note = fmt.Sprintf(" On listener %s every hostname of the route belongs to a more specific listener on the same port, which serves those requests (Listener Isolation).", strings.Join(isolated, ", "))
 	}
 	return attachments, "", note
+}
+
+// whyNotSelected returns why no listener that ref selects accepts the
+// route, before hostnames are looked at, or "" when one would.
+func (b *builder) whyNotSelected(g *gateway, r *routeObject, ref gatewayv1.ParentReference) (reason, msg string) {
+	named := g.selectedBy(ref)
+	if len(named) == 0 {
+		return string(gatewayv1.RouteReasonNoMatchingParent), fmt.Sprintf("Gateway %s has no listener%s.", g.name(), describeRef(ref))
+	}
+	accepted := filter(named, func(l *listener) bool { return l.accepted })
+	if len(accepted) == 0 {
+		return string(gatewayv1.RouteReasonNoMatchingParent), fmt.Sprintf("No listener%s of Gateway %s is accepted; see the Gateway's listener status.", describeRef(ref), g.name())
+	}
+	// TLSRoute: "The implementation MUST raise an 'Accepted' Condition with a
+	// status of False ... with the reason of UnsupportedValue in case a
+	// Listener of the wrong type is used".
+	if r.strictProtocol && !slices.ContainsFunc(accepted, r.carriedBy) {
+		return string(gatewayv1.RouteReasonUnsupportedValue), fmt.Sprintf("No listener%s has a protocol that carries %ss (%s).", describeRef(ref), r.kind, joinProtocols(r.protocols))
+	}
+	kindOK := filter(accepted, func(l *listener) bool { return l.allowsKind(r.kind) })
+	if len(kindOK) == 0 {
+		return string(gatewayv1.RouteReasonNotAllowedByListeners), fmt.Sprintf("No listener%s allows %ss in allowedRoutes.kinds.", describeRef(ref), r.kind)
+	}
+	if !slices.ContainsFunc(kindOK, func(l *listener) bool { return b.allowsNamespace(l, r.meta.GetNamespace()) }) {
+		return string(gatewayv1.RouteReasonNotAllowedByListeners), fmt.Sprintf("No listener%s allows routes from namespace %q.", describeRef(ref), r.meta.GetNamespace())
+	}
+	return "", ""
+}
+
+// carriedBy reports whether l's protocol carries the route's kind.
+func (r *routeObject) carriedBy(l *listener) bool {
+	return slices.Contains(r.protocols, l.spec.Protocol)
 }
 
 // parentTarget is the Gateway a parentRef names, or the zero name when it

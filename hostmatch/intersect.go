@@ -88,14 +88,24 @@ func Intersect(listener, route string, m Mode) (string, bool) {
 // "*.example.com"] the result is ["bar.example.com", "*.example.com"]. With
 // listener "", sibling "*.example.com" and route ["*.example.com", "a.b.com"]
 // it is ["a.b.com"].
+//
+// Attach indexes siblings for one call; to attach many routes or hostnames
+// to the listeners of one port, make the Set once and call Set.Attach.
 func Attach(listener string, siblings []string, route []string, m Mode) []string {
+	return NewSet(siblings, m).Attach(listener, route)
+}
+
+// Attach is the function Attach, with the hostnames of the listeners on the
+// port (the siblings) in s, in s's mode. Each route hostname costs a few
+// lookups, however many siblings there are.
+func (s *Set) Attach(listener string, route []string) []string {
 	if len(route) == 0 {
 		return []string{listener}
 	}
 	var out []string
 	for _, r := range route {
-		h, ok := Intersect(listener, r, m)
-		if !ok || isolated(h, listener, siblings, m) {
+		h, ok := Intersect(listener, r, s.mode)
+		if !ok || s.Isolates(h, listener) {
 			continue
 		}
 		out = append(out, h)
@@ -104,18 +114,4 @@ func Attach(listener string, siblings []string, route []string, m Mode) []string
 	// Compare returns 0 only for equal strings, so equal hostnames are now
 	// adjacent.
 	return slices.Compact(out)
-}
-
-// isolated reports whether some sibling listener more specific than listener
-// matches every host h matches, so that h belongs to that sibling.
-func isolated(h, listener string, siblings []string, m Mode) bool {
-	for _, s := range siblings {
-		if Relate(s, listener, m) != MoreSpecific {
-			continue // listener itself, a wider listener, or an unrelated one
-		}
-		if r := Relate(h, s, m); r == Equivalent || r == MoreSpecific {
-			return true
-		}
-	}
-	return false
 }
