@@ -14,6 +14,15 @@ package sesame_test
 // The trees are adversarial on purpose: children try exact paths,
 // wildcards, dot-segments, header conditions that contradict or repeat
 // their includes', and further includes without conditions.
+//
+// Beside each tree stand random Ingresses in random namespaces, for the
+// root's fqdn, for any host and for a wildcard over it, with paths inside
+// and outside the delegated prefixes (hostname ownership,
+// dag/hostclaims.go):
+//
+//  3. no request to the root's fqdn reaches an Ingress route of a namespace
+//     other than the root's, so no request to a delegated prefix reaches a
+//     Service outside the chain's namespaces through an Ingress.
 
 import (
 	"fmt"
@@ -27,6 +36,7 @@ import (
 	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
 	"google.golang.org/protobuf/proto"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -157,10 +167,11 @@ func tree(rng *rand.Rand) ([]runtime.Object, map[string]chainGrant) {
 
 // TestDelegationContainment is the property, over 300 random trees.
 func TestDelegationContainment(t *testing.T) {
-	checkedRoutes, checkedRequests := 0, 0
+	checkedRoutes, checkedRequests, ownIngress, elsewhere := 0, 0, 0, 0
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 5))
 		objects, grants := tree(rng)
+		objects = append(objects, randomIngresses(rng)...)
 		res, err := sesame.Translate(objects, sesame.Options{Now: goldenNow})
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -172,6 +183,9 @@ func TestDelegationContainment(t *testing.T) {
 		routes := map[*routev3.Route]chainGrant{}
 		for _, vh := range rc.GetVirtualHosts() {
 			for _, r := range vh.GetRoutes() {
+				if _, ok := ingressNamespace(r.GetName()); ok {
+					continue
+				}
 				owner, delegated := routeOwner(t, r)
 				if !delegated {
 					continue
@@ -190,6 +204,12 @@ func TestDelegationContainment(t *testing.T) {
 		for range 100 {
 			req := randomRequest(rng)
 			got := envoysim.Route(rc, "http", req)
+			if ns, ok := ingressNamespace(got.Route); ok {
+				if ns != "default" {
+					t.Errorf("seed %d: %s reached %s, an Ingress outside the root's namespace", seed, describeRequest(req), got.Route)
+				}
+				ownIngress++
+			}
 			g, ok := routes[got.RouteProto]
 			if !ok {
 				continue
@@ -199,11 +219,60 @@ func TestDelegationContainment(t *testing.T) {
 				t.Errorf("seed %d: %s reached %s, outside its chain's grant (prefix %q, headers %v)", seed, describeRequest(req), got.Route, g.prefix, g.headers)
 			}
 		}
+		// The other namespaces' Ingresses do serve hosts nobody owns.
+		for range 10 {
+			req := randomRequest(rng)
+			req.Authority = "other.example.com"
+			if ns, ok := ingressNamespace(envoysim.Route(rc, "http", req).Route); ok && ns != "default" {
+				elsewhere++
+			}
+		}
 	}
-	if checkedRoutes < 300 || checkedRequests < 300 {
-		t.Errorf("too little checked: %d routes, %d requests", checkedRoutes, checkedRequests)
+	if checkedRoutes < 300 || checkedRequests < 300 || ownIngress < 100 || elsewhere < 100 {
+		t.Errorf("too little checked: %d routes, %d requests, %d to the root namespace's Ingresses, %d to others elsewhere", checkedRoutes, checkedRequests, ownIngress, elsewhere)
 	}
-	t.Logf("checked %d delegated routes and %d requests that reached them", checkedRoutes, checkedRequests)
+	t.Logf("checked %d delegated routes and %d requests that reached them; %d requests reached the root namespace's Ingresses, %d other namespaces' Ingresses for another host", checkedRoutes, checkedRequests, ownIngress, elsewhere)
+}
+
+// randomIngresses writes Ingresses in random namespaces for example.com,
+// any host and "*.example.com", with paths in and out of the trees'
+// prefixes.
+func randomIngresses(rng *rand.Rand) []runtime.Object {
+	namespaces := []string{"default", "n1", "n2", "n3", "attacker"}
+	hosts := []string{"example.com", "", "*.example.com"}
+	paths := []string{"/", "/a", "/a/x", "/api/v1/x", "/b", "/x/v2", "/1", "/apix"}
+	types := []networkingv1.PathType{networkingv1.PathTypeExact, networkingv1.PathTypePrefix, networkingv1.PathTypeImplementationSpecific}
+	var out []runtime.Object
+	for i := range 1 + rng.IntN(4) {
+		ing := &networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("ing%d", i), Namespace: namespaces[rng.IntN(len(namespaces))]}}
+		for range 1 + rng.IntN(2) {
+			rule := networkingv1.IngressRule{Host: hosts[rng.IntN(len(hosts))], IngressRuleValue: networkingv1.IngressRuleValue{HTTP: &networkingv1.HTTPIngressRuleValue{}}}
+			for range 1 + rng.IntN(3) {
+				rule.HTTP.Paths = append(rule.HTTP.Paths, networkingv1.HTTPIngressPath{
+					Path: paths[rng.IntN(len(paths))], PathType: &types[rng.IntN(len(types))],
+					Backend: networkingv1.IngressBackend{Service: &networkingv1.IngressServiceBackend{Name: "svc", Port: networkingv1.ServiceBackendPort{Number: 80}}},
+				})
+			}
+			ing.Spec.Rules = append(ing.Spec.Rules, rule)
+		}
+		out = append(out, ing)
+	}
+	out = append(out, &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "svc", Namespace: "attacker"},
+		Spec:       corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "http", Port: 80}}},
+	})
+	return out
+}
+
+// ingressNamespace reads the namespace of an Ingress route from its name,
+// "ingress/<namespace>/<name>/spec...".
+func ingressNamespace(route string) (string, bool) {
+	rest, ok := strings.CutPrefix(route, "ingress/")
+	if !ok {
+		return "", false
+	}
+	ns, _, _ := strings.Cut(rest, "/")
+	return ns, true
 }
 
 // routeOwner reads the proxy at the end of a route's chain from its

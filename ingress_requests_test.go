@@ -124,6 +124,33 @@ var ingressRequestTests = []requestFile{
 		{"the HTTPProxy redirects to https", get("www.example.com", "/app"), redirect(301, "https://www.example.com/app")},
 		{"the Ingress over HTTP", get("api.example.com", "/v2"), to(backend("ingress-v2"))},
 	}},
+
+	// Hostname ownership: an Ingress from another namespace never serves
+	// requests to a hostname an HTTPProxy root owns (dag/hostclaims.go).
+	{"ingress-ownership.yaml", "ingress/8080", "http", []request{
+		{"team-a's delegated prefix", get("example.com", "/team-a/x"), to(svcCluster("team-a", "a", 80))},
+		{"the attacker's exact /login is not served", get("example.com", "/login"), status(404)},
+		{"the root's namespace may add a path", get("example.com", "/extra"), to(svcCluster("default", "extra", 80))},
+		{"the attacker's hostless /login, elsewhere", get("other.org", "/login"), to(svcCluster("attacker", "evil", 80))},
+		{"the attacker's wildcard, for a name nobody owns", get("b.example.com", "/x"), to(svcCluster("attacker", "evil", 80))},
+		{"the attacker's wildcard, not for the owned app.example.com", get("app.example.com", "/x"), status(404)},
+		{"the attacker's hostless /login, not for app.example.com", get("app.example.com", "/login"), status(404)},
+		{"the app root's own route", get("app.example.com", "/app"), to(svcCluster("default", "app", 80))},
+		{"a name under the wildcard root: the root's", get("x.corp.example.com", "/"), to(svcCluster("default", "corp", 80))},
+		{"the wildcard root's own hostname, not the hostless /login", get("y.corp.example.com", "/login"), to(svcCluster("default", "corp", 80))},
+		// cert-manager's HTTP-01 solver Ingress, in the root's namespace,
+		// answers over HTTP though the TLS root redirects the rest.
+		{"ACME challenge from the root's namespace", get("secure.example.com", "/.well-known/acme-challenge/token"), to(svcCluster("default", "cm-acme-http-solver-abcde", 8089))},
+		{"ACME-looking path from another namespace", get("secure.example.com", "/.well-known/acme-challenge/evil"), redirect(301, "https://secure.example.com/.well-known/acme-challenge/evil")},
+	}},
+	{"ingress-ownership.yaml", "ingress/8443/*.example.com", "https", []request{
+		{"the attacker's wildcard TLS, for a name nobody owns", get("b.example.com", "/tls"), to(svcCluster("attacker", "evil", 80))},
+		{"not for the owned app.example.com", get("app.example.com", "/tls"), status(404)},
+		{"nor for the owned app.example.com's other paths", get("app.example.com", "/"), status(404)},
+	}},
+	{"ingress-ownership.yaml", "ingress/8443/secure.example.com", "https", []request{
+		{"the TLS root", get("secure.example.com", "/.well-known/acme-challenge/evil"), to(svcCluster("default", "secure", 80))},
+	}},
 }
 
 func TestIngressRequests(t *testing.T) {

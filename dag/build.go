@@ -84,7 +84,10 @@ func Build(in *Input, opts Options) *Graph {
 	// HTTPProxies and Ingresses come after the Gateways: they may join the
 	// ports a Gateway binds, below it (layering).
 	proxies := b.buildHTTPProxies(in.HTTPProxies)
-	b.placeIngressHosts(proxies, b.buildIngresses(in.Ingresses))
+	claims := proxies.claims()
+	ingressHosts, refusals := b.buildIngresses(in.Ingresses, claims)
+	proxies.tellRoots(refusals)
+	b.placeIngressHosts(proxies, ingressHosts, claims)
 	proxies.writeStatus() // after placement, which may add to it
 	statusSorted := parallel.Start(large, func() {
 		statusWritten()

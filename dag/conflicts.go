@@ -330,7 +330,7 @@ func findCond(conds []metav1.Condition, typ string) *metav1.Condition {
 // time the list's other conditions have: all of one object's conditions are
 // written at once.
 func setCondition(conds []metav1.Condition, typ string, status metav1.ConditionStatus, reason, message string) []metav1.Condition {
-	c := metav1.Condition{Type: typ, Status: status, Reason: reason, Message: message}
+	c := metav1.Condition{Type: typ, Status: status, Reason: reason, Message: capMessage(message, MaxConditionMessage)}
 	if len(conds) > 0 {
 		c.ObservedGeneration, c.LastTransitionTime = conds[0].ObservedGeneration, conds[0].LastTransitionTime
 	}

@@ -179,6 +179,14 @@
 //     the hosts are not served on that port, and their owners are told. With
 //     Options.AllGateways every Gateway that binds the port gets the hosts,
 //     each for its own Envoy fleet.
+//   - Ownership. A hostname an HTTPProxy root claims (and, for a wildcard
+//     root, each name one label under it that no root claims) belongs to
+//     the root's tree: Ingresses add to it only from the root's namespace;
+//     from any other their rules and TLS entries for it are refused (an
+//     Event, and a warning on the root naming them), and their hostless
+//     and wildcard routes do not reach it (hostclaims.go). Gateway API
+//     routes are not bound: a Gateway's owner chose its listeners'
+//     hostnames and allowedRoutes, and the seeds put it above HTTPProxy.
 //
 // Gateway API status is never changed by layering: nothing a Gateway serves
 // is lost. Resources layering adds to a Gateway's are named "ingress/...".

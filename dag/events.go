@@ -46,6 +46,7 @@ type events struct {
 }
 
 func (e *events) add(ev Event) {
+	ev.Message = capMessage(ev.Message, MaxEventMessage)
 	if e.seen == nil {
 		e.seen = map[Event]bool{}
 	}

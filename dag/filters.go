@@ -58,7 +58,7 @@ func (b *builder) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRou
 		case gatewayv1.HTTPRouteFilterCORS, gatewayv1.HTTPRouteFilterExternalAuth:
 			problem = fmt.Sprintf("filter %s is not supported by this version of Sesame.", f.Type)
 		default:
-			problem = fmt.Sprintf("filter type %q is not one of the Gateway API's.", f.Type)
+			problem = fmt.Sprintf("filter type %q is not one of the Gateway API's.", userValue(f.Type))
 		}
 		if problem != "" {
 			return out, at + ": " + problem
@@ -176,9 +176,9 @@ func headerModifier(f *gatewayv1.HTTPHeaderFilter, response bool) (HeaderModifie
 		n := strings.ToLower(raw)
 		switch {
 		case !validHeaderName(n):
-			return "", at + fmt.Sprintf("%q is not a header name.", raw)
+			return "", at + fmt.Sprintf("%q is not a header name (a token of at most 256 characters).", userValue(raw))
 		case seen[n] != "":
-			return "", at + fmt.Sprintf("header %q is named in %s already; a filter may act on a header once.", raw, seen[n])
+			return "", at + fmt.Sprintf("header %q is named in %s already; a filter may act on a header once.", userValue(raw), seen[n])
 		case response && n == "server":
 			return "", at + "Envoy writes the Server header of every response after the route's filters, so a filter cannot change it."
 		case response && n == "date" && list == "remove":
@@ -224,7 +224,7 @@ func headerModifier(f *gatewayv1.HTTPHeaderFilter, response bool) (HeaderModifie
 // value whole, which would take every route of the listener with it.
 func headerValueProblem(v string) string {
 	if i := strings.IndexAny(v, "\x00\r\n"); i >= 0 {
-		return fmt.Sprintf("the value %q holds the control character %q at byte %d; header values and paths cannot.", v, v[i], i)
+		return fmt.Sprintf("the value %q holds the control character %q at byte %d; header values and paths cannot.", userValue(v), v[i], i)
 	}
 	if len(v) > maxHeaderValue {
 		return fmt.Sprintf("the value is %d bytes long; Envoy takes at most %d.", len(v), maxHeaderValue)
@@ -245,7 +245,7 @@ func redirect(f *gatewayv1.HTTPRequestRedirectFilter) (*Redirect, string) {
 	if f.Scheme != nil {
 		out.Scheme = *f.Scheme
 		if out.Scheme != "http" && out.Scheme != "https" {
-			return nil, fmt.Sprintf("requestRedirect.scheme %q is not http or https.", out.Scheme)
+			return nil, fmt.Sprintf("requestRedirect.scheme %q is not http or https.", userValue(out.Scheme))
 		}
 	}
 	if f.Hostname != nil {
@@ -316,7 +316,7 @@ func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*PathRewrite, st
 		}
 		return &PathRewrite{Prefix: prefix, ReplacePrefix: true}, ""
 	default:
-		return nil, fmt.Sprintf("%s.type %q is not ReplaceFullPath or ReplacePrefixMatch.", field, p.Type)
+		return nil, fmt.Sprintf("%s.type %q is not ReplaceFullPath or ReplacePrefixMatch.", field, userValue(p.Type))
 	}
 }
 
@@ -366,7 +366,7 @@ func timeouts(t *gatewayv1.HTTPRouteTimeouts, field string) (request, backend *t
 		}
 		v, ok := parseDuration(string(*d))
 		if !ok {
-			return nil, fmt.Sprintf("%s.timeouts.%s: %q is not a duration such as 10s, 1m30s or 500ms (GEP-2257: up to four groups of up to five digits and a unit, h, m, s or ms).", field, name, *d)
+			return nil, fmt.Sprintf("%s.timeouts.%s: %q is not a duration such as 10s, 1m30s or 500ms (GEP-2257: up to four groups of up to five digits and a unit, h, m, s or ms).", field, name, userValue(*d))
 		}
 		return &v, ""
 	}

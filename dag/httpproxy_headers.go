@@ -69,7 +69,7 @@ func (h headerCondition) String() string {
 	case opPresent, opNotPresent:
 		return string(h.op)
 	}
-	return fmt.Sprintf("%s %q", h.op, h.value)
+	return fmt.Sprintf("%s %q", h.op, userValue(h.value))
 }
 
 // describe is the condition with its origin, for messages.
@@ -79,7 +79,7 @@ func (h headerCondition) describe() string { return fmt.Sprintf("%s (%s)", h, h.
 func parseHeaderCondition(c *contourv1.HeaderMatchCondition, origin string) (headerCondition, string) {
 	h := headerCondition{name: strings.ToLower(c.Name), ignoreCase: c.IgnoreCase, origin: origin}
 	if !validProxyHeaderName(h.name) {
-		return h, fmt.Sprintf("%s: header name %q is not a header field name.", origin, c.Name)
+		return h, fmt.Sprintf("%s: header name %q is not a header field name (a token of at most 256 characters).", origin, userValue(c.Name))
 	}
 	var set []string
 	pick := func(op headerOp, on bool, value string) {
@@ -97,14 +97,14 @@ func parseHeaderCondition(c *contourv1.HeaderMatchCondition, origin string) (hea
 	pick(opRegex, c.Regex != "", c.Regex)
 	switch len(set) {
 	case 0:
-		return h, fmt.Sprintf("%s: header %q sets no test; set one of present, notpresent, exact, notexact, contains, notcontains, regex.", origin, c.Name)
+		return h, fmt.Sprintf("%s: header %q sets no test; set one of present, notpresent, exact, notexact, contains, notcontains, regex.", origin, userValue(c.Name))
 	case 1:
 	default:
-		return h, fmt.Sprintf("%s: header %q sets %s; set one test per condition (write several conditions to AND them).", origin, c.Name, strings.Join(set, " and "))
+		return h, fmt.Sprintf("%s: header %q sets %s; set one test per condition (write several conditions to AND them).", origin, userValue(c.Name), strings.Join(set, " and "))
 	}
 	if h.op == opRegex {
 		if problem := checkRegex(h.value); problem != "" {
-			return h, fmt.Sprintf("%s: header %q: %s", origin, c.Name, problem)
+			return h, fmt.Sprintf("%s: header %q: %s", origin, userValue(c.Name), problem)
 		}
 	}
 	if h.op == opNotExact || h.op == opNotContains {
@@ -128,7 +128,7 @@ func checkHeaderSet(hs []headerCondition) string {
 				continue
 			}
 			if why := contradiction(hs[i], hs[j]); why != "" {
-				return fmt.Sprintf("header %q: %s and %s %s; no request can match.", hs[j].name, hs[i].describe(), hs[j].describe(), why)
+				return fmt.Sprintf("header %q: %s and %s %s; no request can match.", userValue(hs[j].name), hs[i].describe(), hs[j].describe(), why)
 			}
 		}
 	}
@@ -153,7 +153,7 @@ func contradiction(a, b headerCondition) string {
 		return "contradict: one needs the header absent, the other needs it present"
 	case opExact:
 		if !a.ignoreCase && !headerValueMatches(b, a.value) {
-			return fmt.Sprintf("contradict: the only value the first allows, %q, fails the second", a.value)
+			return fmt.Sprintf("contradict: the only value the first allows, %q, fails the second", userValue(a.value))
 		}
 		if a.ignoreCase && b.op == opNotExact && b.ignoreCase && strings.EqualFold(a.value, b.value) {
 			return "contradict: they test the same value"

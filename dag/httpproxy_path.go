@@ -88,16 +88,16 @@ func parsePrefix(prefix string) (wildcardPattern, string) {
 	switch {
 	case !p.hasWildcard():
 	case strings.HasSuffix(prefix, "*"):
-		return nil, fmt.Sprintf("prefix %q ends with \"*\": a wildcard must be followed by a literal, e.g. \"/app/*/foo\" (seed 003).", prefix)
+		return nil, fmt.Sprintf("prefix %q ends with \"*\": a wildcard must be followed by a literal, e.g. \"/app/*/foo\" (seed 003).", userValue(prefix))
 	case strings.Contains(prefix, "**"):
-		return nil, fmt.Sprintf("prefix %q has two \"*\" in a row; one \"*\" already matches one or more characters.", prefix)
+		return nil, fmt.Sprintf("prefix %q has two \"*\" in a row; one \"*\" already matches one or more characters.", userValue(prefix))
 	default:
 		n, err := re2.Size(p.regex())
 		if err != nil {
-			return nil, fmt.Sprintf("the prefix's regular expression is refused: %v.", err)
+			return nil, fmt.Sprintf("the prefix's regular expression is refused: %v.", regexError(err))
 		}
 		if n > re2.EnvoyLimit {
-			return nil, fmt.Sprintf("prefix %q becomes a regular expression of %d instructions; Envoy refuses more than %d (use fewer wildcards or a shorter prefix).", prefix, n, re2.EnvoyLimit)
+			return nil, fmt.Sprintf("prefix %q becomes a regular expression of %d instructions; Envoy refuses more than %d (use fewer wildcards or a shorter prefix).", userValue(prefix), n, re2.EnvoyLimit)
 		}
 	}
 	return p, ""
@@ -107,13 +107,13 @@ func parsePrefix(prefix string) (wildcardPattern, string) {
 func checkPath(path string) string {
 	switch {
 	case !strings.HasPrefix(path, "/"):
-		return fmt.Sprintf("%q does not start with \"/\".", path)
+		return fmt.Sprintf("%q does not start with \"/\".", userValue(path))
 	case !utf8.ValidString(path):
-		return fmt.Sprintf("%q is not valid UTF-8.", path)
+		return fmt.Sprintf("%q is not valid UTF-8.", userValue(path))
 	case strings.ContainsAny(path, "?#"):
-		return fmt.Sprintf("%q holds a query or fragment; conditions match the path only.", path)
+		return fmt.Sprintf("%q holds a query or fragment; conditions match the path only.", userValue(path))
 	case hasDotSegment(path):
-		return fmt.Sprintf("%q holds a \".\" or \"..\" segment, which Envoy's path normalisation removes from every request, so it would never match.", path)
+		return fmt.Sprintf("%q holds a \".\" or \"..\" segment, which Envoy's path normalisation removes from every request, so it would never match.", userValue(path))
 	}
 	return ""
 }

@@ -64,7 +64,7 @@ func (pb *proxyBuild) roots(names []types.NamespacedName) []*proxyHost {
 			st.addError(contourv1.ConditionTypeVirtualHostError, "FQDNNotSpecified", "spec.virtualhost.fqdn must be specified.")
 			continue
 		case hostmatch.Validate(fqdn) != nil:
-			st.addError(contourv1.ConditionTypeVirtualHostError, "FQDNNotValid", "spec.virtualhost.fqdn %q: %v.", vh.Fqdn, hostmatch.Validate(fqdn))
+			st.addError(contourv1.ConditionTypeVirtualHostError, "FQDNNotValid", "spec.virtualhost.fqdn %q: %v.", userValue(vh.Fqdn), hostmatch.Validate(fqdn))
 			continue
 		case !pb.b.opts.rootAllowed(name.Namespace):
 			st.addError(contourv1.ConditionTypeRootNamespaceError, "RootProxyNotAllowedInNamespace",

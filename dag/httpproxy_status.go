@@ -59,7 +59,7 @@ func (s *proxyStatus) addWarning(typ, reason, format string, args ...any) {
 }
 
 func appendSub(list []contourv1.SubCondition, typ, reason, message string) []contourv1.SubCondition {
-	sub := contourv1.SubCondition{Type: typ, Status: metav1.ConditionTrue, Reason: reason, Message: message}
+	sub := contourv1.SubCondition{Type: typ, Status: metav1.ConditionTrue, Reason: reason, Message: capMessage(message, MaxConditionMessage)}
 	if slices.Contains(list, sub) {
 		return list
 	}
@@ -89,10 +89,10 @@ func (s *proxyStatus) httpProxyStatus(now metav1.Time, includedBy []types.Namesp
 			Reason:             "Valid",
 			Message:            "Valid HTTPProxy",
 		},
-		Errors:   s.errors,
-		Warnings: s.warnings,
+		Errors:   listedSubs(s.errors, "errors"),
+		Warnings: listedSubs(s.warnings, "warnings"),
 	}
-	all := append(slices.Clip(s.errors), s.warnings...)
+	all := append(slices.Clip(cond.Errors), cond.Warnings...)
 	switch len(all) {
 	case 0:
 	case 1:
@@ -102,7 +102,7 @@ func (s *proxyStatus) httpProxyStatus(now metav1.Time, includedBy []types.Namesp
 		for i, sub := range all {
 			messages[i] = sub.Message
 		}
-		cond.Reason, cond.Message = "MultipleReasons", strings.Join(messages, " ")
+		cond.Reason, cond.Message = "MultipleReasons", capMessage(strings.Join(messages, " "), MaxConditionMessage)
 	}
 	out := &contourv1.HTTPProxyStatus{CurrentStatus: contourv1.StatusValid, Description: cond.Message}
 	switch {
@@ -113,4 +113,17 @@ func (s *proxyStatus) httpProxyStatus(now metav1.Time, includedBy []types.Namesp
 	}
 	out.Conditions = []contourv1.DetailedCondition{cond}
 	return out
+}
+
+// listedSubs returns the sub-conditions a status lists: at most
+// MaxSubConditions, the last saying how many more of what there were.
+func listedSubs(list []contourv1.SubCondition, what string) []contourv1.SubCondition {
+	if len(list) <= MaxSubConditions {
+		return list
+	}
+	out := slices.Clone(list[:MaxSubConditions-1])
+	return append(out, contourv1.SubCondition{
+		Type: list[MaxSubConditions-1].Type, Status: metav1.ConditionTrue, Reason: "TooMany",
+		Message: fmt.Sprintf("and %d more %s, not listed so that the status stays within the API server's limits; fix the ones above and translate again.", len(list)-MaxSubConditions+1, what),
+	})
 }

@@ -65,6 +65,10 @@ type ingressBuild struct {
 	hosts map[string]*ingressHost
 	// tls holds, per host, the claim that serves it over TLS.
 	tls map[string]*ingressTLSClaim
+	// claims are the hostnames HTTPProxy roots own (hostclaims.go);
+	// refusals what the roots are told of Ingresses refused for them.
+	claims   rootClaims
+	refusals []refusal
 }
 
 // ingressHost is what the Ingresses serve under one hostname.
@@ -90,10 +94,11 @@ func (ib *ingressBuild) event(ing *networkingv1.Ingress, typ, reason, format str
 }
 
 // buildIngresses translates the Ingresses of the class Build acts for into
-// the hosts placement takes, sorted by hostname.
-func (b *builder) buildIngresses(in []*networkingv1.Ingress) []*servedHost {
+// the hosts placement takes, sorted by hostname, and what to tell the
+// HTTPProxy roots whose hostnames Ingresses of other namespaces named.
+func (b *builder) buildIngresses(in []*networkingv1.Ingress, claims rootClaims) ([]*servedHost, []refusal) {
 	if len(in) == 0 {
-		return nil
+		return nil, nil
 	}
 	byName := map[types.NamespacedName]*networkingv1.Ingress{}
 	for _, ing := range in {
@@ -106,7 +111,7 @@ func (b *builder) buildIngresses(in []*networkingv1.Ingress) []*servedHost {
 		}
 	}
 	selected = sortedOldestFirst(selected)
-	ib := &ingressBuild{b: b, hosts: map[string]*ingressHost{}, tls: map[string]*ingressTLSClaim{}}
+	ib := &ingressBuild{b: b, hosts: map[string]*ingressHost{}, tls: map[string]*ingressTLSClaim{}, claims: claims}
 	for _, ing := range selected {
 		ib.event(ing, EventNormal, "Translated", "%s.", b.opts.describeIngress(ing))
 		ib.readAnnotations(ing)
@@ -118,7 +123,7 @@ func (b *builder) buildIngresses(in []*networkingv1.Ingress) []*servedHost {
 	for _, ing := range selected {
 		ib.checkTLSHosts(ing)
 	}
-	return ib.servedHosts()
+	return ib.servedHosts(), ib.refusals
 }
 
 // ingressSelected reports whether an Ingress belongs to the class this
@@ -185,7 +190,7 @@ func (ib *ingressBuild) ruleHost(ing *networkingv1.Ingress, i int) (string, bool
 		return "", true
 	}
 	if err := hostmatch.Validate(host); err != nil {
-		ib.event(ing, EventWarning, "InvalidHost", "spec.rules[%d].host %q: %v; the rule is not served. Use a DNS name, or \"*.\" and a DNS name (which matches one label).", i, ing.Spec.Rules[i].Host, err)
+		ib.event(ing, EventWarning, "InvalidHost", "spec.rules[%d].host %q: %v; the rule is not served. Use a DNS name, or \"*.\" and a DNS name (which matches one label).", i, userValue(ing.Spec.Rules[i].Host), err)
 		return "", false
 	}
 	return host, true
@@ -206,6 +211,9 @@ func (ib *ingressBuild) addRoutes(ing *networkingv1.Ingress) {
 		}
 		if rule.HTTP == nil || len(rule.HTTP.Paths) == 0 {
 			ib.event(ing, EventWarning, "NoPaths", "spec.rules[%d] (%s) has no http.paths, so nothing is served for it; add a path, such as Prefix \"/\".", i, describeHost(host))
+			continue
+		}
+		if ib.refuseOwned(ing, fmt.Sprintf("spec.rules[%d]", i), host, "none of its paths is served") {
 			continue
 		}
 		for j := range rule.HTTP.Paths {
@@ -290,7 +298,7 @@ func describeHost(host string) string {
 	if host == "" {
 		return "any host"
 	}
-	return fmt.Sprintf("host %q", host)
+	return fmt.Sprintf("host %q", userValue(host))
 }
 
 // servedHosts turns the hosts into placement's input, sorted by hostname.

@@ -59,7 +59,7 @@ func ingressPathMatch(path string, pathType *networkingv1.PathType) (PathMatch, 
 	}
 	if typ == networkingv1.PathTypeImplementationSpecific && strings.ContainsAny(path, regexChars) {
 		if !strings.HasPrefix(path, "/") {
-			return PathMatch{}, fmt.Sprintf("%q does not start with \"/\".", path)
+			return PathMatch{}, fmt.Sprintf("%q does not start with \"/\".", userValue(path))
 		}
 		if problem := checkRegex(path); problem != "" {
 			return PathMatch{}, problem
@@ -84,7 +84,7 @@ func ingressPathMatch(path string, pathType *networkingv1.PathType) (PathMatch, 
 	case networkingv1.PathTypeImplementationSpecific:
 		return PathMatch{Type: PathStringPrefix, Value: path}, ""
 	}
-	return PathMatch{}, fmt.Sprintf("pathType %q is not one of Exact, Prefix, ImplementationSpecific.", typ)
+	return PathMatch{}, fmt.Sprintf("pathType %q is not one of Exact, Prefix, ImplementationSpecific.", userValue(typ))
 }
 
 // ingressAPIPathRules checks what the Ingress API requires of Exact and
@@ -92,12 +92,12 @@ func ingressPathMatch(path string, pathType *networkingv1.PathType) (PathMatch, 
 func ingressAPIPathRules(path string) string {
 	for _, bad := range []string{"//", "/./", "/../", "%2f", "%2F"} {
 		if strings.Contains(path, bad) {
-			return fmt.Sprintf("%q contains %q, which the Ingress API does not allow in Exact and Prefix paths.", path, bad)
+			return fmt.Sprintf("%q contains %q, which the Ingress API does not allow in Exact and Prefix paths.", userValue(path), bad)
 		}
 	}
 	for _, bad := range []string{"/..", "/."} {
 		if strings.HasSuffix(path, bad) {
-			return fmt.Sprintf("%q ends with %q, which the Ingress API does not allow in Exact and Prefix paths.", path, bad)
+			return fmt.Sprintf("%q ends with %q, which the Ingress API does not allow in Exact and Prefix paths.", userValue(path), bad)
 		}
 	}
 	return ""
@@ -107,11 +107,11 @@ func ingressAPIPathRules(path string) string {
 func describeMatch(p PathMatch) string {
 	switch p.Type {
 	case PathStringPrefix:
-		return fmt.Sprintf("string prefix %q", p.Value)
+		return fmt.Sprintf("string prefix %q", userValue(p.Value))
 	case PathPrefix:
-		return fmt.Sprintf("Prefix %q", p.Value)
+		return fmt.Sprintf("Prefix %q", userValue(p.Value))
 	}
-	return fmt.Sprintf("%s %q", p.Type, p.Value)
+	return fmt.Sprintf("%s %q", p.Type, userValue(p.Value))
 }
 
 // pathRoute translates one path of a rule for host.
@@ -163,10 +163,10 @@ func (b *builder) ingressBackend(namespace string, be *networkingv1.IngressBacke
 	var port *corev1.ServicePort
 	switch sp := be.Service.Port; {
 	case sp.Name != "" && sp.Number != 0:
-		return nil, "InvalidBackend", fmt.Sprintf("service.port sets both name %q and number %d; set one", sp.Name, sp.Number)
+		return nil, "InvalidBackend", fmt.Sprintf("service.port sets both name %q and number %d; set one", userValue(sp.Name), sp.Number)
 	case sp.Name != "":
 		if port = findServicePortByName(svc.Service, sp.Name); port == nil {
-			return nil, "ServicePortNotFound", fmt.Sprintf("Service %s has no TCP port named %q (it has %s)", name, sp.Name, describePorts(svc.Service))
+			return nil, "ServicePortNotFound", fmt.Sprintf("Service %s has no TCP port named %q (it has %s)", name, userValue(sp.Name), describePorts(svc.Service))
 		}
 	case sp.Number != 0:
 		if port = findServicePort(svc.Service, sp.Number); port == nil {

@@ -89,7 +89,10 @@ func (ib *ingressBuild) claimTLS(ing *networkingv1.Ingress) {
 				continue
 			}
 			if err := hostmatch.Validate(host); err != nil {
-				ib.event(ing, EventWarning, "InvalidHost", "%s %q: %v; it is not served over TLS.", at, h, err)
+				ib.event(ing, EventWarning, "InvalidHost", "%s %q: %v; it is not served over TLS.", at, userValue(h), err)
+				continue
+			}
+			if ib.refuseOwned(ing, at, host, "its Secret is not used for it") {
 				continue
 			}
 			old := ib.tls[host]

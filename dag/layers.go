@@ -301,7 +301,12 @@ type overrideReport func(loser, winner layeredRoute, hostname string)
 // limits the table to the hostnames it accepts. The result is sorted by
 // hostname, the 421 virtual hosts last; a layer's virtual host that nothing
 // merges into is reused as it is.
-func mergeHosts(layers [numLayers][]*layeredHost, keep func(hostname string) bool, report overrideReport) []*VirtualHost {
+//
+// claims bound the Ingress layer: an Ingress route reaches a hostname an
+// HTTPProxy root owns only from the root's namespace (hostclaims.go), and
+// an owned hostname that an Ingress's wider host would otherwise answer
+// gets a virtual host of its own.
+func mergeHosts(layers [numLayers][]*layeredHost, keep func(hostname string) bool, report overrideReport, claims rootClaims) []*VirtualHost {
 	var idx [numLayers]hostIndex
 	seen := map[string]bool{}
 	var hostnames []string
@@ -314,6 +319,7 @@ func mergeHosts(layers [numLayers][]*layeredHost, keep func(hostname string) boo
 			}
 		}
 	}
+	hostnames = append(hostnames, claims.shelter(idx[ingressLayer], seen, keep)...)
 	slices.SortFunc(hostnames, hostmatch.Compare)
 	var out, misdirected []*VirtualHost
 	for _, host := range hostnames {
@@ -332,13 +338,13 @@ func mergeHosts(layers [numLayers][]*layeredHost, keep func(hostname string) boo
 			misdirected = append(misdirected, vh)
 			continue
 		}
-		if n == 1 {
+		if n == 1 && (selected[ingressLayer] == nil || !claims.owns(host)) {
 			if only := firstNonNil(selected); only.hostname == host && only.vh != nil {
 				out = append(out, only.vh)
 				continue
 			}
 		}
-		out = append(out, mergeHost(host, selected, report))
+		out = append(out, mergeHost(host, selected, report, claims))
 	}
 	return append(out, misdirected...)
 }
@@ -354,7 +360,7 @@ func firstNonNil(hosts [numLayers]*layeredHost) *layeredHost {
 
 // mergeHost builds the virtual host for hostname from what each layer
 // selected for it.
-func mergeHost(hostname string, selected [numLayers]*layeredHost, report overrideReport) *VirtualHost {
+func mergeHost(hostname string, selected [numLayers]*layeredHost, report overrideReport, claims rootClaims) *VirtualHost {
 	vh := &VirtualHost{Hostname: hostname}
 	if g := selected[gatewayLayer]; g != nil && g.hostname == hostname {
 		vh.Listener = g.listener // the Gateway's virtual host, with more in it
@@ -370,6 +376,9 @@ func mergeHost(hostname string, selected [numLayers]*layeredHost, report overrid
 			continue
 		}
 		for _, r := range h.routes {
+			if layer(l) == ingressLayer && claims.foreign(hostname, r.route) {
+				continue
+			}
 			all = append(all, candidate{r, layer(l), len(all)})
 		}
 	}

@@ -147,7 +147,7 @@ func TestMergeHosts(t *testing.T) {
 			var reports []string
 			vhosts := mergeHosts(layers, nil, func(loser, winner layeredRoute, _ string) {
 				reports = append(reports, loser.route.Source.Name[:1]+":"+loser.route.Source.Field+">"+winner.route.Source.Name[:1]+":"+winner.route.Source.Field)
-			})
+			}, nil)
 			got := map[string]string{}
 			for _, vh := range vhosts {
 				got[vh.Hostname] = describeRoutes(vh)
@@ -175,7 +175,7 @@ func TestMergeHostsReuse(t *testing.T) {
 	var layers [numLayers][]*layeredHost
 	layers[gatewayLayer] = gatewayHosts([]*VirtualHost{vh, mis})
 	layers[ingressLayer] = []*layeredHost{lh(ingressLayer, "c.com", "/")}
-	out := mergeHosts(layers, nil, nil)
+	out := mergeHosts(layers, nil, nil, nil)
 	if len(out) != 3 || out[0] != vh || out[2] != mis || out[1].Listener != "" || out[1].Hostname != "c.com" {
 		t.Errorf("got %+v", out)
 	}

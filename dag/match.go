@@ -25,7 +25,7 @@ func compileMatch(m *gatewayv1.HTTPRouteMatch) (RouteMatch, string) {
 	if m.Method != nil {
 		out.Method = string(*m.Method)
 		if !gatewayMethod(out.Method) {
-			return RouteMatch{}, fmt.Sprintf("method: %q is not one of the methods the API allows (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH; upper case).", out.Method)
+			return RouteMatch{}, fmt.Sprintf("method: %q is not one of the methods the API allows (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH; upper case).", userValue(out.Method))
 		}
 	}
 	if out.Headers, problem = headerMatches(len(m.Headers), func(i int) (string, *string, string) {
@@ -67,7 +67,7 @@ func headerMatches(n int, at func(int) (string, *string, string)) ([]StringMatch
 		seen[name] = true
 		sm, problem := stringMatch(name, typ, value)
 		if problem == "" && !validHeaderName(name) {
-			problem = fmt.Sprintf("%q is not a header name.", raw)
+			problem = fmt.Sprintf("%q is not a header name (a token of at most 256 characters).", userValue(raw))
 		}
 		if problem != "" {
 			return nil, fmt.Sprintf("headers[%d]: %s", i, problem)
@@ -91,7 +91,7 @@ func stringMatch(name string, typ *string, value string) (StringMatch, string) {
 			return StringMatch{}, problem
 		}
 	default:
-		return StringMatch{}, fmt.Sprintf("type %q is not one of Exact, RegularExpression.", t)
+		return StringMatch{}, fmt.Sprintf("type %q is not one of Exact, RegularExpression.", userValue(t))
 	}
 	return StringMatch{Name: name, Type: t, Value: value}, ""
 }
@@ -105,10 +105,10 @@ func checkRegex(value string) string {
 	}
 	n, err := re2.Size(value)
 	if err != nil {
-		return fmt.Sprintf("invalid RE2 regular expression %q: %v.", value, err)
+		return fmt.Sprintf("invalid RE2 regular expression %q: %v.", userValue(value), regexError(err))
 	}
 	if n > re2.EnvoyLimit {
-		return fmt.Sprintf("the regular expression %q compiles to %d instructions; Envoy refuses large ones, so Sesame allows %d (simplify it, e.g. avoid large {n} repetitions).", value, n, re2.EnvoyLimit)
+		return fmt.Sprintf("the regular expression %q compiles to %d instructions; Envoy refuses large ones, so Sesame allows %d (simplify it, e.g. avoid large {n} repetitions).", userValue(value), n, re2.EnvoyLimit)
 	}
 	return ""
 }
@@ -133,13 +133,13 @@ func pathMatch(p *gatewayv1.HTTPPathMatch) (PathMatch, string) {
 		return PathMatch{Type: PathRegularExpression, Value: value}, ""
 	}
 	if !strings.HasPrefix(value, "/") {
-		return PathMatch{}, fmt.Sprintf("value %q does not start with \"/\".", value)
+		return PathMatch{}, fmt.Sprintf("value %q does not start with \"/\".", userValue(value))
 	}
 	if i := strings.IndexAny(value, "?#"); i >= 0 {
-		return PathMatch{}, fmt.Sprintf("value %q contains %q; a path match cannot hold a query or fragment.", value, value[i])
+		return PathMatch{}, fmt.Sprintf("value %q contains %q; a path match cannot hold a query or fragment.", userValue(value), value[i])
 	}
 	if strings.Contains(value, "//") {
-		return PathMatch{}, fmt.Sprintf("value %q contains \"//\".", value)
+		return PathMatch{}, fmt.Sprintf("value %q contains \"//\".", userValue(value))
 	}
 	switch typ {
 	case gatewayv1.PathMatchExact:
@@ -150,7 +150,7 @@ func pathMatch(p *gatewayv1.HTTPPathMatch) (PathMatch, string) {
 		}
 		return PathMatch{Type: PathPrefix, Value: value}, ""
 	default:
-		return PathMatch{}, fmt.Sprintf("type %q is not one of Exact, PathPrefix, RegularExpression.", typ)
+		return PathMatch{}, fmt.Sprintf("type %q is not one of Exact, PathPrefix, RegularExpression.", userValue(typ))
 	}
 }
 
@@ -182,9 +182,15 @@ func isToken(s string) bool {
 }
 
 // validHeaderName reports whether a lower-cased name is a header field name
-// (RFC 9110 token). Pseudo-headers such as ":authority" are not allowed: the
-// spec's HTTPHeaderName excludes them.
-func validHeaderName(name string) bool { return isToken(name) }
+// (RFC 9110 token) of at most maxHeaderName bytes. Pseudo-headers such as
+// ":authority" are not allowed: the spec's HTTPHeaderName excludes them.
+func validHeaderName(name string) bool { return len(name) <= maxHeaderName && isToken(name) }
+
+// maxHeaderName is the longest header (or query parameter) name Sesame
+// accepts: the Gateway API's limit for HTTPHeaderName, applied to every
+// source. Envoy refuses a route table whose query parameter name is over
+// 1 KiB, or whose header name is over 16 KiB.
+const maxHeaderName = 256
 
 func isTokenChar(c byte) bool {
 	switch {

@@ -83,6 +83,9 @@ type notice struct {
 // placer collects the notices of one placement.
 type placer struct {
 	notices []notice
+	// claims are the hostnames HTTPProxy roots own, whose virtual hosts
+	// take Ingress routes of the owner's namespace only (hostclaims.go).
+	claims rootClaims
 }
 
 func (p *placer) tell(to []objectKey, severe bool, typ, reason, format string, args ...any) {
@@ -120,8 +123,8 @@ func describeSource(s RouteSource) string {
 // placeHosts puts the hosts on the ingress ports, joining the graph's
 // Gateway Listeners that bind them, and returns the Listeners of their own
 // (HTTP first) and what to tell whom.
-func placeHosts(gateways []*Listener, hosts []*servedHost, ports IngressPorts) ([]*Listener, []notice) {
-	p := &placer{}
+func placeHosts(gateways []*Listener, hosts []*servedHost, ports IngressPorts, claims rootClaims) ([]*Listener, []notice) {
+	p := &placer{claims: claims}
 	var vhosts [numLayers][]*layeredHost
 	var chains [numLayers][]*layeredChain
 	var httpOwners, tlsOwners []objectKey
@@ -146,10 +149,10 @@ func placeHosts(gateways []*Listener, hosts []*servedHost, ports IngressPorts) (
 			}
 			layers := vhosts
 			layers[gatewayLayer] = gatewayHosts(gl.VirtualHosts)
-			gl.VirtualHosts = mergeHosts(layers, nil, p.override)
+			gl.VirtualHosts = mergeHosts(layers, nil, p.override, p.claims)
 		}
 		if len(shared) == 0 {
-			out = append(out, &Listener{Port: httpPortClients, BindPort: ports.HTTP, VirtualHosts: mergeHosts(vhosts, nil, p.override)})
+			out = append(out, &Listener{Port: httpPortClients, BindPort: ports.HTTP, VirtualHosts: mergeHosts(vhosts, nil, p.override, p.claims)})
 		}
 	}
 	if len(tlsOwners) > 0 {
@@ -226,7 +229,7 @@ func proxyServedHost(h *proxyHost) *servedHost {
 // placeIngressHosts places the hosts of HTTPProxy roots and Ingresses, adds
 // the Listeners of their own to the graph, and hands each notice to the
 // HTTPProxy status or the Ingress Events.
-func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*servedHost) {
+func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*servedHost, claims rootClaims) {
 	var hosts []*servedHost
 	if pb != nil {
 		for _, h := range pb.hosts {
@@ -238,7 +241,7 @@ func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*servedHost) 
 		return
 	}
 	gateways := slices.Clone(b.graph.Listeners)
-	listeners, notices := placeHosts(gateways, hosts, b.opts.IngressPorts.withDefaults())
+	listeners, notices := placeHosts(gateways, hosts, b.opts.IngressPorts.withDefaults(), claims)
 	b.graph.Listeners = append(b.graph.Listeners, listeners...)
 	for _, n := range notices {
 		switch n.to.kind {

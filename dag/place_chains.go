@@ -212,7 +212,7 @@ func (p *placer) addChain(name string, l layer, idx, placed [numLayers]chainInde
 				layers[l] = c.hosts
 			}
 		}
-		fc.VirtualHosts = mergeHosts(layers, within(name), p.override)
+		fc.VirtualHosts = mergeHosts(layers, within(name), p.override, p.claims)
 	}
 	return &fc
 }
@@ -253,15 +253,17 @@ func (p *placer) extendGatewayChain(g *layeredChain, idx [numLayers]chainIndex, 
 			}
 		}
 	}
-	own := map[string]bool{}
+	own := map[string]bool{} // false for a 421 virtual host's hostname
 	for _, h := range g.hosts {
-		if !h.misdirected {
-			own[h.hostname] = true
-		}
+		own[h.hostname] = !h.misdirected
 	}
 	vhosts := g.fc.VirtualHosts
 	if joined {
-		vhosts = mergeHosts(layers, func(h string) bool { return own[h] }, p.override)
+		sheltered := p.claims.within(g.fc.ServerNames)
+		vhosts = mergeHosts(layers, func(h string) bool {
+			mine, ok := own[h]
+			return mine || (!ok && sheltered(h))
+		}, p.override, p.claims)
 		vhosts = append(vhosts, misdirectedOf(g.fc.VirtualHosts)...)
 	}
 	// Rule 6: hostnames whose server name now selects an added chain.

@@ -57,7 +57,7 @@ func (c *conditions) set(typ string, status bool, reason, message string) {
 		ObservedGeneration: c.generation,
 		LastTransitionTime: c.now,
 		Reason:             reason,
-		Message:            message,
+		Message:            capMessage(message, MaxConditionMessage),
 	}
 	if status {
 		cond.Status = metav1.ConditionTrue

@@ -38,6 +38,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/projectsesame/sesame/internal/quote"
 )
 
 // Limits from RFC 1123 (and the Gateway API CRD's MaxLength).
@@ -67,9 +69,9 @@ type Error struct {
 // The "at offset N: " part is left out when Offset is negative.
 func (e *Error) Error() string {
 	if e.Offset < 0 {
-		return fmt.Sprintf("invalid hostname %q: %s", e.Hostname, e.Reason)
+		return fmt.Sprintf("invalid hostname %q: %s", quote.Value(e.Hostname), e.Reason)
 	}
-	return fmt.Sprintf("invalid hostname %q: at offset %d: %s", e.Hostname, e.Offset, e.Reason)
+	return fmt.Sprintf("invalid hostname %q: at offset %d: %s", quote.Value(e.Hostname), e.Offset, e.Reason)
 }
 
 // Validate reports whether s is a valid Gateway API Hostname, precise

@@ -1,0 +1,172 @@
+// Hostname ownership: an HTTPProxy root's hostname belongs to its tree.
+//
+// Options.RootNamespaces and the include tree decide who serves an
+// HTTPProxy root's fqdn and which team gets which prefix under it. An
+// Ingress has no such gate: any namespace may write one for any host. Were
+// Ingress routes layered under a root's hostname like any other (layers.go),
+// an Ingress in any namespace could add "/team-a/x" under a prefix the root
+// delegated to team-a, or an exact "/login" beside the root's routes, and
+// the containment delegation promises would not hold. So:
+//
+//   - A hostname an HTTPProxy root claims (rootClaims: its fqdn; for a
+//     wildcard root "*.example.com", also every name one label under it
+//     that no root claims exactly) is owned by the root's namespace.
+//   - An Ingress rule or spec.tls entry for an owned hostname is served
+//     only from the owner's namespace. From any other it is refused: the
+//     Ingress gets a Warning Event, and the root a warning condition that
+//     names the Ingress. Why the root's namespace: whoever may write an
+//     Ingress there may write the root itself (both are namespaced objects
+//     of the same team), so its Ingresses add nothing that team could not
+//     already do; the namespace also is where cert-manager's HTTP-01 solver
+//     puts its Ingress for "/.well-known/acme-challenge/<token>", since a
+//     Certificate lives beside its Secret and a root's TLS Secret must be in
+//     the root's namespace (TLSCertificateDelegation is not read, so a root
+//     naming a Secret elsewhere is refused and there is nothing to issue
+//     for). ACME keeps working, over HTTP even when the root redirects to
+//     https: the solver's path is longer than the root's "/" redirect.
+//   - Ingress routes of a wider host (a rule without host, a wildcard rule,
+//     spec.defaultBackend) still serve every hostname nobody owns, but are
+//     not carried into an owned hostname's virtual host unless they come
+//     from the owner's namespace (mergeHost). They are not refused, only
+//     bounded, as Listener Isolation bounds a wildcard listener, so no one
+//     is told.
+//
+// Gateway API routes are not bound by this: they come from the layer above
+// HTTPProxy, and reach a hostname only through a listener whose owner chose
+// its hostname and allowedRoutes (which namespaces may attach). A Gateway
+// route on a root's hostname is that owner's decision, and it wins
+// identical matches as the seeds say (layers.go).
+
+package dag
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+)
+
+// rootClaims maps each fqdn an HTTPProxy root claims (refused roots
+// included: they still hold their fqdn) to the root. The nil map claims
+// nothing.
+type rootClaims map[string]types.NamespacedName
+
+// claims returns the fqdns the roots of pb claim; nil for a nil pb.
+func (pb *proxyBuild) claims() rootClaims {
+	if pb == nil || len(pb.hosts) == 0 {
+		return nil
+	}
+	c := make(rootClaims, len(pb.hosts))
+	for _, h := range pb.hosts {
+		c[h.fqdn] = h.root
+	}
+	return c
+}
+
+// owner returns the root that owns requests to hostname: the root of that
+// fqdn, else the wildcard root one label above a precise hostname (a
+// single-label wildcard matches it), else none. "" (any host) is nobody's.
+func (c rootClaims) owner(hostname string) (types.NamespacedName, bool) {
+	if len(c) == 0 || hostname == "" {
+		return types.NamespacedName{}, false
+	}
+	if root, ok := c[hostname]; ok {
+		return root, true
+	}
+	if strings.HasPrefix(hostname, "*.") {
+		return types.NamespacedName{}, false
+	}
+	if _, rest, ok := strings.Cut(hostname, "."); ok {
+		root, ok := c["*."+rest]
+		return root, ok
+	}
+	return types.NamespacedName{}, false
+}
+
+// foreign reports whether an Ingress route may not serve requests to
+// hostname: the hostname is owned, and the route's Ingress is in another
+// namespace.
+func (c rootClaims) foreign(hostname string, r *Route) bool {
+	root, ok := c.owner(hostname)
+	return ok && r.Source.Namespace != root.Namespace
+}
+
+// owns reports whether some root owns hostname.
+func (c rootClaims) owns(hostname string) bool {
+	_, ok := c.owner(hostname)
+	return ok
+}
+
+// shelter returns the claimed hostnames a route table should give a
+// virtual host of their own, though no layer has one for them: those keep
+// accepts (nil accepts all) and seen lacks, whose requests the Ingress
+// layer (ingress) would otherwise answer with a wider host's foreign
+// routes. In their own virtual host the foreign routes are left out.
+func (c rootClaims) shelter(ingress hostIndex, seen map[string]bool, keep func(string) bool) []string {
+	var out []string
+	for hostname := range c {
+		if seen[hostname] || (keep != nil && !keep(hostname)) {
+			continue
+		}
+		h := ingress.selectHost(hostname)
+		if h != nil && slices.ContainsFunc(h.routes, func(r layeredRoute) bool { return c.foreign(hostname, r.route) }) {
+			out = append(out, hostname)
+		}
+	}
+	return out
+}
+
+// within returns whether a hostname is owned and lies within one of the
+// server names (every name, when there are none): the owned hostnames a
+// Gateway filter chain for those names can receive requests for.
+func (c rootClaims) within(serverNames []string) func(string) bool {
+	return func(hostname string) bool {
+		if !c.owns(hostname) {
+			return false
+		}
+		if len(serverNames) == 0 {
+			return true
+		}
+		return slices.ContainsFunc(serverNames, func(n string) bool { return within(n)(hostname) })
+	}
+}
+
+// refusal is an Ingress rule or TLS entry refused for an owned hostname,
+// for the root's status.
+type refusal struct {
+	root    types.NamespacedName
+	message string
+}
+
+// refuseOwned reports whether the part of ing at field, for host, is
+// refused because an HTTPProxy root in another namespace owns host, and
+// tells the Ingress and (through ib.refusals) the root.
+func (ib *ingressBuild) refuseOwned(ing *networkingv1.Ingress, field, host, what string) bool {
+	root, ok := ib.claims.owner(host)
+	if !ok || root.Namespace == ing.Namespace {
+		return false
+	}
+	ib.event(ing, EventWarning, "HostOwnedByHTTPProxy",
+		"%s (%s): the hostname belongs to HTTPProxy %s, a root in namespace %q, and only Ingresses in that namespace may add to it; %s. Have the root include an HTTPProxy of yours, or use another hostname.",
+		field, describeHost(host), root, root.Namespace, what)
+	ib.refusals = append(ib.refusals, refusal{root: root, message: fmt.Sprintf(
+		"Ingress %s/%s %s adds to %s, which this root owns; Ingresses outside namespace %q may not, so it is not served.",
+		ing.Namespace, ing.Name, field, describeHost(host), root.Namespace)})
+	return true
+}
+
+// tellRoots adds a warning to each root an Ingress was refused for.
+func (pb *proxyBuild) tellRoots(refusals []refusal) {
+	if pb == nil {
+		return
+	}
+	for _, r := range refusals {
+		if st := pb.status[r.root]; st != nil {
+			st.addWarning(contourv1.ConditionTypeVirtualHostError, "IngressRefused", "%s", r.message)
+		}
+	}
+}

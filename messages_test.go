@@ -1,0 +1,143 @@
+package sesame_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/projectsesame/sesame"
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/dag"
+)
+
+// checkMessagesBounded checks what a translation writes against the API
+// server's limits: every condition message, HTTPProxy description and
+// sub-condition message within dag.MaxConditionMessage, every Event message
+// within dag.MaxEventMessage, and at most dag.MaxSubConditions errors and
+// warnings per HTTPProxy. With long, non-empty, it also checks that no
+// message quotes more than dag.MaxQuoted bytes of it.
+func checkMessagesBounded(t *testing.T, res *sesame.Result, long string) {
+	t.Helper()
+	check := func(where, msg string, limit int) {
+		t.Helper()
+		if len(msg) > limit {
+			t.Errorf("%s: a message of %d bytes, over the limit of %d", where, len(msg), limit)
+		}
+		if len(long) > dag.MaxQuoted && strings.Contains(msg, long[:dag.MaxQuoted+1]) {
+			t.Errorf("%s: the message quotes more than %d bytes of a value: %.300s...", where, dag.MaxQuoted, msg)
+		}
+	}
+	for _, u := range res.Status {
+		b, err := json.Marshal(u.Status)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct {
+			Description string                        `json:"description"`
+			Conditions  []contourv1.DetailedCondition `json:"conditions"`
+			Parents     []struct {
+				Conditions []metav1.Condition `json:"conditions"`
+			} `json:"parents"`
+			Listeners []struct {
+				Conditions []metav1.Condition `json:"conditions"`
+			} `json:"listeners"`
+		}
+		if err := json.Unmarshal(b, &st); err != nil {
+			t.Fatal(err)
+		}
+		where := fmt.Sprintf("%s %s/%s", u.Kind, u.Namespace, u.Name)
+		check(where+" description", st.Description, dag.MaxConditionMessage)
+		var conds []metav1.Condition
+		for _, c := range st.Conditions {
+			conds = append(conds, c.Condition)
+			if len(c.Errors) > dag.MaxSubConditions || len(c.Warnings) > dag.MaxSubConditions {
+				t.Errorf("%s: %d errors and %d warnings, over the limit of %d", where, len(c.Errors), len(c.Warnings), dag.MaxSubConditions)
+			}
+			for _, sub := range append(c.Errors, c.Warnings...) {
+				check(where+" sub-condition "+sub.Reason, sub.Message, dag.MaxConditionMessage)
+			}
+		}
+		for _, p := range st.Parents {
+			conds = append(conds, p.Conditions...)
+		}
+		for _, l := range st.Listeners {
+			conds = append(conds, l.Conditions...)
+		}
+		for _, c := range conds {
+			check(where+" condition "+c.Type, c.Message, dag.MaxConditionMessage)
+		}
+	}
+	for _, e := range res.Events {
+		check(fmt.Sprintf("Event %s %s/%s %s", e.Kind, e.Namespace, e.Name, e.Reason), e.Message, dag.MaxEventMessage)
+	}
+	for _, w := range res.Warnings {
+		check("warning", w, dag.MaxConditionMessage)
+	}
+}
+
+// TestMessagesBounded puts a 100,000-byte value in each field
+// FuzzHostileRoutes fills, in turn, through every kind of match and
+// filter: no message quotes more than dag.MaxQuoted bytes of it, and none
+// exceeds the API server's limits.
+func TestMessagesBounded(t *testing.T) {
+	const n = 100_000
+	values := map[string]string{
+		"path":       "/" + strings.Repeat("a", n),
+		"regex":      strings.Repeat("(a)", n/3),
+		"hostname":   strings.Repeat("a", n) + ".example.com",
+		"header":     strings.Repeat("h", n),
+		"value":      strings.Repeat("v", n) + "\r\n",
+		"method":     strings.Repeat("M", n),
+		"grpc regex": strings.Repeat("[", n),
+	}
+	for name, long := range values {
+		for choice := range uint8(64) {
+			args := []string{"/api", "x-env", "canary", "GET", "/new", "example.com", "pkg.Svc", "Get"}
+			for i := range args {
+				args[i] = long
+				objects := hostileObjects(args[0], args[1], args[2], args[3], args[4], args[5], 80, 1, args[6], args[7], choice)
+				res, err := sesame.Translate(objects, sesame.Options{})
+				if err != nil {
+					t.Fatalf("%s in argument %d, choice %d: %v", name, i, choice, err)
+				}
+				checkMessagesBounded(t, res, long)
+				if t.Failed() {
+					t.Fatalf("%s in argument %d, choice %d", name, i, choice)
+				}
+				args[i] = []string{"/api", "x-env", "canary", "GET", "/new", "example.com", "pkg.Svc", "Get"}[i]
+			}
+			if testing.Short() && choice > 4 {
+				break
+			}
+		}
+	}
+}
+
+// TestProxyStatusBounded gives an HTTPProxy 1,000 invalid routes: its
+// status lists dag.MaxSubConditions errors, the last saying how many more.
+func TestProxyStatusBounded(t *testing.T) {
+	proxy := &contourv1.HTTPProxy{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "proxy"},
+		Spec:       contourv1.HTTPProxySpec{VirtualHost: &contourv1.VirtualHost{Fqdn: "example.com"}},
+	}
+	for i := range 1000 {
+		proxy.Spec.Routes = append(proxy.Spec.Routes, contourv1.Route{
+			Conditions: []contourv1.MatchCondition{{Prefix: fmt.Sprintf("/%d", i)}, {Header: &contourv1.HeaderMatchCondition{Name: "bad name", Exact: "v"}}},
+			Services:   []contourv1.Service{{Name: "svc", Port: 80}},
+		})
+	}
+	res, err := sesame.Translate([]runtime.Object{proxy}, sesame.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMessagesBounded(t, res, "")
+	st := res.Status[0].Status.(*contourv1.HTTPProxyStatus)
+	errs := st.Conditions[0].Errors
+	if len(errs) != dag.MaxSubConditions || !strings.Contains(errs[len(errs)-1].Message, "and 901 more errors") {
+		t.Errorf("%d errors, the last %q; want %d, the last saying 901 more", len(errs), errs[len(errs)-1].Message, dag.MaxSubConditions)
+	}
+}
