@@ -31,6 +31,7 @@ func FuzzHostileRoutes(f *testing.F) {
 	f.Add("/a\r\nb", "", "v", "GET", "/x", "ingress.example.com", int32(80), int32(1), "pkg.Svc", "Get", uint8(0x20))
 	f.Add("(", "Host", "\x00", "PURGE", "", "*.example.com", int32(-1), int32(-1), "", "M", uint8(2))
 	f.Add("/id/[0-9a-f]{64}", ":authority", "v", "", "/%", "", int32(65536), int32(1000001), "a{1000}", "b{1000}", uint8(3))
+	f.Add("/", "0", "", "", "0", "0", int32('('), int32(1), "0", "0", uint8('U')) // an empty header regex, which Envoy refuses
 	f.Fuzz(func(t *testing.T, path, headerName, headerValue, method, rewrite, hostname string, port, weight int32, service, grpcMethod string, choice uint8) {
 		objects := hostileObjects(path, headerName, headerValue, method, rewrite, hostname, port, weight, service, grpcMethod, choice)
 		res, err := sesame.Translate(objects, sesame.Options{})

@@ -105,6 +105,9 @@ func stringMatch(name string, typ *string, value string) (StringMatch, string) {
 // Envoy: Go's regexp/syntax implements RE2 syntax, and package re2 measures
 // the program against Envoy's limit.
 func checkRegex(value string) string {
+	if value == "" {
+		return "the regular expression is empty; Envoy requires one of at least one character (\".*\" matches anything)."
+	}
 	if err := re2.CheckLength(value); err != nil {
 		return err.Error() + "." // not quoted: status would carry all of it
 	}

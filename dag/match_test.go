@@ -54,6 +54,9 @@ func TestCompileMatch(t *testing.T) {
 		// Regular expressions stay within what Envoy accepts.
 		{"large regex", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", strings.Repeat("a", 300), &regex)}}, "", "compiles to"},
 		{"repetition Envoy refuses", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", "/id/[0-9a-f]{64}", &regex)}}, "", "Envoy refuses large ones"},
+		// Envoy refuses an empty safe_regex (found by FuzzHostileRoutes).
+		{"empty header regex", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", "", &regex)}}, "", "headers[0]: the regular expression is empty"},
+		{"empty query regex", gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{query("q", "", &qregex)}}, "", "queryParams[0]: the regular expression is empty"},
 		{"ordinary regex", gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{header("x", "/api/v1/users/[0-9]+/orders/[0-9]+", &regex)}}, " [{x RegularExpression /api/v1/users/[0-9]+/orders/[0-9]+}] []", ""},
 	}
 	for _, tt := range tests {

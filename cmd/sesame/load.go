@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -13,28 +14,35 @@ import (
 	"github.com/projectsesame/sesame/internal/manifest"
 )
 
-// load reads the objects of every path, in order: "-" is stdin, a directory
-// is its manifest files in lexical order, anything else a file.
-func load(paths []string, stdin io.Reader) ([]runtime.Object, []manifest.Warning, error) {
+// load reads the objects of every path, in order, within the limits: "-"
+// is stdin, a directory is its manifest files in lexical order, anything
+// else a file. It returns the objects of the documents it could decode, the
+// documents it skipped (with why), and an error only when a path cannot be
+// read at all.
+func load(paths []string, stdin io.Reader, limits manifest.Limits) ([]runtime.Object, []manifest.Warning, manifest.Errors, error) {
 	var (
 		objects  []runtime.Object
 		warnings []manifest.Warning
+		skipped  manifest.Errors
+		decoder  = &manifest.Decoder{Limits: limits}
 	)
 	for _, path := range paths {
 		files, err := expand(path)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, file := range files {
-			objs, warns, err := loadFile(file, stdin)
-			if err != nil {
-				return nil, nil, err
+			objs, warns, err := loadFile(decoder, file, stdin)
+			var errs manifest.Errors
+			if err != nil && !errors.As(err, &errs) {
+				return nil, nil, nil, err
 			}
 			objects = append(objects, objs...)
 			warnings = append(warnings, warns...)
+			skipped = append(skipped, errs...)
 		}
 	}
-	return objects, warnings, nil
+	return objects, warnings, skipped, nil
 }
 
 // expand turns a path into the files to read.
@@ -71,14 +79,14 @@ func isManifest(path string) bool {
 	return false
 }
 
-func loadFile(path string, stdin io.Reader) ([]runtime.Object, []manifest.Warning, error) {
+func loadFile(decoder *manifest.Decoder, path string, stdin io.Reader) ([]runtime.Object, []manifest.Warning, error) {
 	if path == "-" {
-		return manifest.Decode("-", stdin)
+		return decoder.Decode("-", stdin)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	return manifest.Decode(path, f)
+	return decoder.Decode(path, f)
 }

@@ -90,7 +90,8 @@ func TestTranslateErrors(t *testing.T) {
 		{"bind port out of range", []string{"translate", "-f", quickstart, "--bind-port", "80=70000"}, 2, "1-65535", false},
 		{"ingress port out of range", []string{"translate", "-f", quickstart, "--ingress-http-port", "0"}, 2, "1-65535", false},
 		{"missing file", []string{"translate", "-f", filepath.Join(dir, "nope.yaml")}, 1, "no such file", false},
-		{"bad YAML names file and document", []string{"translate", "-f", bad}, 1, bad + ": document 2: not valid YAML", false},
+		{"bad YAML names file and document, and the rest is translated", []string{"translate", "-f", bad}, 3, "error: " + bad + ": document 2: not valid YAML", true},
+		{"limit not positive", []string{"translate", "-f", quickstart, "--max-objects", "0"}, 2, "--max-objects 0: want a positive number", false},
 		{"unknown kind is a warning", []string{"translate", "-f", unknown}, 0, "warning: " + unknown + ": document 1: skipped apps/v1 Deployment", true},
 	}
 	for _, tt := range tests {
@@ -100,6 +101,59 @@ func TestTranslateErrors(t *testing.T) {
 				t.Errorf("exit %d (want %d), stderr %q (want %q), stdout %.40q", code, tt.code, errOut, tt.stderr, out)
 			}
 		})
+	}
+}
+
+// TestSkippedDocuments: a document with a field of the wrong type, or a
+// malformed apiVersion, is reported with its file, document number and
+// field path, and skipped; the rest is translated and printed, and the exit
+// code says that something was skipped.
+func TestSkippedDocuments(t *testing.T) {
+	data, err := os.ReadFile(quickstart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mixed.yaml")
+	badPort := "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: other, namespace: default}\n" +
+		"spec:\n  gatewayClassName: sesame\n  listeners:\n  - name: http\n    protocol: HTTP\n    port: \"eighty\"\n"
+	badVersion := "apiVersion: a/b/c\nkind: HTTPRoute\nmetadata: {name: r, namespace: default}\n"
+	mustWrite(t, file, badPort+"---\n"+badVersion+"---\n"+string(data))
+
+	code, out, errOut := call("", "translate", "-f", file, "--now", "2026-01-01T00:00:00Z")
+	if code != 3 {
+		t.Errorf("exit %d, want 3", code)
+	}
+	for _, want := range []string{
+		"error: " + file + `: document 1: Gateway default/other: spec.listeners[0].port: got the string "eighty", want an integer` + "\n",
+		"error: " + file + `: document 2: HTTPRoute default/r: apiVersion: "a/b/c": unexpected GroupVersion string: a/b/c` + "\n",
+		"sesame translate: 2 documents or List items could not be read and were skipped (errors above); the rest is translated\n",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	// The quickstart's objects are translated as they are alone.
+	_, alone, _ := call("", "translate", "-f", quickstart, "--now", "2026-01-01T00:00:00Z")
+	if out != alone {
+		t.Errorf("output differs from the quickstart's alone:\n%s", out)
+	}
+}
+
+// TestLimitFlags: each limit's flag reaches the decoder, and what is past it
+// is reported naming the flag.
+func TestLimitFlags(t *testing.T) {
+	for _, tt := range []struct {
+		flag, value, stderr string
+	}{
+		{"--max-document-bytes", "400", "document 1: the document of 407 bytes is larger than 400 bytes, the limit on one document (Limits.DocumentBytes; raise it with --max-document-bytes)"},
+		{"--max-value-bytes", "30", "document 1: spec.controllerName: a value of 35 bytes is longer than 30 bytes, the limit on one value (Limits.ValueBytes; raise it with --max-value-bytes)"},
+		{"--max-objects", "3", "document 4: more than 3 objects, the limit on objects read (Limits.Objects; raise it with --max-objects)"},
+	} {
+		code, out, errOut := call("", "translate", "-f", quickstart, tt.flag, tt.value)
+		if code != 3 || out == "" || !strings.Contains(errOut, "error: "+quickstart+": "+tt.stderr) {
+			t.Errorf("%s %s: exit %d, stderr %q\nwant %q", tt.flag, tt.value, code, errOut, tt.stderr)
+		}
 	}
 }
 
@@ -173,7 +227,7 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	_, out, _ := call("", "translate", "--help")
-	for _, flag := range []string{"-f value", "-o string", "-controller-name", "-now", "-bind-port", "-all-gateways", "-gateway", "-root-namespaces", "-ingress-http-port", "-ingress-https-port", "-ingress-class"} {
+	for _, flag := range []string{"-f value", "-o string", "-controller-name", "-now", "-bind-port", "-all-gateways", "-gateway", "-root-namespaces", "-ingress-http-port", "-ingress-https-port", "-ingress-class", "-max-document-bytes", "-max-value-bytes", "-max-objects"} {
 		if !strings.Contains(out, flag) {
 			t.Errorf("translate --help does not document %s", flag)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/projectsesame/sesame"
 	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/internal/manifest"
 	"github.com/projectsesame/sesame/internal/render"
 )
 
@@ -54,9 +55,18 @@ The secrets section holds the certificates and private keys of the Secrets
 that HTTPS and TLS listeners use, as Envoy receives them.
 
 Objects that are invalid get a status saying why; the rest is still
-translated and the exit code is 0. Input that cannot be read (a missing file,
-bad YAML, a document without apiVersion or kind) exits 1 with the error on
-stderr and nothing on stdout. Bad flags exit 2.
+translated and the exit code is 0. A document that cannot be decoded (not
+YAML, without apiVersion or kind, with a field of the wrong type, or past a
+limit) is reported on stderr with its file, document number and field, and
+skipped: the rest is translated and printed, and the exit code is 3. A path
+that cannot be read at all (a missing file) exits 1 with nothing on stdout.
+Bad flags exit 2.
+
+Limits: a document is at most --max-document-bytes (a List larger than that
+is read item by item, each item within it), a value (any string) at most
+--max-value-bytes, and the objects read, of every kind, at most
+--max-objects. The defaults are above anything a Kubernetes API server
+stores.
 
 Flags:
 `
@@ -139,6 +149,10 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&httpPort, "ingress-http-port", "the port Envoy binds for HTTPProxy and Ingress virtual hosts over HTTP (default 8080)")
 	fs.Var(&httpsPort, "ingress-https-port", "the port Envoy binds for HTTPProxy and Ingress virtual hosts over TLS (default 8443)")
 	ingressClass := fs.String("ingress-class", dag.DefaultIngressClass, "the ingress class to act for: Ingresses and HTTPProxies whose class annotation\nor spec.ingressClassName is it, and those that name no class")
+	var limits manifest.Limits
+	fs.IntVar(&limits.DocumentBytes, "max-document-bytes", manifest.DefaultDocumentBytes, "the largest document read, in bytes (a larger List is read item by item,\neach item within it)")
+	fs.IntVar(&limits.ValueBytes, "max-value-bytes", manifest.DefaultValueBytes, "the longest value (any string of an object) read, in bytes")
+	fs.IntVar(&limits.Objects, "max-objects", manifest.DefaultObjects, "the most objects read, of every kind, over all inputs")
 	onlyGateway := fs.String("gateway", "", "NAMESPACE/NAME: print only the Envoy resources of this Gateway, as its own\nEnvoy fleet takes them (status stays whole)")
 	if code, done := parseFlags(fs, args, stdout); done {
 		return code
@@ -150,6 +164,15 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		fmt.Fprintln(stderr, "sesame translate: no input: give at least one -f PATH")
 		return 2
+	}
+	for _, l := range []struct {
+		flag  string
+		value int
+	}{{"max-document-bytes", limits.DocumentBytes}, {"max-value-bytes", limits.ValueBytes}, {"max-objects", limits.Objects}} {
+		if l.value <= 0 {
+			fmt.Fprintf(stderr, "sesame translate: --%s %d: want a positive number\n", l.flag, l.value)
+			return 2
+		}
 	}
 	format := render.Format(*output)
 	if format != render.YAML && format != render.JSON {
@@ -166,13 +189,16 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		at = t
 	}
 
-	objects, warnings, err := load(paths, stdin)
+	objects, warnings, skipped, err := load(paths, stdin, limits)
 	if err != nil {
 		fmt.Fprintf(stderr, "sesame translate: %v\n", err)
 		return 1
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+	for _, e := range skipped {
+		fmt.Fprintf(stderr, "error: %s\n", e)
 	}
 	res, err := sesame.Translate(objects, sesame.Options{
 		ControllerName: *controller,
@@ -208,5 +234,21 @@ func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sesame translate: %v\n", err)
 		return 1
 	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(stderr, "sesame translate: %d %s could not be read and %s skipped (errors above); the rest is translated\n",
+			len(skipped), plural(len(skipped), "document or List item", "documents or List items"), plural(len(skipped), "was", "were"))
+		return exitSkipped
+	}
 	return 0
+}
+
+// exitSkipped is the exit code when some documents were skipped: the output
+// is printed, but it translates only the rest.
+const exitSkipped = 3
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
