@@ -62,6 +62,10 @@ func checkPipeline(t *testing.T, objects []runtime.Object) {
 	if err != nil {
 		t.Fatalf("Translate: %v", err)
 	}
+	if len(res.Repairs) > 0 {
+		t.Fatalf("Translate took out messages Envoy would refuse (a bug): %v", res.Repairs)
+	}
+	checkMessagesBounded(t, res, "")
 	for _, s := range res.Status {
 		if msg, ok := invalidMessage(reflect.ValueOf(s.Status)); ok {
 			t.Fatalf("%s %s/%s: a message is not valid UTF-8: %q", s.Kind, s.Namespace, s.Name, msg)

@@ -52,6 +52,9 @@ func FuzzTranslate(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Translate: %v", err)
 		}
+		if len(res.Repairs) > 0 {
+			t.Fatalf("Translate took out messages Envoy would refuse (a bug): %v", res.Repairs)
+		}
 		if _, err := render.Document(res, render.YAML); err != nil {
 			t.Fatalf("render: %v", err)
 		}

@@ -249,6 +249,9 @@ func loadCase(t *testing.T, file string) *goldenCase {
 	if c.result, err = sesame.Translate(c.objects, c.options); err != nil {
 		t.Fatal(err)
 	}
+	if len(c.result.Repairs) > 0 {
+		t.Fatalf("Translate took out messages Envoy would refuse (a bug): %v", c.result.Repairs)
+	}
 	if c.rendered, err = render.Document(c.result, render.YAML); err != nil {
 		t.Fatal(err)
 	}

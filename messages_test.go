@@ -104,6 +104,9 @@ func TestMessagesBounded(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s in argument %d, choice %d: %v", name, i, choice, err)
 				}
+				if len(res.Repairs) > 0 {
+					t.Fatalf("%s in argument %d, choice %d: Translate took out messages Envoy would refuse (a bug): %v", name, i, choice, res.Repairs)
+				}
 				checkMessagesBounded(t, res, long)
 				if t.Failed() {
 					t.Fatalf("%s in argument %d, choice %d", name, i, choice)

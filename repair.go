@@ -12,7 +12,8 @@ import (
 // repair repairs r.XDS (see the function repair) and writes what it
 // tells into r's status, Events and warnings.
 func (r *Result) repair() error {
-	warnings, err := repair(r.XDS, r.graph)
+	problems, warnings, err := repair(r.XDS, r.graph)
+	r.Repairs = problems
 	r.Warnings = append(r.Warnings, warnings...)
 	r.Status, r.Events = r.graph.Status, r.graph.Events
 	r.repaired = true
@@ -25,9 +26,10 @@ func (r *Result) repair() error {
 // and Events, or in warnings when the object has no status (a Service, a
 // Secret, the listeners of the ingress ports). It returns the warnings,
 // or an error when the resources are still not valid and consistent.
-func repair(xds *xdsgen.Resources, g *dag.Graph) ([]string, error) {
+func repair(xds *xdsgen.Resources, g *dag.Graph) ([]xdsgen.Problem, []string, error) {
 	var warnings []string
-	for _, p := range xds.Repair() {
+	problems := xds.Repair()
+	for _, p := range problems {
 		msg := fmt.Sprintf("Internal error: %v. This is a bug in Sesame; please report it with the input.", p)
 		kind, namespace, name, ok := problemOwner(p)
 		if !ok || !g.ReportInternalError(kind, namespace, name, msg) {
@@ -35,9 +37,9 @@ func repair(xds *xdsgen.Resources, g *dag.Graph) ([]string, error) {
 		}
 	}
 	if err := xds.Validate(); err != nil {
-		return warnings, err
+		return problems, warnings, err
 	}
-	return warnings, xds.Consistent()
+	return problems, warnings, xds.Consistent()
 }
 
 // problemOwner reads the object a message came from out of its name

@@ -489,6 +489,9 @@ func translateRequestFile(t *testing.T, file string) *sesame.Result {
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
+	if len(res.Repairs) > 0 {
+		t.Fatalf("%s: Translate took out messages Envoy would refuse (a bug): %v", file, res.Repairs)
+	}
 	return res
 }
 

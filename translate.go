@@ -56,6 +56,11 @@ type Result struct {
 	// Warnings name the objects that were not translated because Sesame does
 	// not read their kind.
 	Warnings []string
+	// Repairs are the messages Translate took out of the configuration, or
+	// answered 500 in place of, because Envoy would refuse them
+	// (xdsgen.Resources.Repair). Empty unless Sesame has a bug: a
+	// controller should log them, and tests and fuzzers fail on them.
+	Repairs []xdsgen.Problem
 
 	graph *dag.Graph
 	// repaired is set when Translate took messages out (repair), which
