@@ -74,6 +74,9 @@ func TestRepairServesTheRest(t *testing.T) {
 	if err := sesame.Repair(res); err != nil {
 		t.Fatalf("Repair: %v", err)
 	}
+	if len(res.Repairs) != len(broken) {
+		t.Errorf("Result.Repairs lists %d messages, want the %d broken: %v", len(res.Repairs), len(broken), res.Repairs)
+	}
 	if err := res.XDS.Validate(); err != nil {
 		t.Fatalf("Validate after Repair: %v", err)
 	}
