@@ -1,7 +1,9 @@
 package sesame_test
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +60,31 @@ var listenerShapes = []struct {
 			}
 		}
 		return shapeObjects(ls, shapeRoute(0, hosts)), 1
+	}},
+	// n HTTPS listeners on port 443 with distinct hostnames and one
+	// certificate, and a route without hostnames: every listener is checked
+	// for hostnames another terminating TLS on the port overlaps. Each
+	// listener's filter chain answers 421 for the n-1 others' hostnames, so
+	// the output, and the cost, grow with n².
+	{"https", []int{200, 800}, func(n int) ([]k8sruntime.Object, int) {
+		ls := make([]gatewayv1.Listener, n)
+		for i := range ls {
+			ls[i] = httpListener(i, 443, fmt.Sprintf("s%d.example.com", i))
+			ls[i].Protocol = gatewayv1.HTTPSProtocolType
+			ls[i].TLS = &gatewayv1.ListenerTLSConfig{CertificateRefs: []gatewayv1.SecretObjectReference{{Name: "cert"}}}
+		}
+		crt, err1 := os.ReadFile("testdata/certs/example-com.crt")
+		key, err2 := os.ReadFile("testdata/certs/example-com.key")
+		if err := errors.Join(err1, err2); err != nil {
+			panic(err)
+		}
+		secret := &corev1.Secret{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
+			ObjectMeta: metav1.ObjectMeta{Namespace: "shape", Name: "cert"},
+			Type:       corev1.SecretTypeTLS,
+			Data:       map[string][]byte{"tls.crt": crt, "tls.key": key},
+		}
+		return shapeObjects(ls, secret, shapeRoute(0, nil)), 1
 	}},
 	// n listeners on port 80, one per tenant, and n HTTPRoutes, each naming
 	// its tenant's hostname and the Gateway without a sectionName: each
@@ -186,9 +213,10 @@ func httpListener(i int, port int32, hostname string) gatewayv1.Listener {
 	return l
 }
 
-// shapeObjects returns a GatewayClass, a Gateway with listeners, the routes,
-// and the Service "app" with its EndpointSlice, all in namespace "shape".
-func shapeObjects(listeners []gatewayv1.Listener, routes ...k8sruntime.Object) []k8sruntime.Object {
+// shapeObjects returns a GatewayClass, a Gateway with listeners, the Service
+// "app" with its EndpointSlice, all in namespace "shape", and more: the
+// routes and what else the shape needs.
+func shapeObjects(listeners []gatewayv1.Listener, more ...k8sruntime.Object) []k8sruntime.Object {
 	meta := metav1.ObjectMeta{Namespace: "shape", Name: "gw", Generation: 1, CreationTimestamp: metav1.NewTime(shapeEpoch)}
 	out := []k8sruntime.Object{
 		&gatewayv1.GatewayClass{
@@ -222,7 +250,7 @@ func shapeObjects(listeners []gatewayv1.Listener, routes ...k8sruntime.Object) [
 			}},
 		},
 	}
-	return append(out, routes...)
+	return append(out, more...)
 }
 
 // shapeRoute is HTTPRoute "r<i>" of namespace "shape" for the Gateway of
