@@ -131,6 +131,21 @@ var listenerShapes = []struct {
 		}
 		return shapeObjects(ls, shapeRoute(0, []string{"*.example.com"})), 1
 	}},
+	// One listener without hostname, n/2 HTTPRoutes for wildcards
+	// "*.w<i>.example.com" and then n/2 GRPCRoutes for precise hostnames
+	// "g<i>.example.com": an HTTPRoute and a GRPCRoute may not share
+	// hostnames on a listener, so each GRPCRoute is checked against the
+	// HTTPRoutes' wildcards.
+	{"mixed-kinds", []int{2000, 8000}, func(n int) ([]k8sruntime.Object, int) {
+		var routes []k8sruntime.Object
+		for i := range n / 2 {
+			routes = append(routes, shapeRoute(i, []string{fmt.Sprintf("*.w%d.example.com", i)}))
+		}
+		for i := range n / 2 {
+			routes = append(routes, shapeGRPCRoute(n/2+i, fmt.Sprintf("g%d.example.com", i)))
+		}
+		return shapeObjects([]gatewayv1.Listener{httpListener(0, 80, "")}, routes...), n / 2 * 2
+	}},
 	// One listener without hostname, n routes with a hostname each and one
 	// route without: the hostless route's rules fall through into each of
 	// the n virtual hosts.
@@ -180,11 +195,14 @@ func TestListenerShapes(t *testing.T) {
 			}
 			got := 0
 			for _, u := range res.Status {
-				st, ok := u.Status.(*gatewayv1.HTTPRouteStatus)
-				if !ok {
-					continue
+				var parents []gatewayv1.RouteParentStatus
+				switch st := u.Status.(type) {
+				case *gatewayv1.HTTPRouteStatus:
+					parents = st.Parents
+				case *gatewayv1.GRPCRouteStatus:
+					parents = st.Parents
 				}
-				for _, p := range st.Parents {
+				for _, p := range parents {
 					for _, c := range p.Conditions {
 						if c.Type == string(gatewayv1.RouteConditionAccepted) && c.Status == metav1.ConditionTrue {
 							got++
@@ -279,6 +297,28 @@ func shapeRoute(i int, hostnames []string) *gatewayv1.HTTPRoute {
 					path(gatewayv1.PathMatchExact, "/healthz"),
 				},
 				BackendRefs: []gatewayv1.HTTPBackendRef{{BackendRef: gatewayv1.BackendRef{
+					BackendObjectReference: gatewayv1.BackendObjectReference{Name: "app", Port: new(gatewayv1.PortNumber(80))},
+				}}},
+			}},
+		},
+	}
+}
+
+// shapeGRPCRoute is GRPCRoute "g<i>" of namespace "shape" for the Gateway of
+// shapeObjects, created i minutes after the Gateway, for hostname, with one
+// rule to Service app.
+func shapeGRPCRoute(i int, hostname string) *gatewayv1.GRPCRoute {
+	return &gatewayv1.GRPCRoute{
+		TypeMeta: metav1.TypeMeta{APIVersion: gatewayv1.SchemeGroupVersion.String(), Kind: "GRPCRoute"},
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: "shape", Name: fmt.Sprintf("g%d", i), Generation: 1,
+			CreationTimestamp: metav1.NewTime(shapeEpoch.Add(time.Duration(i) * time.Minute)),
+		},
+		Spec: gatewayv1.GRPCRouteSpec{
+			CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "gw"}}},
+			Hostnames:       []gatewayv1.Hostname{gatewayv1.Hostname(hostname)},
+			Rules: []gatewayv1.GRPCRouteRule{{
+				BackendRefs: []gatewayv1.GRPCBackendRef{{BackendRef: gatewayv1.BackendRef{
 					BackendObjectReference: gatewayv1.BackendObjectReference{Name: "app", Port: new(gatewayv1.PortNumber(80))},
 				}}},
 			}},
