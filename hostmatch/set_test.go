@@ -79,11 +79,11 @@ func setsOf(hosts []string, m Mode) map[string]*Set {
 	for _, h := range hosts[len(hosts)/3:] {
 		added.Add(h)
 	}
-	return map[string]*Set{
-		fmt.Sprintf("newSet(%q, %v, false)", hosts, m): newSet(hosts, m, false),
-		fmt.Sprintf("newSet(%q, %v, true)", hosts, m):  newSet(hosts, m, true),
-		fmt.Sprintf("NewSet(%q, %v) and Add(%q...)", hosts[:len(hosts)/3], m, hosts[len(hosts)/3:]): added,
-	}
+	sets := map[string]*Set{}
+	sets[fmt.Sprintf("newSet(%q, %v, false)", hosts, m)] = newSet(hosts, m, false)
+	sets[fmt.Sprintf("newSet(%q, %v, true)", hosts, m)] = newSet(hosts, m, true)
+	sets[fmt.Sprintf("NewSet(%q, %v) and Add(%q...)", hosts[:len(hosts)/3], m, hosts[len(hosts)/3:])] = added
+	return sets
 }
 
 // checkSet compares every answer of the Set of hosts, made in every way,
