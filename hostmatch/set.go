@@ -53,14 +53,17 @@ import (
 type Set struct {
 	mode  Mode
 	hosts []string
-	owned bool // hosts is the Set's own, not NewSet's argument
-	// Sets of more than smallSet members are indexed. precise and wild map
-	// a lower-case key (a precise hostname, or the part of a wildcard after
-	// "*.") to the chain of members with that key, linked through next in
-	// member order; empty chains the members "". within maps a wildcard key
-	// to the chain of entries of filed, in member order, that name the
-	// members that wildcard contains.
-	indexed       bool
+	owned bool   // hosts is the Set's own, not NewSet's argument
+	idx   *index // nil while the Set has at most smallSet members
+}
+
+// index is a Set's members filed by key. precise and wild map a lower-case
+// key (a precise hostname, or the part of a wildcard after "*.") to the
+// chain of members with that key, linked through next in member order;
+// empty chains the members "". within maps a wildcard key to the chain of
+// entries of filed, in member order, that name the members that wildcard
+// contains.
+type index struct {
 	precise, wild map[string]chain
 	next          []int32
 	empty         chain
@@ -90,7 +93,7 @@ func NewSet(hostnames []string, m Mode) *Set {
 func newSet(hostnames []string, m Mode, indexed bool) *Set {
 	s := &Set{mode: m, hosts: hostnames}
 	if indexed {
-		s.index()
+		s.buildIndex()
 	}
 	return s
 }
@@ -102,59 +105,61 @@ func (s *Set) Add(h string) {
 	}
 	s.hosts = append(s.hosts, h)
 	switch {
-	case s.indexed:
-		s.file(int32(len(s.hosts) - 1))
+	case s.idx != nil:
+		s.idx.file(s.hosts, int32(len(s.hosts)-1), s.mode)
 	case len(s.hosts) > smallSet:
-		s.index()
+		s.buildIndex()
 	}
 }
 
-// index files every member.
-func (s *Set) index() {
-	s.indexed, s.empty = true, noChain
-	s.precise, s.wild, s.within = map[string]chain{}, map[string]chain{}, map[string]chain{}
-	s.next = make([]int32, 0, len(s.hosts))
+// buildIndex files every member.
+func (s *Set) buildIndex() {
+	x := &index{
+		precise: map[string]chain{}, wild: map[string]chain{}, within: map[string]chain{},
+		next: make([]int32, 0, len(s.hosts)), empty: noChain,
+	}
 	for i := range s.hosts {
-		s.file(int32(i))
+		x.file(s.hosts, int32(i), s.mode)
 	}
+	s.idx = x
 }
 
-// file files member i, the last, under its own key and under the keys of
-// the wildcards that contain it.
-func (s *Set) file(i int32) {
-	h := lowerASCIIString(s.hosts[i])
-	s.next = append(s.next, -1)
+// file files member i of hosts, the last filed so far, under its own key
+// and under the keys of the wildcards that contain it.
+func (x *index) file(hosts []string, i int32, m Mode) {
+	h := lowerASCIIString(hosts[i])
+	x.next = append(x.next, -1)
 	switch {
 	case h == "":
-		s.empty = s.link(s.empty, i)
+		x.empty = x.link(x.empty, i)
 	case IsWildcard(h):
-		s.wild[h[2:]] = s.link(chainOf(s.wild, h[2:]), i)
+		x.wild[h[2:]] = x.link(chainOf(x.wild, h[2:]), i)
 	default:
-		s.precise[h] = s.link(chainOf(s.precise, h), i)
+		x.precise[h] = x.link(chainOf(x.precise, h), i)
 	}
-	for key, own := range wildcardKeys(h, s.mode) {
+	for key, own := range wildcardKeys(h, m) {
 		if own {
 			continue
 		}
-		e := int32(len(s.filed))
-		s.filed = append(s.filed, filing{member: i, next: -1})
-		c := chainOf(s.within, key)
+		e := int32(len(x.filed))
+		x.filed = append(x.filed, filing{member: i, next: -1})
+		c := chainOf(x.within, key)
 		if c.first < 0 {
 			c.first = e
 		} else {
-			s.filed[c.last].next = e
+			x.filed[c.last].next = e
 		}
 		c.last = e
-		s.within[key] = c
+		x.within[key] = c
 	}
 }
 
 // link appends member i to the chain c of members.
-func (s *Set) link(c chain, i int32) chain {
+func (x *index) link(c chain, i int32) chain {
 	if c.first < 0 {
 		return chain{i, i}
 	}
-	s.next[c.last] = i
+	x.next[c.last] = i
 	return chain{c.first, i}
 }
 
@@ -196,7 +201,7 @@ func (s *Set) Len() int { return len(s.hosts) }
 // The order is unspecified; each member is yielded once.
 func (s *Set) Containing(h string) iter.Seq[int] {
 	return func(yield func(int) bool) {
-		if !s.indexed {
+		if s.idx == nil {
 			for i, x := range s.hosts {
 				if r := Relate(h, x, s.mode); (r == Equivalent || r == MoreSpecific) && !yield(i) {
 					return
@@ -205,7 +210,7 @@ func (s *Set) Containing(h string) iter.Seq[int] {
 			return
 		}
 		for head := range s.containingHeads(h) {
-			for i := head; i >= 0; i = s.next[i] {
+			for i := head; i >= 0; i = s.idx.next[i] {
 				if !yield(int(i)) {
 					return
 				}
@@ -218,7 +223,8 @@ func (s *Set) Containing(h string) iter.Seq[int] {
 // members of one key are equivalent to each other. The Set is indexed.
 func (s *Set) containingHeads(h string) iter.Seq[int32] {
 	return func(yield func(int32) bool) {
-		if s.empty.first >= 0 && !yield(s.empty.first) {
+		x := s.idx
+		if x.empty.first >= 0 && !yield(x.empty.first) {
 			return
 		}
 		h = lowerASCIIString(h)
@@ -226,12 +232,12 @@ func (s *Set) containingHeads(h string) iter.Seq[int32] {
 			return
 		}
 		if !IsWildcard(h) {
-			if c, ok := s.precise[h]; ok && !yield(c.first) {
+			if c, ok := x.precise[h]; ok && !yield(c.first) {
 				return
 			}
 		}
 		for key := range wildcardKeys(h, s.mode) {
-			if c, ok := s.wild[key]; ok && !yield(c.first) {
+			if c, ok := x.wild[key]; ok && !yield(c.first) {
 				return
 			}
 		}
@@ -244,7 +250,7 @@ func (s *Set) containingHeads(h string) iter.Seq[int32] {
 // unspecified; each member is yielded once.
 func (s *Set) Within(h string) iter.Seq[int] {
 	return func(yield func(int) bool) {
-		if !s.indexed || h == "" {
+		if s.idx == nil || h == "" {
 			for i, x := range s.hosts {
 				if Relate(x, h, s.mode) == MoreSpecific && !yield(i) {
 					return
@@ -255,8 +261,9 @@ func (s *Set) Within(h string) iter.Seq[int] {
 		if !IsWildcard(h) {
 			return
 		}
-		for e := chainOf(s.within, lowerASCIIString(h[2:])).first; e >= 0; e = s.filed[e].next {
-			if !yield(int(s.filed[e].member)) {
+		x := s.idx
+		for e := chainOf(x.within, lowerASCIIString(h[2:])).first; e >= 0; e = x.filed[e].next {
+			if !yield(int(x.filed[e].member)) {
 				return
 			}
 		}
@@ -285,7 +292,7 @@ func (s *Set) Intersecting(h string) iter.Seq[int] {
 // in order of precedence, the one that comes first among those sharing
 // hosts with h.
 func (s *Set) FirstIntersecting(h string) (int, bool) {
-	if !s.indexed || h == "" {
+	if s.idx == nil || h == "" {
 		for i, x := range s.hosts {
 			if r := Relate(h, x, s.mode); r == Equivalent || r == MoreSpecific || r == MoreGeneral {
 				return i, true
@@ -304,8 +311,8 @@ func (s *Set) FirstIntersecting(h string) (int, bool) {
 		consider(head)
 	}
 	if IsWildcard(h) {
-		if e := chainOf(s.within, lowerASCIIString(h[2:])).first; e >= 0 {
-			consider(s.filed[e].member)
+		if e := chainOf(s.idx.within, lowerASCIIString(h[2:])).first; e >= 0 {
+			consider(s.idx.filed[e].member)
 		}
 	}
 	return int(first), first >= 0
@@ -316,7 +323,7 @@ func (s *Set) FirstIntersecting(h string) (int, bool) {
 // port, Listener Isolation gives the hosts of h to that member's listener
 // and not to listener's (see Attach).
 func (s *Set) Isolates(h, listener string) bool {
-	if !s.indexed {
+	if s.idx == nil {
 		for _, x := range s.hosts {
 			if r := Relate(h, x, s.mode); (r == Equivalent || r == MoreSpecific) && Relate(x, listener, s.mode) == MoreSpecific {
 				return true

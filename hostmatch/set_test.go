@@ -227,3 +227,30 @@ func FuzzSet(f *testing.F) {
 		}
 	})
 }
+
+// TestSetQueriesDoNotAllocate checks that asking an indexed Set about a
+// lower-case hostname allocates nothing: dag asks once per route hostname
+// and listener.
+func TestSetQueriesDoNotAllocate(t *testing.T) {
+	s := NewSet([]string{"a.b.example.com", "*.b.example.com", "*.example.com", "", "u.com", "v.com", "w.com", "x.com", "y.com"}, Suffix)
+	for name, f := range map[string]func(){
+		"Containing": func() {
+			for range s.Containing("x.b.example.com") {
+			}
+		},
+		"Within": func() {
+			for range s.Within("*.example.com") {
+			}
+		},
+		"Intersecting": func() {
+			for range s.Intersecting("*.example.com") {
+			}
+		},
+		"Isolates":          func() { s.Isolates("x.b.example.com", "*.example.com") },
+		"FirstIntersecting": func() { s.FirstIntersecting("*.b.example.com") },
+	} {
+		if n := testing.AllocsPerRun(100, f); n != 0 {
+			t.Errorf("%s allocates %v times", name, n)
+		}
+	}
+}
