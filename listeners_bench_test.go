@@ -1,7 +1,9 @@
 package sesame_test
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +61,31 @@ var listenerShapes = []struct {
 		}
 		return shapeObjects(ls, shapeRoute(0, hosts)), 1
 	}},
+	// n HTTPS listeners on port 443 with distinct hostnames and one
+	// certificate, and a route without hostnames: every listener is checked
+	// for hostnames another terminating TLS on the port overlaps. Each
+	// listener's filter chain answers 421 for the n-1 others' hostnames, so
+	// the output, and the cost, grow with n².
+	{"https", []int{200, 800}, func(n int) ([]k8sruntime.Object, int) {
+		ls := make([]gatewayv1.Listener, n)
+		for i := range ls {
+			ls[i] = httpListener(i, 443, fmt.Sprintf("s%d.example.com", i))
+			ls[i].Protocol = gatewayv1.HTTPSProtocolType
+			ls[i].TLS = &gatewayv1.ListenerTLSConfig{CertificateRefs: []gatewayv1.SecretObjectReference{{Name: "cert"}}}
+		}
+		crt, err1 := os.ReadFile("testdata/certs/example-com.crt")
+		key, err2 := os.ReadFile("testdata/certs/example-com.key")
+		if err := errors.Join(err1, err2); err != nil {
+			panic(err)
+		}
+		secret := &corev1.Secret{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
+			ObjectMeta: metav1.ObjectMeta{Namespace: "shape", Name: "cert"},
+			Type:       corev1.SecretTypeTLS,
+			Data:       map[string][]byte{"tls.crt": crt, "tls.key": key},
+		}
+		return shapeObjects(ls, secret, shapeRoute(0, nil)), 1
+	}},
 	// n listeners on port 80, one per tenant, and n HTTPRoutes, each naming
 	// its tenant's hostname and the Gateway without a sectionName: each
 	// route meets one listener of n.
@@ -103,6 +130,21 @@ var listenerShapes = []struct {
 			ls = append(ls, httpListener(len(ls), 80, "*."+strings.Repeat("n.", depth)+"example.com"))
 		}
 		return shapeObjects(ls, shapeRoute(0, []string{"*.example.com"})), 1
+	}},
+	// One listener without hostname, n/2 HTTPRoutes for wildcards
+	// "*.w<i>.example.com" and then n/2 GRPCRoutes for precise hostnames
+	// "g<i>.example.com": an HTTPRoute and a GRPCRoute may not share
+	// hostnames on a listener, so each GRPCRoute is checked against the
+	// HTTPRoutes' wildcards.
+	{"mixed-kinds", []int{2000, 8000}, func(n int) ([]k8sruntime.Object, int) {
+		var routes []k8sruntime.Object
+		for i := range n / 2 {
+			routes = append(routes, shapeRoute(i, []string{fmt.Sprintf("*.w%d.example.com", i)}))
+		}
+		for i := range n / 2 {
+			routes = append(routes, shapeGRPCRoute(n/2+i, fmt.Sprintf("g%d.example.com", i)))
+		}
+		return shapeObjects([]gatewayv1.Listener{httpListener(0, 80, "")}, routes...), n / 2 * 2
 	}},
 	// One listener without hostname, n routes with a hostname each and one
 	// route without: the hostless route's rules fall through into each of
@@ -153,11 +195,14 @@ func TestListenerShapes(t *testing.T) {
 			}
 			got := 0
 			for _, u := range res.Status {
-				st, ok := u.Status.(*gatewayv1.HTTPRouteStatus)
-				if !ok {
-					continue
+				var parents []gatewayv1.RouteParentStatus
+				switch st := u.Status.(type) {
+				case *gatewayv1.HTTPRouteStatus:
+					parents = st.Parents
+				case *gatewayv1.GRPCRouteStatus:
+					parents = st.Parents
 				}
-				for _, p := range st.Parents {
+				for _, p := range parents {
 					for _, c := range p.Conditions {
 						if c.Type == string(gatewayv1.RouteConditionAccepted) && c.Status == metav1.ConditionTrue {
 							got++
@@ -186,9 +231,10 @@ func httpListener(i int, port int32, hostname string) gatewayv1.Listener {
 	return l
 }
 
-// shapeObjects returns a GatewayClass, a Gateway with listeners, the routes,
-// and the Service "app" with its EndpointSlice, all in namespace "shape".
-func shapeObjects(listeners []gatewayv1.Listener, routes ...k8sruntime.Object) []k8sruntime.Object {
+// shapeObjects returns a GatewayClass, a Gateway with listeners, the Service
+// "app" with its EndpointSlice, all in namespace "shape", and more: the
+// routes and what else the shape needs.
+func shapeObjects(listeners []gatewayv1.Listener, more ...k8sruntime.Object) []k8sruntime.Object {
 	meta := metav1.ObjectMeta{Namespace: "shape", Name: "gw", Generation: 1, CreationTimestamp: metav1.NewTime(shapeEpoch)}
 	out := []k8sruntime.Object{
 		&gatewayv1.GatewayClass{
@@ -222,7 +268,7 @@ func shapeObjects(listeners []gatewayv1.Listener, routes ...k8sruntime.Object) [
 			}},
 		},
 	}
-	return append(out, routes...)
+	return append(out, more...)
 }
 
 // shapeRoute is HTTPRoute "r<i>" of namespace "shape" for the Gateway of
@@ -251,6 +297,28 @@ func shapeRoute(i int, hostnames []string) *gatewayv1.HTTPRoute {
 					path(gatewayv1.PathMatchExact, "/healthz"),
 				},
 				BackendRefs: []gatewayv1.HTTPBackendRef{{BackendRef: gatewayv1.BackendRef{
+					BackendObjectReference: gatewayv1.BackendObjectReference{Name: "app", Port: new(gatewayv1.PortNumber(80))},
+				}}},
+			}},
+		},
+	}
+}
+
+// shapeGRPCRoute is GRPCRoute "g<i>" of namespace "shape" for the Gateway of
+// shapeObjects, created i minutes after the Gateway, for hostname, with one
+// rule to Service app.
+func shapeGRPCRoute(i int, hostname string) *gatewayv1.GRPCRoute {
+	return &gatewayv1.GRPCRoute{
+		TypeMeta: metav1.TypeMeta{APIVersion: gatewayv1.SchemeGroupVersion.String(), Kind: "GRPCRoute"},
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: "shape", Name: fmt.Sprintf("g%d", i), Generation: 1,
+			CreationTimestamp: metav1.NewTime(shapeEpoch.Add(time.Duration(i) * time.Minute)),
+		},
+		Spec: gatewayv1.GRPCRouteSpec{
+			CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "gw"}}},
+			Hostnames:       []gatewayv1.Hostname{gatewayv1.Hostname(hostname)},
+			Rules: []gatewayv1.GRPCRouteRule{{
+				BackendRefs: []gatewayv1.GRPCBackendRef{{BackendRef: gatewayv1.BackendRef{
 					BackendObjectReference: gatewayv1.BackendObjectReference{Name: "app", Port: new(gatewayv1.PortNumber(80))},
 				}}},
 			}},

@@ -2,6 +2,7 @@ package dag
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -125,25 +126,32 @@ func (b *builder) checkBindPorts(g *gateway) {
 // port that terminate TLS for hostnames another such listener also matches:
 // a client may reuse a connection made for one for the other (HTTP/2
 // coalescing). The spec requires detecting overlapping hostnames; it is a
-// negative-polarity condition, set only when true.
+// negative-polarity condition, set only when true. The listeners' hostnames
+// are indexed, so that a port of many listeners costs what overlaps.
 func markOverlappingTLS(listeners []*listener) {
-	for _, l := range listeners {
-		if !l.accepted || len(l.certificates) == 0 {
+	terminating := filter(listeners, func(l *listener) bool { return l.accepted && len(l.certificates) > 0 })
+	hostnames := make([]string, len(terminating))
+	for i, l := range terminating {
+		hostnames[i] = l.hostname
+	}
+	set := hostmatch.NewSet(hostnames, hostmatch.Suffix)
+	for i, l := range terminating {
+		var others []int
+		for o := range set.Intersecting(l.hostname) {
+			if o != i {
+				others = append(others, o)
+			}
+		}
+		if len(others) == 0 {
 			continue
 		}
-		var overlaps []string
-		for _, o := range listeners {
-			if o == l || !o.accepted || len(o.certificates) == 0 {
-				continue
-			}
-			if hostmatch.Relate(l.hostname, o.hostname, hostmatch.Suffix) != hostmatch.Disjoint {
-				overlaps = append(overlaps, fmt.Sprintf("%q", o.spec.Name))
-			}
+		slices.Sort(others)
+		overlaps := make([]string, len(others))
+		for k, o := range others {
+			overlaps[k] = fmt.Sprintf("%q", terminating[o].spec.Name)
 		}
-		if len(overlaps) > 0 {
-			l.cond.set(string(gatewayv1.ListenerConditionOverlappingTLSConfig), true, string(gatewayv1.ListenerReasonOverlappingHostnames),
-				fmt.Sprintf("Listeners %s on the same port terminate TLS for hostnames this listener also matches; clients reusing connections may reach the other listener's certificate.", strings.Join(overlaps, ", ")))
-		}
+		l.cond.set(string(gatewayv1.ListenerConditionOverlappingTLSConfig), true, string(gatewayv1.ListenerReasonOverlappingHostnames),
+			fmt.Sprintf("Listeners %s on the same port terminate TLS for hostnames this listener also matches; clients reusing connections may reach the other listener's certificate.", strings.Join(overlaps, ", ")))
 	}
 }
 

@@ -11,27 +11,24 @@ import (
 // Routes are attached oldest first, so the route already there wins, and
 // a listener records which route object of each kind serves each hostname.
 //
-// A precise hostname intersects only itself, the wildcards that cover it
-// and "": those are looked up, not scanned, so that a listener serving
-// many routes of both kinds does not compare every route with every other.
-// Only a wildcard or "" looks at every precise hostname of the other kind.
-
-// wide reports whether a validated hostname matches hosts other than
-// itself: a wildcard, or "" (any host). Two different precise hostnames
-// are disjoint.
-func wide(host string) bool { return host == "" || hostmatch.IsWildcard(host) }
+// The hostnames of each kind's owners are indexed in a hostmatch.Set, in
+// the order attached, so the first owner whose hostname intersects one is
+// found by lookups: a listener serving many routes of both kinds does not
+// compare every route with every other, nor every hostname with every
+// wildcard. Most listeners carry one kind only, and nobody asks about it,
+// so the index is brought up to date when asked, not as owners come.
 
 // hostOwners are the route objects of one kind that serve hostnames on a
-// listener.
+// listener, in the order attached, with their hostnames.
 type hostOwners struct {
-	precise map[string]hostOwner // the first owner of each precise hostname
-	wide    []hostOwner          // owners of wildcards and "", in order
+	hostnames []string
+	owners    []hostOwner    // at the hostnames' positions
+	index     *hostmatch.Set // of the first index.Len() hostnames
 }
 
 // hostOwner is a route object serving under a hostname on a listener; seq
 // is its place in the order attached (listener.ownersAdded).
 type hostOwner struct {
-	host  string
 	owner *routeObject
 	seq   int
 }
@@ -43,16 +40,27 @@ func (l *listener) addOwner(r *routeObject, host string) {
 	}
 	o := l.owners[r.kind]
 	if o == nil {
-		o = &hostOwners{precise: map[string]hostOwner{}}
+		o = &hostOwners{}
 		l.owners[r.kind] = o
 	}
-	owner := hostOwner{host: host, owner: r, seq: l.ownersAdded}
+	o.hostnames = append(o.hostnames, host)
+	o.owners = append(o.owners, hostOwner{owner: r, seq: l.ownersAdded})
 	l.ownersAdded++
-	if wide(host) {
-		o.wide = append(o.wide, owner)
-	} else if _, ok := o.precise[host]; !ok {
-		o.precise[host] = owner
+}
+
+// first returns the first owner whose hostname intersects h.
+func (o *hostOwners) first(h string) (hostOwner, bool) {
+	if o.index == nil {
+		o.index = hostmatch.NewSet(nil, hostmatch.Suffix)
 	}
+	for _, x := range o.hostnames[o.index.Len():] {
+		o.index.Add(x)
+	}
+	i, ok := o.index.FirstIntersecting(h)
+	if !ok {
+		return hostOwner{}, false
+	}
+	return o.owners[i], true
 }
 
 // otherKindOwner returns the first attached route object of another kind
@@ -61,31 +69,13 @@ func (l *listener) addOwner(r *routeObject, host string) {
 func (l *listener) otherKindOwner(kind gatewayv1.Kind, hosts []string) (*routeObject, bool) {
 	var first hostOwner
 	found := false
-	consider := func(o hostOwner) {
-		if !found || o.seq < first.seq {
-			first, found = o, true
-		}
-	}
 	for k, owners := range l.owners {
 		if k == kind {
 			continue // most listeners carry one kind only: nothing to look at
 		}
 		for _, h := range hosts {
-			for _, o := range owners.wide {
-				if hostmatch.Relate(h, o.host, hostmatch.Suffix) != hostmatch.Disjoint {
-					consider(o)
-				}
-			}
-			if !wide(h) {
-				if o, ok := owners.precise[h]; ok {
-					consider(o)
-				}
-				continue
-			}
-			for _, o := range owners.precise {
-				if hostmatch.Relate(h, o.host, hostmatch.Suffix) != hostmatch.Disjoint {
-					consider(o)
-				}
+			if o, ok := owners.first(h); ok && (!found || o.seq < first.seq) {
+				first, found = o, true
 			}
 		}
 	}

@@ -139,29 +139,21 @@ func numberForFanOut(groups [][]*Route) (routes, matches int) {
 // virtual hosts share one array in which each has its place, so that two
 // processors can fill them.
 func (l *listener) fanOut(hostnames []string, groups [][]*Route, routes, matches int) []*VirtualHost {
-	// Only a wildcard or "" covers another hostname: the hostnames are
-	// validated, so two different precise ones are disjoint. Looking only
-	// at those keeps this step from growing with the square of the
-	// hostnames.
-	var wides []int
-	for j, host := range hostnames {
-		if wide(host) {
-			wides = append(wides, j)
-		}
-	}
+	// The hostnames that cover one are looked up in a Set, so that this
+	// step does not grow with the hostnames times the wildcards among them.
+	set := hostmatch.NewSet(hostnames, hostmatch.Suffix)
 	covering := make([][]int, len(hostnames))
 	start := make([]int, len(hostnames)+1) // where each virtual host's place begins
 	parallel.For(len(hostnames), func(i int) {
 		covering[i] = append(covering[i], i)
-		start[i+1] += len(groups[i])
-		for _, j := range wides {
-			if j <= i {
-				continue
-			}
-			if r := hostmatch.Relate(hostnames[i], hostnames[j], hostmatch.Suffix); r == hostmatch.Equivalent || r == hostmatch.MoreSpecific {
+		for j := range set.Containing(hostnames[i]) {
+			if j > i {
 				covering[i] = append(covering[i], j)
-				start[i+1] += len(groups[j])
 			}
+		}
+		slices.Sort(covering[i])
+		for _, j := range covering[i] {
+			start[i+1] += len(groups[j])
 		}
 	})
 	for i := range hostnames {

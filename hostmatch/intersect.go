@@ -92,7 +92,11 @@ func Intersect(listener, route string, m Mode) (string, bool) {
 // Attach indexes siblings for one call; to attach many routes or hostnames
 // to the listeners of one port, make the Set once and call Set.Attach.
 func Attach(listener string, siblings []string, route []string, m Mode) []string {
-	return NewSet(siblings, m).Attach(listener, route)
+	s := Set{mode: m, hosts: siblings}
+	if len(siblings) > smallSet {
+		s.buildIndex()
+	}
+	return s.Attach(listener, route)
 }
 
 // Attach is the function Attach, with the hostnames of the listeners on the

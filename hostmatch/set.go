@@ -40,29 +40,41 @@ package hostmatch
 
 import (
 	"iter"
+	"slices"
 	"strings"
 )
 
 // Set is a set of hostnames, indexed to find the members that contain a
 // hostname, or that it contains, by lookups rather than by comparing it with
-// every member. Members are identified by their position in the slice given
-// to NewSet; duplicates are kept. A Set is read-only once made and safe for
-// concurrent use.
+// every member. Members are identified by their position: in the slice
+// given to NewSet, then in the order added. Duplicates are kept. Any number
+// of goroutines may read a Set at once; Add must not run beside any other
+// method.
 type Set struct {
 	mode  Mode
 	hosts []string
-	// Sets of more than smallSet members are indexed. precise and wild map
-	// a lower-case key (a precise hostname, or the part of a wildcard after
-	// "*.") to the first member with that key, and next chains the
-	// members with one key in order. empty is the first member "", chained
-	// the same way; -1 is none. within maps a wildcard key to the first of
-	// the entries filing the members that wildcard contains.
-	precise, wild map[string]int32
+	owned bool   // hosts is the Set's own, not NewSet's argument
+	idx   *index // nil while the Set has at most smallSet members
+}
+
+// index is a Set's members filed by key. precise and wild map a lower-case
+// key (a precise hostname, or the part of a wildcard after "*.") to the
+// chain of members with that key, linked through next in member order;
+// empty chains the members "". within maps a wildcard key to the chain of
+// entries of filed, in member order, that name the members that wildcard
+// contains.
+type index struct {
+	precise, wild map[string]chain
 	next          []int32
-	empty         int32
-	within        map[string]int32
+	empty         chain
+	within        map[string]chain
 	filed         []filing
 }
+
+// chain is the first and last element of a linked list; -1 when empty.
+type chain struct{ first, last int32 }
+
+var noChain = chain{-1, -1}
 
 // filing is one entry of the within lists: a member and the next entry of
 // the same key, or -1.
@@ -79,42 +91,84 @@ func NewSet(hostnames []string, m Mode) *Set {
 
 // newSet is NewSet, indexed or not; the tests check both ways.
 func newSet(hostnames []string, m Mode, indexed bool) *Set {
-	s := &Set{mode: m, hosts: hostnames, empty: -1}
-	if !indexed {
-		return s
-	}
-	s.precise, s.wild, s.within = map[string]int32{}, map[string]int32{}, map[string]int32{}
-	s.next = make([]int32, len(hostnames))
-	// Backwards, so that prepending leaves every chain in member order.
-	for i := int32(len(hostnames) - 1); i >= 0; i-- {
-		h := lowerASCIIString(hostnames[i])
-		switch {
-		case h == "":
-			s.next[i], s.empty = s.empty, i
-		case IsWildcard(h):
-			s.next[i] = prepend(s.wild, h[2:], i)
-		default:
-			s.next[i] = prepend(s.precise, h, i)
-		}
-		for key, own := range wildcardKeys(h, m) {
-			if !own {
-				next := prepend(s.within, key, int32(len(s.filed)))
-				s.filed = append(s.filed, filing{member: i, next: next})
-			}
-		}
+	s := &Set{mode: m, hosts: hostnames}
+	if indexed {
+		s.buildIndex()
 	}
 	return s
 }
 
-// prepend makes v the head of key's chain in m and returns the previous
-// head, or -1.
-func prepend(m map[string]int32, key string, v int32) int32 {
-	head, ok := m[key]
-	if !ok {
-		head = -1
+// Add adds h to the set, after the members already there.
+func (s *Set) Add(h string) {
+	if !s.owned {
+		s.hosts, s.owned = slices.Clone(s.hosts), true
 	}
-	m[key] = v
-	return head
+	s.hosts = append(s.hosts, h)
+	switch {
+	case s.idx != nil:
+		s.idx.file(s.hosts, int32(len(s.hosts)-1), s.mode)
+	case len(s.hosts) > smallSet:
+		s.buildIndex()
+	}
+}
+
+// buildIndex files every member.
+func (s *Set) buildIndex() {
+	x := &index{
+		precise: map[string]chain{}, wild: map[string]chain{}, within: map[string]chain{},
+		next: make([]int32, 0, len(s.hosts)), empty: noChain,
+	}
+	for i := range s.hosts {
+		x.file(s.hosts, int32(i), s.mode)
+	}
+	s.idx = x
+}
+
+// file files member i of hosts, the last filed so far, under its own key
+// and under the keys of the wildcards that contain it.
+func (x *index) file(hosts []string, i int32, m Mode) {
+	h := lowerASCIIString(hosts[i])
+	x.next = append(x.next, -1)
+	switch {
+	case h == "":
+		x.empty = x.link(x.empty, i)
+	case IsWildcard(h):
+		x.wild[h[2:]] = x.link(chainOf(x.wild, h[2:]), i)
+	default:
+		x.precise[h] = x.link(chainOf(x.precise, h), i)
+	}
+	for key, own := range wildcardKeys(h, m) {
+		if own {
+			continue
+		}
+		e := int32(len(x.filed))
+		x.filed = append(x.filed, filing{member: i, next: -1})
+		c := chainOf(x.within, key)
+		if c.first < 0 {
+			c.first = e
+		} else {
+			x.filed[c.last].next = e
+		}
+		c.last = e
+		x.within[key] = c
+	}
+}
+
+// link appends member i to the chain c of members.
+func (x *index) link(c chain, i int32) chain {
+	if c.first < 0 {
+		return chain{i, i}
+	}
+	x.next[c.last] = i
+	return chain{c.first, i}
+}
+
+// chainOf returns key's chain in m, or an empty one.
+func chainOf(m map[string]chain, key string) chain {
+	if c, ok := m[key]; ok {
+		return c
+	}
+	return noChain
 }
 
 // wildcardKeys yields the keys (the part after "*.") of the wildcards that
@@ -147,7 +201,7 @@ func (s *Set) Len() int { return len(s.hosts) }
 // The order is unspecified; each member is yielded once.
 func (s *Set) Containing(h string) iter.Seq[int] {
 	return func(yield func(int) bool) {
-		if s.precise == nil {
+		if s.idx == nil {
 			for i, x := range s.hosts {
 				if r := Relate(h, x, s.mode); (r == Equivalent || r == MoreSpecific) && !yield(i) {
 					return
@@ -156,7 +210,7 @@ func (s *Set) Containing(h string) iter.Seq[int] {
 			return
 		}
 		for head := range s.containingHeads(h) {
-			for i := head; i >= 0; i = s.next[i] {
+			for i := head; i >= 0; i = s.idx.next[i] {
 				if !yield(int(i)) {
 					return
 				}
@@ -169,7 +223,8 @@ func (s *Set) Containing(h string) iter.Seq[int] {
 // members of one key are equivalent to each other. The Set is indexed.
 func (s *Set) containingHeads(h string) iter.Seq[int32] {
 	return func(yield func(int32) bool) {
-		if s.empty >= 0 && !yield(s.empty) {
+		x := s.idx
+		if x.empty.first >= 0 && !yield(x.empty.first) {
 			return
 		}
 		h = lowerASCIIString(h)
@@ -177,12 +232,12 @@ func (s *Set) containingHeads(h string) iter.Seq[int32] {
 			return
 		}
 		if !IsWildcard(h) {
-			if head, ok := s.precise[h]; ok && !yield(head) {
+			if c, ok := x.precise[h]; ok && !yield(c.first) {
 				return
 			}
 		}
 		for key := range wildcardKeys(h, s.mode) {
-			if head, ok := s.wild[key]; ok && !yield(head) {
+			if c, ok := x.wild[key]; ok && !yield(c.first) {
 				return
 			}
 		}
@@ -195,7 +250,7 @@ func (s *Set) containingHeads(h string) iter.Seq[int32] {
 // unspecified; each member is yielded once.
 func (s *Set) Within(h string) iter.Seq[int] {
 	return func(yield func(int) bool) {
-		if s.precise == nil || h == "" {
+		if s.idx == nil || h == "" {
 			for i, x := range s.hosts {
 				if Relate(x, h, s.mode) == MoreSpecific && !yield(i) {
 					return
@@ -206,9 +261,9 @@ func (s *Set) Within(h string) iter.Seq[int] {
 		if !IsWildcard(h) {
 			return
 		}
-		head, ok := s.within[lowerASCIIString(h[2:])]
-		for e := head; ok && e >= 0; e = s.filed[e].next {
-			if !yield(int(s.filed[e].member)) {
+		x := s.idx
+		for e := chainOf(x.within, lowerASCIIString(h[2:])).first; e >= 0; e = x.filed[e].next {
+			if !yield(int(x.filed[e].member)) {
 				return
 			}
 		}
@@ -232,12 +287,43 @@ func (s *Set) Intersecting(h string) iter.Seq[int] {
 	}
 }
 
+// FirstIntersecting returns the first member, by position, that
+// Intersecting(h) yields, and whether there is one: when members are added
+// in order of precedence, the one that comes first among those sharing
+// hosts with h.
+func (s *Set) FirstIntersecting(h string) (int, bool) {
+	if s.idx == nil || h == "" {
+		for i, x := range s.hosts {
+			if r := Relate(h, x, s.mode); r == Equivalent || r == MoreSpecific || r == MoreGeneral {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	// The first of each chain is its least member.
+	first := int32(-1)
+	consider := func(i int32) {
+		if i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
+	}
+	for head := range s.containingHeads(h) {
+		consider(head)
+	}
+	if IsWildcard(h) {
+		if e := chainOf(s.idx.within, lowerASCIIString(h[2:])).first; e >= 0 {
+			consider(s.idx.filed[e].member)
+		}
+	}
+	return int(first), first >= 0
+}
+
 // Isolates reports whether a member strictly more specific than listener
 // contains h: when the members are the hostnames of the listeners sharing a
 // port, Listener Isolation gives the hosts of h to that member's listener
 // and not to listener's (see Attach).
 func (s *Set) Isolates(h, listener string) bool {
-	if s.precise == nil {
+	if s.idx == nil {
 		for _, x := range s.hosts {
 			if r := Relate(h, x, s.mode); (r == Equivalent || r == MoreSpecific) && Relate(x, listener, s.mode) == MoreSpecific {
 				return true

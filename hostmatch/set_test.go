@@ -71,12 +71,28 @@ func sorted(seq func(func(int) bool)) ([]int, bool) {
 	return out, len(slices.Compact(slices.Clone(out))) != len(out)
 }
 
-// checkSet compares every answer of the Set of hosts, indexed and not, for
-// the query h with the slow ones, and returns what differs.
+// setsOf makes the Set of hosts in every way: indexed and not, and by
+// adding members to a Set made of the first few, one by one, which indexes
+// the Set as it grows past smallSet.
+func setsOf(hosts []string, m Mode) map[string]*Set {
+	added := NewSet(hosts[:len(hosts)/3], m)
+	for _, h := range hosts[len(hosts)/3:] {
+		added.Add(h)
+	}
+	sets := map[string]*Set{}
+	sets[fmt.Sprintf("newSet(%q, %v, false)", hosts, m)] = newSet(hosts, m, false)
+	sets[fmt.Sprintf("newSet(%q, %v, true)", hosts, m)] = newSet(hosts, m, true)
+	sets[fmt.Sprintf("NewSet(%q, %v) and Add(%q...)", hosts[:len(hosts)/3], m, hosts[len(hosts)/3:])] = added
+	return sets
+}
+
+// checkSet compares every answer of the Set of hosts, made in every way,
+// for the query h with the slow ones, and returns what differs.
 func checkSet(hosts []string, h, listener string, route []string, m Mode) string {
-	for _, indexed := range []bool{false, true} {
-		s := newSet(hosts, m, indexed)
-		name := fmt.Sprintf("newSet(%q, %v, indexed=%v)", hosts, m, indexed)
+	for name, s := range setsOf(hosts, m) {
+		if s.Len() != len(hosts) {
+			return fmt.Sprintf("%s.Len() = %d, want %d", name, s.Len(), len(hosts))
+		}
 		got, twice := sorted(s.Containing(h))
 		if want := slowContaining(hosts, h, m); !slices.Equal(got, want) || twice {
 			return fmt.Sprintf("%s.Containing(%q) = %v, want %v", name, h, got, want)
@@ -92,6 +108,13 @@ func checkSet(hosts []string, h, listener string, route []string, m Mode) string
 		}
 		if got, want := s.Isolates(h, listener), slowIsolated(h, listener, hosts, m); got != want {
 			return fmt.Sprintf("%s.Isolates(%q, %q) = %v, want %v", name, h, listener, got, want)
+		}
+		first, ok := s.FirstIntersecting(h)
+		if !ok {
+			first = -1
+		}
+		if wantFirst := slices.Min(append(want, len(hosts))); (len(want) > 0) != ok || ok && first != wantFirst {
+			return fmt.Sprintf("%s.FirstIntersecting(%q) = %d, %v; want %d of %v", name, h, first, ok, wantFirst, want)
 		}
 		if got, want := s.Attach(listener, route), slowAttach(listener, hosts, route, m); !slices.Equal(got, want) {
 			return fmt.Sprintf("%s.Attach(%q, %q) = %q, want %q", name, listener, route, got, want)
@@ -203,4 +226,31 @@ func FuzzSet(f *testing.F) {
 			t.Fatal(msg)
 		}
 	})
+}
+
+// TestSetQueriesDoNotAllocate checks that asking an indexed Set about a
+// lower-case hostname allocates nothing: dag asks once per route hostname
+// and listener.
+func TestSetQueriesDoNotAllocate(t *testing.T) {
+	s := NewSet([]string{"a.b.example.com", "*.b.example.com", "*.example.com", "", "u.com", "v.com", "w.com", "x.com", "y.com"}, Suffix)
+	for name, f := range map[string]func(){
+		"Containing": func() {
+			for range s.Containing("x.b.example.com") {
+			}
+		},
+		"Within": func() {
+			for range s.Within("*.example.com") {
+			}
+		},
+		"Intersecting": func() {
+			for range s.Intersecting("*.example.com") {
+			}
+		},
+		"Isolates":          func() { s.Isolates("x.b.example.com", "*.example.com") },
+		"FirstIntersecting": func() { s.FirstIntersecting("*.b.example.com") },
+	} {
+		if n := testing.AllocsPerRun(100, f); n != 0 {
+			t.Errorf("%s allocates %v times", name, n)
+		}
+	}
 }
