@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame"
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -142,5 +143,52 @@ func TestProxyStatusBounded(t *testing.T) {
 	errs := st.Conditions[0].Errors
 	if len(errs) != dag.MaxSubConditions || !strings.Contains(errs[len(errs)-1].Message, "and 901 more errors") {
 		t.Errorf("%d errors, the last %q; want %d, the last saying 901 more", len(errs), errs[len(errs)-1].Message, dag.MaxSubConditions)
+	}
+}
+
+// TestGatewayMessagesBounded puts a 100,000-byte value in the fields of a
+// Gateway, a TLSRoute and route references that messages name: a
+// listener's name and hostname, a parentRef's sectionName, a backendRef's
+// name and namespace, a TLSRoute hostname and a certificateRef.
+func TestGatewayMessagesBounded(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	for field := range 7 {
+		v := func(i int, short string) string {
+			if i == field {
+				return long
+			}
+			return short
+		}
+		gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "gw"}, Spec: gatewayv1.GatewaySpec{GatewayClassName: "c", Listeners: []gatewayv1.Listener{
+			{Name: gatewayv1.SectionName(v(0, "http")), Protocol: gatewayv1.HTTPProtocolType, Port: 80, Hostname: new(gatewayv1.Hostname(v(1, "a.example.com")))},
+			{Name: "tls", Protocol: gatewayv1.TLSProtocolType, Port: 443, TLS: &gatewayv1.ListenerTLSConfig{Mode: new(gatewayv1.TLSModePassthrough)}},
+			{Name: "https", Protocol: gatewayv1.HTTPSProtocolType, Port: 8443, TLS: &gatewayv1.ListenerTLSConfig{CertificateRefs: []gatewayv1.SecretObjectReference{{Name: gatewayv1.ObjectName(v(6, "missing"))}}}},
+		}}}
+		route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "r"}, Spec: gatewayv1.HTTPRouteSpec{
+			CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "gw", SectionName: new(gatewayv1.SectionName(v(2, "http")))}}},
+			Rules: []gatewayv1.HTTPRouteRule{{BackendRefs: []gatewayv1.HTTPBackendRef{{BackendRef: gatewayv1.BackendRef{BackendObjectReference: gatewayv1.BackendObjectReference{
+				Name: gatewayv1.ObjectName(v(3, "svc")), Namespace: new(gatewayv1.Namespace(v(4, "other"))), Port: new(gatewayv1.PortNumber(80)),
+			}}}}}},
+		}}
+		tls := &gatewayv1.TLSRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "t"}, Spec: gatewayv1.TLSRouteSpec{
+			CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "gw"}}},
+			Hostnames:       []gatewayv1.Hostname{gatewayv1.Hostname(v(5, "t.example.com"))},
+			Rules:           []gatewayv1.TLSRouteRule{{BackendRefs: []gatewayv1.BackendRef{{BackendObjectReference: gatewayv1.BackendObjectReference{Name: "svc", Port: new(gatewayv1.PortNumber(80))}}}}},
+		}}
+		objects := []runtime.Object{
+			&gatewayv1.GatewayClass{ObjectMeta: metav1.ObjectMeta{Name: "c"}, Spec: gatewayv1.GatewayClassSpec{ControllerName: dag.DefaultControllerName}},
+			gw, route, tls,
+		}
+		res, err := sesame.Translate(objects, sesame.Options{})
+		if err != nil {
+			t.Fatalf("field %d: %v", field, err)
+		}
+		if len(res.Repairs) > 0 {
+			t.Fatalf("field %d: Translate took out messages Envoy would refuse (a bug): %v", field, res.Repairs)
+		}
+		checkMessagesBounded(t, res, long)
+		if t.Failed() {
+			t.Fatalf("field %d", field)
+		}
 	}
 }

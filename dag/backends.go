@@ -132,18 +132,18 @@ func (b *builder) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRe
 		fromGroup: gatewayv1.GroupName, fromKind: fromKind, fromNamespace: fromNamespace,
 		toGroup: "", toKind: "Service", toNamespace: namespace, toName: string(ref.Name),
 	}) {
-		return nil, string(gatewayv1.RouteReasonRefNotPermitted), fmt.Sprintf("Service %s is in another namespace and no ReferenceGrant in %q allows %ss from %q to refer to it.", name, namespace, fromKind, fromNamespace)
+		return nil, string(gatewayv1.RouteReasonRefNotPermitted), fmt.Sprintf("Service %s is in another namespace and no ReferenceGrant in %q allows %ss from %q to refer to it.", refName(name), userValue(namespace), fromKind, fromNamespace)
 	}
 	svc := b.index.services[name]
 	if svc == nil {
-		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s not found.", name)
+		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s not found.", refName(name))
 	}
 	if ref.Port == nil {
-		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s: port is required.", name)
+		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s: port is required.", refName(name))
 	}
 	port := findServicePort(svc.Service, int32(*ref.Port))
 	if port == nil {
-		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no port %d.", name, *ref.Port)
+		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no port %d.", refName(name), *ref.Port)
 	}
 	proto, perr := selectProtocol(name, port, svc, protocol.Kind(from.kind))
 	if perr != nil {

@@ -63,7 +63,7 @@ func (b *builder) resolveCertificate(ref gatewayv1.SecretObjectReference, gw *ga
 		toGroup: "", toKind: "Secret", toNamespace: name.Namespace, toName: name.Name,
 	}) {
 		return nil, string(gatewayv1.ListenerReasonRefNotPermitted),
-			fmt.Sprintf("Secret %s is in another namespace and no ReferenceGrant in %q allows Gateways from %q to refer to it.", name, name.Namespace, gw.Namespace)
+			fmt.Sprintf("Secret %s is in another namespace and no ReferenceGrant in %q allows Gateways from %q to refer to it.", refName(name), userValue(name.Namespace), gw.Namespace)
 	}
 	secret, problem := b.tlsSecret(name)
 	if problem != "" {
@@ -81,14 +81,14 @@ func (b *builder) tlsSecret(name types.NamespacedName) (*Secret, string) {
 	}
 	obj := b.index.secrets[name]
 	if obj == nil {
-		return nil, fmt.Sprintf("Secret %s not found.", name)
+		return nil, fmt.Sprintf("Secret %s not found.", refName(name))
 	}
 	if obj.Type != corev1.SecretTypeTLS {
-		return nil, fmt.Sprintf("Secret %s has type %q; certificates are Secrets of type %s.", name, userValue(obj.Type), corev1.SecretTypeTLS)
+		return nil, fmt.Sprintf("Secret %s has type %q; certificates are Secrets of type %s.", refName(name), userValue(obj.Type), corev1.SecretTypeTLS)
 	}
 	cert, key := secretValue(obj, corev1.TLSCertKey), secretValue(obj, corev1.TLSPrivateKeyKey)
 	if _, err := tls.X509KeyPair(cert, key); err != nil {
-		return nil, fmt.Sprintf("Secret %s does not hold a PEM certificate and its private key in %s and %s: %v.", name, corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)
+		return nil, fmt.Sprintf("Secret %s does not hold a PEM certificate and its private key in %s and %s: %v.", refName(name), corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)
 	}
 	s := &Secret{Name: name, Certificate: cert, PrivateKey: key}
 	if chain, others := certificateChain(cert); len(others) > 0 {

@@ -226,9 +226,9 @@ func (b *builder) gatewayStatus(g *gateway) StatusUpdate {
 	wide := wideCountsOf(g)
 	for _, l := range g.listeners {
 		if l.accepted {
-			accepted = append(accepted, fmt.Sprintf("%q", l.spec.Name))
+			accepted = append(accepted, fmt.Sprintf("%q", userValue(l.spec.Name)))
 		} else {
-			rejected = append(rejected, fmt.Sprintf("%q", l.spec.Name))
+			rejected = append(rejected, fmt.Sprintf("%q", userValue(l.spec.Name)))
 		}
 		status.Listeners = append(status.Listeners, gatewayv1.ListenerStatus{
 			Name:           l.spec.Name,

@@ -132,11 +132,11 @@ func (b *builder) proxyCluster(namespace string, s *contourv1.Service, tcp bool)
 	}
 	svc := b.index.services[name]
 	if svc == nil {
-		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s not found.", name)
+		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s not found.", refName(name))
 	}
 	port := findServicePort(svc.Service, int32(s.Port))
 	if port == nil {
-		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s has no TCP port %d.", name, s.Port)
+		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s has no TCP port %d.", refName(name), s.Port)
 	}
 	var p protocol.Protocol
 	switch {

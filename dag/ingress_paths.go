@@ -158,7 +158,7 @@ func (b *builder) ingressBackend(namespace string, be *networkingv1.IngressBacke
 	name := types.NamespacedName{Namespace: namespace, Name: be.Service.Name}
 	svc := b.index.services[name]
 	if svc == nil {
-		return nil, "ServiceNotFound", fmt.Sprintf("Service %s not found", name)
+		return nil, "ServiceNotFound", fmt.Sprintf("Service %s not found", refName(name))
 	}
 	var port *corev1.ServicePort
 	switch sp := be.Service.Port; {
@@ -166,11 +166,11 @@ func (b *builder) ingressBackend(namespace string, be *networkingv1.IngressBacke
 		return nil, "InvalidBackend", fmt.Sprintf("service.port sets both name %q and number %d; set one", userValue(sp.Name), sp.Number)
 	case sp.Name != "":
 		if port = findServicePortByName(svc.Service, sp.Name); port == nil {
-			return nil, "ServicePortNotFound", fmt.Sprintf("Service %s has no TCP port named %q (it has %s)", name, userValue(sp.Name), describePorts(svc.Service))
+			return nil, "ServicePortNotFound", fmt.Sprintf("Service %s has no TCP port named %q (it has %s)", refName(name), userValue(sp.Name), describePorts(svc.Service))
 		}
 	case sp.Number != 0:
 		if port = findServicePort(svc.Service, sp.Number); port == nil {
-			return nil, "ServicePortNotFound", fmt.Sprintf("Service %s has no TCP port %d (it has %s)", name, sp.Number, describePorts(svc.Service))
+			return nil, "ServicePortNotFound", fmt.Sprintf("Service %s has no TCP port %d (it has %s)", refName(name), sp.Number, describePorts(svc.Service))
 		}
 	default:
 		return nil, "InvalidBackend", "service.port sets neither name nor number"

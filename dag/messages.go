@@ -26,6 +26,8 @@ import (
 	"fmt"
 	"regexp/syntax"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/projectsesame/sesame/internal/quote"
 )
 
@@ -48,6 +50,11 @@ const (
 // userValue is a value from the user's objects, formatted for a message
 // (quote.Value): %q quotes at most MaxQuoted bytes of it.
 type userValue = quote.Value
+
+// refName is an object's namespace/name as a message names it: a name a
+// reference gives may be any length (the API server caps names at 253
+// bytes; the library takes typed objects that no API server checked).
+func refName(n types.NamespacedName) userValue { return userValue(n.String()) }
 
 // capMessage cuts a message to at most limit bytes, with a marker.
 func capMessage(msg string, limit int) string { return quote.Cap(msg, limit) }

@@ -262,9 +262,9 @@ func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*servedHost, 
 func describeChainOwner(c *layeredChain) string {
 	switch {
 	case c.layer == gatewayLayer && c.fc.TCP != nil:
-		return fmt.Sprintf("%s %s/%s on Gateway listener %q", c.fc.TCP.Source.Kind, c.fc.TCP.Source.Namespace, c.fc.TCP.Source.Name, c.fc.Listener)
+		return fmt.Sprintf("%s %s/%s on Gateway listener %q", c.fc.TCP.Source.Kind, c.fc.TCP.Source.Namespace, c.fc.TCP.Source.Name, userValue(c.fc.Listener))
 	case c.layer == gatewayLayer:
-		return fmt.Sprintf("Gateway listener %q", c.fc.Listener)
+		return fmt.Sprintf("Gateway listener %q", userValue(c.fc.Listener))
 	}
 	var names []string
 	for _, o := range c.owners {

@@ -142,7 +142,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 			}
 		} else {
 			if owner, ok := l.otherKindOwner(r.kind, a.hostnames); ok {
-				taken = append(taken, fmt.Sprintf("listener %q (%s %s/%s has intersecting hostnames; of an HTTPRoute and a GRPCRoute only the one that comes first is accepted)", l.spec.Name, owner.kind, owner.meta.GetNamespace(), owner.meta.GetName()))
+				taken = append(taken, fmt.Sprintf("listener %q (%s %s/%s has intersecting hostnames; of an HTTPRoute and a GRPCRoute only the one that comes first is accepted)", userValue(l.spec.Name), owner.kind, owner.meta.GetNamespace(), owner.meta.GetName()))
 				continue
 			}
 			for _, host := range a.hostnames {
@@ -221,7 +221,7 @@ func (b *builder) selectListeners(g *gateway, r *routeObject, ref gatewayv1.Pare
 		var unaccepted []string
 		for _, l := range g.selectedBy(ref) {
 			if !l.accepted && intersectsAny(l.hostname, routeHosts) {
-				unaccepted = append(unaccepted, fmt.Sprintf("%q", l.spec.Name))
+				unaccepted = append(unaccepted, fmt.Sprintf("%q", userValue(l.spec.Name)))
 			}
 		}
 		if len(unaccepted) > 0 {
@@ -238,7 +238,7 @@ func (b *builder) selectListeners(g *gateway, r *routeObject, ref gatewayv1.Pare
 		}
 		hosts := l.siblings.Attach(l.hostname, meets)
 		if len(hosts) == 0 {
-			isolated = append(isolated, fmt.Sprintf("%q", l.spec.Name))
+			isolated = append(isolated, fmt.Sprintf("%q", userValue(l.spec.Name)))
 			continue
 		}
 		attachments = append(attachments, attachment{listener: l, hostnames: hosts})
@@ -311,7 +311,7 @@ func (b *builder) foreignParents(existing []gatewayv1.RouteParentStatus) ([]gate
 func describeRef(ref gatewayv1.ParentReference) string {
 	var s string
 	if ref.SectionName != nil {
-		s += fmt.Sprintf(" named %q", *ref.SectionName)
+		s += fmt.Sprintf(" named %q", userValue(*ref.SectionName))
 	}
 	if ref.Port != nil {
 		s += fmt.Sprintf(" on port %d", *ref.Port)
