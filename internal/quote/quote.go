@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -18,8 +19,9 @@ import (
 const MaxValue = 200
 
 // Value is a value from the user's objects, formatted for a message: %q
-// quotes at most MaxValue bytes of it, %s and %v write as much, and both
-// say how long the whole value was when it is cut. For example, a
+// quotes at most MaxValue bytes of it, %s and %v write as much (with
+// U+FFFD for bytes that are not UTF-8, as %q escapes them), and both say
+// how long the whole value was when it is cut. For example, a
 // 100,000-byte regular expression of a's:
 //
 //	"aaaa...a" (the first 200 of 100000 bytes)
@@ -31,6 +33,8 @@ func (v Value) Format(f fmt.State, verb rune) {
 	n := len(s)
 	if verb == 'q' {
 		s = strconv.Quote(s)
+	} else {
+		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
 	if cut {
 		s += fmt.Sprintf(" (the first %d of %d bytes)", n, len(v))

@@ -25,6 +25,9 @@ func TestValue(t *testing.T) {
 		// A cut never splits a rune: 199 a's, then a 2-byte rune across
 		// the boundary.
 		{"%s", long[:199] + "é" + long, long[:199] + " (the first 199 of 1201 bytes)"},
+		// Bytes that are not UTF-8 are escaped, or replaced.
+		{"%q", "a\xfeb", `"a\xfeb"`},
+		{"%s", "a\xfeb", "a\uFFFDb"},
 	}
 	for _, tt := range tests {
 		if got := fmt.Sprintf(tt.format, Value(tt.value)); got != tt.want {
