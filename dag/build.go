@@ -111,8 +111,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*Graph, error) 
 	proxies := b.buildHTTPProxies(in.HTTPProxies)
 	claims := proxies.claims()
 	ingressHosts, refusals := b.buildIngresses(in.Ingresses, claims)
-	proxies.tellRoots(refusals)
-	b.placeIngressHosts(proxies, ingressHosts, claims)
+	b.placeIngressHosts(proxies, ingressHosts, claims, refusals)
 	proxies.writeStatus() // after placement, which may add to it
 	if err := ctx.Err(); err != nil {
 		statusWritten()

@@ -120,10 +120,10 @@ func (c rootClaims) shelter(ingress hostIndex, seen map[string]bool, keep func(s
 	return out
 }
 
-// within returns whether a hostname is owned and lies within one of the
-// server names (every name, when there are none): the owned hostnames a
-// Gateway filter chain for those names can receive requests for.
-func (c rootClaims) within(serverNames []string) func(string) bool {
+// ownedWithin returns whether a hostname is owned and lies within one of
+// the server names (every name, when there are none): the owned hostnames
+// a Gateway filter chain for those names can receive requests for.
+func (c rootClaims) ownedWithin(serverNames []string) func(string) bool {
 	return func(hostname string) bool {
 		if !c.owns(hostname) {
 			return false
@@ -135,16 +135,9 @@ func (c rootClaims) within(serverNames []string) func(string) bool {
 	}
 }
 
-// refusal is an Ingress rule or TLS entry refused for an owned hostname,
-// for the root's status.
-type refusal struct {
-	root    types.NamespacedName
-	message string
-}
-
 // refuseOwned reports whether the part of ing at field, for host, is
 // refused because an HTTPProxy root in another namespace owns host, and
-// tells the Ingress and (through ib.refusals) the root.
+// tells the Ingress and (through ib.refusals, as a notice) the root.
 func (ib *ingressBuild) refuseOwned(ing *networkingv1.Ingress, field, host, what string) bool {
 	root, ok := ib.claims.owner(host)
 	if !ok || root.Namespace == ing.Namespace {
@@ -153,20 +146,11 @@ func (ib *ingressBuild) refuseOwned(ing *networkingv1.Ingress, field, host, what
 	ib.event(ing, EventWarning, "HostOwnedByHTTPProxy",
 		"%s (%s): the hostname belongs to HTTPProxy %s, a root in namespace %q, and only Ingresses in that namespace may add to it; %s. Have the root include an HTTPProxy of yours, or use another hostname.",
 		field, describeHost(host), root, root.Namespace, what)
-	ib.refusals = append(ib.refusals, refusal{root: root, message: fmt.Sprintf(
-		"Ingress %s/%s %s adds to %s, which this root owns; Ingresses outside namespace %q may not, so it is not served.",
-		ing.Namespace, ing.Name, field, describeHost(host), root.Namespace)})
+	ib.refusals = append(ib.refusals, notice{
+		to:  objectKey{contourv1.HTTPProxyKind, root.Namespace, root.Name},
+		typ: contourv1.ConditionTypeVirtualHostError, reason: "IngressRefused",
+		message: fmt.Sprintf("Ingress %s/%s %s adds to %s, which this root owns; Ingresses outside namespace %q may not, so it is not served.",
+			ing.Namespace, ing.Name, field, describeHost(host), root.Namespace),
+	})
 	return true
-}
-
-// tellRoots adds a warning to each root an Ingress was refused for.
-func (pb *proxyBuild) tellRoots(refusals []refusal) {
-	if pb == nil {
-		return
-	}
-	for _, r := range refusals {
-		if st := pb.status[r.root]; st != nil {
-			st.addWarning(contourv1.ConditionTypeVirtualHostError, "IngressRefused", "%s", r.message)
-		}
-	}
 }

@@ -68,7 +68,7 @@ type ingressBuild struct {
 	// claims are the hostnames HTTPProxy roots own (hostclaims.go);
 	// refusals what the roots are told of Ingresses refused for them.
 	claims   rootClaims
-	refusals []refusal
+	refusals []notice
 }
 
 // ingressHost is what the Ingresses serve under one hostname.
@@ -96,7 +96,7 @@ func (ib *ingressBuild) event(ing *networkingv1.Ingress, typ, reason, format str
 // buildIngresses translates the Ingresses of the class Build acts for into
 // the hosts placement takes, sorted by hostname, and what to tell the
 // HTTPProxy roots whose hostnames Ingresses of other namespaces named.
-func (b *builder) buildIngresses(in []*networkingv1.Ingress, claims rootClaims) ([]*servedHost, []refusal) {
+func (b *builder) buildIngresses(in []*networkingv1.Ingress, claims rootClaims) ([]*servedHost, []notice) {
 	if len(in) == 0 {
 		return nil, nil
 	}

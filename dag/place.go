@@ -227,9 +227,11 @@ func proxyServedHost(h *proxyHost) *servedHost {
 }
 
 // placeIngressHosts places the hosts of HTTPProxy roots and Ingresses, adds
-// the Listeners of their own to the graph, and hands each notice to the
-// HTTPProxy status or the Ingress Events.
-func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*servedHost, claims rootClaims) {
+// the Listeners of their own to the graph, and hands each notice, those
+// building the Ingresses gave (told) first, to the HTTPProxy status or the
+// Ingress Events.
+func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*servedHost, claims rootClaims, told []notice) {
+	b.deliver(pb, told)
 	var hosts []*servedHost
 	if pb != nil {
 		for _, h := range pb.hosts {
@@ -243,6 +245,11 @@ func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*servedHost, 
 	gateways := slices.Clone(b.graph.Listeners)
 	listeners, notices := placeHosts(gateways, hosts, b.opts.IngressPorts.withDefaults(), claims)
 	b.graph.Listeners = append(b.graph.Listeners, listeners...)
+	b.deliver(pb, notices)
+}
+
+// deliver hands each notice to the HTTPProxy status or the Ingress Events.
+func (b *builder) deliver(pb *proxyBuild, notices []notice) {
 	for _, n := range notices {
 		switch n.to.kind {
 		case contourv1.HTTPProxyKind:

@@ -259,7 +259,7 @@ func (p *placer) extendGatewayChain(g *layeredChain, idx [numLayers]chainIndex, 
 	}
 	vhosts := g.fc.VirtualHosts
 	if joined {
-		sheltered := p.claims.within(g.fc.ServerNames)
+		sheltered := p.claims.ownedWithin(g.fc.ServerNames)
 		vhosts = mergeHosts(layers, func(h string) bool {
 			mine, ok := own[h]
 			return mine || (!ok && sheltered(h))
