@@ -129,17 +129,15 @@ func TranslateContext(ctx context.Context, objects []runtime.Object, opts Option
 	}
 	res.graph = graph
 	res.Status, res.Events = graph.Status, graph.Events
-	xds, err := xdsgen.GenerateAndValidateContext(ctx, graph)
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	res.XDS, err = xdsgen.GenerateAndValidateContext(ctx, graph)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, ctxErr
 	}
 	if err != nil {
 		// A bug: take out what Envoy would refuse, and tell its owners.
-		res.XDS = xds
 		if err := res.repair(); err != nil {
 			return nil, fmt.Errorf("sesame: generated configuration is invalid or inconsistent: %w", err)
 		}
 	}
-	res.XDS = xds
 	return res, nil
 }

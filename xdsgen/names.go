@@ -247,3 +247,46 @@ func filterChainName(l *dag.Listener, fc *dag.FilterChain) string {
 	}
 	return name
 }
+
+// Source names the object a Problem's message came from, read back from
+// the message's name as this file writes it: the route's object for a
+// Route; the TLSRoute or HTTPProxy of a filter chain that forwards
+// connections; the Gateway of a Gateway's listener, route table, filter
+// chain or virtual host. ok is false for what no single object with a
+// status owns: clusters and load assignments (a Service), secrets, and
+// the listeners, tables and virtual hosts of the ingress ports.
+func (p Problem) Source() (kind, namespace, name string, ok bool) {
+	parts := strings.Split(p.Name, "/")
+	switch p.Kind {
+	case "Route":
+		if k := sourceKind(parts[0]); k != "" && len(parts) >= 4 {
+			return k, parts[1], parts[2], true
+		}
+	case "VirtualHost":
+		if parts[0] != "ingress" && len(parts) >= 4 {
+			return "Gateway", parts[0], parts[1], true
+		}
+		return "", "", "", false
+	case "FilterChain":
+		if n := len(parts); n >= 6 && sourceKind(parts[n-3]) != "" { // a TCP chain: "./<kind>/<namespace>/<name>"
+			return sourceKind(parts[n-3]), parts[n-2], parts[n-1], true
+		}
+	}
+	switch p.Kind {
+	case "Listener", "RouteConfiguration", "FilterChain":
+		if parts[0] == "gateway" && len(parts) >= 4 {
+			return "Gateway", parts[1], parts[2], true
+		}
+	}
+	return "", "", "", false
+}
+
+// sourceKind is the kind whose lowerKind is lower, or "".
+func sourceKind(lower string) string {
+	for _, k := range []string{"HTTPRoute", "GRPCRoute", "TLSRoute", "HTTPProxy", "Ingress"} {
+		if lowerKind(k) == lower {
+			return k
+		}
+	}
+	return ""
+}
