@@ -119,7 +119,7 @@ func TestRepairServesTheRest(t *testing.T) {
 			}
 		case *contourv1.HTTPProxyStatus:
 			errs := st.Conditions[0].Errors
-			if st.CurrentStatus != "invalid" || len(errs) == 0 || errs[len(errs)-1].Reason != dag.ReasonInternalError {
+			if st.CurrentStatus != "invalid" || len(errs) == 0 || errs[0].Reason != dag.ReasonInternalError || st.Description != st.Conditions[0].Message {
 				t.Errorf("HTTPProxy %s: %s, errors %v", u.Name, st.CurrentStatus, errs)
 			}
 		}

@@ -92,9 +92,20 @@ func (s *proxyStatus) httpProxyStatus(now metav1.Time, includedBy []types.Namesp
 		Errors:   listedSubs(s.errors, "errors"),
 		Warnings: listedSubs(s.warnings, "warnings"),
 	}
+	out := &contourv1.HTTPProxyStatus{Conditions: []contourv1.DetailedCondition{cond}}
+	summarizeProxyStatus(out)
+	return out
+}
+
+// summarizeProxyStatus derives, from the errors and warnings of a status's Valid
+// condition, the condition's status, reason and message, the status's
+// currentStatus and its description, as the file comment says.
+func summarizeProxyStatus(st *contourv1.HTTPProxyStatus) {
+	cond := &st.Conditions[0]
 	all := append(slices.Clip(cond.Errors), cond.Warnings...)
 	switch len(all) {
 	case 0:
+		cond.Reason, cond.Message = "Valid", "Valid HTTPProxy"
 	case 1:
 		cond.Reason, cond.Message = all[0].Reason, all[0].Message
 	default:
@@ -104,15 +115,13 @@ func (s *proxyStatus) httpProxyStatus(now metav1.Time, includedBy []types.Namesp
 		}
 		cond.Reason, cond.Message = "MultipleReasons", capMessage(strings.Join(messages, " "), MaxConditionMessage)
 	}
-	out := &contourv1.HTTPProxyStatus{CurrentStatus: contourv1.StatusValid, Description: cond.Message}
+	cond.Status, st.CurrentStatus, st.Description = metav1.ConditionTrue, contourv1.StatusValid, cond.Message
 	switch {
-	case slices.ContainsFunc(s.errors, func(e contourv1.SubCondition) bool { return e.Type == contourv1.ConditionTypeOrphanedError }):
-		cond.Status, out.CurrentStatus = metav1.ConditionFalse, contourv1.StatusOrphaned
-	case len(s.errors) > 0:
-		cond.Status, out.CurrentStatus = metav1.ConditionFalse, contourv1.StatusInvalid
+	case slices.ContainsFunc(cond.Errors, func(e contourv1.SubCondition) bool { return e.Type == contourv1.ConditionTypeOrphanedError }):
+		cond.Status, st.CurrentStatus = metav1.ConditionFalse, contourv1.StatusOrphaned
+	case len(cond.Errors) > 0:
+		cond.Status, st.CurrentStatus = metav1.ConditionFalse, contourv1.StatusInvalid
 	}
-	out.Conditions = []contourv1.DetailedCondition{cond}
-	return out
 }
 
 // listedSubs returns the sub-conditions a status lists: at most

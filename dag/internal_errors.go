@@ -2,7 +2,6 @@ package dag
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -76,17 +75,19 @@ func internalRouteError(parents []gatewayv1.RouteParentStatus, message string) {
 	}
 }
 
+// internalProxyError adds an error to an HTTPProxy's status, first, as
+// the one that most needs a reader, and derives the rest anew. A list
+// already cut to MaxSubConditions stays so: the last error it listed gives
+// way, and its summary then counts one too few.
 func internalProxyError(st *contourv1.HTTPProxyStatus, message string) {
 	if len(st.Conditions) == 0 {
 		return
 	}
 	c := &st.Conditions[0]
-	c.Errors = append(c.Errors, contourv1.SubCondition{Type: contourv1.ConditionTypeSpecError, Status: metav1.ConditionTrue, Reason: ReasonInternalError, Message: message})
-	if len(c.Errors)+len(c.Warnings) == 1 {
-		c.Reason, c.Message = ReasonInternalError, message
-	} else {
-		c.Reason, c.Message = "MultipleReasons", capMessage(fmt.Sprintf("%s %s", c.Message, message), MaxConditionMessage)
+	sub := contourv1.SubCondition{Type: contourv1.ConditionTypeSpecError, Status: metav1.ConditionTrue, Reason: ReasonInternalError, Message: message}
+	c.Errors = append([]contourv1.SubCondition{sub}, c.Errors...)
+	if n := len(c.Errors); n > MaxSubConditions {
+		c.Errors = slices.Delete(c.Errors, n-2, n-1)
 	}
-	c.Status = metav1.ConditionFalse
-	st.CurrentStatus, st.Description = contourv1.StatusInvalid, c.Message
+	summarizeProxyStatus(st)
 }
