@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/internal/quote"
 	"github.com/projectsesame/sesame/internal/strpack"
 )
 
@@ -330,7 +331,7 @@ func findCond(conds []metav1.Condition, typ string) *metav1.Condition {
 // time the list's other conditions have: all of one object's conditions are
 // written at once.
 func setCondition(conds []metav1.Condition, typ string, status metav1.ConditionStatus, reason, message string) []metav1.Condition {
-	c := metav1.Condition{Type: typ, Status: status, Reason: reason, Message: capMessage(message, MaxConditionMessage)}
+	c := metav1.Condition{Type: typ, Status: status, Reason: reason, Message: quote.Cap(message, MaxConditionMessage)}
 	if len(conds) > 0 {
 		c.ObservedGeneration, c.LastTransitionTime = conds[0].ObservedGeneration, conds[0].LastTransitionTime
 	}

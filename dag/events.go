@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/projectsesame/sesame/internal/quote"
 )
 
 // Event is a diagnostic about an object whose API has no place for
@@ -46,7 +48,7 @@ type events struct {
 }
 
 func (e *events) add(ev Event) {
-	ev.Message = capMessage(ev.Message, MaxEventMessage)
+	ev.Message = quote.Cap(ev.Message, MaxEventMessage)
 	if e.seen == nil {
 		e.seen = map[Event]bool{}
 	}

@@ -101,14 +101,6 @@ type proxyTLS struct {
 	minVersion, maxVersion string
 }
 
-// certificatesOrNone returns t's certificates; none for a nil t.
-func (t *proxyTLS) certificatesOrNone() []*Secret {
-	if t == nil {
-		return nil
-	}
-	return t.certificates
-}
-
 // buildHTTPProxies translates every HTTPProxy into the hosts its roots
 // serve, for placement; writeStatus writes their status afterwards. It
 // returns nil when there are none.

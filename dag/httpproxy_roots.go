@@ -118,9 +118,11 @@ func (pb *proxyBuild) checkRoot(h *proxyHost) bool {
 			st.addError(contourv1.ConditionTypeTLSError, "TLSConfigNotValid", "spec.virtualhost.tls: %s", problem)
 			ok = false
 		}
-		for _, c := range h.tls.certificatesOrNone() {
-			if c.Notice != "" {
-				st.addWarning(contourv1.ConditionTypeTLSError, "CertificateChainTrimmed", "spec.virtualhost.tls.secretName: %s", c.Notice)
+		if h.tls != nil {
+			for _, c := range h.tls.certificates {
+				if c.Notice != "" {
+					st.addWarning(contourv1.ConditionTypeTLSError, "CertificateChainTrimmed", "spec.virtualhost.tls.secretName: %s", c.Notice)
+				}
 			}
 		}
 	}

@@ -36,6 +36,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/internal/quote"
 )
 
 // proxyStatus collects the errors and warnings of one HTTPProxy. The same
@@ -59,7 +60,7 @@ func (s *proxyStatus) addWarning(typ, reason, format string, args ...any) {
 }
 
 func appendSub(list []contourv1.SubCondition, typ, reason, message string) []contourv1.SubCondition {
-	sub := contourv1.SubCondition{Type: typ, Status: metav1.ConditionTrue, Reason: reason, Message: capMessage(message, MaxConditionMessage)}
+	sub := contourv1.SubCondition{Type: typ, Status: metav1.ConditionTrue, Reason: reason, Message: quote.Cap(message, MaxConditionMessage)}
 	if slices.Contains(list, sub) {
 		return list
 	}
@@ -113,7 +114,7 @@ func summarizeProxyStatus(st *contourv1.HTTPProxyStatus) {
 		for i, sub := range all {
 			messages[i] = sub.Message
 		}
-		cond.Reason, cond.Message = "MultipleReasons", capMessage(strings.Join(messages, " "), MaxConditionMessage)
+		cond.Reason, cond.Message = "MultipleReasons", quote.Cap(strings.Join(messages, " "), MaxConditionMessage)
 	}
 	cond.Status, st.CurrentStatus, st.Description = metav1.ConditionTrue, contourv1.StatusValid, cond.Message
 	switch {

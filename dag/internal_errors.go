@@ -8,6 +8,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/internal/quote"
 )
 
 // ReasonInternalError is the reason of a condition, HTTPProxy error or
@@ -31,9 +32,9 @@ const ReasonInternalError = "InternalError"
 // Service, or an object not in scope); the caller then says it elsewhere.
 // Status stays ordered; Events too.
 func (g *Graph) ReportInternalError(kind, namespace, name, message string) bool {
-	message = capMessage(message, MaxConditionMessage)
+	message = quote.Cap(message, MaxConditionMessage)
 	if kind == "Ingress" {
-		ev := Event{APIVersion: ingressAPIVersion, Kind: kind, Namespace: namespace, Name: name, Type: EventWarning, Reason: ReasonInternalError, Message: capMessage(message, MaxEventMessage)}
+		ev := Event{APIVersion: ingressAPIVersion, Kind: kind, Namespace: namespace, Name: name, Type: EventWarning, Reason: ReasonInternalError, Message: quote.Cap(message, MaxEventMessage)}
 		i, _ := slices.BinarySearchFunc(g.Events, ev, func(e, t Event) int {
 			// after every Event of the same object: the story's end
 			return cmp.Or(cmp.Compare(e.APIVersion, t.APIVersion), cmp.Compare(e.Kind, t.Kind), cmp.Compare(e.Namespace, t.Namespace), cmp.Compare(e.Name, t.Name), -1)
@@ -71,7 +72,7 @@ func internalRouteError(parents []gatewayv1.RouteParentStatus, message string) {
 		if c := findCond(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid)); c != nil && c.Status == metav1.ConditionTrue {
 			message = c.Message + " " + message
 		}
-		p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid), metav1.ConditionTrue, ReasonInternalError, capMessage(message, MaxConditionMessage))
+		p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid), metav1.ConditionTrue, ReasonInternalError, quote.Cap(message, MaxConditionMessage))
 	}
 }
 

@@ -14,7 +14,7 @@
 //   - every condition message, HTTPProxy description and sub-condition is
 //     cut to MaxConditionMessage bytes, metav1.Condition's limit, and
 //     every Event message to MaxEventMessage bytes, events.k8s.io/v1's
-//     limit for a note (capMessage), with a marker;
+//     limit for a note (quote.Cap), with a marker;
 //   - an HTTPProxy lists at most MaxSubConditions errors and as many
 //     warnings, the last saying how many more there were, so that a proxy
 //     with thousands of bad routes still has a status the API server takes.
@@ -55,9 +55,6 @@ type userValue = quote.Value
 // reference gives may be any length (the API server caps names at 253
 // bytes; the library takes typed objects that no API server checked).
 func refName(n types.NamespacedName) userValue { return userValue(n.String()) }
-
-// capMessage cuts a message to at most limit bytes, with a marker.
-func capMessage(msg string, limit int) string { return quote.Cap(msg, limit) }
 
 // regexError describes a regular expression's parse error with at most
 // MaxQuoted bytes of the part it names: regexp/syntax's own text quotes

@@ -4,6 +4,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/projectsesame/sesame/internal/bykey"
+	"github.com/projectsesame/sesame/internal/quote"
 )
 
 // StatusUpdate is the status one object should have, as a controller would
@@ -57,7 +58,7 @@ func (c *conditions) set(typ string, status bool, reason, message string) {
 		ObservedGeneration: c.generation,
 		LastTransitionTime: c.now,
 		Reason:             reason,
-		Message:            capMessage(message, MaxConditionMessage),
+		Message:            quote.Cap(message, MaxConditionMessage),
 	}
 	if status {
 		cond.Status = metav1.ConditionTrue
