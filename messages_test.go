@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -190,5 +191,61 @@ func TestGatewayMessagesBounded(t *testing.T) {
 		if t.Failed() {
 			t.Fatalf("field %d", field)
 		}
+	}
+}
+
+// TestMessagesCutAtTheLimits makes messages longer than the API's limits out
+// of many short values, each quoted whole: an HTTPRoute with 300 rules whose
+// regular expressions are invalid (so that Accepted lists them all), and an
+// Ingress with 40 hosts. The condition message is cut at dag.MaxConditionMessage, the Event at
+// dag.MaxEventMessage, each saying so.
+func TestMessagesCutAtTheLimits(t *testing.T) {
+	regex := gatewayv1.PathMatchRegularExpression
+	route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "r"}, Spec: gatewayv1.HTTPRouteSpec{
+		CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "gw"}}},
+	}}
+	for i := range 300 {
+		route.Spec.Rules = append(route.Spec.Rules, gatewayv1.HTTPRouteRule{Matches: []gatewayv1.HTTPRouteMatch{{
+			Path: &gatewayv1.HTTPPathMatch{Type: &regex, Value: new(fmt.Sprintf("/%d/%s(", i, strings.Repeat("a", 100)))},
+		}}})
+	}
+	ingress := &networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "i"}}
+	for i := range 40 {
+		ingress.Spec.Rules = append(ingress.Spec.Rules, networkingv1.IngressRule{Host: fmt.Sprintf("host-%d.%s.example.com", i, strings.Repeat("b", 40))})
+	}
+	objects := []runtime.Object{
+		&gatewayv1.GatewayClass{ObjectMeta: metav1.ObjectMeta{Name: "c"}, Spec: gatewayv1.GatewayClassSpec{ControllerName: dag.DefaultControllerName}},
+		&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "gw"}, Spec: gatewayv1.GatewaySpec{GatewayClassName: "c", Listeners: []gatewayv1.Listener{
+			{Name: "http", Protocol: gatewayv1.HTTPProtocolType, Port: 80},
+		}}},
+		route, ingress,
+	}
+	res, err := sesame.Translate(objects, sesame.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMessagesBounded(t, res, "")
+	cut := func(msg string) bool { return strings.Contains(msg, "[message cut: ") }
+	found := false
+	for _, u := range res.Status {
+		if st, ok := u.Status.(*gatewayv1.HTTPRouteStatus); ok {
+			for _, c := range st.Parents[0].Conditions {
+				if c.Type == "Accepted" && cut(c.Message) && len(c.Message) > dag.MaxConditionMessage-100 {
+					found = true
+				}
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no Accepted message cut at %d bytes", dag.MaxConditionMessage)
+	}
+	found = false
+	for _, e := range res.Events {
+		if e.Reason == "Translated" && cut(e.Message) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no Translated Event cut at %d bytes: %v", dag.MaxEventMessage, res.Events)
 	}
 }

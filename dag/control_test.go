@@ -65,3 +65,34 @@ func TestMatchValuesWithControlCharacters(t *testing.T) {
 		t.Errorf("an HTTPProxy prefix with a space: %q", p)
 	}
 }
+
+// TestHeaderNameLength: a header or query parameter name is at most 256
+// bytes, the Gateway API's HTTPHeaderName limit, for every source; Envoy
+// refuses a whole route table for a query parameter name over 1 KiB.
+func TestHeaderNameLength(t *testing.T) {
+	ok, long := strings.Repeat("h", 256), strings.Repeat("h", 257)
+	for _, tt := range []struct {
+		name    string
+		problem func(name string) string
+	}{
+		{"HTTPRoute header", func(n string) string {
+			_, p := compileMatch(&gatewayv1.HTTPRouteMatch{Headers: []gatewayv1.HTTPHeaderMatch{{Name: gatewayv1.HTTPHeaderName(n), Value: "v"}}})
+			return p
+		}},
+		{"HTTPRoute query parameter", func(n string) string {
+			_, p := compileMatch(&gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{{Name: gatewayv1.HTTPHeaderName(n), Value: "v"}}})
+			return p
+		}},
+		{"HTTPProxy header condition", func(n string) string {
+			_, p := parseHeaderCondition(&contourv1.HeaderMatchCondition{Name: n, Exact: "v"}, "spec.routes[0]")
+			return p
+		}},
+	} {
+		if p := tt.problem(ok); p != "" {
+			t.Errorf("%s of 256 bytes: %q", tt.name, p)
+		}
+		if p := tt.problem(long); !strings.Contains(p, "at most 256 characters") {
+			t.Errorf("%s of 257 bytes: problem %q, want the limit named", tt.name, p)
+		}
+	}
+}

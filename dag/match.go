@@ -44,6 +44,9 @@ func compileMatch(m *gatewayv1.HTTPRouteMatch) (RouteMatch, string) {
 		if problem == "" && name == "" {
 			problem = "the name is empty."
 		}
+		if problem == "" && !validHeaderName(name) { // the API's type for it is HTTPHeaderName
+			problem = fmt.Sprintf("%q is not a query parameter name (a token of at most 256 characters).", userValue(name))
+		}
 		if problem != "" {
 			return RouteMatch{}, fmt.Sprintf("queryParams[%d]: %s", i, problem)
 		}
