@@ -182,9 +182,13 @@ func (r *Resources) repairRoutes() []Problem {
 		}
 		var vhosts []*routev3.VirtualHost
 		changed := false
-		names, domains := map[string]bool{}, map[string]bool{}
+		seen := newHostSet()
 		for _, vh := range t.GetVirtualHosts() {
-			if err := vhostProblem(vh, names, domains); err != nil {
+			err := without(vh, "routes").ValidateAll()
+			if err == nil {
+				err = seen.add(vh)
+			}
+			if err != nil {
 				problems = append(problems, Problem{Kind: "VirtualHost", Name: vh.GetName(), Within: t.GetName(), Removed: true, Err: err})
 				changed = true
 				continue
@@ -215,28 +219,6 @@ func (r *Resources) repairRoutes() []Problem {
 	return problems
 }
 
-// vhostProblem is why a virtual host (without its routes) would be
-// refused: its own rules, or a name or domain an earlier one of its table
-// has (names and domains gather the earlier ones').
-func vhostProblem(vh *routev3.VirtualHost, names, domains map[string]bool) error {
-	if err := without(vh, "routes").ValidateAll(); err != nil {
-		return err
-	}
-	if names[vh.GetName()] {
-		return fmt.Errorf("virtual host name %q is used twice", vh.GetName())
-	}
-	for _, d := range vh.GetDomains() {
-		if domains[d] {
-			return fmt.Errorf("domain %q is in two virtual hosts", d)
-		}
-	}
-	names[vh.GetName()] = true
-	for _, d := range vh.GetDomains() {
-		domains[d] = true
-	}
-	return nil
-}
-
 // repairListeners removes the filter chains and listeners that fail, or
 // name a route table that is not there, and then the route tables no
 // listener names.
@@ -246,7 +228,7 @@ func (r *Resources) repairListeners() []Problem {
 	for _, t := range r.Routes {
 		tables[t.GetName()] = true
 	}
-	chainProblem := func(fc *listenerv3.FilterChain, names, matches map[string]bool) error {
+	chainProblem := func(fc *listenerv3.FilterChain, seen chainSet) error {
 		if err := fc.ValidateAll(); err != nil {
 			return err
 		}
@@ -257,28 +239,15 @@ func (r *Resources) repairListeners() []Problem {
 				return fmt.Errorf("its route table %q was removed", name)
 			}
 		}
-		if fc.GetName() != "" && names[fc.GetName()] {
-			return fmt.Errorf("filter chain name %q is used twice", fc.GetName())
-		}
-		keys := matchKeys(fc)
-		for _, k := range keys {
-			if matches[k] {
-				return fmt.Errorf("filter chain %q has the same match as another", fc.GetName())
-			}
-		}
-		names[fc.GetName()] = true
-		for _, k := range keys {
-			matches[k] = true
-		}
-		return nil
+		return seen.add(fc)
 	}
 	listeners := r.Listeners[:0:0]
 	seen := map[string]bool{}
 	for _, l := range r.Listeners {
 		var chains []*listenerv3.FilterChain
-		names, matches := map[string]bool{}, map[string]bool{}
+		seenChains := newChainSet()
 		for _, fc := range l.GetFilterChains() {
-			if err := chainProblem(fc, names, matches); err != nil {
+			if err := chainProblem(fc, seenChains); err != nil {
 				problems = append(problems, Problem{Kind: "FilterChain", Name: fc.GetName(), Within: l.GetName(), Removed: true, Err: err})
 				continue
 			}
@@ -290,7 +259,7 @@ func (r *Resources) repairListeners() []Problem {
 		}
 		err := failing(l, l.GetName(), seen)
 		if dfc := l.GetDefaultFilterChain(); err == nil && dfc != nil {
-			err = chainProblem(dfc, map[string]bool{}, map[string]bool{})
+			err = chainProblem(dfc, newChainSet())
 		}
 		if err != nil {
 			problems = append(problems, Problem{Kind: "Listener", Name: l.GetName(), Removed: true, Err: err})

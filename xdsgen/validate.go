@@ -85,37 +85,71 @@ func (r *Resources) checkNames() ([]error, map[string]bool) {
 	errs = append(append(errs, clusterErrs...), endpointErrs...)
 	errs = append(errs, duplicates("Secret", len(r.Secrets), namesOf(r.Secrets, (*tlsv3.Secret).GetName))...)
 	for _, x := range r.Listeners {
-		chainNames, matches := map[string]bool{}, map[string]bool{}
+		seen := newChainSet()
 		for _, fc := range x.GetFilterChains() {
-			if fc.GetName() != "" && chainNames[fc.GetName()] {
-				errs = append(errs, fmt.Errorf("Listener %q: filter chain name %q is used twice", x.GetName(), fc.GetName()))
-			}
-			chainNames[fc.GetName()] = true
-			for _, key := range matchKeys(fc) {
-				if matches[key] {
-					errs = append(errs, fmt.Errorf("Listener %q: filter chain %q has the same match as another", x.GetName(), fc.GetName()))
-					break
-				}
-				matches[key] = true
+			if err := seen.add(fc); err != nil {
+				errs = append(errs, fmt.Errorf("Listener %q: %w", x.GetName(), err))
 			}
 		}
 	}
 	for _, x := range r.Routes {
-		vhostNames, domains := map[string]bool{}, map[string]bool{}
+		seen := newHostSet()
 		for _, vh := range x.GetVirtualHosts() {
-			if vhostNames[vh.GetName()] {
-				errs = append(errs, fmt.Errorf("RouteConfiguration %q: virtual host name %q is used twice", x.GetName(), vh.GetName()))
-			}
-			vhostNames[vh.GetName()] = true
-			for _, d := range vh.GetDomains() {
-				if domains[d] {
-					errs = append(errs, fmt.Errorf("RouteConfiguration %q: domain %q is in two virtual hosts", x.GetName(), d))
-				}
-				domains[d] = true
+			if err := seen.add(vh); err != nil {
+				errs = append(errs, fmt.Errorf("RouteConfiguration %q: %w", x.GetName(), err))
 			}
 		}
 	}
 	return errs, loadAssignments
+}
+
+// chainSet gathers the names and matches of a listener's filter chains,
+// which Envoy wants unique.
+type chainSet struct{ names, matches map[string]bool }
+
+func newChainSet() chainSet { return chainSet{map[string]bool{}, map[string]bool{}} }
+
+// add adds a chain's name and matches, or says which one an earlier chain
+// has (and then adds nothing).
+func (s chainSet) add(fc *listenerv3.FilterChain) error {
+	if fc.GetName() != "" && s.names[fc.GetName()] {
+		return fmt.Errorf("filter chain name %q is used twice", fc.GetName())
+	}
+	keys := matchKeys(fc)
+	for _, k := range keys {
+		if s.matches[k] {
+			return fmt.Errorf("filter chain %q has the same match as another", fc.GetName())
+		}
+	}
+	s.names[fc.GetName()] = true
+	for _, k := range keys {
+		s.matches[k] = true
+	}
+	return nil
+}
+
+// hostSet gathers the names and domains of a route table's virtual hosts,
+// which Envoy wants unique.
+type hostSet struct{ names, domains map[string]bool }
+
+func newHostSet() hostSet { return hostSet{map[string]bool{}, map[string]bool{}} }
+
+// add adds a virtual host's name and domains, or says which one an earlier
+// virtual host has (and then adds nothing).
+func (s hostSet) add(vh *routev3.VirtualHost) error {
+	if s.names[vh.GetName()] {
+		return fmt.Errorf("virtual host name %q is used twice", vh.GetName())
+	}
+	for _, d := range vh.GetDomains() {
+		if s.domains[d] {
+			return fmt.Errorf("domain %q is in two virtual hosts", d)
+		}
+	}
+	s.names[vh.GetName()] = true
+	for _, d := range vh.GetDomains() {
+		s.domains[d] = true
+	}
+	return nil
 }
 
 // duplicates reports each name of a kind that comes again; n is how many
