@@ -70,13 +70,17 @@ func (e *events) addf(obj objectKey, apiVersion, typ, reason, format string, arg
 // and which reads as a story: what was translated, then what went wrong.
 func (e *events) sorted() []Event {
 	out := slices.Clone(e.list)
-	slices.SortStableFunc(out, func(a, b Event) int {
-		return cmp.Or(
-			cmp.Compare(a.APIVersion, b.APIVersion),
-			cmp.Compare(a.Kind, b.Kind),
-			cmp.Compare(a.Namespace, b.Namespace),
-			cmp.Compare(a.Name, b.Name),
-		)
-	})
+	slices.SortStableFunc(out, compareEventObjects)
 	return out
+}
+
+// compareEventObjects orders Events by the object they are about:
+// apiVersion, kind, namespace and name.
+func compareEventObjects(a, b Event) int {
+	return cmp.Or(
+		cmp.Compare(a.APIVersion, b.APIVersion),
+		cmp.Compare(a.Kind, b.Kind),
+		cmp.Compare(a.Namespace, b.Namespace),
+		cmp.Compare(a.Name, b.Name),
+	)
 }

@@ -1,7 +1,6 @@
 package dag
 
 import (
-	"cmp"
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -35,11 +34,9 @@ func (g *Graph) ReportInternalError(kind, namespace, name, message string) bool 
 	message = quote.Cap(message, MaxConditionMessage)
 	if kind == "Ingress" {
 		ev := Event{APIVersion: ingressAPIVersion, Kind: kind, Namespace: namespace, Name: name, Type: EventWarning, Reason: ReasonInternalError, Message: quote.Cap(message, MaxEventMessage)}
-		i, _ := slices.BinarySearchFunc(g.Events, ev, func(e, t Event) int {
-			// after every Event of the same object: the story's end
-			return cmp.Or(cmp.Compare(e.APIVersion, t.APIVersion), cmp.Compare(e.Kind, t.Kind), cmp.Compare(e.Namespace, t.Namespace), cmp.Compare(e.Name, t.Name), -1)
-		})
-		g.Events = slices.Insert(g.Events, i, ev)
+		// After every Event of the same object: the story's end.
+		g.Events = append(g.Events, ev)
+		slices.SortStableFunc(g.Events, compareEventObjects)
 		return true
 	}
 	for i := range g.Status {
