@@ -48,6 +48,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/hostmatch"
 )
 
 // rootClaims maps each fqdn an HTTPProxy root claims (refused roots
@@ -106,7 +107,15 @@ func (c rootClaims) owns(hostname string) bool {
 // accepts (nil accepts all) and seen lacks, whose requests the Ingress
 // layer (ingress) would otherwise answer with a wider host's foreign
 // routes. In their own virtual host the foreign routes are left out.
+//
+// Only a wildcard or catch-all Ingress host answers for a hostname it
+// does not name: without one there is nothing to shelter, and the claims
+// are not looked at, so that merging each of many filter chains does not
+// cost a walk of every root.
 func (c rootClaims) shelter(ingress hostIndex, seen map[string]bool, keep func(string) bool) []string {
+	if len(c) == 0 || !hasWideHost(ingress) {
+		return nil
+	}
 	var out []string
 	for hostname := range c {
 		if seen[hostname] || (keep != nil && !keep(hostname)) {
@@ -118,6 +127,16 @@ func (c rootClaims) shelter(ingress hostIndex, seen map[string]bool, keep func(s
 		}
 	}
 	return out
+}
+
+// hasWideHost reports whether a layer has a wildcard or catch-all host.
+func hasWideHost(hosts hostIndex) bool {
+	for h := range hosts {
+		if h == "" || hostmatch.IsWildcard(h) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownedWithin returns whether a hostname is owned and lies within one of
