@@ -10,7 +10,6 @@ import "fmt"
 // resources are still not valid and consistent.
 func (r *Result) repair() error {
 	r.Repairs = r.XDS.Repair()
-	r.repaired = true
 	for _, p := range r.Repairs {
 		msg := fmt.Sprintf("Internal error: %v. This is a bug in Sesame; please report it with the input.", p)
 		kind, namespace, name, ok := p.Source()

@@ -63,9 +63,6 @@ type Result struct {
 	Repairs []xdsgen.Problem
 
 	graph *dag.Graph
-	// repaired is set when Translate took messages out (repair), which
-	// ForGateway then takes out of its part too.
-	repaired bool
 }
 
 // Gateways lists the Gateways the result serves, by namespace and name.
@@ -78,7 +75,7 @@ func (r *Result) Gateways() []types.NamespacedName { return r.graph.Gateways() }
 // since two Gateways may use the same port.
 func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
 	xds := xdsgen.Generate(r.graph.ForGateway(gateway))
-	if r.repaired {
+	if len(r.Repairs) > 0 { // what Translate took out, ForGateway does too
 		xds.Repair()
 	}
 	return xds
