@@ -23,6 +23,8 @@ package manifest
 // "items" key, found by following strings and brackets byte by byte. The
 // List without its items is the rest, with "items": [].
 
+import "bytes"
+
 // parts collects a split document: the current item and the rest, each
 // within the limit.
 type parts struct {
@@ -105,7 +107,7 @@ func (s *yamlSplit) started() bool { return s.col >= 0 }
 func (s *yamlSplit) write(p []byte) {
 	for len(p) > 0 {
 		n := len(p)
-		if i := indexNewline(p); i >= 0 {
+		if i := bytes.IndexByte(p, '\n'); i >= 0 {
 			n = i + 1
 		}
 		seg := p[:n]
@@ -125,15 +127,6 @@ func (s *yamlSplit) write(p []byte) {
 		s.atStart = seg[len(seg)-1] == '\n'
 		p = p[n:]
 	}
-}
-
-func indexNewline(p []byte) int {
-	for i, c := range p {
-		if c == '\n' {
-			return i
-		}
-	}
-	return -1
 }
 
 // classify decides where the line beginning line goes.
