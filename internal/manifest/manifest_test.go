@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestDecode(t *testing.T) {
@@ -93,6 +94,21 @@ func TestDecode(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMessagesCutAtRuneBoundary: a long value named in a message is cut
+// at a rune boundary, so that the message stays UTF-8.
+func TestMessagesCutAtRuneBoundary(t *testing.T) {
+	long := strings.Repeat("é", 40) // 80 bytes; 57 falls within a rune
+	_, warnings, err := Decode("in", strings.NewReader("apiVersion: v1\nkind: "+long+"\n---\nkind: Service\nmetadata: {name: "+long+"}\n"))
+	if len(warnings) != 1 || err == nil {
+		t.Fatalf("warnings %v, error %v; want one of each", warnings, err)
+	}
+	for _, msg := range []string{warnings[0].String(), err.Error()} {
+		if !utf8.ValidString(msg) || !strings.Contains(msg, "é...") {
+			t.Errorf("message %q: want it UTF-8, the value cut with \"...\"", msg)
+		}
 	}
 }
 

@@ -31,6 +31,8 @@ import (
 	"io"
 
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/projectsesame/sesame/internal/quote"
 )
 
 // readBuffer is the longest piece of a line the reader holds at once.
@@ -236,10 +238,12 @@ func appendDoubling(buf, b []byte) []byte {
 	return append(buf, b...)
 }
 
-// short is s, cut to 60 bytes for a message.
+// short is s, cut to 60 bytes for a message, at a rune boundary so that
+// the message stays UTF-8.
 func short(s string) string {
 	if len(s) <= 60 {
 		return s
 	}
-	return s[:57] + "..."
+	head, _ := quote.Clip(s, 57)
+	return head + "..."
 }
