@@ -335,7 +335,7 @@ func decodeObjectJSON(data []byte, lim Limits) result {
 	res := result{count: 1}
 	if end, n := longString(data, lim.ValueBytes); end >= 0 {
 		path, _ := pathAt(data, end)
-		res.problems = []problem{{path: path, err: &LimitError{Limit: "ValueBytes", Max: lim.ValueBytes, Found: n, What: "a value"}}}
+		res.problems = []problem{{path: path.String(), err: &LimitError{Limit: "ValueBytes", Max: lim.ValueBytes, Found: n, What: "a value"}}}
 		return res
 	}
 	var head typeMeta
