@@ -63,6 +63,7 @@ func TestLimits(t *testing.T) {
 	big := "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: big\n  annotations: {a: " + strings.Repeat("x", 300) + "}\n"
 	line := `{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "` + strings.Repeat("x", 200<<10) + `"}}` + "\n"
 	notList := "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\nitems:\n- " + strings.Repeat("x", 100) + "\n"
+	noVersion := strings.TrimPrefix(listOf(namespace("a"), namespace("b"), namespace("c")), "apiVersion: v1\n")
 	tests := []struct {
 		name   string
 		lim    Limits
@@ -79,6 +80,10 @@ func TestLimits(t *testing.T) {
 			[]string{"*v1.Namespace b"}, []string{fmt.Sprintf("document 1: the document of %d bytes is larger than 200 bytes", len(line))}},
 		{"document past the limit with items, not a List", Limits{DocumentBytes: 100}, notList,
 			nil, []string{"document 1: the document of " + fmt.Sprint(len(notList)) + " bytes is larger than 100 bytes, the limit on one document (Limits.DocumentBytes; raise it with --max-document-bytes); past it only a List is read, item by item"}},
+		// A List needs an apiVersion, read whole ("missing apiVersion") or
+		// item by item.
+		{"List without apiVersion past the limit", Limits{DocumentBytes: 100}, noVersion,
+			nil, []string{"document 1: the document of " + fmt.Sprint(len(noVersion)) + " bytes is larger than 100 bytes, the limit on one document (Limits.DocumentBytes; raise it with --max-document-bytes); past it only a List is read, item by item"}},
 
 		// Value length, once the document is parsed.
 		{"value", Limits{ValueBytes: 299}, big + "---\n" + namespace("b"), []string{"*v1.Namespace b"},

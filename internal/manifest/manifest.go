@@ -210,7 +210,7 @@ func listRestProblem(p piece, limit int) *problem {
 	if err == nil {
 		err = json.Unmarshal(data, &head)
 	}
-	if err != nil || !strings.HasSuffix(head.Kind, "List") {
+	if err != nil || !head.isList() {
 		return &problem{err: fmt.Errorf("%w; past it only a List is read, item by item", &LimitError{Limit: "DocumentBytes", Max: limit, Found: p.size, What: "the document"})}
 	}
 	return nil
@@ -248,6 +248,13 @@ type typeMeta struct {
 	} `json:"metadata"`
 }
 
+// isList reports whether the object is a List of objects, as kubectl
+// writes them: its kind is List or ends in List ("ServiceList"), and it has
+// an apiVersion, as every object must.
+func (t typeMeta) isList() bool {
+	return strings.HasSuffix(t.Kind, "List") && t.APIVersion != ""
+}
+
 // object names an object in errors: "Gateway default/web".
 func (t typeMeta) object() string {
 	name := t.Metadata.Name
@@ -281,7 +288,7 @@ func decodeDocument(doc []byte, lim Limits) result {
 		return result{}
 	}
 	var head typeMeta
-	if err := json.Unmarshal(data, &head); err != nil || !strings.HasSuffix(head.Kind, "List") || head.APIVersion == "" {
+	if err := json.Unmarshal(data, &head); err != nil || !head.isList() {
 		return decodeObjectJSON(data, lim)
 	}
 	var list struct {
