@@ -287,10 +287,11 @@ func decodeDocument(doc []byte, lim Limits) result {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return result{}
 	}
-	var head typeMeta
-	if err := json.Unmarshal(data, &head); err != nil || !head.isList() {
-		return decodeObjectJSON(data, lim)
-	}
+	return decodeJSON(data, lim, true)
+}
+
+// decodeList decodes the items of a List, given as JSON, one by one.
+func decodeList(data []byte, head typeMeta, lim Limits) result {
 	var list struct {
 		Items []json.RawMessage `json:"items"`
 	}
@@ -301,7 +302,7 @@ func decodeDocument(doc []byte, lim Limits) result {
 	}
 	var res result
 	for i, item := range list.Items {
-		res.add(inItem(i, decodeObjectJSON(item, lim)))
+		res.add(inItem(i, decodeJSON(item, lim, false)))
 	}
 	return res
 }
@@ -316,7 +317,7 @@ func decodeItem(doc []byte, index int, err error, lim Limits) result {
 	if err != nil {
 		return inItem(index, result{problems: []problem{{err: fmt.Errorf("not valid YAML: %w", err)}}, count: 1})
 	}
-	return inItem(index, decodeObjectJSON(data, lim))
+	return inItem(index, decodeJSON(data, lim, false))
 }
 
 // inItem places what items[index] of a List gave in the List.
@@ -335,18 +336,23 @@ func inItem(index int, res result) result {
 	return res
 }
 
-// decodeObjectJSON decodes one object, given as JSON, into the Go type
-// registered for its apiVersion and kind. An unregistered kind is not an
-// error: it gives a warning.
-func decodeObjectJSON(data []byte, lim Limits) result {
+// decodeJSON decodes one object, given as JSON, into the Go type
+// registered for its apiVersion and kind, or, when list is true (a whole
+// document), the items of a List. An unregistered kind is not an error: it
+// gives a warning. The head is read once, for both.
+func decodeJSON(data []byte, lim Limits, list bool) result {
+	var head typeMeta
+	headErr := json.Unmarshal(data, &head)
+	if list && headErr == nil && head.isList() {
+		return decodeList(data, head, lim)
+	}
 	res := result{count: 1}
 	if end, n := longString(data, lim.ValueBytes); end >= 0 {
 		path, _ := pathAt(data, end)
 		res.problems = []problem{{path: path.String(), err: &LimitError{Limit: "ValueBytes", Max: lim.ValueBytes, Found: n, What: "a value"}}}
 		return res
 	}
-	var head typeMeta
-	if err := json.Unmarshal(data, &head); err != nil {
+	if err := headErr; err != nil {
 		p := unmarshalProblem(data, err)
 		if p.path == "" {
 			p.err = fmt.Errorf("not a Kubernetes object (a mapping with apiVersion and kind): %w", err)
