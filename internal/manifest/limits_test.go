@@ -92,6 +92,9 @@ func TestLimits(t *testing.T) {
 		// "apiVersion" is 10 bytes; JSON escapes "<" as \u003c, and é is 2 bytes.
 		{"value counted decoded", Limits{ValueBytes: 10}, namespace("<<<<<<<<é"), []string{"*v1.Namespace <<<<<<<<é"}, nil},
 		{"value counted decoded, past", Limits{ValueBytes: 10}, namespace("<<<<<<<<<é"), nil, []string{"metadata.name: a value of 11 bytes"}},
+		// JSON escapes U+2028, 3 bytes, as \u2028.
+		{"value counted decoded, 3-byte escapes", Limits{ValueBytes: 10}, namespace(`"\u2028\u2028\u2028<"`), []string{"*v1.Namespace \u2028\u2028\u2028<"}, nil},
+		{"value counted decoded, 3-byte escapes, past", Limits{ValueBytes: 10}, namespace(`"\u2028\u2028\u2028<<"`), nil, []string{"metadata.name: a value of 11 bytes"}},
 		{"key", Limits{ValueBytes: 10}, "apiVersion: v1\nkind: Namespace\nmetadata: {name: a, labels: {" + strings.Repeat("k", 11) + ": v}}\n", nil,
 			[]string{"metadata.labels.kkkkkkkkkkk: a value of 11 bytes"}},
 		{"value in a List item", Limits{ValueBytes: 299}, listOf(big, namespace("b")),

@@ -13,7 +13,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // frame is one open object or array on the way to a value.
@@ -226,23 +229,9 @@ func longString(data []byte, max int) (int64, int) {
 // escapedLen is the UTF-8 length of the code unit of a \u escape, its four
 // hex digits given; each half of a surrogate pair counts 2.
 func escapedLen(hex []byte) int {
-	v := 0
-	for _, c := range hex {
-		v <<= 4
-		switch {
-		case '0' <= c && c <= '9':
-			v |= int(c - '0')
-		case 'a' <= c && c <= 'f':
-			v |= int(c-'a') + 10
-		case 'A' <= c && c <= 'F':
-			v |= int(c-'A') + 10
-		}
-	}
-	switch {
-	case v < 0x80:
-		return 1
-	case v < 0x800, 0xD800 <= v && v < 0xE000:
+	v, _ := strconv.ParseUint(string(hex), 16, 16)
+	if utf16.IsSurrogate(rune(v)) {
 		return 2
 	}
-	return 3
+	return utf8.RuneLen(rune(v))
 }
