@@ -105,6 +105,8 @@ func TestLimits(t *testing.T) {
 			[]string{"*v1.Namespace a"}, []string{"in.yaml: document 3: more than 2 objects, the limit on objects read (Limits.Objects; raise it with --max-objects); the rest of the input is not read"}},
 		{"objects in a List", Limits{Objects: 2}, listOf(namespace("a"), namespace("b"), namespace("c")),
 			nil, []string{"document 1: more than 2 objects"}},
+		{"objects in a List read item by item", Limits{DocumentBytes: 60, Objects: 2}, listOf(namespace("a"), namespace("b"), namespace("c")),
+			nil, []string{"document 1: more than 2 objects"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -134,13 +134,11 @@ func (d *Decoder) Decode(source string, r io.Reader) ([]runtime.Object, []Warnin
 		var res result
 		switch {
 		case p.kind == listItem:
-			item := decodeItem(p.data, p.item, p.err, lim)
-			pending.add(item)
-			if d.objects+pending.count > lim.Objects {
-				s.take(p.doc, pending)
-				return s.objects, s.warnings, s.errs
+			pending.add(decodeItem(p.data, p.item, p.err, lim))
+			if d.objects+pending.count <= lim.Objects {
+				continue
 			}
-			continue
+			res = pending // past Limits.Objects: take refuses the List now
 		case p.kind == listRest:
 			res, pending = pending, result{}
 			if problem := listRestProblem(p, lim.DocumentBytes); problem != nil {
