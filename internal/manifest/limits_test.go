@@ -97,6 +97,8 @@ func TestLimits(t *testing.T) {
 		{"value counted decoded, 3-byte escapes, past", Limits{ValueBytes: 10}, namespace(`"\u2028\u2028\u2028<<"`), nil, []string{"metadata.name: a value of 11 bytes"}},
 		{"key", Limits{ValueBytes: 10}, "apiVersion: v1\nkind: Namespace\nmetadata: {name: a, labels: {" + strings.Repeat("k", 11) + ": v}}\n", nil,
 			[]string{"metadata.labels.kkkkkkkkkkk: a value of 11 bytes"}},
+		{"value under a key that is not a name, in a List item", Limits{ValueBytes: 10}, listOf("apiVersion: v1\nkind: Namespace\na b: " + strings.Repeat("x", 11) + "\n"),
+			nil, []string{"document 1: items[0][a b]: a value of 11 bytes"}},
 		{"value in a List item", Limits{ValueBytes: 299}, listOf(big, namespace("b")),
 			[]string{"*v1.Namespace b"}, []string{"document 1: items[0].metadata.annotations.a: a value of 300 bytes"}},
 

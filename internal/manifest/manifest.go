@@ -325,9 +325,13 @@ func inItem(index int, res result) result {
 		res.warnings[i] = at + ": " + w
 	}
 	for i, p := range res.problems {
-		p.path = strings.TrimSuffix(at+"."+p.path, ".")
-		if strings.HasPrefix(p.path, at+".[") {
-			p.path = at + p.path[len(at)+1:]
+		switch {
+		case p.path == "":
+			p.path = at
+		case p.path[0] == '[': // a key in brackets: "items[0][a b]"
+			p.path = at + p.path
+		default:
+			p.path = at + "." + p.path
 		}
 		res.problems[i] = p
 	}
