@@ -64,6 +64,15 @@ func TestLimits(t *testing.T) {
 	line := `{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "` + strings.Repeat("x", 200<<10) + `"}}` + "\n"
 	notList := "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\nitems:\n- " + strings.Repeat("x", 100) + "\n"
 	noVersion := strings.TrimPrefix(listOf(namespace("a"), namespace("b"), namespace("c")), "apiVersion: v1\n")
+	// nested is an object whose spec is lists nested depth deep, in YAML
+	// or JSON.
+	nested := func(depth int, json bool) string {
+		lists := strings.Repeat("[", depth) + strings.Repeat("]", depth)
+		if json {
+			return `{"apiVersion": "apps/v1", "kind": "Deployment", "spec": ` + lists + "}\n"
+		}
+		return "apiVersion: apps/v1\nkind: Deployment\nspec: " + lists + "\n"
+	}
 	tests := []struct {
 		name   string
 		lim    Limits
@@ -84,6 +93,12 @@ func TestLimits(t *testing.T) {
 		// item by item.
 		{"List without apiVersion past the limit", Limits{DocumentBytes: 100}, noVersion,
 			nil, []string{"document 1: the document of " + fmt.Sprint(len(noVersion)) + " bytes is larger than 100 bytes, the limit on one document (Limits.DocumentBytes; raise it with --max-document-bytes); past it only a List is read, item by item"}},
+
+		// Nesting: no limit of Sesame's, as the YAML parser (JSON is YAML to
+		// it) and encoding/json refuse depths past 10,000.
+		{"nesting within 10,000", Limits{}, nested(9999, false) + "---\n" + nested(9999, true), nil, nil},
+		{"nesting past 10,000", Limits{}, nested(10000, false) + "---\n" + nested(10000, true) + "---\n" + namespace("b"),
+			[]string{"*v1.Namespace b"}, []string{"in.yaml: document 1: invalid character '[' exceeded max depth", "in.yaml: document 2: not valid YAML: yaml: exceeded max depth of 10000"}},
 
 		// Value length, once the document is parsed.
 		{"value", Limits{ValueBytes: 299}, big + "---\n" + namespace("b"), []string{"*v1.Namespace b"},

@@ -356,7 +356,11 @@ func decodeJSON(data []byte, lim Limits, list bool) result {
 	}
 	if err := headErr; err != nil {
 		p := unmarshalProblem(data, err)
-		if p.path == "" {
+		// A type error at the root is a document that is not a mapping; the
+		// only other error, as YAML wrote data, is a depth past
+		// encoding/json's, which is said as it is.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && p.path == "" {
 			p.err = fmt.Errorf("not a Kubernetes object (a mapping with apiVersion and kind): %w", err)
 		}
 		res.problems = []problem{p}
