@@ -64,6 +64,8 @@ func TestLimits(t *testing.T) {
 	line := `{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "` + strings.Repeat("x", 200<<10) + `"}}` + "\n"
 	notList := "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\nitems:\n- " + strings.Repeat("x", 100) + "\n"
 	noVersion := strings.TrimPrefix(listOf(namespace("a"), namespace("b"), namespace("c")), "apiVersion: v1\n")
+	bigRest := listOf(namespace("a"), namespace("b")) + "kind: List\nmetadata: {annotations: {a: " + strings.Repeat("x", 200) + "}}\n"
+	badItem := listOf(namespace("a"), "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: x}]}\n")
 	// nested is an object whose spec is lists nested depth deep, in YAML
 	// or JSON.
 	nested := func(depth int, json bool) string {
@@ -93,6 +95,12 @@ func TestLimits(t *testing.T) {
 		// item by item.
 		{"List without apiVersion past the limit", Limits{DocumentBytes: 100}, noVersion,
 			nil, []string{"document 1: the document of " + fmt.Sprint(len(noVersion)) + " bytes is larger than 100 bytes, the limit on one document (Limits.DocumentBytes; raise it with --max-document-bytes); past it only a List is read, item by item"}},
+		// Each item, and the List without its items, within the limit; an
+		// item's errors name it, with the field's list indexes.
+		{"List without its items past the limit", Limits{DocumentBytes: 100}, bigRest,
+			nil, []string{"document 1: the List without its items of 268 bytes is larger than 100 bytes, the limit on one document (Limits.DocumentBytes; raise it with --max-document-bytes)"}},
+		{"wrong type in a List read item by item", Limits{DocumentBytes: 100}, badItem,
+			[]string{"*v1.Namespace a"}, []string{`document 1: Service s: items[1].spec.ports[0].port: got the string "x", want an integer`}},
 
 		// Nesting: no limit of Sesame's, as the YAML parser (JSON is YAML to
 		// it) and encoding/json refuse depths past 10,000.
