@@ -3,8 +3,10 @@ package manifest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode/utf8"
 )
 
@@ -94,6 +96,18 @@ func TestDecode(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReadError: an error reading the stream stops reading it; the
+// documents read whole before it are decoded, the one it cut is not, and
+// the error is the stream's, of no one document.
+func TestReadError(t *testing.T) {
+	in := io.MultiReader(strings.NewReader("apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Names"), iotest.ErrReader(errors.New("disk gone")))
+	objs, _, err := Decode("in", in)
+	var errs Errors
+	if len(objs) != 1 || !errors.As(err, &errs) || len(errs) != 1 || errs[0].Document != 0 || errs[0].Error() != "in: reading stopped in document 2: disk gone" {
+		t.Errorf("%d objects, error %v; want the Namespace and the read error", len(objs), err)
 	}
 }
 
