@@ -198,7 +198,6 @@ type jsonSplit struct {
 	escaped  bool
 	str      []byte // the start of the last string at depth 1
 	lastKey  bool   // the last string at depth 1 was "items" and a ":" followed
-	inElem   bool
 }
 
 func (s *jsonSplit) started() bool { return s.state != beforeItems }
@@ -210,7 +209,7 @@ func (s *jsonSplit) write(p []byte) {
 }
 
 func (s *jsonSplit) byte(c byte) {
-	elem := s.state == inItems && (s.depth > 2 || (s.depth == 2 && s.inElem))
+	elem := s.state == inItems && (s.depth > 2 || (s.depth == 2 && s.inItem))
 	if s.inString {
 		s.put(elem, c)
 		switch {
@@ -228,21 +227,20 @@ func (s *jsonSplit) byte(c byte) {
 	if s.state == inItems && s.depth == 2 {
 		switch c {
 		case ' ', '\t', '\r', '\n':
-			s.put(s.inElem, c)
+			s.put(s.inItem, c)
 			return
 		case ',':
 			s.finishItem()
-			s.inElem = false
 			return
 		case ']':
 			s.finishItem()
-			s.inElem, s.state, s.depth = false, afterItems, 1
+			s.state, s.depth = afterItems, 1
 			s.putRest([]byte{c})
 			return
 		}
-		if !s.inElem {
+		if !s.inItem {
 			s.startItem()
-			s.inElem, elem = true, true
+			elem = true
 		}
 	}
 	s.put(elem, c)
