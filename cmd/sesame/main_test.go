@@ -157,6 +157,17 @@ func TestLimitFlags(t *testing.T) {
 	}
 }
 
+// TestMaxObjectsOverFiles: --max-objects counts the objects of every file
+// of the run, not of each: the quickstart's 10 objects fit, read twice they
+// do not, and the second reading stops at its first document.
+func TestMaxObjectsOverFiles(t *testing.T) {
+	code, out, errOut := call("", "translate", "-f", quickstart, "-f", quickstart, "--max-objects", "10")
+	want := "error: " + quickstart + ": document 1: more than 10 objects, the limit on objects read"
+	if code != 3 || out == "" || strings.Count(errOut, "error: ") != 1 || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, stderr %q\nwant 3 and the one error %q", code, errOut, want)
+	}
+}
+
 func TestBindPort(t *testing.T) {
 	code, out, errOut := call("", "translate", "-f", quickstart, "--bind-port", "80=8080", "--bind-port", "443=8443")
 	if code != 0 {

@@ -63,6 +63,18 @@ func TestLimits(t *testing.T) {
 	big := "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: big\n  annotations: {a: " + strings.Repeat("x", 300) + "}\n"
 	line := `{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "` + strings.Repeat("x", 200<<10) + `"}}` + "\n"
 	notList := "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\nitems:\n- " + strings.Repeat("x", 100) + "\n"
+	noVersion := strings.TrimPrefix(listOf(namespace("a"), namespace("b"), namespace("c")), "apiVersion: v1\n")
+	bigRest := listOf(namespace("a"), namespace("b")) + "kind: List\nmetadata: {annotations: {a: " + strings.Repeat("x", 200) + "}}\n"
+	badItem := listOf(namespace("a"), "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: x}]}\n")
+	// nested is an object whose spec is lists nested depth deep, in YAML
+	// or JSON.
+	nested := func(depth int, json bool) string {
+		lists := strings.Repeat("[", depth) + strings.Repeat("]", depth)
+		if json {
+			return `{"apiVersion": "apps/v1", "kind": "Deployment", "spec": ` + lists + "}\n"
+		}
+		return "apiVersion: apps/v1\nkind: Deployment\nspec: " + lists + "\n"
+	}
 	tests := []struct {
 		name   string
 		lim    Limits
@@ -79,6 +91,22 @@ func TestLimits(t *testing.T) {
 			[]string{"*v1.Namespace b"}, []string{fmt.Sprintf("document 1: the document of %d bytes is larger than 200 bytes", len(line))}},
 		{"document past the limit with items, not a List", Limits{DocumentBytes: 100}, notList,
 			nil, []string{"document 1: the document of " + fmt.Sprint(len(notList)) + " bytes is larger than 100 bytes, the limit on one document (Limits.DocumentBytes; raise it with --max-document-bytes); past it only a List is read, item by item"}},
+		// A List needs an apiVersion, read whole ("missing apiVersion") or
+		// item by item.
+		{"List without apiVersion past the limit", Limits{DocumentBytes: 100}, noVersion,
+			nil, []string{"document 1: the document of " + fmt.Sprint(len(noVersion)) + " bytes is larger than 100 bytes, the limit on one document (Limits.DocumentBytes; raise it with --max-document-bytes); past it only a List is read, item by item"}},
+		// Each item, and the List without its items, within the limit; an
+		// item's errors name it, with the field's list indexes.
+		{"List without its items past the limit", Limits{DocumentBytes: 100}, bigRest,
+			nil, []string{"document 1: the List without its items of 268 bytes is larger than 100 bytes, the limit on one document (Limits.DocumentBytes; raise it with --max-document-bytes)"}},
+		{"wrong type in a List read item by item", Limits{DocumentBytes: 100}, badItem,
+			[]string{"*v1.Namespace a"}, []string{`document 1: Service s: items[1].spec.ports[0].port: got the string "x", want an integer`}},
+
+		// Nesting: no limit of Sesame's, as the YAML parser (JSON is YAML to
+		// it) and encoding/json refuse depths past 10,000.
+		{"nesting within 10,000", Limits{}, nested(9999, false) + "---\n" + nested(9999, true), nil, nil},
+		{"nesting past 10,000", Limits{}, nested(10000, false) + "---\n" + nested(10000, true) + "---\n" + namespace("b"),
+			[]string{"*v1.Namespace b"}, []string{"in.yaml: document 1: invalid character '[' exceeded max depth", "in.yaml: document 2: not valid YAML: yaml: exceeded max depth of 10000"}},
 
 		// Value length, once the document is parsed.
 		{"value", Limits{ValueBytes: 299}, big + "---\n" + namespace("b"), []string{"*v1.Namespace b"},
@@ -87,8 +115,13 @@ func TestLimits(t *testing.T) {
 		// "apiVersion" is 10 bytes; JSON escapes "<" as \u003c, and é is 2 bytes.
 		{"value counted decoded", Limits{ValueBytes: 10}, namespace("<<<<<<<<é"), []string{"*v1.Namespace <<<<<<<<é"}, nil},
 		{"value counted decoded, past", Limits{ValueBytes: 10}, namespace("<<<<<<<<<é"), nil, []string{"metadata.name: a value of 11 bytes"}},
+		// JSON escapes U+2028, 3 bytes, as \u2028.
+		{"value counted decoded, 3-byte escapes", Limits{ValueBytes: 10}, namespace(`"\u2028\u2028\u2028<"`), []string{"*v1.Namespace \u2028\u2028\u2028<"}, nil},
+		{"value counted decoded, 3-byte escapes, past", Limits{ValueBytes: 10}, namespace(`"\u2028\u2028\u2028<<"`), nil, []string{"metadata.name: a value of 11 bytes"}},
 		{"key", Limits{ValueBytes: 10}, "apiVersion: v1\nkind: Namespace\nmetadata: {name: a, labels: {" + strings.Repeat("k", 11) + ": v}}\n", nil,
 			[]string{"metadata.labels.kkkkkkkkkkk: a value of 11 bytes"}},
+		{"value under a key that is not a name, in a List item", Limits{ValueBytes: 10}, listOf("apiVersion: v1\nkind: Namespace\na b: " + strings.Repeat("x", 11) + "\n"),
+			nil, []string{"document 1: items[0][a b]: a value of 11 bytes"}},
 		{"value in a List item", Limits{ValueBytes: 299}, listOf(big, namespace("b")),
 			[]string{"*v1.Namespace b"}, []string{"document 1: items[0].metadata.annotations.a: a value of 300 bytes"}},
 
@@ -96,6 +129,8 @@ func TestLimits(t *testing.T) {
 		{"objects", Limits{Objects: 2}, namespace("a") + "---\napiVersion: apps/v1\nkind: Deployment\n---\n" + namespace("b"),
 			[]string{"*v1.Namespace a"}, []string{"in.yaml: document 3: more than 2 objects, the limit on objects read (Limits.Objects; raise it with --max-objects); the rest of the input is not read"}},
 		{"objects in a List", Limits{Objects: 2}, listOf(namespace("a"), namespace("b"), namespace("c")),
+			nil, []string{"document 1: more than 2 objects"}},
+		{"objects in a List read item by item", Limits{DocumentBytes: 60, Objects: 2}, listOf(namespace("a"), namespace("b"), namespace("c")),
 			nil, []string{"document 1: more than 2 objects"}},
 	}
 	for _, tt := range tests {

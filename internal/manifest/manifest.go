@@ -134,13 +134,11 @@ func (d *Decoder) Decode(source string, r io.Reader) ([]runtime.Object, []Warnin
 		var res result
 		switch {
 		case p.kind == listItem:
-			item := decodeItem(p.data, p.item, p.err, lim)
-			pending.add(item)
-			if d.objects+pending.count > lim.Objects {
-				s.take(p.doc, pending)
-				return s.objects, s.warnings, s.errs
+			pending.add(decodeItem(p.data, p.item, p.err, lim))
+			if d.objects+pending.count <= lim.Objects {
+				continue
 			}
-			continue
+			res = pending // past Limits.Objects: take refuses the List now
 		case p.kind == listRest:
 			res, pending = pending, result{}
 			if problem := listRestProblem(p, lim.DocumentBytes); problem != nil {
@@ -210,7 +208,7 @@ func listRestProblem(p piece, limit int) *problem {
 	if err == nil {
 		err = json.Unmarshal(data, &head)
 	}
-	if err != nil || !strings.HasSuffix(head.Kind, "List") {
+	if err != nil || !head.isList() {
 		return &problem{err: fmt.Errorf("%w; past it only a List is read, item by item", &LimitError{Limit: "DocumentBytes", Max: limit, Found: p.size, What: "the document"})}
 	}
 	return nil
@@ -248,6 +246,13 @@ type typeMeta struct {
 	} `json:"metadata"`
 }
 
+// isList reports whether the object is a List of objects, as kubectl
+// writes them: its kind is List or ends in List ("ServiceList"), and it has
+// an apiVersion, as every object must.
+func (t typeMeta) isList() bool {
+	return strings.HasSuffix(t.Kind, "List") && t.APIVersion != ""
+}
+
 // object names an object in errors: "Gateway default/web".
 func (t typeMeta) object() string {
 	name := t.Metadata.Name
@@ -280,10 +285,11 @@ func decodeDocument(doc []byte, lim Limits) result {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return result{}
 	}
-	var head typeMeta
-	if err := json.Unmarshal(data, &head); err != nil || !strings.HasSuffix(head.Kind, "List") || head.APIVersion == "" {
-		return decodeObjectJSON(data, lim)
-	}
+	return decodeJSON(data, lim, true)
+}
+
+// decodeList decodes the items of a List, given as JSON, one by one.
+func decodeList(data []byte, head typeMeta, lim Limits) result {
 	var list struct {
 		Items []json.RawMessage `json:"items"`
 	}
@@ -294,7 +300,7 @@ func decodeDocument(doc []byte, lim Limits) result {
 	}
 	var res result
 	for i, item := range list.Items {
-		res.add(inItem(i, decodeObjectJSON(item, lim)))
+		res.add(inItem(i, decodeJSON(item, lim, false)))
 	}
 	return res
 }
@@ -309,7 +315,7 @@ func decodeItem(doc []byte, index int, err error, lim Limits) result {
 	if err != nil {
 		return inItem(index, result{problems: []problem{{err: fmt.Errorf("not valid YAML: %w", err)}}, count: 1})
 	}
-	return inItem(index, decodeObjectJSON(data, lim))
+	return inItem(index, decodeJSON(data, lim, false))
 }
 
 // inItem places what items[index] of a List gave in the List.
@@ -319,29 +325,42 @@ func inItem(index int, res result) result {
 		res.warnings[i] = at + ": " + w
 	}
 	for i, p := range res.problems {
-		p.path = strings.TrimSuffix(at+"."+p.path, ".")
-		if strings.HasPrefix(p.path, at+".[") {
-			p.path = at + p.path[len(at)+1:]
+		switch {
+		case p.path == "":
+			p.path = at
+		case p.path[0] == '[': // a key in brackets: "items[0][a b]"
+			p.path = at + p.path
+		default:
+			p.path = at + "." + p.path
 		}
 		res.problems[i] = p
 	}
 	return res
 }
 
-// decodeObjectJSON decodes one object, given as JSON, into the Go type
-// registered for its apiVersion and kind. An unregistered kind is not an
-// error: it gives a warning.
-func decodeObjectJSON(data []byte, lim Limits) result {
+// decodeJSON decodes one object, given as JSON, into the Go type
+// registered for its apiVersion and kind, or, when list is true (a whole
+// document), the items of a List. An unregistered kind is not an error: it
+// gives a warning. The head is read once, for both.
+func decodeJSON(data []byte, lim Limits, list bool) result {
+	var head typeMeta
+	headErr := json.Unmarshal(data, &head)
+	if list && headErr == nil && head.isList() {
+		return decodeList(data, head, lim)
+	}
 	res := result{count: 1}
 	if end, n := longString(data, lim.ValueBytes); end >= 0 {
 		path, _ := pathAt(data, end)
-		res.problems = []problem{{path: path, err: &LimitError{Limit: "ValueBytes", Max: lim.ValueBytes, Found: n, What: "a value"}}}
+		res.problems = []problem{{path: path.String(), err: &LimitError{Limit: "ValueBytes", Max: lim.ValueBytes, Found: n, What: "a value"}}}
 		return res
 	}
-	var head typeMeta
-	if err := json.Unmarshal(data, &head); err != nil {
+	if err := headErr; err != nil {
 		p := unmarshalProblem(data, err)
-		if p.path == "" {
+		// A type error at the root is a document that is not a mapping; the
+		// only other error, as YAML wrote data, is a depth past
+		// encoding/json's, which is said as it is.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && p.path == "" {
 			p.err = fmt.Errorf("not a Kubernetes object (a mapping with apiVersion and kind): %w", err)
 		}
 		res.problems = []problem{p}

@@ -3,8 +3,11 @@ package manifest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
+	"unicode/utf8"
 )
 
 func TestDecode(t *testing.T) {
@@ -93,6 +96,33 @@ func TestDecode(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReadError: an error reading the stream stops reading it; the
+// documents read whole before it are decoded, the one it cut is not, and
+// the error is the stream's, of no one document.
+func TestReadError(t *testing.T) {
+	in := io.MultiReader(strings.NewReader("apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Names"), iotest.ErrReader(errors.New("disk gone")))
+	objs, _, err := Decode("in", in)
+	var errs Errors
+	if len(objs) != 1 || !errors.As(err, &errs) || len(errs) != 1 || errs[0].Document != 0 || errs[0].Error() != "in: reading stopped in document 2: disk gone" {
+		t.Errorf("%d objects, error %v; want the Namespace and the read error", len(objs), err)
+	}
+}
+
+// TestMessagesCutAtRuneBoundary: a long value named in a message is cut
+// at a rune boundary, so that the message stays UTF-8.
+func TestMessagesCutAtRuneBoundary(t *testing.T) {
+	long := strings.Repeat("é", 40) // 80 bytes; 57 falls within a rune
+	_, warnings, err := Decode("in", strings.NewReader("apiVersion: v1\nkind: "+long+"\n---\nkind: Service\nmetadata: {name: "+long+"}\n"))
+	if len(warnings) != 1 || err == nil {
+		t.Fatalf("warnings %v, error %v; want one of each", warnings, err)
+	}
+	for _, msg := range []string{warnings[0].String(), err.Error()} {
+		if !utf8.ValidString(msg) || !strings.Contains(msg, "é...") {
+			t.Errorf("message %q: want it UTF-8, the value cut with \"...\"", msg)
+		}
 	}
 }
 

@@ -4,7 +4,8 @@ package manifest
 // list on the way. encoding/json reports a wrong type with the byte offset
 // where it found it and the struct fields on the way ("spec.listeners.port"),
 // without indexes; pathAt walks the document's tokens to that offset,
-// counting list elements, and the two are checked against each other.
+// counting list elements, and the two are checked against each other: the
+// walk's keys, without its indexes, must begin with encoding/json's fields.
 
 import (
 	"bytes"
@@ -12,7 +13,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // frame is one open object or array on the way to a value.
@@ -23,10 +27,13 @@ type frame struct {
 	wantKey bool   // in an object, the next string is a key
 }
 
+// fieldPath is the way from the root of a document to one of its values.
+type fieldPath []frame
+
 // pathAt returns the path of the value of the JSON data that ends at
 // offset (or, for an object or array, begins there), and the value's first
-// token; "" if there is none.
-func pathAt(data []byte, offset int64) (string, json.Token) {
+// token; nil if there is none.
+func pathAt(data []byte, offset int64) (fieldPath, json.Token) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var stack []frame
@@ -42,7 +49,7 @@ func pathAt(data []byte, offset int64) (string, json.Token) {
 	for {
 		tok, err := dec.Token()
 		if err != nil {
-			return "", nil
+			return nil, nil
 		}
 		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
 			stack = stack[:len(stack)-1]
@@ -55,7 +62,7 @@ func pathAt(data []byte, offset int64) (string, json.Token) {
 			continue
 		}
 		if dec.InputOffset() >= offset {
-			return renderPath(stack), tok
+			return stack, tok
 		}
 		if d, ok := tok.(json.Delim); ok {
 			stack = append(stack, frame{array: d == '[', wantKey: d == '{'})
@@ -65,12 +72,12 @@ func pathAt(data []byte, offset int64) (string, json.Token) {
 	}
 }
 
-// renderPath writes a path as Kubernetes field paths are written:
+// String writes the path as Kubernetes field paths are written:
 // "spec.rules[0].matches[1]", a key that is not a plain name in brackets
 // ("metadata.annotations[example.com/a]").
-func renderPath(stack []frame) string {
+func (p fieldPath) String() string {
 	var b strings.Builder
-	for _, f := range stack {
+	for _, f := range p {
 		switch {
 		case f.array:
 			fmt.Fprintf(&b, "[%d]", f.index)
@@ -82,6 +89,22 @@ func renderPath(stack []frame) string {
 		default:
 			fmt.Fprintf(&b, "[%s]", short(f.key))
 		}
+	}
+	return b.String()
+}
+
+// keys writes the path's keys without its indexes, as encoding/json names
+// the fields of a type error: "spec.listeners.port".
+func (p fieldPath) keys() string {
+	var b strings.Builder
+	for _, f := range p {
+		if f.array {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(f.key)
 	}
 	return b.String()
 }
@@ -106,36 +129,14 @@ func unmarshalProblem(data []byte, err error) problem {
 		return problem{err: err}
 	}
 	path, tok := pathAt(data, te.Offset)
+	at := path.String()
 	// Where a type's own UnmarshalJSON reports the error, the offset may
 	// be within the value it was given: trust the walk only when it
 	// reached the fields encoding/json names.
-	if te.Field == "" || !strings.HasPrefix(stripIndexes(path)+".", te.Field+".") {
-		path, tok = te.Field, nil
+	if te.Field == "" || !strings.HasPrefix(path.keys()+".", te.Field+".") {
+		at, tok = te.Field, nil
 	}
-	return problem{path: path, err: fmt.Errorf("got %s, want %s", describeToken(tok, te.Value), describeType(te.Type, te.Value))}
-}
-
-// stripIndexes removes the list indexes of a path, as encoding/json writes
-// it: "spec.listeners[0].port" is "spec.listeners.port".
-func stripIndexes(path string) string {
-	var b strings.Builder
-	for len(path) > 0 {
-		i := strings.IndexByte(path, '[')
-		if i < 0 {
-			b.WriteString(path)
-			break
-		}
-		b.WriteString(path[:i])
-		j := strings.IndexByte(path[i:], ']')
-		if j < 0 {
-			break
-		}
-		if key := path[i+1 : i+j]; strings.Trim(key, "0123456789") != "" {
-			b.WriteString("." + key)
-		}
-		path = path[i+j+1:]
-	}
-	return b.String()
+	return problem{path: at, err: fmt.Errorf("got %s, want %s", describeToken(tok, te.Value), describeType(te.Type, te.Value))}
 }
 
 // describeToken describes the value found, from its token when known, or
@@ -228,23 +229,9 @@ func longString(data []byte, max int) (int64, int) {
 // escapedLen is the UTF-8 length of the code unit of a \u escape, its four
 // hex digits given; each half of a surrogate pair counts 2.
 func escapedLen(hex []byte) int {
-	v := 0
-	for _, c := range hex {
-		v <<= 4
-		switch {
-		case '0' <= c && c <= '9':
-			v |= int(c - '0')
-		case 'a' <= c && c <= 'f':
-			v |= int(c-'a') + 10
-		case 'A' <= c && c <= 'F':
-			v |= int(c-'A') + 10
-		}
-	}
-	switch {
-	case v < 0x80:
-		return 1
-	case v < 0x800, 0xD800 <= v && v < 0xE000:
+	v, _ := strconv.ParseUint(string(hex), 16, 16)
+	if utf16.IsSurrogate(rune(v)) {
 		return 2
 	}
-	return 3
+	return utf8.RuneLen(rune(v))
 }

@@ -29,6 +29,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/projectsesame/sesame/internal/quote"
 )
 
 // readBuffer is the longest piece of a line the reader holds at once.
@@ -180,11 +184,12 @@ func (r *docReader) overflow(chunk []byte) {
 	if len(bytes.TrimSpace(start)) == 0 {
 		start = chunk
 	}
+	isJSON := utilyaml.IsJSONBuffer(start)
 	var s splitter
 	switch {
-	case isJSON(start) && (bytes.Contains(r.buf, []byte(`"items"`)) || bytes.Contains(chunk, []byte(`"items"`))):
+	case isJSON && (bytes.Contains(r.buf, []byte(`"items"`)) || bytes.Contains(chunk, []byte(`"items"`))):
 		s = &jsonSplit{parts: parts{emit: emit, limit: r.limit}}
-	case !isJSON(start) && (bytes.HasPrefix(r.buf, []byte("items:")) || bytes.Contains(r.buf, []byte("\nitems:")) || bytes.HasPrefix(chunk, []byte("items:"))):
+	case !isJSON && (bytes.HasPrefix(r.buf, []byte("items:")) || bytes.Contains(r.buf, []byte("\nitems:")) || bytes.HasPrefix(chunk, []byte("items:"))):
 		s = &yamlSplit{parts: parts{emit: emit, limit: r.limit}, col: -1, atStart: true}
 	default: // no List: not worth splitting
 		r.buf, r.over = nil, true
@@ -198,12 +203,6 @@ func (r *docReader) overflow(chunk []byte) {
 		return
 	}
 	r.split = s
-}
-
-// isJSON reports whether a document begins as JSON does, with "{".
-func isJSON(doc []byte) bool {
-	doc = bytes.TrimLeft(doc, " \t\r\n")
-	return len(doc) > 0 && doc[0] == '{'
 }
 
 // end ends the current document, returning it or what is left of it.
@@ -239,10 +238,12 @@ func appendDoubling(buf, b []byte) []byte {
 	return append(buf, b...)
 }
 
-// short is s, cut to 60 bytes for a message.
+// short is s, cut to 60 bytes for a message, at a rune boundary so that
+// the message stays UTF-8.
 func short(s string) string {
 	if len(s) <= 60 {
 		return s
 	}
-	return s[:57] + "..."
+	head, _ := quote.Clip(s, 57)
+	return head + "..."
 }

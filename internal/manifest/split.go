@@ -23,6 +23,8 @@ package manifest
 // "items" key, found by following strings and brackets byte by byte. The
 // List without its items is the rest, with "items": [].
 
+import "bytes"
+
 // parts collects a split document: the current item and the rest, each
 // within the limit.
 type parts struct {
@@ -105,7 +107,7 @@ func (s *yamlSplit) started() bool { return s.col >= 0 }
 func (s *yamlSplit) write(p []byte) {
 	for len(p) > 0 {
 		n := len(p)
-		if i := indexNewline(p); i >= 0 {
+		if i := bytes.IndexByte(p, '\n'); i >= 0 {
 			n = i + 1
 		}
 		seg := p[:n]
@@ -125,15 +127,6 @@ func (s *yamlSplit) write(p []byte) {
 		s.atStart = seg[len(seg)-1] == '\n'
 		p = p[n:]
 	}
-}
-
-func indexNewline(p []byte) int {
-	for i, c := range p {
-		if c == '\n' {
-			return i
-		}
-	}
-	return -1
 }
 
 // classify decides where the line beginning line goes.
@@ -205,7 +198,6 @@ type jsonSplit struct {
 	escaped  bool
 	str      []byte // the start of the last string at depth 1
 	lastKey  bool   // the last string at depth 1 was "items" and a ":" followed
-	inElem   bool
 }
 
 func (s *jsonSplit) started() bool { return s.state != beforeItems }
@@ -217,7 +209,7 @@ func (s *jsonSplit) write(p []byte) {
 }
 
 func (s *jsonSplit) byte(c byte) {
-	elem := s.state == inItems && (s.depth > 2 || (s.depth == 2 && s.inElem))
+	elem := s.state == inItems && (s.depth > 2 || (s.depth == 2 && s.inItem))
 	if s.inString {
 		s.put(elem, c)
 		switch {
@@ -235,21 +227,20 @@ func (s *jsonSplit) byte(c byte) {
 	if s.state == inItems && s.depth == 2 {
 		switch c {
 		case ' ', '\t', '\r', '\n':
-			s.put(s.inElem, c)
+			s.put(s.inItem, c)
 			return
 		case ',':
 			s.finishItem()
-			s.inElem = false
 			return
 		case ']':
 			s.finishItem()
-			s.inElem, s.state, s.depth = false, afterItems, 1
+			s.state, s.depth = afterItems, 1
 			s.putRest([]byte{c})
 			return
 		}
-		if !s.inElem {
+		if !s.inItem {
 			s.startItem()
-			s.inElem, elem = true, true
+			elem = true
 		}
 	}
 	s.put(elem, c)
