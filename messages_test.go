@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -17,9 +18,9 @@ import (
 )
 
 // checkMessagesBounded checks what a translation writes against the API
-// server's limits: every condition message, HTTPProxy description and
-// sub-condition message within dag.MaxConditionMessage, every Event message
-// within dag.MaxEventMessage, and at most dag.MaxSubConditions errors and
+// server's limits: every message valid UTF-8, every condition message,
+// HTTPProxy description and sub-condition message within
+// dag.MaxConditionMessage, every Event message within dag.MaxEventMessage, and at most dag.MaxSubConditions errors and
 // warnings per HTTPProxy. With long, non-empty, it also checks that no
 // message quotes more than dag.MaxQuoted bytes of it.
 func checkMessagesBounded(t *testing.T, res *sesame.Result, long string) {
@@ -28,6 +29,9 @@ func checkMessagesBounded(t *testing.T, res *sesame.Result, long string) {
 		t.Helper()
 		if len(msg) > limit {
 			t.Errorf("%s: a message of %d bytes, over the limit of %d", where, len(msg), limit)
+		}
+		if !utf8.ValidString(msg) {
+			t.Errorf("%s: the message is not valid UTF-8: %q", where, msg)
 		}
 		if len(long) > dag.MaxQuoted && strings.Contains(msg, long[:dag.MaxQuoted+1]) {
 			t.Errorf("%s: the message quotes more than %d bytes of a value: %.300s...", where, dag.MaxQuoted, msg)

@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -111,10 +112,10 @@ func checkRegex(value string) string {
 	if value == "" {
 		return "the regular expression is empty; Envoy requires one of at least one character (\".*\" matches anything)."
 	}
-	if err := re2.CheckLength(value); err != nil {
+	n, err := re2.Size(value)
+	if lengthErr := (*re2.LengthError)(nil); errors.As(err, &lengthErr) {
 		return err.Error() + "." // not quoted: status would carry all of it
 	}
-	n, err := re2.Size(value)
 	if err != nil {
 		return fmt.Sprintf("invalid RE2 regular expression %q: %v.", userValue(value), regexError(err))
 	}
