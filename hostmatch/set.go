@@ -86,12 +86,14 @@ const smallSet = 8
 // NewSet returns the set of hostnames, whose wildcards mean what mode m
 // says. The Set refers to hostnames; the caller must not modify them.
 func NewSet(hostnames []string, m Mode) *Set {
-	return newSet(hostnames, m, len(hostnames) > smallSet)
+	s := newSet(hostnames, m, len(hostnames) > smallSet)
+	return &s
 }
 
-// newSet is NewSet, indexed or not; the tests check both ways.
-func newSet(hostnames []string, m Mode, indexed bool) *Set {
-	s := &Set{mode: m, hosts: hostnames}
+// newSet is NewSet, indexed or not (the tests check both ways), as a value
+// that a caller such as Attach can keep on its stack.
+func newSet(hostnames []string, m Mode, indexed bool) Set {
+	s := Set{mode: m, hosts: hostnames}
 	if indexed {
 		s.buildIndex()
 	}
