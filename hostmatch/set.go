@@ -203,16 +203,8 @@ func (s *Set) Len() int { return len(s.hosts) }
 // The order is unspecified; each member is yielded once.
 func (s *Set) Containing(h string) iter.Seq[int] {
 	return func(yield func(int) bool) {
-		if s.idx == nil {
-			for i, x := range s.hosts {
-				if r := Relate(h, x, s.mode); (r == Equivalent || r == MoreSpecific) && !yield(i) {
-					return
-				}
-			}
-			return
-		}
 		for head := range s.containingHeads(h) {
-			for i := head; i >= 0; i = s.idx.next[i] {
+			for i := head; i >= 0; i = s.nextEquivalent(i) {
 				if !yield(int(i)) {
 					return
 				}
@@ -221,11 +213,21 @@ func (s *Set) Containing(h string) iter.Seq[int] {
 	}
 }
 
-// containingHeads yields the first member of each key that contains h. The
-// members of one key are equivalent to each other. The Set is indexed.
+// containingHeads yields the first member of each key that contains h; the
+// members of one key are equivalent to each other, and follow the first
+// through nextEquivalent. A Set without an index is scanned, and each
+// member that contains h is yielded, as the first and only one of its key.
 func (s *Set) containingHeads(h string) iter.Seq[int32] {
 	return func(yield func(int32) bool) {
 		x := s.idx
+		if x == nil {
+			for i, m := range s.hosts {
+				if r := Relate(h, m, s.mode); (r == Equivalent || r == MoreSpecific) && !yield(int32(i)) {
+					return
+				}
+			}
+			return
+		}
 		if x.empty.first >= 0 && !yield(x.empty.first) {
 			return
 		}
@@ -246,10 +248,18 @@ func (s *Set) containingHeads(h string) iter.Seq[int32] {
 	}
 }
 
+// nextEquivalent returns the member after i with the same key, or -1.
+func (s *Set) nextEquivalent(i int32) int32 {
+	if s.idx == nil {
+		return -1
+	}
+	return s.idx.next[i]
+}
+
 // Within yields the members that h contains and that are not equivalent
 // to it: those that relate to h as MoreSpecific. A precise hostname
-// contains no other; "" contains every hostname but "". The order is
-// unspecified; each member is yielded once.
+// contains no other; "" contains every hostname but "". Members are
+// yielded in order, each once.
 func (s *Set) Within(h string) iter.Seq[int] {
 	return func(yield func(int) bool) {
 		if s.idx == nil || h == "" {
@@ -294,30 +304,21 @@ func (s *Set) Intersecting(h string) iter.Seq[int] {
 // in order of precedence, the one that comes first among those sharing
 // hosts with h.
 func (s *Set) FirstIntersecting(h string) (int, bool) {
-	if s.idx == nil || h == "" {
-		for i, x := range s.hosts {
-			if r := Relate(h, x, s.mode); r == Equivalent || r == MoreSpecific || r == MoreGeneral {
-				return i, true
-			}
+	// The head of a key is its least member, and Within yields in order:
+	// the first is the least of the heads and of Within's first.
+	first := -1
+	for head := range s.containingHeads(h) {
+		if first < 0 || int(head) < first {
+			first = int(head)
 		}
-		return 0, false
 	}
-	// The first of each chain is its least member.
-	first := int32(-1)
-	consider := func(i int32) {
-		if i >= 0 && (first < 0 || i < first) {
+	for i := range s.Within(h) {
+		if first < 0 || i < first {
 			first = i
 		}
+		break
 	}
-	for head := range s.containingHeads(h) {
-		consider(head)
-	}
-	if IsWildcard(h) {
-		if e := chainOf(s.idx.within, lowerASCIIString(h[2:])).first; e >= 0 {
-			consider(s.idx.filed[e].member)
-		}
-	}
-	return int(first), first >= 0
+	return first, first >= 0
 }
 
 // Isolates reports whether a member strictly more specific than listener
@@ -325,14 +326,7 @@ func (s *Set) FirstIntersecting(h string) (int, bool) {
 // port, Listener Isolation gives the hosts of h to that member's listener
 // and not to listener's (see Attach).
 func (s *Set) Isolates(h, listener string) bool {
-	if s.idx == nil {
-		for _, x := range s.hosts {
-			if r := Relate(h, x, s.mode); (r == Equivalent || r == MoreSpecific) && Relate(x, listener, s.mode) == MoreSpecific {
-				return true
-			}
-		}
-		return false
-	}
+	// The members of one key relate to listener alike: the heads suffice.
 	for head := range s.containingHeads(h) {
 		if Relate(s.hosts[head], listener, s.mode) == MoreSpecific {
 			return true
