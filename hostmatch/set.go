@@ -61,24 +61,20 @@ type Set struct {
 // key (a precise hostname, or the part of a wildcard after "*.") to the
 // chain of members with that key, linked through next in member order;
 // empty chains the members "". within maps a wildcard key to the chain of
-// entries of filed, in member order, that name the members that wildcard
-// contains.
+// entries of filed, linked through filedNext in member order, that name
+// the members that wildcard contains.
 type index struct {
-	precise, wild map[string]chain
-	next          []int32
-	empty         chain
-	within        map[string]chain
-	filed         []filing
+	precise, wild    map[string]chain
+	next             []int32
+	empty            chain
+	within           map[string]chain
+	filed, filedNext []int32
 }
 
 // chain is the first and last element of a linked list; -1 when empty.
 type chain struct{ first, last int32 }
 
 var noChain = chain{-1, -1}
-
-// filing is one entry of the within lists: a member and the next entry of
-// the same key, or -1.
-type filing struct{ member, next int32 }
 
 // smallSet is the largest Set that is scanned rather than indexed.
 const smallSet = 8
@@ -133,36 +129,30 @@ func (x *index) file(hosts []string, i int32, m Mode) {
 	x.next = append(x.next, -1)
 	switch {
 	case h == "":
-		x.empty = x.link(x.empty, i)
+		x.empty = link(x.next, x.empty, i)
 	case IsWildcard(h):
-		x.wild[h[2:]] = x.link(chainOf(x.wild, h[2:]), i)
+		x.wild[h[2:]] = link(x.next, chainOf(x.wild, h[2:]), i)
 	default:
-		x.precise[h] = x.link(chainOf(x.precise, h), i)
+		x.precise[h] = link(x.next, chainOf(x.precise, h), i)
 	}
 	for key, own := range wildcardKeys(h, m) {
 		if own {
 			continue
 		}
-		e := int32(len(x.filed))
-		x.filed = append(x.filed, filing{member: i, next: -1})
-		c := chainOf(x.within, key)
-		if c.first < 0 {
-			c.first = e
-		} else {
-			x.filed[c.last].next = e
-		}
-		c.last = e
-		x.within[key] = c
+		x.filed = append(x.filed, i)
+		x.filedNext = append(x.filedNext, -1)
+		x.within[key] = link(x.filedNext, chainOf(x.within, key), int32(len(x.filed)-1))
 	}
 }
 
-// link appends member i to the chain c of members.
-func (x *index) link(c chain, i int32) chain {
+// link appends element e, whose next is -1, to the chain c of a list
+// linked through next.
+func link(next []int32, c chain, e int32) chain {
 	if c.first < 0 {
-		return chain{i, i}
+		return chain{e, e}
 	}
-	x.next[c.last] = i
-	return chain{c.first, i}
+	next[c.last] = e
+	return chain{c.first, e}
 }
 
 // chainOf returns key's chain in m, or an empty one.
@@ -274,8 +264,8 @@ func (s *Set) Within(h string) iter.Seq[int] {
 			return
 		}
 		x := s.idx
-		for e := chainOf(x.within, lowerASCIIString(h[2:])).first; e >= 0; e = x.filed[e].next {
-			if !yield(int(x.filed[e].member)) {
+		for e := chainOf(x.within, lowerASCIIString(h[2:])).first; e >= 0; e = x.filedNext[e] {
+			if !yield(int(x.filed[e])) {
 				return
 			}
 		}
