@@ -283,22 +283,17 @@ func shapeRoute(i int, hostnames []string) *gatewayv1.HTTPRoute {
 		return gatewayv1.HTTPRouteMatch{Path: &gatewayv1.HTTPPathMatch{Type: new(typ), Value: new(value)}}
 	}
 	return &gatewayv1.HTTPRoute{
-		TypeMeta: metav1.TypeMeta{APIVersion: gatewayv1.SchemeGroupVersion.String(), Kind: "HTTPRoute"},
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace: "shape", Name: fmt.Sprintf("r%d", i), Generation: 1,
-			CreationTimestamp: metav1.NewTime(shapeEpoch.Add(time.Duration(i) * time.Minute)),
-		},
+		TypeMeta:   metav1.TypeMeta{APIVersion: gatewayv1.SchemeGroupVersion.String(), Kind: "HTTPRoute"},
+		ObjectMeta: shapeRouteMeta(fmt.Sprintf("r%d", i), i),
 		Spec: gatewayv1.HTTPRouteSpec{
-			CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "gw"}}},
+			CommonRouteSpec: shapeParents(),
 			Hostnames:       hs,
 			Rules: []gatewayv1.HTTPRouteRule{{
 				Matches: []gatewayv1.HTTPRouteMatch{
 					path(gatewayv1.PathMatchPathPrefix, fmt.Sprintf("/r%d", i)),
 					path(gatewayv1.PathMatchExact, "/healthz"),
 				},
-				BackendRefs: []gatewayv1.HTTPBackendRef{{BackendRef: gatewayv1.BackendRef{
-					BackendObjectReference: gatewayv1.BackendObjectReference{Name: "app", Port: new(gatewayv1.PortNumber(80))},
-				}}},
+				BackendRefs: []gatewayv1.HTTPBackendRef{{BackendRef: shapeBackend()}},
 			}},
 		},
 	}
@@ -309,19 +304,31 @@ func shapeRoute(i int, hostnames []string) *gatewayv1.HTTPRoute {
 // rule to Service app.
 func shapeGRPCRoute(i int, hostname string) *gatewayv1.GRPCRoute {
 	return &gatewayv1.GRPCRoute{
-		TypeMeta: metav1.TypeMeta{APIVersion: gatewayv1.SchemeGroupVersion.String(), Kind: "GRPCRoute"},
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace: "shape", Name: fmt.Sprintf("g%d", i), Generation: 1,
-			CreationTimestamp: metav1.NewTime(shapeEpoch.Add(time.Duration(i) * time.Minute)),
-		},
+		TypeMeta:   metav1.TypeMeta{APIVersion: gatewayv1.SchemeGroupVersion.String(), Kind: "GRPCRoute"},
+		ObjectMeta: shapeRouteMeta(fmt.Sprintf("g%d", i), i),
 		Spec: gatewayv1.GRPCRouteSpec{
-			CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "gw"}}},
+			CommonRouteSpec: shapeParents(),
 			Hostnames:       []gatewayv1.Hostname{gatewayv1.Hostname(hostname)},
-			Rules: []gatewayv1.GRPCRouteRule{{
-				BackendRefs: []gatewayv1.GRPCBackendRef{{BackendRef: gatewayv1.BackendRef{
-					BackendObjectReference: gatewayv1.BackendObjectReference{Name: "app", Port: new(gatewayv1.PortNumber(80))},
-				}}},
-			}},
+			Rules:           []gatewayv1.GRPCRouteRule{{BackendRefs: []gatewayv1.GRPCBackendRef{{BackendRef: shapeBackend()}}}},
 		},
 	}
+}
+
+// shapeRouteMeta, shapeParents and shapeBackend are what the routes of the
+// shapes share: the metadata of route name of namespace "shape", created i
+// minutes after the Gateway; a parentRef naming the Gateway of
+// shapeObjects; and a reference to its Service app.
+func shapeRouteMeta(name string, i int) metav1.ObjectMeta {
+	return metav1.ObjectMeta{
+		Namespace: "shape", Name: name, Generation: 1,
+		CreationTimestamp: metav1.NewTime(shapeEpoch.Add(time.Duration(i) * time.Minute)),
+	}
+}
+
+func shapeParents() gatewayv1.CommonRouteSpec {
+	return gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "gw"}}}
+}
+
+func shapeBackend() gatewayv1.BackendRef {
+	return gatewayv1.BackendRef{BackendObjectReference: gatewayv1.BackendObjectReference{Name: "app", Port: new(gatewayv1.PortNumber(80))}}
 }
