@@ -69,22 +69,9 @@ var listenerShapes = []struct {
 	{"https", []int{200, 800}, func(n int) ([]k8sruntime.Object, int) {
 		ls := make([]gatewayv1.Listener, n)
 		for i := range ls {
-			ls[i] = httpListener(i, 443, fmt.Sprintf("s%d.example.com", i))
-			ls[i].Protocol = gatewayv1.HTTPSProtocolType
-			ls[i].TLS = &gatewayv1.ListenerTLSConfig{CertificateRefs: []gatewayv1.SecretObjectReference{{Name: "cert"}}}
+			ls[i] = httpsListener(i, 443, fmt.Sprintf("s%d.example.com", i), "cert")
 		}
-		crt, err1 := os.ReadFile("testdata/certs/example-com.crt")
-		key, err2 := os.ReadFile("testdata/certs/example-com.key")
-		if err := errors.Join(err1, err2); err != nil {
-			panic(err)
-		}
-		secret := &corev1.Secret{
-			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
-			ObjectMeta: metav1.ObjectMeta{Namespace: "shape", Name: "cert"},
-			Type:       corev1.SecretTypeTLS,
-			Data:       map[string][]byte{"tls.crt": crt, "tls.key": key},
-		}
-		return shapeObjects(ls, secret, shapeRoute(0, nil)), 1
+		return shapeObjects(ls, shapeSecret(), shapeRoute(0, nil)), 1
 	}},
 	// n listeners on port 80, one per tenant, and n HTTPRoutes, each naming
 	// its tenant's hostname and the Gateway without a sectionName: each
@@ -229,6 +216,31 @@ func httpListener(i int, port int32, hostname string) gatewayv1.Listener {
 		l.Hostname = new(gatewayv1.Hostname(hostname))
 	}
 	return l
+}
+
+// httpsListener is httpListener with protocol HTTPS, terminating TLS with
+// the Secret named.
+func httpsListener(i int, port int32, hostname string, secret gatewayv1.ObjectName) gatewayv1.Listener {
+	l := httpListener(i, port, hostname)
+	l.Protocol = gatewayv1.HTTPSProtocolType
+	l.TLS = &gatewayv1.ListenerTLSConfig{CertificateRefs: []gatewayv1.SecretObjectReference{{Name: secret}}}
+	return l
+}
+
+// shapeSecret is the Secret "cert" of namespace "shape", for the hostnames
+// of example.com.
+func shapeSecret() *corev1.Secret {
+	crt, err1 := os.ReadFile("testdata/certs/example-com.crt")
+	key, err2 := os.ReadFile("testdata/certs/example-com.key")
+	if err := errors.Join(err1, err2); err != nil {
+		panic(err)
+	}
+	return &corev1.Secret{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: "shape", Name: "cert"},
+		Type:       corev1.SecretTypeTLS,
+		Data:       map[string][]byte{"tls.crt": crt, "tls.key": key},
+	}
 }
 
 // shapeObjects returns a GatewayClass, a Gateway with listeners, the Service
