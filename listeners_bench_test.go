@@ -426,3 +426,39 @@ func TestAttachedRoutes(t *testing.T) {
 		}
 	}
 }
+
+// TestListenerIsolation checks what GET a.example.com/r0 reaches on a
+// connection to HTTPS listener "*.example.com" (port 8443, server name
+// b.example.com), where a route serves a.example.com, when another listener
+// has that hostname. When that listener is accepted on the same port, the
+// route does not serve a.example.com there (Listener Isolation) and the
+// request is answered 421; on another port, or not accepted (no
+// certificate, or a conflict with a third), it isolates nothing.
+func TestListenerIsolation(t *testing.T) {
+	a := func(i int, port int32, secret gatewayv1.ObjectName) gatewayv1.Listener {
+		return httpsListener(i, port, "a.example.com", secret)
+	}
+	const app = "service/shape/app/80"
+	for _, tt := range []struct {
+		name     string
+		siblings []gatewayv1.Listener
+		want     string
+	}{
+		{"alone", nil, app},
+		{"a sibling", []gatewayv1.Listener{a(1, 8443, "cert")}, "421"},
+		{"a sibling on another port", []gatewayv1.Listener{a(1, 443, "cert")}, app},
+		{"a sibling without certificate", []gatewayv1.Listener{a(1, 8443, "missing")}, app},
+		{"conflicted siblings", []gatewayv1.Listener{a(1, 8443, "cert"), a(2, 8443, "cert")}, app},
+	} {
+		route := shapeRoute(0, []string{"a.example.com"})
+		route.Spec.ParentRefs[0].SectionName = new(gatewayv1.SectionName("l0"))
+		ls := append([]gatewayv1.Listener{httpsListener(0, 8443, "*.example.com", "cert")}, tt.siblings...)
+		res, err := sesame.Translate(shapeObjects(ls, shapeSecret(), route), sesame.Options{Now: goldenNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := httpsAnswer(res, "b.example.com", get("a.example.com", "/r0")); got != tt.want {
+			t.Errorf("%s: reaches %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
