@@ -112,9 +112,13 @@ func (s *Set) Add(h string) {
 
 // buildIndex files every member.
 func (s *Set) buildIndex() {
+	// A hostname is filed under a key per parent domain: two for one of
+	// three labels, such as "a.example.com".
+	filings := 2 * len(s.hosts)
 	x := &index{
 		precise: map[string]chain{}, wild: map[string]chain{}, within: map[string]chain{},
 		next: make([]int32, 0, len(s.hosts)), empty: noChain,
+		filed: make([]int32, 0, filings), filedNext: make([]int32, 0, filings),
 	}
 	for i := range s.hosts {
 		x.file(s.hosts, int32(i), s.mode)
