@@ -69,22 +69,9 @@ var listenerShapes = []struct {
 	{"https", []int{200, 800}, func(n int) ([]k8sruntime.Object, int) {
 		ls := make([]gatewayv1.Listener, n)
 		for i := range ls {
-			ls[i] = httpListener(i, 443, fmt.Sprintf("s%d.example.com", i))
-			ls[i].Protocol = gatewayv1.HTTPSProtocolType
-			ls[i].TLS = &gatewayv1.ListenerTLSConfig{CertificateRefs: []gatewayv1.SecretObjectReference{{Name: "cert"}}}
+			ls[i] = httpsListener(i, 443, fmt.Sprintf("s%d.example.com", i), "cert")
 		}
-		crt, err1 := os.ReadFile("testdata/certs/example-com.crt")
-		key, err2 := os.ReadFile("testdata/certs/example-com.key")
-		if err := errors.Join(err1, err2); err != nil {
-			panic(err)
-		}
-		secret := &corev1.Secret{
-			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
-			ObjectMeta: metav1.ObjectMeta{Namespace: "shape", Name: "cert"},
-			Type:       corev1.SecretTypeTLS,
-			Data:       map[string][]byte{"tls.crt": crt, "tls.key": key},
-		}
-		return shapeObjects(ls, secret, shapeRoute(0, nil)), 1
+		return shapeObjects(ls, shapeSecret(), shapeRoute(0, nil)), 1
 	}},
 	// n listeners on port 80, one per tenant, and n HTTPRoutes, each naming
 	// its tenant's hostname and the Gateway without a sectionName: each
@@ -231,6 +218,31 @@ func httpListener(i int, port int32, hostname string) gatewayv1.Listener {
 	return l
 }
 
+// httpsListener is httpListener with protocol HTTPS, terminating TLS with
+// the Secret named.
+func httpsListener(i int, port int32, hostname string, secret gatewayv1.ObjectName) gatewayv1.Listener {
+	l := httpListener(i, port, hostname)
+	l.Protocol = gatewayv1.HTTPSProtocolType
+	l.TLS = &gatewayv1.ListenerTLSConfig{CertificateRefs: []gatewayv1.SecretObjectReference{{Name: secret}}}
+	return l
+}
+
+// shapeSecret is the Secret "cert" of namespace "shape", for the hostnames
+// of example.com.
+func shapeSecret() *corev1.Secret {
+	crt, err1 := os.ReadFile("testdata/certs/example-com.crt")
+	key, err2 := os.ReadFile("testdata/certs/example-com.key")
+	if err := errors.Join(err1, err2); err != nil {
+		panic(err)
+	}
+	return &corev1.Secret{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: "shape", Name: "cert"},
+		Type:       corev1.SecretTypeTLS,
+		Data:       map[string][]byte{"tls.crt": crt, "tls.key": key},
+	}
+}
+
 // shapeObjects returns a GatewayClass, a Gateway with listeners, the Service
 // "app" with its EndpointSlice, all in namespace "shape", and more: the
 // routes and what else the shape needs.
@@ -283,22 +295,17 @@ func shapeRoute(i int, hostnames []string) *gatewayv1.HTTPRoute {
 		return gatewayv1.HTTPRouteMatch{Path: &gatewayv1.HTTPPathMatch{Type: new(typ), Value: new(value)}}
 	}
 	return &gatewayv1.HTTPRoute{
-		TypeMeta: metav1.TypeMeta{APIVersion: gatewayv1.SchemeGroupVersion.String(), Kind: "HTTPRoute"},
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace: "shape", Name: fmt.Sprintf("r%d", i), Generation: 1,
-			CreationTimestamp: metav1.NewTime(shapeEpoch.Add(time.Duration(i) * time.Minute)),
-		},
+		TypeMeta:   metav1.TypeMeta{APIVersion: gatewayv1.SchemeGroupVersion.String(), Kind: "HTTPRoute"},
+		ObjectMeta: shapeRouteMeta(fmt.Sprintf("r%d", i), i),
 		Spec: gatewayv1.HTTPRouteSpec{
-			CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "gw"}}},
+			CommonRouteSpec: shapeParents(),
 			Hostnames:       hs,
 			Rules: []gatewayv1.HTTPRouteRule{{
 				Matches: []gatewayv1.HTTPRouteMatch{
 					path(gatewayv1.PathMatchPathPrefix, fmt.Sprintf("/r%d", i)),
 					path(gatewayv1.PathMatchExact, "/healthz"),
 				},
-				BackendRefs: []gatewayv1.HTTPBackendRef{{BackendRef: gatewayv1.BackendRef{
-					BackendObjectReference: gatewayv1.BackendObjectReference{Name: "app", Port: new(gatewayv1.PortNumber(80))},
-				}}},
+				BackendRefs: []gatewayv1.HTTPBackendRef{{BackendRef: shapeBackend()}},
 			}},
 		},
 	}
@@ -309,19 +316,149 @@ func shapeRoute(i int, hostnames []string) *gatewayv1.HTTPRoute {
 // rule to Service app.
 func shapeGRPCRoute(i int, hostname string) *gatewayv1.GRPCRoute {
 	return &gatewayv1.GRPCRoute{
-		TypeMeta: metav1.TypeMeta{APIVersion: gatewayv1.SchemeGroupVersion.String(), Kind: "GRPCRoute"},
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace: "shape", Name: fmt.Sprintf("g%d", i), Generation: 1,
-			CreationTimestamp: metav1.NewTime(shapeEpoch.Add(time.Duration(i) * time.Minute)),
-		},
+		TypeMeta:   metav1.TypeMeta{APIVersion: gatewayv1.SchemeGroupVersion.String(), Kind: "GRPCRoute"},
+		ObjectMeta: shapeRouteMeta(fmt.Sprintf("g%d", i), i),
 		Spec: gatewayv1.GRPCRouteSpec{
-			CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "gw"}}},
+			CommonRouteSpec: shapeParents(),
 			Hostnames:       []gatewayv1.Hostname{gatewayv1.Hostname(hostname)},
-			Rules: []gatewayv1.GRPCRouteRule{{
-				BackendRefs: []gatewayv1.GRPCBackendRef{{BackendRef: gatewayv1.BackendRef{
-					BackendObjectReference: gatewayv1.BackendObjectReference{Name: "app", Port: new(gatewayv1.PortNumber(80))},
-				}}},
-			}},
+			Rules:           []gatewayv1.GRPCRouteRule{{BackendRefs: []gatewayv1.GRPCBackendRef{{BackendRef: shapeBackend()}}}},
 		},
+	}
+}
+
+// shapeRouteMeta, shapeParents and shapeBackend are what the routes of the
+// shapes share: the metadata of route name of namespace "shape", created i
+// minutes after the Gateway; a parentRef naming the Gateway of
+// shapeObjects; and a reference to its Service app.
+func shapeRouteMeta(name string, i int) metav1.ObjectMeta {
+	return metav1.ObjectMeta{
+		Namespace: "shape", Name: name, Generation: 1,
+		CreationTimestamp: metav1.NewTime(shapeEpoch.Add(time.Duration(i) * time.Minute)),
+	}
+}
+
+func shapeParents() gatewayv1.CommonRouteSpec {
+	return gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "gw"}}}
+}
+
+func shapeBackend() gatewayv1.BackendRef {
+	return gatewayv1.BackendRef{BackendObjectReference: gatewayv1.BackendObjectReference{Name: "app", Port: new(gatewayv1.PortNumber(80))}}
+}
+
+// TestAttachedRoutes checks attachedRoutes, which the spec bases "solely on
+// the combination of the AllowedRoutes field on the corresponding Listener
+// and the Route's ParentRefs field": a route counts once on each listener
+// that one of its accepted parentRefs selects and that admits its kind and
+// namespace, whatever the hostnames, unless every match it has lost to an
+// older route. Listeners: a (a.example.com), b (b.example.com) and grpc
+// (g.example.com, GRPCRoutes only, from All namespaces) on port 80, all
+// (from All namespaces) on 8080.
+func TestAttachedRoutes(t *testing.T) {
+	ls := []gatewayv1.Listener{
+		httpListener(0, 80, "a.example.com"), httpListener(1, 80, "b.example.com"),
+		httpListener(2, 8080, ""), httpListener(3, 80, "g.example.com"),
+	}
+	for k, name := range []gatewayv1.SectionName{"a", "b", "all", "grpc"} {
+		ls[k].Name = name
+	}
+	fromAll := &gatewayv1.RouteNamespaces{From: new(gatewayv1.NamespacesFromAll)}
+	ls[2].AllowedRoutes = &gatewayv1.AllowedRoutes{Namespaces: fromAll}
+	ls[3].AllowedRoutes = &gatewayv1.AllowedRoutes{Namespaces: fromAll, Kinds: []gatewayv1.RouteGroupKind{{Kind: "GRPCRoute"}}}
+	gw := gatewayv1.ParentReference{Name: "gw", Namespace: new(gatewayv1.Namespace("shape"))}
+	a, port80, a8080 := gw, gw, gw
+	a.SectionName, port80.Port = new(gatewayv1.SectionName("a")), new(gatewayv1.PortNumber(80))
+	a8080.SectionName, a8080.Port = a.SectionName, new(gatewayv1.PortNumber(8080))
+	route := func(i int, hostnames []string, refs ...gatewayv1.ParentReference) *gatewayv1.HTTPRoute {
+		r := shapeRoute(i, hostnames)
+		r.Spec.ParentRefs = refs
+		return r
+	}
+	// losing gives a newer route the matches of route 0: it loses them all.
+	losing := func(r *gatewayv1.HTTPRoute) *gatewayv1.HTTPRoute {
+		r.Spec.Rules = shapeRoute(0, nil).Spec.Rules
+		return r
+	}
+	elsewhere := func(r metav1.Object) k8sruntime.Object { r.SetNamespace("elsewhere"); return r.(k8sruntime.Object) }
+	grpc := shapeGRPCRoute(0, "g.example.com")
+	grpc.Spec.ParentRefs = []gatewayv1.ParentReference{port80}
+	objs := func(o ...k8sruntime.Object) []k8sruntime.Object { return o }
+
+	for _, tt := range []struct {
+		name   string
+		routes []k8sruntime.Object
+		want   string // attachedRoutes of a, b, all, grpc
+	}{
+		// Which listeners a parentRef selects.
+		{"the Gateway", objs(route(0, nil, gw)), "a=1 b=1 all=1 grpc=0"},
+		{"a sectionName", objs(route(0, nil, a)), "a=1 b=0 all=0 grpc=0"},
+		{"a port", objs(route(0, nil, port80)), "a=1 b=1 all=0 grpc=0"},
+		{"a port, whatever the hostnames", objs(route(0, []string{"a.example.com"}, port80)), "a=1 b=1 all=0 grpc=0"},
+		{"a sectionName on another port", objs(route(0, nil, a8080)), "a=0 b=0 all=0 grpc=0"},
+		// A route is counted once on a listener however many of its
+		// parentRefs select it.
+		{"sectionName and port", objs(route(0, nil, a, port80)), "a=1 b=1 all=0 grpc=0"},
+		{"sectionName, then the Gateway", objs(route(0, nil, a, gw)), "a=1 b=1 all=1 grpc=0"},
+		{"the Gateway, then a sectionName", objs(route(0, nil, gw, a)), "a=1 b=1 all=1 grpc=0"},
+		{"the Gateway twice", objs(route(0, nil, gw, gw)), "a=1 b=1 all=1 grpc=0"},
+		// allowedRoutes: kinds and namespaces.
+		{"a GRPCRoute", objs(shapeGRPCRoute(0, "a.example.com")), "a=1 b=1 all=1 grpc=1"},
+		{"another namespace", objs(elsewhere(route(0, nil, gw))), "a=0 b=0 all=1 grpc=0"},
+		{"another namespace, a port", objs(elsewhere(grpc)), "a=0 b=0 all=0 grpc=1"},
+		// Only accepted routes count.
+		{"no hostname meets", objs(route(0, []string{"other.org"}, port80)), "a=0 b=0 all=0 grpc=0"},
+		{"every match lost", objs(route(0, nil, a), losing(route(1, nil, a))), "a=1 b=0 all=0 grpc=0"},
+		{"every match lost, the Gateway", objs(route(0, nil, gw), losing(route(1, nil, gw))), "a=1 b=1 all=1 grpc=0"},
+	} {
+		res, err := sesame.Translate(shapeObjects(ls, tt.routes...), sesame.Options{Now: goldenNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, u := range res.Status {
+			if st, ok := u.Status.(*gatewayv1.GatewayStatus); ok {
+				for _, l := range st.Listeners {
+					got = append(got, fmt.Sprintf("%s=%d", l.Name, l.AttachedRoutes))
+				}
+			}
+		}
+		if g := strings.Join(got, " "); g != tt.want {
+			t.Errorf("%s: attachedRoutes %s, want %s", tt.name, g, tt.want)
+		}
+	}
+}
+
+// TestListenerIsolation checks what GET a.example.com/r0 reaches on a
+// connection to HTTPS listener "*.example.com" (port 8443, server name
+// b.example.com), where a route serves a.example.com, when another listener
+// has that hostname. When that listener is accepted on the same port, the
+// route does not serve a.example.com there (Listener Isolation) and the
+// request is answered 421; on another port, or not accepted (no
+// certificate, or a conflict with a third), it isolates nothing.
+func TestListenerIsolation(t *testing.T) {
+	a := func(i int, port int32, secret gatewayv1.ObjectName) gatewayv1.Listener {
+		return httpsListener(i, port, "a.example.com", secret)
+	}
+	const app = "service/shape/app/80"
+	for _, tt := range []struct {
+		name     string
+		siblings []gatewayv1.Listener
+		want     string
+	}{
+		{"alone", nil, app},
+		{"a sibling", []gatewayv1.Listener{a(1, 8443, "cert")}, "421"},
+		{"a sibling on another port", []gatewayv1.Listener{a(1, 443, "cert")}, app},
+		{"a sibling without certificate", []gatewayv1.Listener{a(1, 8443, "missing")}, app},
+		{"conflicted siblings", []gatewayv1.Listener{a(1, 8443, "cert"), a(2, 8443, "cert")}, app},
+	} {
+		route := shapeRoute(0, []string{"a.example.com"})
+		route.Spec.ParentRefs[0].SectionName = new(gatewayv1.SectionName("l0"))
+		ls := append([]gatewayv1.Listener{httpsListener(0, 8443, "*.example.com", "cert")}, tt.siblings...)
+		res, err := sesame.Translate(shapeObjects(ls, shapeSecret(), route), sesame.Options{Now: goldenNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := httpsAnswer(res, "b.example.com", get("a.example.com", "/r0")); got != tt.want {
+			t.Errorf("%s: reaches %s, want %s", tt.name, got, tt.want)
+		}
 	}
 }

@@ -206,9 +206,11 @@ func (b *builder) selectListeners(g *gateway, r *routeObject, ref gatewayv1.Pare
 		})
 		g.found = found[:0] // for the next route: found is done with before
 	}
-	// A listener found passes every check before the hostnames but,
-	// perhaps, the protocol's: only otherwise is there something to explain.
-	if len(found) == 0 || r.strictProtocol && !slices.ContainsFunc(found, func(m meeting) bool { return r.carriedBy(m.listener) }) {
+	// A listener found passes every check before the hostnames, the
+	// protocol's too, as a listener allows only the kinds its protocol
+	// carries (allowedKinds): only when none is found is there something
+	// to explain.
+	if len(found) == 0 {
 		if reason, msg := b.whyNotSelected(g, r, ref); reason != "" {
 			return nil, reason, msg
 		}

@@ -9,10 +9,10 @@
 // valid hostnames (or "") and are pure: they keep no state, never panic on
 // any input, and Match and HostOfAuthority never allocate. A Set indexes
 // many hostnames, such as those of the listeners on one port, so that the
-// ones containing a hostname, or contained in it, are found by lookups. Wildcards mean
-// different things in different places, so every function that interprets
-// one takes a Mode; Sesame passes Suffix for Gateway API objects and
-// SingleLabel for HTTPProxy. Request hosts are compared ASCII
+// ones containing a hostname, or contained in it, are found by lookups.
+// Wildcards mean different things in different places, so every function
+// that interprets one takes a Mode; Sesame passes Suffix for Gateway API
+// objects and SingleLabel for HTTPProxy. Request hosts are compared ASCII
 // case-insensitively, because the HTTP Host header is case-insensitive;
 // hostnames themselves must be lower case.
 //

@@ -92,10 +92,7 @@ func Intersect(listener, route string, m Mode) (string, bool) {
 // Attach indexes siblings for one call; to attach many routes or hostnames
 // to the listeners of one port, make the Set once and call Set.Attach.
 func Attach(listener string, siblings []string, route []string, m Mode) []string {
-	s := Set{mode: m, hosts: siblings}
-	if len(siblings) > smallSet {
-		s.buildIndex()
-	}
+	s := newSet(siblings, m, len(siblings) > smallSet)
 	return s.Attach(listener, route)
 }
 

@@ -61,14 +61,14 @@ type Set struct {
 // key (a precise hostname, or the part of a wildcard after "*.") to the
 // chain of members with that key, linked through next in member order;
 // empty chains the members "". within maps a wildcard key to the chain of
-// entries of filed, in member order, that name the members that wildcard
-// contains.
+// entries of filed, linked through filedNext in member order, that name
+// the members that wildcard contains.
 type index struct {
-	precise, wild map[string]chain
-	next          []int32
-	empty         chain
-	within        map[string]chain
-	filed         []filing
+	precise, wild    map[string]chain
+	next             []int32
+	empty            chain
+	within           map[string]chain
+	filed, filedNext []int32
 }
 
 // chain is the first and last element of a linked list; -1 when empty.
@@ -76,22 +76,20 @@ type chain struct{ first, last int32 }
 
 var noChain = chain{-1, -1}
 
-// filing is one entry of the within lists: a member and the next entry of
-// the same key, or -1.
-type filing struct{ member, next int32 }
-
 // smallSet is the largest Set that is scanned rather than indexed.
 const smallSet = 8
 
 // NewSet returns the set of hostnames, whose wildcards mean what mode m
 // says. The Set refers to hostnames; the caller must not modify them.
 func NewSet(hostnames []string, m Mode) *Set {
-	return newSet(hostnames, m, len(hostnames) > smallSet)
+	s := newSet(hostnames, m, len(hostnames) > smallSet)
+	return &s
 }
 
-// newSet is NewSet, indexed or not; the tests check both ways.
-func newSet(hostnames []string, m Mode, indexed bool) *Set {
-	s := &Set{mode: m, hosts: hostnames}
+// newSet is NewSet, indexed or not (the tests check both ways), as a value
+// that a caller such as Attach can keep on its stack.
+func newSet(hostnames []string, m Mode, indexed bool) Set {
+	s := Set{mode: m, hosts: hostnames}
 	if indexed {
 		s.buildIndex()
 	}
@@ -114,9 +112,13 @@ func (s *Set) Add(h string) {
 
 // buildIndex files every member.
 func (s *Set) buildIndex() {
+	// A hostname is filed under a key per parent domain: two for one of
+	// three labels, such as "a.example.com".
+	filings := 2 * len(s.hosts)
 	x := &index{
 		precise: map[string]chain{}, wild: map[string]chain{}, within: map[string]chain{},
 		next: make([]int32, 0, len(s.hosts)), empty: noChain,
+		filed: make([]int32, 0, filings), filedNext: make([]int32, 0, filings),
 	}
 	for i := range s.hosts {
 		x.file(s.hosts, int32(i), s.mode)
@@ -131,36 +133,30 @@ func (x *index) file(hosts []string, i int32, m Mode) {
 	x.next = append(x.next, -1)
 	switch {
 	case h == "":
-		x.empty = x.link(x.empty, i)
+		x.empty = link(x.next, x.empty, i)
 	case IsWildcard(h):
-		x.wild[h[2:]] = x.link(chainOf(x.wild, h[2:]), i)
+		x.wild[h[2:]] = link(x.next, chainOf(x.wild, h[2:]), i)
 	default:
-		x.precise[h] = x.link(chainOf(x.precise, h), i)
+		x.precise[h] = link(x.next, chainOf(x.precise, h), i)
 	}
 	for key, own := range wildcardKeys(h, m) {
 		if own {
 			continue
 		}
-		e := int32(len(x.filed))
-		x.filed = append(x.filed, filing{member: i, next: -1})
-		c := chainOf(x.within, key)
-		if c.first < 0 {
-			c.first = e
-		} else {
-			x.filed[c.last].next = e
-		}
-		c.last = e
-		x.within[key] = c
+		x.filed = append(x.filed, i)
+		x.filedNext = append(x.filedNext, -1)
+		x.within[key] = link(x.filedNext, chainOf(x.within, key), int32(len(x.filed)-1))
 	}
 }
 
-// link appends member i to the chain c of members.
-func (x *index) link(c chain, i int32) chain {
+// link appends element e, whose next is -1, to the chain c of a list
+// linked through next.
+func link(next []int32, c chain, e int32) chain {
 	if c.first < 0 {
-		return chain{i, i}
+		return chain{e, e}
 	}
-	x.next[c.last] = i
-	return chain{c.first, i}
+	next[c.last] = e
+	return chain{c.first, e}
 }
 
 // chainOf returns key's chain in m, or an empty one.
@@ -201,16 +197,8 @@ func (s *Set) Len() int { return len(s.hosts) }
 // The order is unspecified; each member is yielded once.
 func (s *Set) Containing(h string) iter.Seq[int] {
 	return func(yield func(int) bool) {
-		if s.idx == nil {
-			for i, x := range s.hosts {
-				if r := Relate(h, x, s.mode); (r == Equivalent || r == MoreSpecific) && !yield(i) {
-					return
-				}
-			}
-			return
-		}
 		for head := range s.containingHeads(h) {
-			for i := head; i >= 0; i = s.idx.next[i] {
+			for i := head; i >= 0; i = s.nextEquivalent(i) {
 				if !yield(int(i)) {
 					return
 				}
@@ -219,11 +207,21 @@ func (s *Set) Containing(h string) iter.Seq[int] {
 	}
 }
 
-// containingHeads yields the first member of each key that contains h. The
-// members of one key are equivalent to each other. The Set is indexed.
+// containingHeads yields the first member of each key that contains h; the
+// members of one key are equivalent to each other, and follow the first
+// through nextEquivalent. A Set without an index is scanned, and each
+// member that contains h is yielded, as the first and only one of its key.
 func (s *Set) containingHeads(h string) iter.Seq[int32] {
 	return func(yield func(int32) bool) {
 		x := s.idx
+		if x == nil {
+			for i, m := range s.hosts {
+				if r := Relate(h, m, s.mode); (r == Equivalent || r == MoreSpecific) && !yield(int32(i)) {
+					return
+				}
+			}
+			return
+		}
 		if x.empty.first >= 0 && !yield(x.empty.first) {
 			return
 		}
@@ -244,10 +242,18 @@ func (s *Set) containingHeads(h string) iter.Seq[int32] {
 	}
 }
 
+// nextEquivalent returns the member after i with the same key, or -1.
+func (s *Set) nextEquivalent(i int32) int32 {
+	if s.idx == nil {
+		return -1
+	}
+	return s.idx.next[i]
+}
+
 // Within yields the members that h contains and that are not equivalent
 // to it: those that relate to h as MoreSpecific. A precise hostname
-// contains no other; "" contains every hostname but "". The order is
-// unspecified; each member is yielded once.
+// contains no other; "" contains every hostname but "". Members are
+// yielded in order, each once.
 func (s *Set) Within(h string) iter.Seq[int] {
 	return func(yield func(int) bool) {
 		if s.idx == nil || h == "" {
@@ -262,8 +268,8 @@ func (s *Set) Within(h string) iter.Seq[int] {
 			return
 		}
 		x := s.idx
-		for e := chainOf(x.within, lowerASCIIString(h[2:])).first; e >= 0; e = x.filed[e].next {
-			if !yield(int(x.filed[e].member)) {
+		for e := chainOf(x.within, lowerASCIIString(h[2:])).first; e >= 0; e = x.filedNext[e] {
+			if !yield(int(x.filed[e])) {
 				return
 			}
 		}
@@ -292,30 +298,21 @@ func (s *Set) Intersecting(h string) iter.Seq[int] {
 // in order of precedence, the one that comes first among those sharing
 // hosts with h.
 func (s *Set) FirstIntersecting(h string) (int, bool) {
-	if s.idx == nil || h == "" {
-		for i, x := range s.hosts {
-			if r := Relate(h, x, s.mode); r == Equivalent || r == MoreSpecific || r == MoreGeneral {
-				return i, true
-			}
+	// The head of a key is its least member, and Within yields in order:
+	// the first is the least of the heads and of Within's first.
+	first := -1
+	for head := range s.containingHeads(h) {
+		if first < 0 || int(head) < first {
+			first = int(head)
 		}
-		return 0, false
 	}
-	// The first of each chain is its least member.
-	first := int32(-1)
-	consider := func(i int32) {
-		if i >= 0 && (first < 0 || i < first) {
+	for i := range s.Within(h) {
+		if first < 0 || i < first {
 			first = i
 		}
+		break
 	}
-	for head := range s.containingHeads(h) {
-		consider(head)
-	}
-	if IsWildcard(h) {
-		if e := chainOf(s.idx.within, lowerASCIIString(h[2:])).first; e >= 0 {
-			consider(s.idx.filed[e].member)
-		}
-	}
-	return int(first), first >= 0
+	return first, first >= 0
 }
 
 // Isolates reports whether a member strictly more specific than listener
@@ -323,14 +320,7 @@ func (s *Set) FirstIntersecting(h string) (int, bool) {
 // port, Listener Isolation gives the hosts of h to that member's listener
 // and not to listener's (see Attach).
 func (s *Set) Isolates(h, listener string) bool {
-	if s.idx == nil {
-		for _, x := range s.hosts {
-			if r := Relate(h, x, s.mode); (r == Equivalent || r == MoreSpecific) && Relate(x, listener, s.mode) == MoreSpecific {
-				return true
-			}
-		}
-		return false
-	}
+	// The members of one key relate to listener alike: the heads suffice.
 	for head := range s.containingHeads(h) {
 		if Relate(s.hosts[head], listener, s.mode) == MoreSpecific {
 			return true

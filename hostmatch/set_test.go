@@ -79,9 +79,10 @@ func setsOf(hosts []string, m Mode) map[string]*Set {
 	for _, h := range hosts[len(hosts)/3:] {
 		added.Add(h)
 	}
+	scanned, indexed := newSet(hosts, m, false), newSet(hosts, m, true)
 	sets := map[string]*Set{}
-	sets[fmt.Sprintf("newSet(%q, %v, false)", hosts, m)] = newSet(hosts, m, false)
-	sets[fmt.Sprintf("newSet(%q, %v, true)", hosts, m)] = newSet(hosts, m, true)
+	sets[fmt.Sprintf("newSet(%q, %v, false)", hosts, m)] = &scanned
+	sets[fmt.Sprintf("newSet(%q, %v, true)", hosts, m)] = &indexed
 	sets[fmt.Sprintf("NewSet(%q, %v) and Add(%q...)", hosts[:len(hosts)/3], m, hosts[len(hosts)/3:])] = added
 	return sets
 }
@@ -201,7 +202,8 @@ func TestSetAttachTable(t *testing.T) {
 			m    Mode
 			want []string
 		}{{Suffix, tt.suffix}, {SingleLabel, tt.singleLabel}} {
-			if got := newSet(tt.siblings, c.m, true).Attach(tt.listener, tt.route); !slices.Equal(got, c.want) {
+			s := newSet(tt.siblings, c.m, true)
+			if got := s.Attach(tt.listener, tt.route); !slices.Equal(got, c.want) {
 				t.Errorf("%s: indexed Attach(%q, %q, %q, %v) = %q, want %q",
 					tt.name, tt.listener, tt.siblings, tt.route, c.m, got, c.want)
 			}
