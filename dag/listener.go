@@ -51,8 +51,8 @@ type listener struct {
 	// hostname: the oldest, when several ask for one.
 	tlsRoutes map[string]*TCPRoute
 	// siblings holds the hostnames of the accepted listeners on the
-	// listener's port, itself included, for Listener Isolation
-	// (indexSiblings).
+	// listener's port (this one too, when it is accepted), for Listener
+	// Isolation (indexSiblings).
 	siblings *hostmatch.Set
 }
 
