@@ -237,7 +237,7 @@ func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol str
 	} else {
 		c = &Cluster{}
 	}
-	*c = Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol, service: svc}
+	*c = Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol}
 	svc.clusters = append(svc.clusters, c)
 	return c
 }
@@ -281,7 +281,7 @@ func sortClusters(clusters []*Cluster) {
 // same name (Kubernetes names them alike); endpoints that are not ready, and
 // FQDN slices, which Envoy cannot use as EDS addresses, are left out.
 func (b *builder) endpoints(c *Cluster) []Endpoint {
-	svc := c.service
+	svc := b.index.services[c.Service]
 	if svc == nil {
 		return nil // clusters are made of indexed Services only
 	}

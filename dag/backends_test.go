@@ -40,8 +40,7 @@ func TestEndpoints(t *testing.T) {
 		slice("h", discoveryv1.AddressTypeIPv4, http, ep(nil, "not-an-ip")),               // hostile address
 	}}
 	b := &builder{index: newIndex(in)}
-	svc := b.index.services[types.NamespacedName{Namespace: "ns", Name: "web"}]
-	got := b.endpoints(&Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 80, PortName: "http", service: svc})
+	got := b.endpoints(&Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 80, PortName: "http"})
 	want := []Endpoint{{"10.0.0.1", 8080}, {"10.0.0.2", 8080}, {"fd00::1", 8080}}
 	if !slices.Equal(got, want) {
 		t.Errorf("endpoints = %v, want %v", got, want)

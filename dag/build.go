@@ -35,6 +35,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*Graph, error) 
 		secret:   map[types.NamespacedName]*Secret{},
 		unserved: map[types.NamespacedName]string{},
 	}
+	b.attached = map[*VirtualHost][]hostRun{}
 	// Services are indexed beside the Gateways, which do not read them, and
 	// the sorting of routes; compiling routes is the first to need them.
 	var services sync.WaitGroup
@@ -159,6 +160,11 @@ type builder struct {
 	unserved map[types.NamespacedName]string
 	// events are the diagnostics for objects without conditions (Ingress).
 	events events
+	// attached says, for each Gateway virtual host, under which hostname
+	// its routes were attached (virtualHosts); grpcNames holds how long
+	// the service and method are that each GRPCRoute route names. Layering
+	// reads them (gatewayHosts): the graph does not carry them.
+	gatewayLayering
 }
 
 func (b *builder) conditions(obj metav1.Object) *conditions {

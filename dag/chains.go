@@ -21,13 +21,13 @@ import (
 // Request so the client retries on a new connection; when no listener
 // matches, 404. Envoy picks the virtual host with the most specific domain,
 // so a 421 virtual host per sibling hostname gives exactly that.
-func httpsFilterChain(l *listener, siblings []*listener) *FilterChain {
+func httpsFilterChain(l *listener, siblings []*listener, attached map[*VirtualHost][]hostRun) *FilterChain {
 	fc := &FilterChain{
 		Listener:     string(l.spec.Name),
 		Protocol:     string(l.spec.Protocol),
 		ServerNames:  serverNames(l.hostname),
 		Certificates: l.certificates,
-		VirtualHosts: l.virtualHosts(),
+		VirtualHosts: l.virtualHosts(attached),
 	}
 	domains := map[string]bool{}
 	for _, vh := range fc.VirtualHosts {

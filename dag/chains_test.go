@@ -12,7 +12,7 @@ func testListener(name string, protocol gatewayv1.ProtocolType, hostname string)
 		spec:      &gatewayv1.Listener{Name: gatewayv1.SectionName(name), Protocol: protocol, Port: 443},
 		hostname:  hostname,
 		accepted:  true,
-		hosts:     map[string][][]*Route{},
+		hosts:     map[string][][]*gatewayRoute{},
 		tlsRoutes: map[string]*TCPRoute{},
 	}
 }
@@ -40,7 +40,7 @@ func TestHTTPSFilterChainMisdirected(t *testing.T) {
 	passthrough := testListener("db", gatewayv1.TLSProtocolType, "db.example.com")
 	all := []*listener{foo, wild, fallback, passthrough}
 	// A route on the wildcard listener for bar.example.com.
-	wild.hosts["bar.example.com"] = [][]*Route{{{Match: RouteMatch{Path: PathMatch{PathPrefix, "/"}}}}}
+	wild.hosts["bar.example.com"] = [][]*gatewayRoute{{{Route: Route{Match: RouteMatch{Path: PathMatch{PathPrefix, "/"}}}}}}
 
 	tests := []struct {
 		l    *listener
@@ -53,7 +53,7 @@ func TestHTTPSFilterChainMisdirected(t *testing.T) {
 		{fallback, "[foo.example.com(421) *.example.com(421)]"},
 	}
 	for _, tt := range tests {
-		fc := httpsFilterChain(tt.l, all)
+		fc := httpsFilterChain(tt.l, all, map[*VirtualHost][]hostRun{})
 		if got := describeHosts(fc.VirtualHosts); got != tt.want {
 			t.Errorf("%s: virtual hosts %s, want %s", tt.l.spec.Name, got, tt.want)
 		}

@@ -103,7 +103,7 @@ func (c *compilation) compileNext() bool {
 	}
 	// Every graph route needs its match key for conflicts and fan-out:
 	// the keys of a chunk are made here, in parallel and together.
-	compiled := make([]*Route, 0, n)
+	compiled := make([]*gatewayRoute, 0, n)
 	for _, rules := range c.out[first:end] {
 		if rules != nil {
 			compiled = append(compiled, rules.routes...)

@@ -19,7 +19,7 @@ import (
 type loss struct {
 	rule, match int
 	host        string
-	winner      *Route
+	winner      *gatewayRoute
 	byName      bool
 }
 
@@ -109,7 +109,7 @@ func sourceKey(s RouteSource) objectKey { return objectKey{s.Kind, s.Namespace, 
 
 // conflict is a route that lost its match to the identical match of a
 // route that comes first.
-type conflict struct{ loser, winner *Route }
+type conflict struct{ loser, winner *gatewayRoute }
 
 // dropIdentical removes from routes, which serve one hostname and are
 // sorted by precedence, every route whose match an earlier route of another
@@ -126,7 +126,7 @@ type conflict struct{ loser, winner *Route }
 // always next to each other: an older route with another match of that
 // shape can sit between. Each run is settled on its own, most by comparing
 // keys with the few routes kept before in the run.
-func dropIdentical(routes []*Route) (kept []*Route, losses []conflict) {
+func dropIdentical(routes []*gatewayRoute) (kept []*gatewayRoute, losses []conflict) {
 	kept = routes[:0]
 	for start := 0; start < len(routes); {
 		end := start + 1
@@ -158,7 +158,7 @@ func dropIdentical(routes []*Route) (kept []*Route, losses []conflict) {
 
 // scanWinner returns the first of kept with r's match, or nil. The first
 // route with a match is always kept, so it is the one that wins.
-func scanWinner(kept []*Route, r *Route) *Route {
+func scanWinner(kept []*gatewayRoute, r *gatewayRoute) *gatewayRoute {
 	key := r.matchKey()
 	for _, k := range kept {
 		if k.matchKey() == key {
@@ -171,9 +171,9 @@ func scanWinner(kept []*Route, r *Route) *Route {
 // mapWinner is scanWinner for a long run, with a map of the first route
 // kept with each match; it must be called with the routes of the run in
 // order, as dropIdentical does.
-func mapWinner(n int) func(kept []*Route, r *Route) *Route {
-	first := make(map[string]*Route, n)
-	return func(_ []*Route, r *Route) *Route {
+func mapWinner(n int) func(kept []*gatewayRoute, r *gatewayRoute) *gatewayRoute {
+	first := make(map[string]*gatewayRoute, n)
+	return func(_ []*gatewayRoute, r *gatewayRoute) *gatewayRoute {
 		key := r.matchKey()
 		if w, ok := first[key]; ok {
 			return w
@@ -194,7 +194,7 @@ func mapWinner(n int) func(kept []*Route, r *Route) *Route {
 // The loss is kept with the rules of the loser's object, which all its
 // routes share, rather than in a map keyed by object: with many routes,
 // losses are many.
-func recordLoss(loser, winner *Route, host string) {
+func recordLoss(loser, winner *gatewayRoute, host string) {
 	l := loss{rule: loser.Source.Rule, match: loser.Source.Match, host: host, winner: winner, byName: loser.age == winner.age}
 	if !slices.Contains(loser.rules.lost, l) { // few per route: a scan is fine
 		loser.rules.lost = append(loser.rules.lost, l)
@@ -250,7 +250,7 @@ func writeMatchKey(b *strings.Builder, m RouteMatch) {
 
 // setMatchKeys gives routes their match keys, in one allocation
 // (strpack.Strings) rather than one each.
-func setMatchKeys(routes []*Route) {
+func setMatchKeys(routes []*gatewayRoute) {
 	strpack.Strings(len(routes),
 		func(i int) int { return matchKeyLen(routes[i].Match) },
 		func(b *strings.Builder, i int) { writeMatchKey(b, routes[i].Match) },
@@ -353,5 +353,5 @@ func (c *compiledRules) anyKept() bool {
 	if c == nil {
 		return false
 	}
-	return slices.ContainsFunc(c.routes, func(r *Route) bool { return r.kept })
+	return slices.ContainsFunc(c.routes, func(r *gatewayRoute) bool { return r.kept })
 }

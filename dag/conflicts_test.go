@@ -10,14 +10,14 @@ import (
 func TestDropConflicts(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	objects := objectRules{}
-	r := func(name string, age, rule int, m RouteMatch) *Route {
-		return &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule}, Match: m, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
+	r := func(name string, age, rule int, m RouteMatch) *gatewayRoute {
+		return &gatewayRoute{Route: Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule}, Match: m}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
 	}
 	prefix := func(v string) RouteMatch { return RouteMatch{Path: PathMatch{PathPrefix, v}} }
 	withHeaders := func(m RouteMatch, hs ...StringMatch) RouteMatch { m.Headers = hs; return m }
 	a, b := StringMatch{Name: "a", Type: MatchExact, Value: "1"}, StringMatch{Name: "b", Type: MatchExact, Value: "2"}
 
-	routes := []*Route{
+	routes := []*gatewayRoute{
 		r("old", 1, 0, prefix("/api")),
 		r("new", 2, 0, prefix("/api")),                                 // same match, newer: dropped
 		r("new", 2, 1, prefix("/web")),                                 // different path: kept
@@ -51,12 +51,11 @@ func TestDropConflicts(t *testing.T) {
 func TestDropConflictsSameAge(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	objects := objectRules{}
-	r := func(namespace, name string) *Route {
-		return &Route{Source: RouteSource{Kind: "GRPCRoute", Namespace: namespace, Name: name}, Match: RouteMatch{Path: PathMatch{PathExact, "/pkg.Svc/Get"}},
-			age: ageOf(t0), grpcService: 7, grpcMethod: 3, rules: objects.of(namespace + "/" + name)}
+	r := func(namespace, name string) *gatewayRoute {
+		return &gatewayRoute{Route: Route{Source: RouteSource{Kind: "GRPCRoute", Namespace: namespace, Name: name}, Match: RouteMatch{Path: PathMatch{PathExact, "/pkg.Svc/Get"}}}, age: ageOf(t0), grpcService: 7, grpcMethod: 3, rules: objects.of(namespace + "/" + name)}
 	}
 	// "team-b/web" comes before "team/api": '-' sorts before '/'.
-	routes := []*Route{r("team", "api"), r("team-b", "web")}
+	routes := []*gatewayRoute{r("team", "api"), r("team-b", "web")}
 	sortRoutes(routes)
 	if kept := dropConflicts("a.example.com", routes); len(kept) != 1 || kept[0].Source.Name != "web" {
 		t.Fatalf("kept %v, want team-b/web alone", kept)
@@ -76,10 +75,10 @@ func TestDropConflictsSameAge(t *testing.T) {
 func TestDropConflictsApart(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	objects := objectRules{}
-	r := func(name string, age int, path string) *Route {
-		return &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: RouteMatch{Path: PathMatch{PathPrefix, path}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
+	r := func(name string, age int, path string) *gatewayRoute {
+		return &gatewayRoute{Route: Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: RouteMatch{Path: PathMatch{PathPrefix, path}}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
 	}
-	routes := []*Route{r("new", 3, "/api"), r("mid", 2, "/apx"), r("old", 1, "/api"), r("short", 4, "/a")}
+	routes := []*gatewayRoute{r("new", 3, "/api"), r("mid", 2, "/apx"), r("old", 1, "/api"), r("short", 4, "/a")}
 	sortRoutes(routes)
 	var got []string
 	for _, k := range dropConflicts("a.example.com", routes) {
@@ -92,7 +91,7 @@ func TestDropConflictsApart(t *testing.T) {
 		t.Errorf("new lost %v, want one loss to old", lost)
 	}
 
-	distinct := []*Route{r("a", 1, "/aaaa"), r("b", 1, "/bbb"), r("c", 1, "/cc")}
+	distinct := []*gatewayRoute{r("a", 1, "/aaaa"), r("b", 1, "/bbb"), r("c", 1, "/cc")}
 	sortRoutes(distinct)
 	if kept := dropConflicts("b.example.com", distinct); len(kept) != 3 {
 		t.Errorf("routes of distinct shapes: kept %d of 3", len(kept))
@@ -110,21 +109,17 @@ func TestDropConflictsApart(t *testing.T) {
 func TestDropIdenticalLongRuns(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, n := range []int{5, 33, 200} {
-		var routes []*Route
+		var routes []*gatewayRoute
 		for i := range n {
 			// Four-letter paths, one shape; names repeat so that some
 			// identical matches are of the same object.
 			path := fmt.Sprintf("/p%02d", i%7)
-			routes = append(routes, &Route{
-				Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: fmt.Sprintf("r%d", i%5), Rule: i},
-				Match:  RouteMatch{Path: PathMatch{PathPrefix, path}},
-				age:    ageOf(t0.Add(time.Duration(i%11) * time.Minute)),
-			})
+			routes = append(routes, &gatewayRoute{Route: Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: fmt.Sprintf("r%d", i%5), Rule: i}, Match: RouteMatch{Path: PathMatch{PathPrefix, path}}}, age: ageOf(t0.Add(time.Duration(i%11) * time.Minute))})
 		}
 		sortRoutes(routes)
 		// What each route should become: the first route with a match
 		// wins it; a later one of another object loses.
-		first := map[string]*Route{}
+		first := map[string]*gatewayRoute{}
 		var wantKept, wantLost []string
 		for _, r := range routes {
 			w, ok := first[r.Match.Path.Value]
@@ -154,7 +149,7 @@ func TestDropIdenticalLongRuns(t *testing.T) {
 
 // dropConflicts is what virtualHosts does with one hostname's routes:
 // dropIdentical, then recording the losses.
-func dropConflicts(host string, routes []*Route) []*Route {
+func dropConflicts(host string, routes []*gatewayRoute) []*gatewayRoute {
 	kept, losses := dropIdentical(routes)
 	for _, l := range losses {
 		recordLoss(l.loser, l.winner, host)
@@ -186,12 +181,12 @@ func TestMatchKeyLenIsExactAndPackedKeysAreTheSame(t *testing.T) {
 		}, QueryParams: []StringMatch{{Name: "q", Type: MatchExact, Value: "1", IgnoreCase: true}}},
 		{Headers: []StringMatch{{Name: "present", Type: MatchPresent}}},
 	}
-	routes := make([]*Route, len(matches))
+	routes := make([]*gatewayRoute, len(matches))
 	for i, m := range matches {
 		if key := matchKey(m); len(key) != matchKeyLen(m) {
 			t.Errorf("matchKey(%+v) has %d bytes, matchKeyLen says %d", m, len(key), matchKeyLen(m))
 		}
-		routes[i] = &Route{Match: m}
+		routes[i] = &gatewayRoute{Route: Route{Match: m}}
 	}
 	setMatchKeys(routes)
 	for i, r := range routes {
@@ -204,7 +199,7 @@ func TestMatchKeyLenIsExactAndPackedKeysAreTheSame(t *testing.T) {
 // The description of losses is written into a buffer sized by
 // describedLen: it must be exact, and say what String says of each loss.
 func TestDescribeLossesIsExactlySized(t *testing.T) {
-	winner := &Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "team-a", Name: "older"}}
+	winner := &gatewayRoute{Route: Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "team-a", Name: "older"}}}
 	losses := []loss{
 		{rule: 0, match: 0, host: "", winner: winner},
 		{rule: 12, match: 345, host: "shop.example.com", winner: winner},

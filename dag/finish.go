@@ -29,9 +29,9 @@ func (b *builder) finishGateway(g *gateway) {
 		for _, l := range accepted {
 			switch l.spec.Protocol {
 			case gatewayv1.HTTPProtocolType:
-				gl.VirtualHosts = append(gl.VirtualHosts, l.virtualHosts()...)
+				gl.VirtualHosts = append(gl.VirtualHosts, l.virtualHosts(b.attached)...)
 			case gatewayv1.HTTPSProtocolType:
-				gl.FilterChains = append(gl.FilterChains, httpsFilterChain(l, accepted))
+				gl.FilterChains = append(gl.FilterChains, httpsFilterChain(l, accepted, b.attached))
 			case gatewayv1.TLSProtocolType:
 				gl.FilterChains = append(gl.FilterChains, tlsFilterChains(l)...)
 			}
@@ -62,7 +62,7 @@ func (b *builder) finishGateway(g *gateway) {
 // Compiling a route codes its shape (shapeCode), and settleGroups codes
 // any other route before sorting in parallel; a route sorted otherwise,
 // which only tests sort, gets its code here.
-func sortRoutes(routes []*Route) {
+func sortRoutes(routes []*gatewayRoute) {
 	for _, r := range routes {
 		if r.shape == 0 {
 			r.shape = shapeCode(r)
@@ -75,7 +75,7 @@ func sortRoutes(routes []*Route) {
 // rather than using cmp.Or, which would evaluate every tie-breaker: it runs
 // for every pair the sort compares, and most pairs differ in the shape
 // code or the age, which lie together in the route.
-func compareRoutes(x, y *Route) int {
+func compareRoutes(x, y *gatewayRoute) int {
 	if c := compareShapeCodes(x, y); c != 0 {
 		return c
 	}
@@ -98,7 +98,7 @@ func compareRoutes(x, y *Route) int {
 // size of the matches, not at which route has them: routes with identical
 // matches have the same shape (a GRPCRoute's path determines its service
 // and method characters).
-func compareShape(x, y *Route) int {
+func compareShape(x, y *gatewayRoute) int {
 	a, b := &x.Match, &y.Match
 	rank := pathRank(x.Source.Kind, a.Path.Type)
 	if c := cmp.Compare(rank, pathRank(y.Source.Kind, b.Path.Type)); c != 0 {
@@ -137,7 +137,7 @@ func compareShape(x, y *Route) int {
 //
 //	HTTP   31: 1 | 30-29: rank 0-2 | 28-13: path length | 12: no method | 11-6: headers | 5-1: query | 0: saturated
 //	gRPC   31: 1 | 30-29: rank 3   | 28-18: service     | 17-7: method  | 6-1: headers  |            | 0: saturated
-func shapeCode(r *Route) uint32 {
+func shapeCode(r *gatewayRoute) uint32 {
 	m := &r.Match
 	saturated := false
 	countDown := func(n, bits int) uint32 {
@@ -167,7 +167,7 @@ func shapeCode(r *Route) uint32 {
 // compareShapeCodes is compareShape for routes whose shapes are coded. A
 // saturated code is not exact, and a later field could decide where the
 // saturated one should: such routes compare their matches.
-func compareShapeCodes(x, y *Route) int {
+func compareShapeCodes(x, y *gatewayRoute) int {
 	if (x.shape|y.shape)&1 != 0 {
 		return compareShape(x, y)
 	}

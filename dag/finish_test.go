@@ -10,16 +10,12 @@ import (
 
 func TestSortRoutes(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	r := func(name string, age int, rule, match int, typ PathMatchType, value string) *Route {
-		return &Route{
-			Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule, Match: match},
-			Match:  RouteMatch{Path: PathMatch{typ, value}},
-			age:    ageOf(t0.Add(time.Duration(age) * time.Minute)),
-		}
+	r := func(name string, age int, rule, match int, typ PathMatchType, value string) *gatewayRoute {
+		return &gatewayRoute{Route: Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule, Match: match}, Match: RouteMatch{Path: PathMatch{typ, value}}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute))}
 	}
 	// In the order the Gateway API requires; each line names the rule that
 	// puts it after the line before.
-	want := []*Route{
+	want := []*gatewayRoute{
 		r("new", 9, 0, 0, PathExact, "/a/b"),    // exact before any prefix, longer first
 		r("old", 1, 0, 0, PathExact, "/a"),      //
 		r("new", 9, 0, 0, PathPrefix, "/a/b/c"), // longest prefix first
@@ -31,13 +27,13 @@ func TestSortRoutes(t *testing.T) {
 		r("b", 5, 1, 1, PathPrefix, "/z"),       // then match order
 		r("old", 1, 0, 0, PathPrefix, "/"),      // "/" last
 	}
-	sortsFromShuffles(t, want, func(r *Route) string { return fmt.Sprintf("%+v", *r) })
+	sortsFromShuffles(t, want, func(r *gatewayRoute) string { return fmt.Sprintf("%+v", *r) })
 }
 
 // sortsFromShuffles checks that sortRoutes puts twenty deterministic
 // reshuffles of want back in want's order; describe names a route in a
 // failure.
-func sortsFromShuffles(t *testing.T, want []*Route, describe func(*Route) string) {
+func sortsFromShuffles(t *testing.T, want []*gatewayRoute, describe func(*gatewayRoute) string) {
 	t.Helper()
 	for seed := range 20 {
 		got := slices.Clone(want)
@@ -59,17 +55,12 @@ func sortsFromShuffles(t *testing.T, want []*Route, describe func(*Route) string
 // every route does.
 func TestSortGRPCRoutes(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	r := func(name string, age, rule int, typ PathMatchType, path string, service, method uint16, headers int) *Route {
-		return &Route{
-			Source:      RouteSource{Kind: "GRPCRoute", Namespace: "ns", Name: name, Rule: rule},
-			Match:       RouteMatch{Path: PathMatch{typ, path}, Headers: make([]StringMatch, headers)},
-			age:         ageOf(t0.Add(time.Duration(age) * time.Minute)),
-			grpcService: service, grpcMethod: method,
-		}
+	r := func(name string, age, rule int, typ PathMatchType, path string, service, method uint16, headers int) *gatewayRoute {
+		return &gatewayRoute{Route: Route{Source: RouteSource{Kind: "GRPCRoute", Namespace: "ns", Name: name, Rule: rule}, Match: RouteMatch{Path: PathMatch{typ, path}, Headers: make([]StringMatch, headers)}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), grpcService: service, grpcMethod: method}
 	}
 	// In the order the spec requires; each line names the rule that puts
 	// it after the line before.
-	want := []*Route{
+	want := []*gatewayRoute{
 		r("a", 5, 0, PathRegularExpression, `/(pkg\.v[0-9]+\.Svc)/([^/]+)`, 15, 0, 0), // the longest service first, though a regex
 		r("a", 5, 1, PathExact, "/pkg.Svc/Get", 7, 3, 0),                              // then service and method
 		r("a", 5, 2, PathPrefix, "/pkg.Svc", 7, 0, 1),                                 // more method characters first, then headers
@@ -79,7 +70,7 @@ func TestSortGRPCRoutes(t *testing.T) {
 		r("old", 1, 1, PathPrefix, "/", 0, 0, 0),                                      // no match at all, last; older first
 		r("a", 5, 5, PathPrefix, "/", 0, 0, 0),                                        //
 	}
-	sortsFromShuffles(t, want, func(r *Route) string { return fmt.Sprintf("%s rule %d", r.Source.Name, r.Source.Rule) })
+	sortsFromShuffles(t, want, func(r *gatewayRoute) string { return fmt.Sprintf("%s rule %d", r.Source.Name, r.Source.Rule) })
 }
 
 // TestShapeCodeOrderIsCompareShape checks the coded shape order against
@@ -87,13 +78,13 @@ func TestSortGRPCRoutes(t *testing.T) {
 // lengths, methods and condition counts, and for GRPCRoutes service and
 // method characters, including counts too large for their bits.
 func TestShapeCodeOrderIsCompareShape(t *testing.T) {
-	var routes []*Route
+	var routes []*gatewayRoute
 	for _, kind := range []string{"HTTPRoute", "GRPCRoute"} {
 		for _, typ := range []PathMatchType{PathExact, PathPrefix, PathRegularExpression} {
 			for _, n := range []int{1, 2, 1<<16 - 2, 1<<16 - 1, 1 << 16, 70000} {
 				for _, method := range []string{"", "GET"} {
 					for _, conditions := range []int{0, 1, 30, 31, 32, 62, 63, 64, 70} {
-						r := &Route{Source: RouteSource{Kind: kind}, Match: RouteMatch{Path: PathMatch{Type: typ, Value: strings.Repeat("a", n)}, Method: method}}
+						r := &gatewayRoute{Route: Route{Source: RouteSource{Kind: kind}, Match: RouteMatch{Path: PathMatch{Type: typ, Value: strings.Repeat("a", n)}, Method: method}}}
 						r.Match.Headers = make([]StringMatch, conditions)
 						r.Match.QueryParams = make([]StringMatch, conditions/2)
 						r.shape = shapeCode(r)
@@ -108,7 +99,7 @@ func TestShapeCodeOrderIsCompareShape(t *testing.T) {
 		for _, m := range []uint16{0, 1, 3, 2046, 2047, 5000} {
 			for _, headers := range []int{0, 1, 16, 62, 63, 64, 70} {
 				for _, path := range []PathMatch{{PathPrefix, "/"}, {PathExact, "/a/b"}} {
-					r := &Route{Source: RouteSource{Kind: "GRPCRoute"}, Match: RouteMatch{Path: path, Headers: make([]StringMatch, headers)}, grpcService: n, grpcMethod: m}
+					r := &gatewayRoute{Route: Route{Source: RouteSource{Kind: "GRPCRoute"}, Match: RouteMatch{Path: path, Headers: make([]StringMatch, headers)}}, grpcService: n, grpcMethod: m}
 					r.shape = shapeCode(r)
 					routes = append(routes, r)
 				}
@@ -124,7 +115,7 @@ func TestShapeCodeOrderIsCompareShape(t *testing.T) {
 	}
 }
 
-func describeShape(r *Route) string {
+func describeShape(r *gatewayRoute) string {
 	m := &r.Match
 	return fmt.Sprintf("%s %s len %d method %q service %d method %d %d headers %d query",
 		r.Source.Kind, m.Path.Type, len(m.Path.Value), m.Method, r.grpcService, r.grpcMethod, len(m.Headers), len(m.QueryParams))

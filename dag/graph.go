@@ -1,8 +1,6 @@
 package dag
 
 import (
-	"time"
-
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -109,8 +107,6 @@ type TCPRoute struct {
 	// With no Backends every connection is closed.
 	Backends     []WeightedCluster
 	RejectWeight uint32
-
-	age time.Time
 }
 
 // Secret is the certificate chain and private key of a kubernetes.io/tls
@@ -164,8 +160,6 @@ type Cluster struct {
 	// ID is the cluster's index in Graph.Clusters, set by Build. A part of
 	// the graph (ForGateway) shares the graph's clusters and their IDs.
 	ID int
-
-	service *service // the index entry the cluster was made from
 }
 
 // Endpoint is one address that serves a Cluster.

@@ -27,19 +27,6 @@ type VirtualHost struct {
 	// whose server name chose this listener, and is answered 421, as the
 	// spec advises (Listener.Hostname, RFC 7540 9.1.2).
 	Misdirected bool
-
-	// runs says, for a Gateway virtual host, under which hostname each
-	// route was attached: Routes[runs[k-1].end:runs[k].end] under
-	// runs[k].hostname. Empty means every route is under Hostname.
-	// Layering (layers.go) reads it to tell a route of this hostname from
-	// one that falls through from a wider hostname.
-	runs []hostRun
-}
-
-// hostRun is a run of routes attached under one hostname.
-type hostRun struct {
-	hostname string
-	end      int
 }
 
 // Route is one match of one rule of a route object, and what to do with the
@@ -77,35 +64,6 @@ type Route struct {
 	Chain []types.NamespacedName
 	// ID is the route's index in Graph.Routes, set by Build.
 	ID int
-
-	// age is the creation time of the source object, and shape the code
-	// of the match's shape (shapeCode), for ordering; they sit together,
-	// as sorting reads them for every comparison.
-	age   age
-	shape uint32
-	// grpcService and grpcMethod are, for a GRPCRoute, the numbers of
-	// characters of the service and the method its match names (see
-	// compileGRPCRouteRules), by which the spec ranks it; its path does
-	// not tell them. They fill what would be padding after shape.
-	grpcService, grpcMethod uint16
-	// rules are the compiled rules of the route's object, which collect
-	// the losses of all its routes (recordLoss); nil for kinds that do not
-	// settle conflicts by hostname group.
-	rules *compiledRules
-	// key caches matchKey(Match); fanRoute and fanMatch number the route
-	// and its match while virtual hosts are built (see virtualHosts).
-	key                string
-	fanRoute, fanMatch int32
-	numbered           bool // ID is set (see numberRoutes)
-	kept               bool // in a listener's hostname group once conflicts are settled
-}
-
-// matchKey returns the route's match key, computing it once.
-func (r *Route) matchKey() string {
-	if r.key == "" {
-		r.key = matchKey(r.Match)
-	}
-	return r.key
 }
 
 // RouteMatch is what a request must have to take a Route: every field that

@@ -53,7 +53,7 @@ func (b *builder) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRul
 // compileGRPCRouteRule compiles one rule into its routes, one per match.
 // When the rule cannot be served, problem says why, and routes, if the
 // matches are valid, are the rule's guards.
-func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules) ([]Route, string) {
+func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules) ([]gatewayRoute, string) {
 	matches := []grpcRouteMatch{{RouteMatch: RouteMatch{Path: PathMatch{Type: PathPrefix, Value: "/"}}}}
 	if len(rule.Matches) > 0 {
 		matches = matches[:0]
@@ -80,7 +80,7 @@ func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gateway
 }
 
 // serveGRPCRouteRule compiles the rest of a rule whose matches are valid.
-func (b *builder) serveGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules, matches []grpcRouteMatch) ([]Route, string) {
+func (b *builder) serveGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules, matches []grpcRouteMatch) ([]gatewayRoute, string) {
 	if rule.SessionPersistence != nil {
 		return nil, field + ".sessionPersistence: session persistence is not supported by this version of Sesame."
 	}
@@ -94,16 +94,18 @@ func (b *builder) serveGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1
 	if problem != "" {
 		return nil, problem
 	}
-	routes := make([]Route, len(matches))
+	routes := make([]gatewayRoute, len(matches))
 	for mi, match := range matches {
 		r := &routes[mi]
-		*r = Route{
-			Source:        RouteSource{Kind: "GRPCRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
-			Match:         match.RouteMatch,
-			Backends:      backends,
-			InvalidWeight: invalid,
-			Filters:       filters.Filters.orNil(),
-			age:           ageOf(route.CreationTimestamp.Time),
+		*r = gatewayRoute{
+			Route: Route{
+				Source:        RouteSource{Kind: "GRPCRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
+				Match:         match.RouteMatch,
+				Backends:      backends,
+				InvalidWeight: invalid,
+				Filters:       filters.Filters.orNil(),
+			},
+			age: ageOf(route.CreationTimestamp.Time),
 		}
 		if filters.unresolved {
 			r.Backends, r.InvalidWeight = nil, 0

@@ -21,7 +21,7 @@ func TestPlaceProxyHosts(t *testing.T) {
 		routes: []orderedRoute{placeRoute("spec.routes[0]", false), placeRoute("spec.routes[1]", true)}}
 	refused := &proxyHost{root: types.NamespacedName{Namespace: "ns", Name: "refused"}, fqdn: "refused.example.com", secure: true, refused: true}
 
-	listeners, notices := placeHosts(nil, proxyServedHosts(secure, plain, refused), ports, nil)
+	listeners, notices := placeHosts(nil, gatewayLayering{}, proxyServedHosts(secure, plain, refused), ports, nil)
 	if len(notices) != 0 || len(listeners) != 2 {
 		t.Fatalf("listeners %d, notices %v", len(listeners), notices)
 	}
@@ -81,11 +81,11 @@ func TestPlaceProxyHostsPortConflicts(t *testing.T) {
 	h := &proxyHost{root: types.NamespacedName{Namespace: "ns", Name: "p"}, fqdn: "a.example.com", secure: true, tls: &proxyTLS{}}
 	gw := types.NamespacedName{Namespace: "default", Name: "gw"}
 	tlsGateway := &Listener{Gateway: gw, Port: 443, BindPort: 8080, Secure: true}
-	listeners, notices := placeHosts([]*Listener{tlsGateway}, proxyServedHosts(h), IngressPorts{HTTP: 8080, HTTPS: 8443}, nil)
+	listeners, notices := placeHosts([]*Listener{tlsGateway}, gatewayLayering{}, proxyServedHosts(h), IngressPorts{HTTP: 8080, HTTPS: 8443}, nil)
 	if len(listeners) != 1 || !listeners[0].Secure || len(notices) != 1 || !strings.Contains(notices[0].message, "Gateway default/gw for TLS") || notices[0].to.name != "p" {
 		t.Errorf("HTTP port taken for TLS: listeners %d, notices %+v", len(listeners), notices)
 	}
-	listeners, notices = placeHosts(nil, proxyServedHosts(h), IngressPorts{HTTP: 8080, HTTPS: 8080}, nil)
+	listeners, notices = placeHosts(nil, gatewayLayering{}, proxyServedHosts(h), IngressPorts{HTTP: 8080, HTTPS: 8080}, nil)
 	if len(listeners) != 1 || listeners[0].Secure || len(notices) != 1 || !strings.Contains(notices[0].message, "same port") {
 		t.Errorf("one port for both: listeners %d, notices %+v", len(listeners), notices)
 	}

@@ -55,7 +55,6 @@ func (pb *proxyBuild) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route,
 		Match:      m.routeMatch(),
 		Chain:      g.chain,
 		WebSockets: WebSocketsDisabled,
-		age:        ageOf(p.CreationTimestamp.Time),
 	}
 	out := orderedRoute{route: r, match: m, permitInsecure: spec.PermitInsecure}
 	unservable := func() orderedRoute {

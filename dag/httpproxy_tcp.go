@@ -79,7 +79,6 @@ func (pb *proxyBuild) tcpProxy(p *contourv1.HTTPProxy) (*TCPRoute, types.Namespa
 func (pb *proxyBuild) tcpServices(p *contourv1.HTTPProxy, st *proxyStatus) *TCPRoute {
 	route := &TCPRoute{
 		Source: RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: p.Namespace, Name: p.Name, Field: "spec.tcpproxy"},
-		age:    p.CreationTimestamp.Time,
 	}
 	services := p.Spec.TCPProxy.Services
 	allZero := !slices.ContainsFunc(services, func(s contourv1.Service) bool { return s.Weight != 0 })

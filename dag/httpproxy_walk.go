@@ -139,14 +139,12 @@ func (pb *proxyBuild) addBadGateway(h *proxyHost, name types.NamespacedName, fie
 	if problem != "" {
 		return
 	}
-	p := pb.proxies[name]
 	h.routes = append(h.routes, orderedRoute{
 		route: &Route{
 			Source:               RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: name.Namespace, Name: name.Name, Field: field},
 			Match:                m.routeMatch(),
 			DirectResponseStatus: 502,
 			Chain:                g.chain,
-			age:                  ageOf(p.CreationTimestamp.Time),
 		},
 		match: m,
 		seq:   *seq,

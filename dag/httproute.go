@@ -29,6 +29,16 @@ func (b *builder) attachHTTPRoute(gateways map[types.NamespacedName]*gateway, ro
 // attachGRPCRoute attaches a GRPCRoute and records its status, as
 // attachHTTPRoute does.
 func (b *builder) attachGRPCRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.GRPCRoute, rules *compiledRules) {
+	if rules != nil {
+		for _, r := range rules.routes {
+			if r.grpcService != 0 || r.grpcMethod != 0 {
+				if b.grpcNames == nil {
+					b.grpcNames = map[*Route]grpcNames{}
+				}
+				b.grpcNames[&r.Route] = grpcNames{r.grpcService, r.grpcMethod}
+			}
+		}
+	}
 	b.attachAndReport(gateways, &routeObject{
 		kind: "GRPCRoute", meta: route, spec: &route.Spec.CommonRouteSpec, hostnames: route.Spec.Hostnames,
 		status: &route.Status.RouteStatus, protocols: httpListeners,
@@ -80,6 +90,11 @@ func (b *builder) completeRouteStatus(n int) []StatusUpdate {
 	parallel.For(len(pending), func(i int) {
 		p := &pending[i]
 		p.obj.lostAll = b.applyConflicts(p.status.Parents, p.obj.rules)
+		if p.obj.rules != nil {
+			for _, r := range p.obj.rules.routes {
+				r.key = "" // conflicts are settled: the match keys are let go
+			}
+		}
 		updates[i] = b.statusUpdate(string(p.obj.kind), p.obj.meta, p.wrap(p.status))
 	})
 	return updates

@@ -286,7 +286,6 @@ func (ib *ingressBuild) beyondWildcard(host string) []layeredRoute {
 	out := make([]layeredRoute, 0, len(any.http))
 	for _, lr := range any.http {
 		r := *lr.route
-		r.key = ""
 		r.Match.Headers = append(slices.Clip(r.Match.Headers), c)
 		out = append(out, newLayeredRoute(&r, "", lr.prec))
 	}

@@ -131,7 +131,6 @@ func (ib *ingressBuild) route(ing *networkingv1.Ingress, field string, m PathMat
 		Match:                RouteMatch{Path: m},
 		DirectResponseStatus: unservableStatus,
 		WebSockets:           WebSocketsByProtocol,
-		age:                  ageOf(ing.CreationTimestamp.Time),
 	}
 	at := field + ".backend"
 	if field == "spec.defaultBackend" {

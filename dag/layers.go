@@ -144,13 +144,10 @@ func comparePrecedence(a, b precedence) int {
 	)
 }
 
-// routePrecedence is the precedence of a Gateway API or Ingress route, from
+// routePrecedence is the precedence of an HTTPRoute or Ingress route, from
 // its match. hostname is its virtual host's, whose :authority condition (a
 // single-label wildcard's) is not one of the route's own headers.
 func routePrecedence(r *Route, hostname string) precedence {
-	if r.Source.Kind == "GRPCRoute" {
-		return grpcPrecedence(r)
-	}
 	m := &r.Match
 	return precedence{
 		rank:        pathRank(r.Source.Kind, m.Path.Type),
@@ -171,11 +168,11 @@ func routePrecedence(r *Route, hostname string) precedence {
 // "/" that it is, and ranks as one, so that a longer prefix or an exact
 // path of another layer is not shadowed by it. Both orders agree: the
 // routes that name something come first in each.
-func grpcPrecedence(r *Route) precedence {
-	if r.grpcService == 0 && r.grpcMethod == 0 {
+func grpcPrecedence(r *Route, names grpcNames) precedence {
+	if names.service == 0 && names.method == 0 {
 		return precedence{rank: pathRank("", PathPrefix), literal: len("/"), literalOnly: true, headers: len(r.Match.Headers)}
 	}
-	return precedence{rank: grpcNamed, service: int(r.grpcService), method: int(r.grpcMethod), literalOnly: true, headers: len(r.Match.Headers)}
+	return precedence{rank: grpcNamed, service: int(names.service), method: int(names.method), literalOnly: true, headers: len(r.Match.Headers)}
 }
 
 // grpcNamed is the precedence rank of a GRPCRoute route that names a
@@ -231,22 +228,35 @@ func newLayeredRoute(r *Route, hostname string, prec precedence) layeredRoute {
 	return layeredRoute{route: r, attach: hostname, prec: prec, key: layerKey(r, hostname), singleLabel: hasHostCondition(r.Match.Headers, hostname)}
 }
 
-// gatewayHosts reads a Gateway port's virtual hosts (or an HTTPS chain's)
-// into layered form.
-func gatewayHosts(vhosts []*VirtualHost) []*layeredHost {
+// gatewayLayering is what the Gateway API builder kept of its virtual
+// hosts for layering, which the graph does not carry: under which hostname
+// their routes were attached (virtualHosts), and the lengths of the names
+// GRPCRoute routes rank by.
+type gatewayLayering struct {
+	attached  map[*VirtualHost][]hostRun
+	grpcNames map[*Route]grpcNames
+}
+
+// hosts reads a Gateway port's virtual hosts (or an HTTPS chain's) into
+// layered form.
+func (g gatewayLayering) hosts(vhosts []*VirtualHost) []*layeredHost {
 	out := make([]*layeredHost, 0, len(vhosts))
 	for _, vh := range vhosts {
 		lh := &layeredHost{layer: gatewayLayer, hostname: vh.Hostname, listener: vh.Listener, misdirected: vh.Misdirected, vh: vh}
-		run := 0
+		runs, run := g.attached[vh], 0
 		for i, r := range vh.Routes {
 			attach := vh.Hostname
-			for run < len(vh.runs) && i >= vh.runs[run].end {
+			for run < len(runs) && i >= runs[run].end {
 				run++
 			}
-			if run < len(vh.runs) {
-				attach = vh.runs[run].hostname
+			if run < len(runs) {
+				attach = runs[run].hostname
 			}
-			lh.routes = append(lh.routes, newLayeredRoute(r, attach, routePrecedence(r, attach)))
+			prec := routePrecedence(r, attach)
+			if r.Source.Kind == "GRPCRoute" {
+				prec = grpcPrecedence(r, g.grpcNames[r])
+			}
+			lh.routes = append(lh.routes, newLayeredRoute(r, attach, prec))
 		}
 		out = append(out, lh)
 	}

@@ -173,7 +173,7 @@ func TestMergeHostsReuse(t *testing.T) {
 	vh := &VirtualHost{Listener: "l", Hostname: "a.com"}
 	mis := &VirtualHost{Listener: "other", Hostname: "b.com", Misdirected: true}
 	var layers [numLayers][]*layeredHost
-	layers[gatewayLayer] = gatewayHosts([]*VirtualHost{vh, mis})
+	layers[gatewayLayer] = gatewayLayering{}.hosts([]*VirtualHost{vh, mis})
 	layers[ingressLayer] = []*layeredHost{lh(ingressLayer, "c.com", "/")}
 	out := mergeHosts(layers, nil, nil, nil)
 	if len(out) != 3 || out[0] != vh || out[2] != mis || out[1].Listener != "" || out[1].Hostname != "c.com" {
@@ -231,14 +231,14 @@ func TestProxyPrecedenceAgreesWithProxyOrder(t *testing.T) {
 // compareShape orders. Over HTTPRoute shapes and GRPCRoute shapes (service
 // and method characters, headers), every pair in both directions.
 func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
-	var http, grpc []*Route
+	var http, grpc []*gatewayRoute
 	for _, typ := range []PathMatchType{PathExact, PathPrefix, PathRegularExpression} {
 		for _, path := range []string{"/", "/a", "/a/b"} {
 			for _, method := range []string{"", "GET"} {
 				for _, conditions := range []int{0, 1, 2} {
-					http = append(http, &Route{Source: RouteSource{Kind: "HTTPRoute"}, Match: RouteMatch{
+					http = append(http, &gatewayRoute{Route: Route{Source: RouteSource{Kind: "HTTPRoute"}, Match: RouteMatch{
 						Path: PathMatch{typ, path}, Method: method, Headers: make([]StringMatch, conditions), QueryParams: make([]StringMatch, 2-conditions),
-					}})
+					}}})
 				}
 			}
 		}
@@ -250,15 +250,21 @@ func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
 				if service+method > 0 {
 					path = PathMatch{PathRegularExpression, "/x"}
 				}
-				grpc = append(grpc, &Route{Source: RouteSource{Kind: "GRPCRoute"}, Match: RouteMatch{Path: path, Headers: make([]StringMatch, headers)},
-					grpcService: service, grpcMethod: method})
+				grpc = append(grpc, &gatewayRoute{Route: Route{Source: RouteSource{Kind: "GRPCRoute"}, Match: RouteMatch{Path: path, Headers: make([]StringMatch, headers)}}, grpcService: service, grpcMethod: method})
 			}
 		}
 	}
-	for _, routes := range [][]*Route{http, grpc} {
+	// what gatewayLayering.hosts makes of a route under hostname ""
+	precedenceOf := func(r *gatewayRoute) precedence {
+		if r.Source.Kind == "GRPCRoute" {
+			return grpcPrecedence(&r.Route, grpcNames{r.grpcService, r.grpcMethod})
+		}
+		return routePrecedence(&r.Route, "")
+	}
+	for _, routes := range [][]*gatewayRoute{http, grpc} {
 		for _, x := range routes {
 			for _, y := range routes {
-				if got, want := comparePrecedence(routePrecedence(x, ""), routePrecedence(y, "")), compareShape(x, y); got != want {
+				if got, want := comparePrecedence(precedenceOf(x), precedenceOf(y)), compareShape(x, y); got != want {
 					t.Fatalf("%s vs %s: precedence %d, compareShape %d", describeShape(x), describeShape(y), got, want)
 				}
 			}

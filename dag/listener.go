@@ -44,7 +44,7 @@ type listener struct {
 	// (virtualHosts). owners holds which route objects serve each
 	// hostname, for the rule that an HTTPRoute and a GRPCRoute may not
 	// share hostnames on a listener.
-	hosts       map[string][][]*Route
+	hosts       map[string][][]*gatewayRoute
 	owners      map[gatewayv1.Kind]*hostOwners // by route kind (owners.go)
 	ownersAdded int
 	// tlsRoutes holds, for a TLS listener, the route that serves each SNI
@@ -72,7 +72,7 @@ func (b *builder) validateListener(spec *gatewayv1.Listener, gw *gatewayv1.Gatew
 		namespace: gw.Namespace,
 		cond:      b.conditions(gw),
 		valid:     true,
-		hosts:     map[string][][]*Route{},
+		hosts:     map[string][][]*gatewayRoute{},
 		tlsRoutes: map[string]*TCPRoute{},
 		from:      gatewayv1.NamespacesFromSame,
 	}

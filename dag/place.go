@@ -86,6 +86,8 @@ type placer struct {
 	// claims are the hostnames HTTPProxy roots own, whose virtual hosts
 	// take Ingress routes of the owner's namespace only (hostclaims.go).
 	claims rootClaims
+	// gateway reads the Gateway virtual hosts into layered form.
+	gateway gatewayLayering
 }
 
 func (p *placer) tell(to []objectKey, severe bool, typ, reason, format string, args ...any) {
@@ -123,8 +125,8 @@ func describeSource(s RouteSource) string {
 // placeHosts puts the hosts on the ingress ports, joining the graph's
 // Gateway Listeners that bind them, and returns the Listeners of their own
 // (HTTP first) and what to tell whom.
-func placeHosts(gateways []*Listener, hosts []*servedHost, ports IngressPorts, claims rootClaims) ([]*Listener, []notice) {
-	p := &placer{claims: claims}
+func placeHosts(gateways []*Listener, gw gatewayLayering, hosts []*servedHost, ports IngressPorts, claims rootClaims) ([]*Listener, []notice) {
+	p := &placer{claims: claims, gateway: gw}
 	var vhosts [numLayers][]*layeredHost
 	var chains [numLayers][]*layeredChain
 	var httpOwners, tlsOwners []objectKey
@@ -148,7 +150,7 @@ func placeHosts(gateways []*Listener, hosts []*servedHost, ports IngressPorts, c
 				continue
 			}
 			layers := vhosts
-			layers[gatewayLayer] = gatewayHosts(gl.VirtualHosts)
+			layers[gatewayLayer] = p.gateway.hosts(gl.VirtualHosts)
 			gl.VirtualHosts = mergeHosts(layers, nil, p.override, p.claims)
 		}
 		if len(shared) == 0 {
@@ -243,7 +245,7 @@ func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*servedHost, 
 		return
 	}
 	gateways := slices.Clone(b.graph.Listeners)
-	listeners, notices := placeHosts(gateways, hosts, b.opts.IngressPorts.withDefaults(), claims)
+	listeners, notices := placeHosts(gateways, b.gatewayLayering, hosts, b.opts.IngressPorts.withDefaults(), claims)
 	b.graph.Listeners = append(b.graph.Listeners, listeners...)
 	b.deliver(pb, notices)
 }

@@ -120,7 +120,7 @@ func (p *placer) mergeChains(gw []*FilterChain, chains [numLayers][]*layeredChai
 	for _, fc := range gw {
 		c := &layeredChain{layer: gatewayLayer, fc: fc}
 		if c.routesHTTP() {
-			c.hosts = gatewayHosts(fc.VirtualHosts)
+			c.hosts = p.gateway.hosts(fc.VirtualHosts)
 		}
 		chains[gatewayLayer] = append(chains[gatewayLayer], c)
 	}

@@ -16,7 +16,7 @@ import (
 type compiledRules struct {
 	// routes are the HTTP routes of an HTTPRoute; tcp the connection route
 	// of a TLSRoute.
-	routes []*Route
+	routes []*gatewayRoute
 	tcp    *TCPRoute
 	// problems says, per dropped rule, why it is dropped.
 	problems []string
@@ -89,12 +89,12 @@ func (b *builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRul
 // guards collects the routes that stand in for dropped rules whose
 // matches are valid (see compileHTTPRouteRules).
 type guards struct {
-	routes   [][]Route
+	routes   [][]gatewayRoute
 	problems []int // the index in compiledRules.problems of each guarded rule's problem
 }
 
 // drop records a dropped rule's problem, and its guard routes, if any.
-func (g *guards) drop(c *compiledRules, routes []Route, problem string) {
+func (g *guards) drop(c *compiledRules, routes []gatewayRoute, problem string) {
 	if len(routes) > 0 {
 		g.routes = append(g.routes, routes)
 		g.problems = append(g.problems, len(c.problems))
@@ -118,14 +118,16 @@ func (g *guards) place(c *compiledRules, kind string) {
 
 // guardRoutes are the routes that stand in for a dropped rule: its
 // matches, answering with an error.
-func guardRoutes(kind string, route metav1.Object, ri int, matches []RouteMatch) []Route {
-	routes := make([]Route, len(matches))
+func guardRoutes(kind string, route metav1.Object, ri int, matches []RouteMatch) []gatewayRoute {
+	routes := make([]gatewayRoute, len(matches))
 	for mi, match := range matches {
-		routes[mi] = Route{
-			Source:               RouteSource{Kind: kind, Namespace: route.GetNamespace(), Name: route.GetName(), Rule: ri, Match: mi},
-			Match:                match,
-			DirectResponseStatus: errorStatus(kind),
-			age:                  ageOf(route.GetCreationTimestamp().Time),
+		routes[mi] = gatewayRoute{
+			Route: Route{
+				Source:               RouteSource{Kind: kind, Namespace: route.GetNamespace(), Name: route.GetName(), Rule: ri, Match: mi},
+				Match:                match,
+				DirectResponseStatus: errorStatus(kind),
+			},
+			age: ageOf(route.GetCreationTimestamp().Time),
 		}
 	}
 	return routes
@@ -147,11 +149,11 @@ func newCompiledRules(n int, matches func(i int) int) *compiledRules {
 	for i := range n {
 		routes += max(1, matches(i))
 	}
-	return &compiledRules{resolvedRefs: true, routes: make([]*Route, 0, routes)}
+	return &compiledRules{resolvedRefs: true, routes: make([]*gatewayRoute, 0, routes)}
 }
 
 // add adds the routes of a rule, which are allocated together.
-func (c *compiledRules) add(routes []Route) {
+func (c *compiledRules) add(routes []gatewayRoute) {
 	for i := range routes {
 		c.routes = append(c.routes, &routes[i])
 	}
@@ -160,7 +162,7 @@ func (c *compiledRules) add(routes []Route) {
 // compileHTTPRouteRule compiles one rule into its routes, one per match.
 // When the rule cannot be served, problem says why, and routes, if the
 // matches are valid, are the rule's guards (guardRoutes).
-func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules) ([]Route, string) {
+func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules) ([]gatewayRoute, string) {
 	var buf [4]RouteMatch // each is copied into its Route: most rules have a match or two
 	matches, problem := ruleMatches(rule, field, buf[:0])
 	if problem != "" {
@@ -174,7 +176,7 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 }
 
 // serveHTTPRouteRule compiles the rest of a rule whose matches are valid.
-func (b *builder) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules, matches []RouteMatch) ([]Route, string) {
+func (b *builder) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules, matches []RouteMatch) ([]gatewayRoute, string) {
 	if problem := unsupportedRuleFields(rule, field); problem != "" {
 		return nil, problem
 	}
@@ -194,7 +196,7 @@ func (b *builder) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1
 		return nil, problem
 	}
 
-	routes := make([]Route, len(matches))
+	routes := make([]gatewayRoute, len(matches))
 	for mi, match := range matches {
 		f, problem := filters.forMatch(match)
 		if problem != "" {
@@ -207,13 +209,15 @@ func (b *builder) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1
 			f.Redirect = nil
 		}
 		r := &routes[mi]
-		*r = Route{
-			Source:        RouteSource{Kind: "HTTPRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
-			Match:         match,
-			Backends:      backends,
-			InvalidWeight: invalid,
-			Filters:       f.orNil(),
-			age:           ageOf(route.CreationTimestamp.Time),
+		*r = gatewayRoute{
+			Route: Route{
+				Source:        RouteSource{Kind: "HTTPRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
+				Match:         match,
+				Backends:      backends,
+				InvalidWeight: invalid,
+				Filters:       f.orNil(),
+			},
+			age: ageOf(route.CreationTimestamp.Time),
 		}
 		if filters.unresolved || r.Filters != nil && r.Filters.Redirect != nil {
 			// Nothing is forwarded: the rule answers 500, or redirects.

@@ -28,7 +28,6 @@ func (b *builder) compileTLSRouteRules(route *gatewayv1.TLSRoute) *compiledRules
 			Source:       RouteSource{Kind: "TLSRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri},
 			Backends:     backends,
 			RejectWeight: invalid,
-			age:          route.CreationTimestamp.Time,
 		}
 	}
 	if len(route.Spec.Rules) == 0 {

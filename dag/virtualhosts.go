@@ -18,8 +18,9 @@ import (
 //
 // With many hostnames and many routes without hostname, this fan-out is
 // the largest part of the graph, so the steps whose hostnames are
-// independent run on every processor.
-func (l *listener) virtualHosts() []*VirtualHost {
+// independent run on every processor. Under which hostname each virtual
+// host's routes were attached goes in attached, for layering.
+func (l *listener) virtualHosts(attached map[*VirtualHost][]hostRun) []*VirtualHost {
 	hostnames := l.hostnames()
 	groups, losses := l.settleGroups(hostnames)
 	// Recording what was settled and numbering the routes for fan-out
@@ -28,7 +29,13 @@ func (l *listener) virtualHosts() []*VirtualHost {
 	recorded := parallel.Start(len(hostnames) >= parallel.Min, func() { l.recordSettled(hostnames, groups, losses) })
 	routes, matches := numberForFanOut(groups)
 	recorded()
-	return l.fanOut(hostnames, groups, routes, matches)
+	vhosts, runs := l.fanOut(hostnames, groups, routes, matches)
+	for i, vh := range vhosts {
+		if len(runs[i]) > 0 {
+			attached[vh] = runs[i]
+		}
+	}
+	return vhosts
 }
 
 // hostnames returns the hostnames l's routes serve under, most specific
@@ -55,15 +62,15 @@ func (l *listener) hostnames() []string {
 // cut from one array: the groups are sorted and settled in parallel. Match
 // keys and shape codes are cached in the routes, which hostnames share, so
 // they are made before (compiling makes them), on one goroutine.
-func (l *listener) settleGroups(hostnames []string) (groups [][]*Route, losses [][]conflict) {
+func (l *listener) settleGroups(hostnames []string) (groups [][]*gatewayRoute, losses [][]conflict) {
 	grouped := 0
 	for _, host := range hostnames {
 		for _, routes := range l.hosts[host] {
 			grouped += len(routes)
 		}
 	}
-	flat := make([]*Route, 0, grouped)
-	groups = make([][]*Route, len(hostnames))
+	flat := make([]*gatewayRoute, 0, grouped)
+	groups = make([][]*gatewayRoute, len(hostnames))
 	for i, host := range hostnames {
 		start := len(flat)
 		for _, routes := range l.hosts[host] {
@@ -88,7 +95,7 @@ func (l *listener) settleGroups(hostnames []string) (groups [][]*Route, losses [
 // recordSettled keeps the settled groups as l's routes by hostname, marks
 // their routes kept, and records the losses, in hostname order, not map
 // order, as status messages list them in the order recorded.
-func (l *listener) recordSettled(hostnames []string, groups [][]*Route, losses [][]conflict) {
+func (l *listener) recordSettled(hostnames []string, groups [][]*gatewayRoute, losses [][]conflict) {
 	for i, host := range hostnames {
 		l.hosts[host] = groups[i : i+1 : i+1]
 		for _, r := range groups[i] {
@@ -105,7 +112,7 @@ func (l *listener) recordSettled(hostnames []string, groups [][]*Route, losses [
 // virtual host holds in a slice instead of a map of its own, and returns
 // how many routes and matches there are. A route shared by listeners is
 // renumbered for each, which is safe as listeners are done one by one.
-func numberForFanOut(groups [][]*Route) (routes, matches int) {
+func numberForFanOut(groups [][]*gatewayRoute) (routes, matches int) {
 	grouped := 0
 	for _, group := range groups {
 		grouped += len(group)
@@ -137,8 +144,9 @@ func numberForFanOut(groups [][]*Route) (routes, matches int) {
 // specific first, so those come after it, already in precedence order.
 // They are found first, to bound the routes of each virtual host: the
 // virtual hosts share one array in which each has its place, so that two
-// processors can fill them.
-func (l *listener) fanOut(hostnames []string, groups [][]*Route, routes, matches int) []*VirtualHost {
+// processors can fill them. runs says, for each virtual host, under which
+// hostname its routes were attached.
+func (l *listener) fanOut(hostnames []string, groups [][]*gatewayRoute, routes, matches int) (_ []*VirtualHost, runs [][]hostRun) {
 	// The hostnames that cover one are looked up in a Set, so that this
 	// step does not grow with the hostnames times the wildcards among them.
 	set := hostmatch.NewSet(hostnames, hostmatch.Suffix)
@@ -161,6 +169,7 @@ func (l *listener) fanOut(hostnames []string, groups [][]*Route, routes, matches
 	}
 	all := make([]*Route, start[len(hostnames)])
 	vhosts := make([]VirtualHost, len(hostnames))
+	runs = make([][]hostRun, len(hostnames))
 	out := make([]*VirtualHost, len(hostnames))
 	fill := func(from, to int) {
 		// Marks say what a virtual host already holds: the number of the
@@ -182,11 +191,11 @@ func (l *listener) fanOut(hostnames []string, groups [][]*Route, routes, matches
 						continue
 					}
 					routeMark[rid], matchMark[mid] = mark, mark
-					place[n] = route
+					place[n] = &route.Route
 					n++
 				}
 				if n > before {
-					vh.runs = append(vh.runs, hostRun{hostname: hostnames[j], end: n})
+					runs[i] = append(runs[i], hostRun{hostname: hostnames[j], end: n})
 				}
 			}
 			if n > 0 {
@@ -204,5 +213,5 @@ func (l *listener) fanOut(hostnames []string, groups [][]*Route, routes, matches
 			func() { fill(half, len(hostnames)) },
 		})
 	}
-	return out
+	return out, runs
 }
