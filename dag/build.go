@@ -35,7 +35,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*Graph, error) 
 		secret:   map[types.NamespacedName]*Secret{},
 		unserved: map[types.NamespacedName]string{},
 	}
-	b.attached = map[*VirtualHost][]hostRun{}
+	b.attached = &attachRuns{}
 	// Services are indexed beside the Gateways, which do not read them, and
 	// the sorting of routes; compiling routes is the first to need them.
 	var services sync.WaitGroup

@@ -21,7 +21,7 @@ import (
 // Request so the client retries on a new connection; when no listener
 // matches, 404. Envoy picks the virtual host with the most specific domain,
 // so a 421 virtual host per sibling hostname gives exactly that.
-func httpsFilterChain(l *listener, siblings []*listener, attached map[*VirtualHost][]hostRun) *FilterChain {
+func httpsFilterChain(l *listener, siblings []*listener, attached *attachRuns) *FilterChain {
 	fc := &FilterChain{
 		Listener:     string(l.spec.Name),
 		Protocol:     string(l.spec.Protocol),

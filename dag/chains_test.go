@@ -53,7 +53,7 @@ func TestHTTPSFilterChainMisdirected(t *testing.T) {
 		{fallback, "[foo.example.com(421) *.example.com(421)]"},
 	}
 	for _, tt := range tests {
-		fc := httpsFilterChain(tt.l, all, map[*VirtualHost][]hostRun{})
+		fc := httpsFilterChain(tt.l, all, &attachRuns{})
 		if got := describeHosts(fc.VirtualHosts); got != tt.want {
 			t.Errorf("%s: virtual hosts %s, want %s", tt.l.spec.Name, got, tt.want)
 		}

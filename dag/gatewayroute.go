@@ -46,3 +46,34 @@ type hostRun struct {
 // grpcNames are the lengths of the service and the method a GRPCRoute
 // route's match names (gatewayRoute.grpcService, grpcMethod).
 type grpcNames struct{ service, method uint16 }
+
+// attachRuns records, listener by listener, under which hostname the routes
+// of each Gateway virtual host were attached: those of vhosts[k][i] under
+// runs[k][i]. Layering looks them up (of), indexing them on first use: most
+// graphs have no HTTPProxy or Ingress host to layer, and then no index.
+type attachRuns struct {
+	vhosts [][]*VirtualHost
+	runs   [][][]hostRun
+	index  map[*VirtualHost][]hostRun
+}
+
+func (a *attachRuns) add(vhosts []*VirtualHost, runs [][]hostRun) {
+	a.vhosts, a.runs = append(a.vhosts, vhosts), append(a.runs, runs)
+}
+
+// of returns the runs of vh; none for a virtual host not recorded, whose
+// routes are all under its own hostname.
+func (a *attachRuns) of(vh *VirtualHost) []hostRun {
+	if a == nil {
+		return nil
+	}
+	if a.index == nil {
+		a.index = map[*VirtualHost][]hostRun{}
+		for k, vhosts := range a.vhosts {
+			for i, vh := range vhosts {
+				a.index[vh] = a.runs[k][i]
+			}
+		}
+	}
+	return a.index[vh]
+}

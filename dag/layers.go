@@ -233,7 +233,7 @@ func newLayeredRoute(r *Route, hostname string, prec precedence) layeredRoute {
 // their routes were attached (virtualHosts), and the lengths of the names
 // GRPCRoute routes rank by.
 type gatewayLayering struct {
-	attached  map[*VirtualHost][]hostRun
+	attached  *attachRuns
 	grpcNames map[*Route]grpcNames
 }
 
@@ -243,7 +243,7 @@ func (g gatewayLayering) hosts(vhosts []*VirtualHost) []*layeredHost {
 	out := make([]*layeredHost, 0, len(vhosts))
 	for _, vh := range vhosts {
 		lh := &layeredHost{layer: gatewayLayer, hostname: vh.Hostname, listener: vh.Listener, misdirected: vh.Misdirected, vh: vh}
-		runs, run := g.attached[vh], 0
+		runs, run := g.attached.of(vh), 0
 		for i, r := range vh.Routes {
 			attach := vh.Hostname
 			for run < len(runs) && i >= runs[run].end {

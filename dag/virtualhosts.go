@@ -20,7 +20,7 @@ import (
 // the largest part of the graph, so the steps whose hostnames are
 // independent run on every processor. Under which hostname each virtual
 // host's routes were attached goes in attached, for layering.
-func (l *listener) virtualHosts(attached map[*VirtualHost][]hostRun) []*VirtualHost {
+func (l *listener) virtualHosts(attached *attachRuns) []*VirtualHost {
 	hostnames := l.hostnames()
 	groups, losses := l.settleGroups(hostnames)
 	// Recording what was settled and numbering the routes for fan-out
@@ -30,11 +30,7 @@ func (l *listener) virtualHosts(attached map[*VirtualHost][]hostRun) []*VirtualH
 	routes, matches := numberForFanOut(groups)
 	recorded()
 	vhosts, runs := l.fanOut(hostnames, groups, routes, matches)
-	for i, vh := range vhosts {
-		if len(runs[i]) > 0 {
-			attached[vh] = runs[i]
-		}
-	}
+	attached.add(vhosts, runs)
 	return vhosts
 }
 
@@ -152,8 +148,12 @@ func (l *listener) fanOut(hostnames []string, groups [][]*gatewayRoute, routes, 
 	set := hostmatch.NewSet(hostnames, hostmatch.Suffix)
 	covering := make([][]int, len(hostnames))
 	start := make([]int, len(hostnames)+1) // where each virtual host's place begins
+	// Each hostname covers itself, and most only themselves: those share
+	// one array.
+	self := make([]int, len(hostnames))
 	parallel.For(len(hostnames), func(i int) {
-		covering[i] = append(covering[i], i)
+		self[i] = i
+		covering[i] = self[i : i+1 : i+1]
 		for j := range set.Containing(hostnames[i]) {
 			if j > i {
 				covering[i] = append(covering[i], j)
