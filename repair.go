@@ -1,6 +1,10 @@
 package sesame
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/projectsesame/sesame/dag"
+)
 
 // repair takes out of r.XDS what Envoy would refuse
 // (xdsgen.Resources.Repair), so that one object's bad message does not stop
@@ -13,7 +17,7 @@ func (r *Result) repair() error {
 	for _, p := range r.Repairs {
 		msg := fmt.Sprintf("Internal error: %v. This is a bug in Sesame; please report it with the input.", p)
 		kind, namespace, name, ok := p.Source()
-		if !ok || !r.graph.ReportInternalError(kind, namespace, name, msg) {
+		if !ok || !dag.ReportInternalError(r.graph, kind, namespace, name, msg) {
 			r.Warnings = append(r.Warnings, msg)
 		}
 	}

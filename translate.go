@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/xdsgen"
 )
 
@@ -47,12 +48,12 @@ type Result struct {
 	XDS *xdsgen.Resources
 	// Status is the status each object in scope should have, ordered by
 	// apiVersion, kind, namespace and name.
-	Status []dag.StatusUpdate
+	Status []graph.StatusUpdate
 	// Events are what a controller should record as Kubernetes Events for
 	// objects whose status has no room for conditions (Ingress): what was
 	// translated, and every problem, with the field and what to do. Ordered
 	// by apiVersion, kind, namespace and name.
-	Events []dag.Event
+	Events []graph.Event
 	// Warnings name the objects that were not translated because Sesame does
 	// not read their kind.
 	Warnings []string
@@ -62,7 +63,7 @@ type Result struct {
 	// controller should log them, and tests and fuzzers fail on them.
 	Repairs []xdsgen.Problem
 
-	graph *dag.Graph
+	graph *graph.Graph
 }
 
 // Gateways lists the Gateways the result serves, by namespace and name.

@@ -8,12 +8,13 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/projectsesame/sesame/internal/bykey"
 	"github.com/projectsesame/sesame/internal/parallel"
 	"github.com/projectsesame/sesame/protocol"
 )
@@ -36,9 +37,9 @@ type backendOrigin struct {
 //
 // filters, when not nil, gives the compiled filters of the backendRef at
 // an index (HTTPRoute and GRPCRoute backendRef filters).
-func (b *builder) resolveBackends(from backendOrigin, refs []gatewayv1.BackendRef, field string, c *compiledRules, filters func(int) *backendFilters) (backends []WeightedCluster, invalidWeight uint32, problem string) {
+func (b *builder) resolveBackends(from backendOrigin, refs []gatewayv1.BackendRef, field string, c *compiledRules, filters func(int) *backendFilters) (backends []graph.WeightedCluster, invalidWeight uint32, problem string) {
 	problem = weightsProblem(refs, field)
-	backends = make([]WeightedCluster, 0, len(refs))
+	backends = make([]graph.WeightedCluster, 0, len(refs))
 	for bi := range refs {
 		ref := &refs[bi]
 		weight := uint32(1)
@@ -61,9 +62,9 @@ func (b *builder) resolveBackends(from backendOrigin, refs []gatewayv1.BackendRe
 			continue
 		}
 		if weight > 0 {
-			wc := WeightedCluster{Cluster: cluster, Weight: weight}
-			if f != nil && (!f.request.empty() || !f.response.empty()) {
-				wc.Headers = &BackendHeaders{Request: f.request, Response: f.response}
+			wc := graph.WeightedCluster{Cluster: cluster, Weight: weight}
+			if f != nil && (!f.request.Empty() || !f.response.Empty()) {
+				wc.Headers = &graph.BackendHeaders{Request: f.request, Response: f.response}
 			}
 			backends = append(backends, wc)
 		}
@@ -121,7 +122,7 @@ func (c *compiledRules) refProblem(reason, problem string) {
 
 // resolveServiceRef finds the Cluster for a backendRef, or the reason it
 // cannot be used.
-func (b *builder) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRef) (*Cluster, string, string) {
+func (b *builder) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRef) (*graph.Cluster, string, string) {
 	fromKind, fromNamespace := from.kind, from.namespace
 	group, kind, namespace := valueOr(ref.Group, ""), valueOr(ref.Kind, "Service"), valueOr(ref.Namespace, fromNamespace)
 	if group != "" || kind != "Service" {
@@ -222,7 +223,7 @@ func findTCPPort(svc *corev1.Service, is func(*corev1.ServicePort) bool) *corev1
 // creating it on first use, so that routes sharing a backend share its
 // cluster. A Service has a cluster per port and protocol in use, a handful:
 // a scan finds it.
-func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol string) *Cluster {
+func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol string) *graph.Cluster {
 	b.lock()
 	defer b.unlock()
 	for _, c := range svc.clusters {
@@ -230,57 +231,34 @@ func (b *builder) clusterOf(svc *service, port *corev1.ServicePort, protocol str
 			return c
 		}
 	}
-	var c *Cluster
+	var c *graph.Cluster
 	if svc.clusters == nil {
 		// Most Services have one cluster: it lives in the index entry.
 		c, svc.clusters = &svc.firstCluster, svc.clusterSlot[:0:1]
 	} else {
-		c = &Cluster{}
+		c = &graph.Cluster{}
 	}
-	*c = Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol}
+	*c = graph.Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol}
 	svc.clusters = append(svc.clusters, c)
 	return c
 }
 
-// finishClusters puts in the graph the clusters that served routes send
-// traffic to, with their endpoints. Services that only rejected routes or
-// weight-0 backends name get no cluster: Envoy would never use it.
-// Each cluster's endpoints depend on it alone, so they are collected in
-// parallel. The routes are read from Graph.Routes, once each, rather than
-// from the virtual hosts that share them.
-func (b *builder) finishClusters() {
-	// A route has a cluster or two, and many share theirs.
-	b.graph.Clusters = usedClusters(slices.Values(b.graph.Routes), b.graph.Listeners, len(b.graph.Routes))
-	// Sorted first, so that the endpoints, which are allocated in the
-	// order of clusters on each processor, lie in the order they are read
-	// in (by xdsgen).
-	sortClusters(b.graph.Clusters)
-	for i, c := range b.graph.Clusters {
-		c.ID = i
-	}
+// fillEndpoints gives the graph's clusters their endpoints. Each
+// cluster's depend on it alone, so they are collected in parallel, in the
+// order of the clusters (Graph.Index sorted them), so that on each
+// processor they are allocated in the order xdsgen reads them.
+func (b *builder) fillEndpoints() {
 	parallel.For(len(b.graph.Clusters), func(i int) {
 		c := b.graph.Clusters[i]
 		c.Endpoints = b.endpoints(c)
 	})
 }
 
-// sortClusters orders clusters by Service namespace and name, port and
-// protocol.
-func sortClusters(clusters []*Cluster) {
-	bykey.Permute(clusters, bykey.Order(len(clusters), func(k *bykey.Keys, i int) {
-		c := clusters[i]
-		k.String(c.Service.Namespace)
-		k.String(c.Service.Name)
-		k.Int32(c.Port)
-		k.String(c.Protocol)
-	}))
-}
-
 // endpoints collects the ready addresses of a Service port from the
 // Service's EndpointSlices. A slice port belongs to the Service port of the
 // same name (Kubernetes names them alike); endpoints that are not ready, and
 // FQDN slices, which Envoy cannot use as EDS addresses, are left out.
-func (b *builder) endpoints(c *Cluster) []Endpoint {
+func (b *builder) endpoints(c *graph.Cluster) []graph.Endpoint {
 	svc := b.index.services[c.Service]
 	if svc == nil {
 		return nil // clusters are made of indexed Services only
@@ -292,7 +270,7 @@ func (b *builder) endpoints(c *Cluster) []Endpoint {
 	if n == 0 {
 		return nil
 	}
-	out := make([]Endpoint, 0, n)
+	out := make([]graph.Endpoint, 0, n)
 	for _, slice := range svc.slices {
 		if slice.AddressType != discoveryv1.AddressTypeIPv4 && slice.AddressType != discoveryv1.AddressTypeIPv6 {
 			continue
@@ -308,7 +286,7 @@ func (b *builder) endpoints(c *Cluster) []Endpoint {
 				}
 				for _, addr := range ep.Addresses {
 					if a, ok := canonicalAddress(addr); ok {
-						out = append(out, Endpoint{Address: a, Port: *sp.Port})
+						out = append(out, graph.Endpoint{Address: a, Port: *sp.Port})
 					}
 				}
 			}
@@ -317,7 +295,7 @@ func (b *builder) endpoints(c *Cluster) []Endpoint {
 	if len(out) == 0 {
 		return nil
 	}
-	slices.SortFunc(out, func(x, y Endpoint) int {
+	slices.SortFunc(out, func(x, y graph.Endpoint) int {
 		return cmp.Or(cmp.Compare(x.Address, y.Address), cmp.Compare(x.Port, y.Port))
 	})
 	return slices.Compact(out)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -40,8 +42,8 @@ func TestEndpoints(t *testing.T) {
 		slice("h", discoveryv1.AddressTypeIPv4, http, ep(nil, "not-an-ip")),               // hostile address
 	}}
 	b := &builder{index: newIndex(in)}
-	got := b.endpoints(&Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 80, PortName: "http"})
-	want := []Endpoint{{"10.0.0.1", 8080}, {"10.0.0.2", 8080}, {"fd00::1", 8080}}
+	got := b.endpoints(&graph.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 80, PortName: "http"})
+	want := []graph.Endpoint{{"10.0.0.1", 8080}, {"10.0.0.2", 8080}, {"fd00::1", 8080}}
 	if !slices.Equal(got, want) {
 		t.Errorf("endpoints = %v, want %v", got, want)
 	}

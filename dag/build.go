@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -16,7 +18,7 @@ import (
 // never changes in, and gives the same Graph for the same objects in any
 // order. Invalid objects do not stop it: they get a status that says what is
 // wrong, and everything else is still translated.
-func Build(in *Input, opts Options) *Graph {
+func Build(in *Input, opts Options) *graph.Graph {
 	g, _ := BuildContext(context.Background(), in, opts)
 	return g
 }
@@ -25,14 +27,14 @@ func Build(in *Input, opts Options) *Graph {
 // ctx.Err() and no Graph, soon after, having checked ctx between its
 // stages and every checkEvery routes or Gateways within them. Goroutines
 // it started have ended when it returns.
-func BuildContext(ctx context.Context, in *Input, opts Options) (*Graph, error) {
+func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, error) {
 	b := &builder{
 		ctx:      ctx,
 		opts:     opts,
 		now:      metav1.NewTime(opts.Now),
 		index:    newIndexWithoutServices(in),
-		graph:    &Graph{},
-		secret:   map[types.NamespacedName]*Secret{},
+		graph:    &graph.Graph{},
+		secret:   map[types.NamespacedName]*graph.Secret{},
 		unserved: map[types.NamespacedName]string{},
 	}
 	b.attached = &attachRuns{}
@@ -99,7 +101,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*Graph, error) 
 	// comes next reads nothing it writes: with many routes, it is written
 	// on another goroutine meanwhile, and so is the sorting of all status.
 	large := len(b.routeStatus) >= parallel.Min
-	var gatewayAPIStatus []StatusUpdate
+	var gatewayAPIStatus []graph.StatusUpdate
 	statusWritten := parallel.Start(large, func() {
 		gatewayAPIStatus = b.completeRouteStatus(len(gateways))
 		for _, g := range gateways {
@@ -121,11 +123,10 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*Graph, error) 
 	statusSorted := parallel.Start(large, func() {
 		statusWritten()
 		b.graph.Status = append(b.graph.Status, gatewayAPIStatus...)
-		sortStatus(b.graph.Status)
+		graph.SortStatus(b.graph.Status)
 	})
-	b.graph.Routes = numberRoutes(b.graph.Listeners)
-	b.finishClusters()
-	b.finishSecrets()
+	b.graph.Index()
+	b.fillEndpoints()
 	statusSorted()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -146,11 +147,11 @@ type builder struct {
 	opts  Options
 	now   metav1.Time
 	index *index
-	graph *Graph
+	graph *graph.Graph
 	// shared, while routes compile in parallel, guards the clusters of
 	// indexed Services (see compileHTTPRoutes).
 	shared *sync.Mutex
-	secret map[types.NamespacedName]*Secret
+	secret map[types.NamespacedName]*graph.Secret
 	// routeStatus completes route status once every route is placed: a
 	// route learns only at the end whether an older one took its matches
 	// (compiledRules.lost).
@@ -179,8 +180,8 @@ func (b *builder) addStatus(kind string, obj metav1.Object, status any) {
 // once rather than for each status.
 var gatewayAPIVersion = gatewayv1.GroupVersion.String()
 
-func (b *builder) statusUpdate(kind string, obj metav1.Object, status any) StatusUpdate {
-	return StatusUpdate{
+func (b *builder) statusUpdate(kind string, obj metav1.Object, status any) graph.StatusUpdate {
+	return graph.StatusUpdate{
 		APIVersion: gatewayAPIVersion,
 		Kind:       kind,
 		Namespace:  obj.GetNamespace(),

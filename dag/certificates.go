@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -51,7 +53,7 @@ func (b *builder) resolveCertificates(l *listener, gw *gatewayv1.Gateway) {
 
 // resolveCertificate resolves one certificateRef, or says why it cannot be
 // used.
-func (b *builder) resolveCertificate(ref gatewayv1.SecretObjectReference, gw *gatewayv1.Gateway) (*Secret, string, string) {
+func (b *builder) resolveCertificate(ref gatewayv1.SecretObjectReference, gw *gatewayv1.Gateway) (*graph.Secret, string, string) {
 	invalid := string(gatewayv1.ListenerReasonInvalidCertificateRef)
 	group, kind := valueOr(ref.Group, ""), valueOr(ref.Kind, "Secret")
 	name := types.NamespacedName{Namespace: valueOr(ref.Namespace, gw.Namespace), Name: string(ref.Name)}
@@ -75,7 +77,7 @@ func (b *builder) resolveCertificate(ref gatewayv1.SecretObjectReference, gw *ga
 // tlsSecret reads a kubernetes.io/tls Secret and checks that its
 // certificate and key belong together. Messages never quote its data:
 // crypto/tls errors describe the problem, never the key.
-func (b *builder) tlsSecret(name types.NamespacedName) (*Secret, string) {
+func (b *builder) tlsSecret(name types.NamespacedName) (*graph.Secret, string) {
 	if s := b.secret[name]; s != nil {
 		return s, ""
 	}
@@ -90,7 +92,7 @@ func (b *builder) tlsSecret(name types.NamespacedName) (*Secret, string) {
 	if _, err := tls.X509KeyPair(cert, key); err != nil {
 		return nil, fmt.Sprintf("Secret %s does not hold a PEM certificate and its private key in %s and %s: %v.", refName(name), corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)
 	}
-	s := &Secret{Name: name, Certificate: cert, PrivateKey: key}
+	s := &graph.Secret{Name: name, Certificate: cert, PrivateKey: key}
 	if chain, others := certificateChain(cert); len(others) > 0 {
 		s.Certificate = chain
 		what := "PEM blocks that are not certificates"
@@ -122,12 +124,6 @@ func certificateChain(data []byte) ([]byte, []string) {
 			others = append(others, block.Type)
 		}
 	}
-}
-
-// finishSecrets puts in the graph the Secrets that programmed filter chains
-// use, ordered by namespace and name.
-func (b *builder) finishSecrets() {
-	b.graph.Secrets = usedSecrets(b.graph.Listeners)
 }
 
 // secretValue reads a key of a Secret as the API server stores it: a

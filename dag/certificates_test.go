@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -83,7 +85,7 @@ func TestResolveCertificates(t *testing.T) {
 			if tt.grants {
 				in.ReferenceGrants = []*gatewayv1.ReferenceGrant{grant}
 			}
-			b := &builder{index: newIndex(in), secret: map[types.NamespacedName]*Secret{}}
+			b := &builder{index: newIndex(in), secret: map[types.NamespacedName]*graph.Secret{}}
 			gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "gw", Name: "g"}}
 			spec := &gatewayv1.Listener{Name: "https", Protocol: gatewayv1.HTTPSProtocolType, Port: 443,
 				TLS: &gatewayv1.ListenerTLSConfig{CertificateRefs: tt.refs}}
@@ -171,7 +173,7 @@ func TestKeyInCertificateChain(t *testing.T) {
 		Type:       corev1.SecretTypeTLS,
 		Data:       map[string][]byte{corev1.TLSCertKey: append(append([]byte(nil), cert...), key...), corev1.TLSPrivateKeyKey: key},
 	}}}
-	b := &builder{index: newIndex(in), secret: map[types.NamespacedName]*Secret{}}
+	b := &builder{index: newIndex(in), secret: map[types.NamespacedName]*graph.Secret{}}
 	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "gw", Name: "g"}}
 	spec := &gatewayv1.Listener{Name: "https", Protocol: gatewayv1.HTTPSProtocolType, Port: 443,
 		TLS: &gatewayv1.ListenerTLSConfig{CertificateRefs: []gatewayv1.SecretObjectReference{{Name: "appended"}}}}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/hostmatch"
@@ -21,8 +23,8 @@ import (
 // Request so the client retries on a new connection; when no listener
 // matches, 404. Envoy picks the virtual host with the most specific domain,
 // so a 421 virtual host per sibling hostname gives exactly that.
-func httpsFilterChain(l *listener, siblings []*listener, attached *attachRuns) *FilterChain {
-	fc := &FilterChain{
+func httpsFilterChain(l *listener, siblings []*listener, attached *attachRuns) *graph.FilterChain {
+	fc := &graph.FilterChain{
 		Listener:     string(l.spec.Name),
 		Protocol:     string(l.spec.Protocol),
 		ServerNames:  serverNames(l.hostname),
@@ -33,15 +35,15 @@ func httpsFilterChain(l *listener, siblings []*listener, attached *attachRuns) *
 	for _, vh := range fc.VirtualHosts {
 		domains[vh.Hostname] = true
 	}
-	var misdirected []*VirtualHost
+	var misdirected []*graph.VirtualHost
 	for _, s := range siblings {
 		if s == l || s.spec.Protocol != gatewayv1.HTTPSProtocolType || domains[s.hostname] {
 			continue
 		}
 		domains[s.hostname] = true
-		misdirected = append(misdirected, &VirtualHost{Listener: string(s.spec.Name), Hostname: s.hostname, Misdirected: true})
+		misdirected = append(misdirected, &graph.VirtualHost{Listener: string(s.spec.Name), Hostname: s.hostname, Misdirected: true})
 	}
-	slices.SortFunc(misdirected, func(x, y *VirtualHost) int { return hostmatch.Compare(x.Hostname, y.Hostname) })
+	slices.SortFunc(misdirected, func(x, y *graph.VirtualHost) int { return hostmatch.Compare(x.Hostname, y.Hostname) })
 	fc.VirtualHosts = append(fc.VirtualHosts, misdirected...)
 	return fc
 }
@@ -52,14 +54,14 @@ func httpsFilterChain(l *listener, siblings []*listener, attached *attachRuns) *
 // it a server name that the listener claims but no route serves would fall
 // through to a less specific listener's chain, an HTTPS fallback say, which
 // Listener Isolation forbids: unmatched traffic "MUST be rejected".
-func tlsFilterChains(l *listener) []*FilterChain {
+func tlsFilterChains(l *listener) []*graph.FilterChain {
 	chains := tlsRouteChains(l)
 	for _, fc := range chains {
 		if slices.Equal(fc.ServerNames, serverNames(l.hostname)) || slices.Contains(fc.ServerNames, l.hostname) {
 			return chains // a route serves the whole hostname
 		}
 	}
-	return append(chains, &FilterChain{
+	return append(chains, &graph.FilterChain{
 		Listener:    string(l.spec.Name),
 		Protocol:    string(l.spec.Protocol),
 		ServerNames: serverNames(l.hostname),
@@ -68,19 +70,19 @@ func tlsFilterChains(l *listener) []*FilterChain {
 }
 
 // tlsRouteChains are the chains of the TLSRoutes served on a TLS listener.
-func tlsRouteChains(l *listener) []*FilterChain {
-	byRoute := map[*TCPRoute][]string{}
+func tlsRouteChains(l *listener) []*graph.FilterChain {
+	byRoute := map[*graph.TCPRoute][]string{}
 	for host, route := range l.tlsRoutes {
 		byRoute[route] = append(byRoute[route], host)
 	}
-	var out []*FilterChain
+	var out []*graph.FilterChain
 	for route, hosts := range byRoute {
 		slices.SortFunc(hosts, hostmatch.Compare)
 		var names []string
 		for _, h := range hosts {
 			names = append(names, serverNames(h)...)
 		}
-		out = append(out, &FilterChain{
+		out = append(out, &graph.FilterChain{
 			Listener:     string(l.spec.Name),
 			Protocol:     string(l.spec.Protocol),
 			ServerNames:  names,
@@ -103,14 +105,14 @@ func serverNames(hostname string) []string {
 // sortFilterChains orders chains by their most specific server name, the
 // chain without server names last; ties, which distinct listeners cannot
 // produce, by listener name.
-func sortFilterChains(chains []*FilterChain) {
-	first := func(fc *FilterChain) string {
+func sortFilterChains(chains []*graph.FilterChain) {
+	first := func(fc *graph.FilterChain) string {
 		if len(fc.ServerNames) == 0 {
 			return ""
 		}
 		return fc.ServerNames[0]
 	}
-	slices.SortFunc(chains, func(x, y *FilterChain) int {
+	slices.SortFunc(chains, func(x, y *graph.FilterChain) int {
 		return cmp.Or(hostmatch.Compare(first(x), first(y)), cmp.Compare(x.Listener, y.Listener))
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -13,12 +15,12 @@ func testListener(name string, protocol gatewayv1.ProtocolType, hostname string)
 		hostname:  hostname,
 		accepted:  true,
 		hosts:     map[string][][]*gatewayRoute{},
-		tlsRoutes: map[string]*TCPRoute{},
+		tlsRoutes: map[string]*graph.TCPRoute{},
 	}
 }
 
 // describeHosts lists virtual hosts as "hostname" or "hostname(421)".
-func describeHosts(vhosts []*VirtualHost) string {
+func describeHosts(vhosts []*graph.VirtualHost) string {
 	var out []string
 	for _, vh := range vhosts {
 		s := vh.Hostname
@@ -40,7 +42,7 @@ func TestHTTPSFilterChainMisdirected(t *testing.T) {
 	passthrough := testListener("db", gatewayv1.TLSProtocolType, "db.example.com")
 	all := []*listener{foo, wild, fallback, passthrough}
 	// A route on the wildcard listener for bar.example.com.
-	wild.hosts["bar.example.com"] = [][]*gatewayRoute{{{Route: Route{Match: RouteMatch{Path: PathMatch{PathPrefix, "/"}}}}}}
+	wild.hosts["bar.example.com"] = [][]*gatewayRoute{{{Route: graph.Route{Match: graph.RouteMatch{Path: graph.PathMatch{graph.PathPrefix, "/"}}}}}}
 
 	tests := []struct {
 		l    *listener
@@ -65,8 +67,8 @@ func TestHTTPSFilterChainMisdirected(t *testing.T) {
 
 func TestAddTLSRouteOldestWins(t *testing.T) {
 	l := testListener("tls", gatewayv1.TLSProtocolType, "*.example.com")
-	old := &TCPRoute{Source: RouteSource{Kind: "TLSRoute", Namespace: "ns", Name: "old"}}
-	young := &TCPRoute{Source: RouteSource{Kind: "TLSRoute", Namespace: "ns", Name: "young"}}
+	old := &graph.TCPRoute{Source: graph.RouteSource{Kind: "TLSRoute", Namespace: "ns", Name: "old"}}
+	young := &graph.TCPRoute{Source: graph.RouteSource{Kind: "TLSRoute", Namespace: "ns", Name: "young"}}
 	if taken := addTLSRoute(l, []string{"a.example.com", "b.example.com"}, old); len(taken) != 0 {
 		t.Fatalf("first route lost %v", taken)
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -105,7 +107,7 @@ func describeLosses(losses []loss) string {
 // objectKey names a route object.
 type objectKey struct{ kind, namespace, name string }
 
-func sourceKey(s RouteSource) objectKey { return objectKey{s.Kind, s.Namespace, s.Name} }
+func sourceKey(s graph.RouteSource) objectKey { return objectKey{s.Kind, s.Namespace, s.Name} }
 
 // conflict is a route that lost its match to the identical match of a
 // route that comes first.
@@ -204,7 +206,7 @@ func recordLoss(loser, winner *gatewayRoute, host string) {
 // matchKey is equal for matches that select the same requests as written:
 // the same path, method, and sets of header and query conditions. It is
 // built by hand, not with fmt, as every route needs one.
-func matchKey(m RouteMatch) string {
+func matchKey(m graph.RouteMatch) string {
 	var b strings.Builder
 	b.Grow(matchKeyLen(m))
 	writeMatchKey(&b, m)
@@ -212,9 +214,9 @@ func matchKey(m RouteMatch) string {
 }
 
 // matchKeyLen is the length of matchKey(m).
-func matchKeyLen(m RouteMatch) int {
+func matchKeyLen(m graph.RouteMatch) int {
 	n := len(m.Path.Type) + len(m.Path.Value) + len(m.Method) + 4
-	for _, set := range [][]StringMatch{m.Headers, m.QueryParams} {
+	for _, set := range [][]graph.StringMatch{m.Headers, m.QueryParams} {
 		for _, x := range set {
 			n += len(x.Name) + len(x.Type) + len(x.Value) + 5
 		}
@@ -222,13 +224,13 @@ func matchKeyLen(m RouteMatch) int {
 	return n
 }
 
-func writeMatchKey(b *strings.Builder, m RouteMatch) {
+func writeMatchKey(b *strings.Builder, m graph.RouteMatch) {
 	b.WriteString(string(m.Path.Type))
 	b.WriteByte(0)
 	b.WriteString(m.Path.Value)
 	b.WriteByte(0)
 	b.WriteString(m.Method)
-	for _, set := range [][]StringMatch{m.Headers, m.QueryParams} {
+	for _, set := range [][]graph.StringMatch{m.Headers, m.QueryParams} {
 		b.WriteByte(1)
 		sorted := set
 		if len(set) > 1 {
@@ -242,7 +244,7 @@ func writeMatchKey(b *strings.Builder, m RouteMatch) {
 			b.WriteByte(0)
 			b.WriteString(x.Value)
 			b.WriteByte(0)
-			b.WriteByte('0' + x.flags())
+			b.WriteByte('0' + matchFlags(x))
 			b.WriteByte(2)
 		}
 	}
@@ -258,12 +260,12 @@ func setMatchKeys(routes []*gatewayRoute) {
 }
 
 // compareStringMatch orders conditions by name, type, value and flags.
-func compareStringMatch(a, b StringMatch) int {
-	return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Value, b.Value), cmp.Compare(a.flags(), b.flags()))
+func compareStringMatch(a, b graph.StringMatch) int {
+	return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Value, b.Value), cmp.Compare(matchFlags(a), matchFlags(b)))
 }
 
-// flags packs the boolean options of a condition into three bits.
-func (s StringMatch) flags() byte {
+// matchFlags packs the boolean options of a condition into three bits.
+func matchFlags(s graph.StringMatch) byte {
 	var f byte
 	if s.IgnoreCase {
 		f |= 1

@@ -5,27 +5,29 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 func TestDropConflicts(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	objects := objectRules{}
-	r := func(name string, age, rule int, m RouteMatch) *gatewayRoute {
-		return &gatewayRoute{Route: Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule}, Match: m}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
+	r := func(name string, age, rule int, m graph.RouteMatch) *gatewayRoute {
+		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule}, Match: m}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
 	}
-	prefix := func(v string) RouteMatch { return RouteMatch{Path: PathMatch{PathPrefix, v}} }
-	withHeaders := func(m RouteMatch, hs ...StringMatch) RouteMatch { m.Headers = hs; return m }
-	a, b := StringMatch{Name: "a", Type: MatchExact, Value: "1"}, StringMatch{Name: "b", Type: MatchExact, Value: "2"}
+	prefix := func(v string) graph.RouteMatch { return graph.RouteMatch{Path: graph.PathMatch{graph.PathPrefix, v}} }
+	withHeaders := func(m graph.RouteMatch, hs ...graph.StringMatch) graph.RouteMatch { m.Headers = hs; return m }
+	a, b := graph.StringMatch{Name: "a", Type: graph.MatchExact, Value: "1"}, graph.StringMatch{Name: "b", Type: graph.MatchExact, Value: "2"}
 
 	routes := []*gatewayRoute{
 		r("old", 1, 0, prefix("/api")),
-		r("new", 2, 0, prefix("/api")),                                 // same match, newer: dropped
-		r("new", 2, 1, prefix("/web")),                                 // different path: kept
-		r("old", 1, 1, withHeaders(prefix("/x"), a, b)),                // headers as a set ...
-		r("new", 2, 2, withHeaders(prefix("/x"), b, a)),                // ... in another order: dropped
-		r("new", 2, 3, withHeaders(prefix("/x"), a)),                   // a subset of headers: kept
-		r("old", 1, 2, prefix("/api")),                                 // the same route twice: not a conflict
-		r("new", 2, 4, RouteMatch{Path: PathMatch{PathExact, "/api"}}), // Exact differs from prefix: kept
+		r("new", 2, 0, prefix("/api")),                                                   // same match, newer: dropped
+		r("new", 2, 1, prefix("/web")),                                                   // different path: kept
+		r("old", 1, 1, withHeaders(prefix("/x"), a, b)),                                  // headers as a set ...
+		r("new", 2, 2, withHeaders(prefix("/x"), b, a)),                                  // ... in another order: dropped
+		r("new", 2, 3, withHeaders(prefix("/x"), a)),                                     // a subset of headers: kept
+		r("old", 1, 2, prefix("/api")),                                                   // the same route twice: not a conflict
+		r("new", 2, 4, graph.RouteMatch{Path: graph.PathMatch{graph.PathExact, "/api"}}), // Exact differs from prefix: kept
 	}
 	sortRoutes(routes)
 	kept := dropConflicts("a.example.com", routes)
@@ -52,7 +54,7 @@ func TestDropConflictsSameAge(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	objects := objectRules{}
 	r := func(namespace, name string) *gatewayRoute {
-		return &gatewayRoute{Route: Route{Source: RouteSource{Kind: "GRPCRoute", Namespace: namespace, Name: name}, Match: RouteMatch{Path: PathMatch{PathExact, "/pkg.Svc/Get"}}}, age: ageOf(t0), grpcService: 7, grpcMethod: 3, rules: objects.of(namespace + "/" + name)}
+		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute", Namespace: namespace, Name: name}, Match: graph.RouteMatch{Path: graph.PathMatch{graph.PathExact, "/pkg.Svc/Get"}}}, age: ageOf(t0), grpcService: 7, grpcMethod: 3, rules: objects.of(namespace + "/" + name)}
 	}
 	// "team-b/web" comes before "team/api": '-' sorts before '/'.
 	routes := []*gatewayRoute{r("team", "api"), r("team-b", "web")}
@@ -76,7 +78,7 @@ func TestDropConflictsApart(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	objects := objectRules{}
 	r := func(name string, age int, path string) *gatewayRoute {
-		return &gatewayRoute{Route: Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: RouteMatch{Path: PathMatch{PathPrefix, path}}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
+		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: graph.RouteMatch{Path: graph.PathMatch{graph.PathPrefix, path}}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
 	}
 	routes := []*gatewayRoute{r("new", 3, "/api"), r("mid", 2, "/apx"), r("old", 1, "/api"), r("short", 4, "/a")}
 	sortRoutes(routes)
@@ -114,7 +116,7 @@ func TestDropIdenticalLongRuns(t *testing.T) {
 			// Four-letter paths, one shape; names repeat so that some
 			// identical matches are of the same object.
 			path := fmt.Sprintf("/p%02d", i%7)
-			routes = append(routes, &gatewayRoute{Route: Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: fmt.Sprintf("r%d", i%5), Rule: i}, Match: RouteMatch{Path: PathMatch{PathPrefix, path}}}, age: ageOf(t0.Add(time.Duration(i%11) * time.Minute))})
+			routes = append(routes, &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: fmt.Sprintf("r%d", i%5), Rule: i}, Match: graph.RouteMatch{Path: graph.PathMatch{graph.PathPrefix, path}}}, age: ageOf(t0.Add(time.Duration(i%11) * time.Minute))})
 		}
 		sortRoutes(routes)
 		// What each route should become: the first route with a match
@@ -172,21 +174,21 @@ func (o objectRules) of(name string) *compiledRules {
 // together (setMatchKeys): the length must be exact, and packing must not
 // change a key.
 func TestMatchKeyLenIsExactAndPackedKeysAreTheSame(t *testing.T) {
-	matches := []RouteMatch{
+	matches := []graph.RouteMatch{
 		{},
-		{Path: PathMatch{Type: PathPrefix, Value: "/"}},
-		{Path: PathMatch{Type: PathExact, Value: "/a"}, Method: "GET"},
-		{Path: PathMatch{Type: PathPrefix, Value: "/api"}, Headers: []StringMatch{
-			{Name: "x-b", Type: MatchExact, Value: "2"}, {Name: "x-a", Type: MatchRegularExpression, Value: ".*", Invert: true},
-		}, QueryParams: []StringMatch{{Name: "q", Type: MatchExact, Value: "1", IgnoreCase: true}}},
-		{Headers: []StringMatch{{Name: "present", Type: MatchPresent}}},
+		{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/"}},
+		{Path: graph.PathMatch{Type: graph.PathExact, Value: "/a"}, Method: "GET"},
+		{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/api"}, Headers: []graph.StringMatch{
+			{Name: "x-b", Type: graph.MatchExact, Value: "2"}, {Name: "x-a", Type: graph.MatchRegularExpression, Value: ".*", Invert: true},
+		}, QueryParams: []graph.StringMatch{{Name: "q", Type: graph.MatchExact, Value: "1", IgnoreCase: true}}},
+		{Headers: []graph.StringMatch{{Name: "present", Type: graph.MatchPresent}}},
 	}
 	routes := make([]*gatewayRoute, len(matches))
 	for i, m := range matches {
 		if key := matchKey(m); len(key) != matchKeyLen(m) {
 			t.Errorf("matchKey(%+v) has %d bytes, matchKeyLen says %d", m, len(key), matchKeyLen(m))
 		}
-		routes[i] = &gatewayRoute{Route: Route{Match: m}}
+		routes[i] = &gatewayRoute{Route: graph.Route{Match: m}}
 	}
 	setMatchKeys(routes)
 	for i, r := range routes {
@@ -199,7 +201,7 @@ func TestMatchKeyLenIsExactAndPackedKeysAreTheSame(t *testing.T) {
 // The description of losses is written into a buffer sized by
 // describedLen: it must be exact, and say what String says of each loss.
 func TestDescribeLossesIsExactlySized(t *testing.T) {
-	winner := &gatewayRoute{Route: Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "team-a", Name: "older"}}}
+	winner := &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "team-a", Name: "older"}}}
 	losses := []loss{
 		{rule: 0, match: 0, host: "", winner: winner},
 		{rule: 12, match: 345, host: "shop.example.com", winner: winner},

@@ -3,6 +3,8 @@ package dag
 import (
 	"slices"
 	"testing"
+
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 // TestEvents: the same Event is kept once; Events sort by object, keeping
@@ -10,10 +12,10 @@ import (
 func TestEvents(t *testing.T) {
 	var e events
 	b, a := objectKey{"Ingress", "ns", "b"}, objectKey{"Ingress", "ns", "a"}
-	e.addf(b, "v1", EventNormal, "Translated", "b %d", 1)
-	e.addf(a, "v1", EventWarning, "Z", "second")
-	e.addf(b, "v1", EventNormal, "Translated", "b %d", 1)
-	e.addf(a, "v1", EventWarning, "A", "third")
+	e.addf(b, "v1", graph.EventNormal, "Translated", "b %d", 1)
+	e.addf(a, "v1", graph.EventWarning, "Z", "second")
+	e.addf(b, "v1", graph.EventNormal, "Translated", "b %d", 1)
+	e.addf(a, "v1", graph.EventWarning, "A", "third")
 	var got []string
 	for _, ev := range e.sorted() {
 		got = append(got, ev.Name+":"+ev.Reason)

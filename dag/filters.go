@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/hostmatch"
@@ -15,7 +17,7 @@ import (
 // compiledFilters are the filters of one HTTPRoute rule, before they meet the
 // rule's matches (a prefix rewrite needs the matched prefix).
 type compiledFilters struct {
-	Filters
+	graph.Filters
 	// unresolved is true when an ExtensionRef names a filter Sesame does not
 	// know: the spec says such a filter "MUST NOT be skipped" and the
 	// requests it would process "MUST receive a HTTP error response".
@@ -48,7 +50,7 @@ func (b *builder) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRou
 		case gatewayv1.HTTPRouteFilterURLRewrite:
 			out.Rewrite, problem = rewrite(f.URLRewrite)
 		case gatewayv1.HTTPRouteFilterRequestMirror:
-			var m *Mirror
+			var m *graph.Mirror
 			if m, problem = b.mirror(from, f.RequestMirror, at, c); m != nil {
 				out.Mirrors = append(out.Mirrors, *m)
 			}
@@ -86,12 +88,12 @@ func extensionRefName(ref *gatewayv1.LocalObjectReference) string {
 // pseudo-header) through request_headers_to_add, but rewrites it on
 // forwarding, which is what setting it means. Adding to or removing Host
 // has no such equivalent and is refused.
-func hostHeader(f *Filters) string {
+func hostHeader(f *graph.Filters) string {
 	m := &f.RequestHeaders
-	if slices.Contains(m.Remove, "host") || slices.ContainsFunc(m.Add, func(h Header) bool { return h.Name == "host" }) {
+	if slices.Contains(m.Remove, "host") || slices.ContainsFunc(m.Add, func(h graph.Header) bool { return h.Name == "host" }) {
 		return "requestHeaderModifier cannot add to or remove the Host header; set it (or use URLRewrite hostname)."
 	}
-	i := slices.IndexFunc(m.Set, func(h Header) bool { return h.Name == "host" })
+	i := slices.IndexFunc(m.Set, func(h graph.Header) bool { return h.Name == "host" })
 	if i < 0 {
 		return ""
 	}
@@ -107,38 +109,38 @@ func hostHeader(f *Filters) string {
 		rw.Hostname = host
 		f.Rewrite = &rw
 	default:
-		f.Rewrite = &Rewrite{Hostname: host}
+		f.Rewrite = &graph.Rewrite{Hostname: host}
 	}
 	return ""
 }
 
 // forMatch completes the filters for one match: a ReplacePrefixMatch
 // replaces that match's prefix, and needs one.
-func (f compiledFilters) forMatch(m RouteMatch) (Filters, string) {
+func (f compiledFilters) forMatch(m graph.RouteMatch) (graph.Filters, string) {
 	out := f.Filters
 	if out.Redirect != nil && prefixPending(out.Redirect.Path) {
 		copied := *out.Redirect
 		out.Redirect = &copied
 		if !withMatchedPrefix(&copied.Path, m) {
-			return Filters{}, needsPrefix(m)
+			return graph.Filters{}, needsPrefix(m)
 		}
 	}
 	if out.Rewrite != nil && prefixPending(out.Rewrite.Path) {
 		copied := *out.Rewrite
 		out.Rewrite = &copied
 		if !withMatchedPrefix(&copied.Path, m) {
-			return Filters{}, needsPrefix(m)
+			return graph.Filters{}, needsPrefix(m)
 		}
 	}
 	return out, ""
 }
 
-func prefixPending(p *PathRewrite) bool { return p != nil && p.ReplacePrefix }
+func prefixPending(p *graph.PathRewrite) bool { return p != nil && p.ReplacePrefix }
 
 // withMatchedPrefix replaces *p with a copy that knows m's prefix; the
 // compiled filters are shared by the rule's matches and stay unchanged.
-func withMatchedPrefix(p **PathRewrite, m RouteMatch) bool {
-	if m.Path.Type != PathPrefix {
+func withMatchedPrefix(p **graph.PathRewrite, m graph.RouteMatch) bool {
+	if m.Path.Type != graph.PathPrefix {
 		return false
 	}
 	copied := **p
@@ -147,7 +149,7 @@ func withMatchedPrefix(p **PathRewrite, m RouteMatch) bool {
 	return true
 }
 
-func needsPrefix(m RouteMatch) string {
+func needsPrefix(m graph.RouteMatch) string {
 	return "ReplacePrefixMatch needs a PathPrefix match; this match is " + string(m.Path.Type) + "."
 }
 
@@ -160,15 +162,15 @@ func needsPrefix(m RouteMatch) string {
 // case-insensitive. A response filter may not touch Server, nor remove
 // Date: Envoy's connection manager writes them after every filter, so the
 // filter could not be applied as written.
-func headerModifier(f *gatewayv1.HTTPHeaderFilter, response bool) (HeaderModifier, string) {
+func headerModifier(f *gatewayv1.HTTPHeaderFilter, response bool) (graph.HeaderModifier, string) {
 	field := "requestHeaderModifier"
 	if response {
 		field = "responseHeaderModifier"
 	}
 	if f == nil {
-		return HeaderModifier{}, field + " is missing."
+		return graph.HeaderModifier{}, field + " is missing."
 	}
-	var out HeaderModifier
+	var out graph.HeaderModifier
 	seen := map[string]string{} // lower-cased name: the list that names it
 	// check validates the i-th entry of list and returns its lower-cased name.
 	check := func(list string, i int, raw, value string) (string, string) {
@@ -190,28 +192,28 @@ func headerModifier(f *gatewayv1.HTTPHeaderFilter, response bool) (HeaderModifie
 		}
 		return n, ""
 	}
-	headers := func(in []gatewayv1.HTTPHeader, list string) ([]Header, string) {
-		var hs []Header
+	headers := func(in []gatewayv1.HTTPHeader, list string) ([]graph.Header, string) {
+		var hs []graph.Header
 		for i, h := range in {
 			n, problem := check(list, i, string(h.Name), h.Value)
 			if problem != "" {
 				return nil, problem
 			}
-			hs = append(hs, Header{Name: n, Value: h.Value})
+			hs = append(hs, graph.Header{Name: n, Value: h.Value})
 		}
 		return hs, ""
 	}
 	var problem string
 	if out.Set, problem = headers(f.Set, "set"); problem != "" {
-		return HeaderModifier{}, problem
+		return graph.HeaderModifier{}, problem
 	}
 	if out.Add, problem = headers(f.Add, "add"); problem != "" {
-		return HeaderModifier{}, problem
+		return graph.HeaderModifier{}, problem
 	}
 	for i, raw := range f.Remove {
 		n, problem := check("remove", i, raw, "")
 		if problem != "" {
-			return HeaderModifier{}, problem
+			return graph.HeaderModifier{}, problem
 		}
 		out.Remove = append(out.Remove, n)
 	}
@@ -247,11 +249,11 @@ const maxHeaderValue = 16384
 
 // redirect validates a RequestRedirect filter. The status defaults to 302,
 // as the API does.
-func redirect(f *gatewayv1.HTTPRequestRedirectFilter) (*Redirect, string) {
+func redirect(f *gatewayv1.HTTPRequestRedirectFilter) (*graph.Redirect, string) {
 	if f == nil {
 		return nil, "requestRedirect is missing."
 	}
-	out := &Redirect{StatusCode: 302}
+	out := &graph.Redirect{StatusCode: 302}
 	if f.Scheme != nil {
 		out.Scheme = *f.Scheme
 		if out.Scheme != "http" && out.Scheme != "https" {
@@ -284,11 +286,11 @@ func redirect(f *gatewayv1.HTTPRequestRedirectFilter) (*Redirect, string) {
 }
 
 // rewrite validates a URLRewrite filter.
-func rewrite(f *gatewayv1.HTTPURLRewriteFilter) (*Rewrite, string) {
+func rewrite(f *gatewayv1.HTTPURLRewriteFilter) (*graph.Rewrite, string) {
 	if f == nil {
 		return nil, "urlRewrite is missing."
 	}
-	out := &Rewrite{}
+	out := &graph.Rewrite{}
 	if f.Hostname != nil {
 		out.Hostname = string(*f.Hostname)
 		if err := hostmatch.ValidatePrecise(out.Hostname); err != nil {
@@ -300,7 +302,7 @@ func rewrite(f *gatewayv1.HTTPURLRewriteFilter) (*Rewrite, string) {
 	return out, problem
 }
 
-func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*PathRewrite, string) {
+func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*graph.PathRewrite, string) {
 	if p == nil {
 		return nil, ""
 	}
@@ -312,7 +314,7 @@ func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*PathRewrite, st
 		if problem := headerValueProblem(*p.ReplaceFullPath); problem != "" {
 			return nil, field + ".replaceFullPath: " + problem
 		}
-		return &PathRewrite{Full: *p.ReplaceFullPath}, ""
+		return &graph.PathRewrite{Full: *p.ReplaceFullPath}, ""
 	case gatewayv1.PrefixMatchHTTPPathModifier:
 		prefix := "/"
 		if p.ReplacePrefixMatch != nil && *p.ReplacePrefixMatch != "" {
@@ -324,7 +326,7 @@ func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*PathRewrite, st
 		if problem := headerValueProblem(prefix); problem != "" {
 			return nil, field + ".replacePrefixMatch: " + problem
 		}
-		return &PathRewrite{Prefix: prefix, ReplacePrefix: true}, ""
+		return &graph.PathRewrite{Prefix: prefix, ReplacePrefix: true}, ""
 	default:
 		return nil, fmt.Sprintf("%s.type %q is not ReplaceFullPath or ReplacePrefixMatch.", field, userValue(p.Type))
 	}
@@ -332,7 +334,7 @@ func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*PathRewrite, st
 
 // mirror resolves a RequestMirror filter. An unusable backend is reported in
 // ResolvedRefs and the mirror left out; the rule still serves.
-func (b *builder) mirror(from backendOrigin, f *gatewayv1.HTTPRequestMirrorFilter, at string, c *compiledRules) (*Mirror, string) {
+func (b *builder) mirror(from backendOrigin, f *gatewayv1.HTTPRequestMirrorFilter, at string, c *compiledRules) (*graph.Mirror, string) {
 	if f == nil {
 		return nil, "requestMirror is missing."
 	}
@@ -361,7 +363,7 @@ func (b *builder) mirror(from backendOrigin, f *gatewayv1.HTTPRequestMirrorFilte
 		c.refProblem(reason, fmt.Sprintf("%s.requestMirror.backendRef: %s The mirror is left out.", at, problem))
 		return nil, ""
 	}
-	return &Mirror{Cluster: cluster, Numerator: num, Denominator: den}, ""
+	return &graph.Mirror{Cluster: cluster, Numerator: num, Denominator: den}, ""
 }
 
 // timeouts validates a rule's timeouts (GEP-2257 durations). The backend

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -137,8 +139,8 @@ func TestCompileFilters(t *testing.T) {
 			c := &compiledRules{resolvedRefs: true}
 			cf, problem := b.compileFilters(backendOrigin{kind: "HTTPRoute", namespace: route.Namespace}, tt.filters, "spec.rules[0]", c)
 			if problem == "" {
-				var f Filters
-				f, problem = cf.forMatch(RouteMatch{Path: PathMatch{Type: PathPrefix, Value: "/api"}})
+				var f graph.Filters
+				f, problem = cf.forMatch(graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/api"}})
 				cf.Filters = f
 			}
 			if problemChecked(t, problem, tt.problem) {
@@ -175,7 +177,7 @@ func summarize(cf compiledFilters) string {
 	return strings.Join(parts, " ")
 }
 
-func describePath(p *PathRewrite) string {
+func describePath(p *graph.PathRewrite) string {
 	switch {
 	case p == nil:
 		return "<nil>"
@@ -186,13 +188,13 @@ func describePath(p *PathRewrite) string {
 }
 
 func TestForMatchNeedsPrefix(t *testing.T) {
-	cf := compiledFilters{Filters: Filters{Rewrite: &Rewrite{Path: &PathRewrite{Prefix: "/x", ReplacePrefix: true}}}}
-	if _, problem := cf.forMatch(RouteMatch{Path: PathMatch{Type: PathExact, Value: "/a"}}); !strings.Contains(problem, "needs a PathPrefix match") {
+	cf := compiledFilters{Filters: graph.Filters{Rewrite: &graph.Rewrite{Path: &graph.PathRewrite{Prefix: "/x", ReplacePrefix: true}}}}
+	if _, problem := cf.forMatch(graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathExact, Value: "/a"}}); !strings.Contains(problem, "needs a PathPrefix match") {
 		t.Errorf("problem = %q", problem)
 	}
 	// Completing one match leaves the shared filters untouched.
-	a, _ := cf.forMatch(RouteMatch{Path: PathMatch{Type: PathPrefix, Value: "/a"}})
-	b, _ := cf.forMatch(RouteMatch{Path: PathMatch{Type: PathPrefix, Value: "/b"}})
+	a, _ := cf.forMatch(graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/a"}})
+	b, _ := cf.forMatch(graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/b"}})
 	if a.Rewrite.Path.MatchedPrefix != "/a" || b.Rewrite.Path.MatchedPrefix != "/b" || cf.Rewrite.Path.MatchedPrefix != "" {
 		t.Errorf("prefixes %q %q %q", a.Rewrite.Path.MatchedPrefix, b.Rewrite.Path.MatchedPrefix, cf.Rewrite.Path.MatchedPrefix)
 	}
@@ -307,12 +309,12 @@ func deref[T any](p *T) any {
 // and not to orNil would be dropped from every route. Each field, set
 // alone, must keep the filters.
 func TestFiltersOrNilKeepsEveryField(t *testing.T) {
-	if (&Filters{}).orNil() != nil {
+	if (&graph.Filters{}).OrNil() != nil {
 		t.Fatal("empty filters are not nil")
 	}
-	typ := reflect.TypeOf(Filters{})
+	typ := reflect.TypeOf(graph.Filters{})
 	for i := range typ.NumField() {
-		var f Filters
+		var f graph.Filters
 		field := reflect.ValueOf(&f).Elem().Field(i)
 		switch field.Kind() {
 		case reflect.Pointer:
@@ -324,7 +326,7 @@ func TestFiltersOrNilKeepsEveryField(t *testing.T) {
 		default:
 			t.Fatalf("field %s of kind %s: teach this test to set it", typ.Field(i).Name, field.Kind())
 		}
-		got := f.orNil()
+		got := f.OrNil()
 		if got == nil || !reflect.DeepEqual(*got, f) {
 			t.Errorf("Filters with only %s set: orNil gave %v", typ.Field(i).Name, got)
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/hostmatch"
@@ -16,7 +18,7 @@ import (
 // to them, into graph Listeners, and writes the Gateway's status.
 func (b *builder) finishGateway(g *gateway) {
 	for _, pg := range g.ports {
-		gl := &Listener{
+		gl := &graph.Listener{
 			Gateway:  g.name(),
 			Port:     pg.port,
 			BindPort: b.opts.bindPort(pg.port),
@@ -36,7 +38,7 @@ func (b *builder) finishGateway(g *gateway) {
 				gl.FilterChains = append(gl.FilterChains, tlsFilterChains(l)...)
 			}
 		}
-		slices.SortFunc(gl.VirtualHosts, func(x, y *VirtualHost) int {
+		slices.SortFunc(gl.VirtualHosts, func(x, y *graph.VirtualHost) int {
 			return hostmatch.Compare(x.Hostname, y.Hostname)
 		})
 		sortFilterChains(gl.FilterChains)
@@ -197,13 +199,13 @@ func (a age) compare(b age) int {
 // never share a virtual host (v1 accepts only one of them where hostnames
 // intersect), so the two orders never meet, but the rank keeps one total
 // order over both kinds: GRPCRoute routes come after.
-func pathRank(kind string, t PathMatchType) int {
+func pathRank(kind string, t graph.PathMatchType) int {
 	switch {
 	case kind == "GRPCRoute":
 		return grpcRank
-	case t == PathExact:
+	case t == graph.PathExact:
 		return 0
-	case t == PathRegularExpression:
+	case t == graph.PathRegularExpression:
 		return 1
 	}
 	return 2
@@ -220,7 +222,7 @@ func boolRank(b bool) int {
 }
 
 // gatewayStatus returns the status of the Gateway being translated.
-func (b *builder) gatewayStatus(g *gateway) StatusUpdate {
+func (b *builder) gatewayStatus(g *gateway) graph.StatusUpdate {
 	status := &gatewayv1.GatewayStatus{}
 	var accepted, rejected []string
 	wide := wideCountsOf(g)

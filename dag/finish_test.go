@@ -6,26 +6,28 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 func TestSortRoutes(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	r := func(name string, age int, rule, match int, typ PathMatchType, value string) *gatewayRoute {
-		return &gatewayRoute{Route: Route{Source: RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule, Match: match}, Match: RouteMatch{Path: PathMatch{typ, value}}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute))}
+	r := func(name string, age int, rule, match int, typ graph.PathMatchType, value string) *gatewayRoute {
+		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule, Match: match}, Match: graph.RouteMatch{Path: graph.PathMatch{typ, value}}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute))}
 	}
 	// In the order the Gateway API requires; each line names the rule that
 	// puts it after the line before.
 	want := []*gatewayRoute{
-		r("new", 9, 0, 0, PathExact, "/a/b"),    // exact before any prefix, longer first
-		r("old", 1, 0, 0, PathExact, "/a"),      //
-		r("new", 9, 0, 0, PathPrefix, "/a/b/c"), // longest prefix first
-		r("old", 1, 0, 1, PathPrefix, "/a/b"),   // same length: older route first
-		r("new", 9, 0, 1, PathPrefix, "/a/b"),   //
-		r("a", 5, 0, 0, PathPrefix, "/x"),       // same age: namespace/name order
-		r("b", 5, 0, 0, PathPrefix, "/x"),       //
-		r("b", 5, 1, 0, PathPrefix, "/y"),       // same route: rule order
-		r("b", 5, 1, 1, PathPrefix, "/z"),       // then match order
-		r("old", 1, 0, 0, PathPrefix, "/"),      // "/" last
+		r("new", 9, 0, 0, graph.PathExact, "/a/b"),    // exact before any prefix, longer first
+		r("old", 1, 0, 0, graph.PathExact, "/a"),      //
+		r("new", 9, 0, 0, graph.PathPrefix, "/a/b/c"), // longest prefix first
+		r("old", 1, 0, 1, graph.PathPrefix, "/a/b"),   // same length: older route first
+		r("new", 9, 0, 1, graph.PathPrefix, "/a/b"),   //
+		r("a", 5, 0, 0, graph.PathPrefix, "/x"),       // same age: namespace/name order
+		r("b", 5, 0, 0, graph.PathPrefix, "/x"),       //
+		r("b", 5, 1, 0, graph.PathPrefix, "/y"),       // same route: rule order
+		r("b", 5, 1, 1, graph.PathPrefix, "/z"),       // then match order
+		r("old", 1, 0, 0, graph.PathPrefix, "/"),      // "/" last
 	}
 	sortsFromShuffles(t, want, func(r *gatewayRoute) string { return fmt.Sprintf("%+v", *r) })
 }
@@ -55,20 +57,20 @@ func sortsFromShuffles(t *testing.T, want []*gatewayRoute, describe func(*gatewa
 // every route does.
 func TestSortGRPCRoutes(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	r := func(name string, age, rule int, typ PathMatchType, path string, service, method uint16, headers int) *gatewayRoute {
-		return &gatewayRoute{Route: Route{Source: RouteSource{Kind: "GRPCRoute", Namespace: "ns", Name: name, Rule: rule}, Match: RouteMatch{Path: PathMatch{typ, path}, Headers: make([]StringMatch, headers)}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), grpcService: service, grpcMethod: method}
+	r := func(name string, age, rule int, typ graph.PathMatchType, path string, service, method uint16, headers int) *gatewayRoute {
+		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute", Namespace: "ns", Name: name, Rule: rule}, Match: graph.RouteMatch{Path: graph.PathMatch{typ, path}, Headers: make([]graph.StringMatch, headers)}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), grpcService: service, grpcMethod: method}
 	}
 	// In the order the spec requires; each line names the rule that puts
 	// it after the line before.
 	want := []*gatewayRoute{
-		r("a", 5, 0, PathRegularExpression, `/(pkg\.v[0-9]+\.Svc)/([^/]+)`, 15, 0, 0), // the longest service first, though a regex
-		r("a", 5, 1, PathExact, "/pkg.Svc/Get", 7, 3, 0),                              // then service and method
-		r("a", 5, 2, PathPrefix, "/pkg.Svc", 7, 0, 1),                                 // more method characters first, then headers
-		r("a", 5, 3, PathPrefix, "/pkg.Svc", 7, 0, 0),                                 //
-		r("a", 5, 4, PathRegularExpression, "/[^/]+/Get", 0, 3, 0),                    // a method only, after any service
-		r("old", 1, 0, PathPrefix, "/", 0, 0, 2),                                      // no service or method: more headers first
-		r("old", 1, 1, PathPrefix, "/", 0, 0, 0),                                      // no match at all, last; older first
-		r("a", 5, 5, PathPrefix, "/", 0, 0, 0),                                        //
+		r("a", 5, 0, graph.PathRegularExpression, `/(pkg\.v[0-9]+\.Svc)/([^/]+)`, 15, 0, 0), // the longest service first, though a regex
+		r("a", 5, 1, graph.PathExact, "/pkg.Svc/Get", 7, 3, 0),                              // then service and method
+		r("a", 5, 2, graph.PathPrefix, "/pkg.Svc", 7, 0, 1),                                 // more method characters first, then headers
+		r("a", 5, 3, graph.PathPrefix, "/pkg.Svc", 7, 0, 0),                                 //
+		r("a", 5, 4, graph.PathRegularExpression, "/[^/]+/Get", 0, 3, 0),                    // a method only, after any service
+		r("old", 1, 0, graph.PathPrefix, "/", 0, 0, 2),                                      // no service or method: more headers first
+		r("old", 1, 1, graph.PathPrefix, "/", 0, 0, 0),                                      // no match at all, last; older first
+		r("a", 5, 5, graph.PathPrefix, "/", 0, 0, 0),                                        //
 	}
 	sortsFromShuffles(t, want, func(r *gatewayRoute) string { return fmt.Sprintf("%s rule %d", r.Source.Name, r.Source.Rule) })
 }
@@ -80,13 +82,13 @@ func TestSortGRPCRoutes(t *testing.T) {
 func TestShapeCodeOrderIsCompareShape(t *testing.T) {
 	var routes []*gatewayRoute
 	for _, kind := range []string{"HTTPRoute", "GRPCRoute"} {
-		for _, typ := range []PathMatchType{PathExact, PathPrefix, PathRegularExpression} {
+		for _, typ := range []graph.PathMatchType{graph.PathExact, graph.PathPrefix, graph.PathRegularExpression} {
 			for _, n := range []int{1, 2, 1<<16 - 2, 1<<16 - 1, 1 << 16, 70000} {
 				for _, method := range []string{"", "GET"} {
 					for _, conditions := range []int{0, 1, 30, 31, 32, 62, 63, 64, 70} {
-						r := &gatewayRoute{Route: Route{Source: RouteSource{Kind: kind}, Match: RouteMatch{Path: PathMatch{Type: typ, Value: strings.Repeat("a", n)}, Method: method}}}
-						r.Match.Headers = make([]StringMatch, conditions)
-						r.Match.QueryParams = make([]StringMatch, conditions/2)
+						r := &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: kind}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: typ, Value: strings.Repeat("a", n)}, Method: method}}}
+						r.Match.Headers = make([]graph.StringMatch, conditions)
+						r.Match.QueryParams = make([]graph.StringMatch, conditions/2)
 						r.shape = shapeCode(r)
 						routes = append(routes, r)
 					}
@@ -98,8 +100,8 @@ func TestShapeCodeOrderIsCompareShape(t *testing.T) {
 	for _, n := range []uint16{0, 1, 2, 1024, 2046, 2047, 2048, 1<<16 - 1} {
 		for _, m := range []uint16{0, 1, 3, 2046, 2047, 5000} {
 			for _, headers := range []int{0, 1, 16, 62, 63, 64, 70} {
-				for _, path := range []PathMatch{{PathPrefix, "/"}, {PathExact, "/a/b"}} {
-					r := &gatewayRoute{Route: Route{Source: RouteSource{Kind: "GRPCRoute"}, Match: RouteMatch{Path: path, Headers: make([]StringMatch, headers)}}, grpcService: n, grpcMethod: m}
+				for _, path := range []graph.PathMatch{{graph.PathPrefix, "/"}, {graph.PathExact, "/a/b"}} {
+					r := &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute"}, Match: graph.RouteMatch{Path: path, Headers: make([]graph.StringMatch, headers)}}, grpcService: n, grpcMethod: m}
 					r.shape = shapeCode(r)
 					routes = append(routes, r)
 				}

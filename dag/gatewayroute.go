@@ -1,10 +1,12 @@
 package dag
 
+import "github.com/projectsesame/sesame/dag/graph"
+
 // gatewayRoute is a Gateway API route as the builder keeps it: the graph's Route,
 // which virtual hosts point into (&r.Route), and what ordering and
 // conflicts need to know of it, which the graph does not carry.
 type gatewayRoute struct {
-	Route
+	graph.Route
 
 	// age is the creation time of the source object, and shape the code
 	// of the match's shape (shapeCode), for ordering; they sit together,
@@ -52,23 +54,23 @@ type grpcNames struct{ service, method uint16 }
 // runs[k][i]. Layering looks them up (of), indexing them on first use: most
 // graphs have no HTTPProxy or Ingress host to layer, and then no index.
 type attachRuns struct {
-	vhosts [][]*VirtualHost
+	vhosts [][]*graph.VirtualHost
 	runs   [][][]hostRun
-	index  map[*VirtualHost][]hostRun
+	index  map[*graph.VirtualHost][]hostRun
 }
 
-func (a *attachRuns) add(vhosts []*VirtualHost, runs [][]hostRun) {
+func (a *attachRuns) add(vhosts []*graph.VirtualHost, runs [][]hostRun) {
 	a.vhosts, a.runs = append(a.vhosts, vhosts), append(a.runs, runs)
 }
 
 // of returns the runs of vh; none for a virtual host not recorded, whose
 // routes are all under its own hostname.
-func (a *attachRuns) of(vh *VirtualHost) []hostRun {
+func (a *attachRuns) of(vh *graph.VirtualHost) []hostRun {
 	if a == nil {
 		return nil
 	}
 	if a.index == nil {
-		a.index = map[*VirtualHost][]hostRun{}
+		a.index = map[*graph.VirtualHost][]hostRun{}
 		for k, vhosts := range a.vhosts {
 			for i, vh := range vhosts {
 				a.index[vh] = a.runs[k][i]

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -54,7 +56,7 @@ func (b *builder) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRul
 // When the rule cannot be served, problem says why, and routes, if the
 // matches are valid, are the rule's guards.
 func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules) ([]gatewayRoute, string) {
-	matches := []grpcRouteMatch{{RouteMatch: RouteMatch{Path: PathMatch{Type: PathPrefix, Value: "/"}}}}
+	matches := []grpcRouteMatch{{RouteMatch: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/"}}}}
 	if len(rule.Matches) > 0 {
 		matches = matches[:0]
 		for mi := range rule.Matches {
@@ -67,7 +69,7 @@ func (b *builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gateway
 	}
 	routes, problem := b.serveGRPCRouteRule(route, rule, ri, field, from, c, matches)
 	if problem != "" {
-		plain := make([]RouteMatch, len(matches))
+		plain := make([]graph.RouteMatch, len(matches))
 		for i, m := range matches {
 			plain[i] = m.RouteMatch
 		}
@@ -98,12 +100,12 @@ func (b *builder) serveGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1
 	for mi, match := range matches {
 		r := &routes[mi]
 		*r = gatewayRoute{
-			Route: Route{
-				Source:        RouteSource{Kind: "GRPCRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
+			Route: graph.Route{
+				Source:        graph.RouteSource{Kind: "GRPCRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
 				Match:         match.RouteMatch,
 				Backends:      backends,
 				InvalidWeight: invalid,
-				Filters:       filters.Filters.orNil(),
+				Filters:       filters.Filters.OrNil(),
 			},
 			age: ageOf(route.CreationTimestamp.Time),
 		}
@@ -141,14 +143,14 @@ var (
 // the numbers of characters of the service and the method it names, which
 // rank it (Route.grpcService).
 type grpcRouteMatch struct {
-	RouteMatch
+	graph.RouteMatch
 	service, method uint16
 }
 
 // grpcMatch compiles one GRPCRouteMatch.
 func grpcMatch(m *gatewayv1.GRPCRouteMatch) (grpcRouteMatch, string) {
 	var out grpcRouteMatch
-	out.Path = PathMatch{Type: PathPrefix, Value: "/"}
+	out.Path = graph.PathMatch{Type: graph.PathPrefix, Value: "/"}
 	if mm := m.Method; mm != nil {
 		service, method := valueOr(mm.Service, ""), valueOr(mm.Method, "")
 		if service == "" && method == "" {
@@ -164,11 +166,11 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (grpcRouteMatch, string) {
 			}
 			switch {
 			case method == "":
-				out.Path = PathMatch{Type: PathPrefix, Value: "/" + service}
+				out.Path = graph.PathMatch{Type: graph.PathPrefix, Value: "/" + service}
 			case service == "":
-				out.Path = PathMatch{Type: PathRegularExpression, Value: "/[^/]+/" + regexp.QuoteMeta(method)}
+				out.Path = graph.PathMatch{Type: graph.PathRegularExpression, Value: "/[^/]+/" + regexp.QuoteMeta(method)}
 			default:
-				out.Path = PathMatch{Type: PathExact, Value: "/" + service + "/" + method}
+				out.Path = graph.PathMatch{Type: graph.PathExact, Value: "/" + service + "/" + method}
 			}
 			out.service, out.method = charCount(service), charCount(method)
 		case string(gatewayv1.GRPCMethodMatchRegularExpression):
@@ -185,7 +187,7 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (grpcRouteMatch, string) {
 					return grpcRouteMatch{}, fmt.Sprintf("method.%s: the regular expression %q has an anchor (^, $, \\A or \\z) that neither begins nor ends it; anchors may only begin or end the expression, which matches the whole %s name.", part.name, userValue(part.re), part.name)
 				}
 			}
-			out.Path = PathMatch{Type: PathRegularExpression, Value: "/(" + orAny(parts[0]) + ")/(" + orAny(parts[1]) + ")"}
+			out.Path = graph.PathMatch{Type: graph.PathRegularExpression, Value: "/(" + orAny(parts[0]) + ")/(" + orAny(parts[1]) + ")"}
 			// Each part can be within Envoy's limit and the path they
 			// make, which Envoy compiles, not.
 			if problem := checkRegex(out.Path.Value); problem != "" {

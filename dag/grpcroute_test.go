@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/internal/re2"
@@ -33,31 +35,31 @@ var grpcMatchTests = []struct {
 	name            string
 	regex           bool
 	service, method string
-	want            PathMatch
+	want            graph.PathMatch
 	chars           [2]uint16 // of service and method, which rank the match
 	problem         string    // a part of the problem, when the match is refused
 }{
 	// Exact.
-	{"service and method", false, "pkg.Svc", "Get", PathMatch{PathExact, "/pkg.Svc/Get"}, [2]uint16{7, 3}, ""},
-	{"service only", false, "pkg.Svc", "", PathMatch{PathPrefix, "/pkg.Svc"}, [2]uint16{7, 0}, ""},
-	{"method only", false, "", "Get", PathMatch{PathRegularExpression, "/[^/]+/Get"}, [2]uint16{0, 3}, ""},
-	{"neither", false, "", "", PathMatch{}, [2]uint16{}, "give a service, a method or both"},
-	{"not a service name", false, "pkg/Svc", "", PathMatch{}, [2]uint16{}, "is not a gRPC service name"},
-	{"not a method name", false, "", "Get.x", PathMatch{}, [2]uint16{}, "is not a gRPC method name"},
+	{"service and method", false, "pkg.Svc", "Get", graph.PathMatch{graph.PathExact, "/pkg.Svc/Get"}, [2]uint16{7, 3}, ""},
+	{"service only", false, "pkg.Svc", "", graph.PathMatch{graph.PathPrefix, "/pkg.Svc"}, [2]uint16{7, 0}, ""},
+	{"method only", false, "", "Get", graph.PathMatch{graph.PathRegularExpression, "/[^/]+/Get"}, [2]uint16{0, 3}, ""},
+	{"neither", false, "", "", graph.PathMatch{}, [2]uint16{}, "give a service, a method or both"},
+	{"not a service name", false, "pkg/Svc", "", graph.PathMatch{}, [2]uint16{}, "is not a gRPC service name"},
+	{"not a method name", false, "", "Get.x", graph.PathMatch{}, [2]uint16{}, "is not a gRPC method name"},
 
 	// RegularExpression: the parts as they stand in the path, a missing
 	// one matching any name; each counts its characters there, without
 	// the anchors it loses.
-	{"regex service and method", true, `pkg\.v[0-9]+\.Svc`, "Get.*", PathMatch{PathRegularExpression, `/(pkg\.v[0-9]+\.Svc)/(Get.*)`}, [2]uint16{17, 5}, ""},
-	{"regex service only", true, `pkg\..*`, "", PathMatch{PathRegularExpression, `/(pkg\..*)/([^/]+)`}, [2]uint16{7, 0}, ""},
-	{"regex method only", true, "", "Get.*", PathMatch{PathRegularExpression, `/([^/]+)/(Get.*)`}, [2]uint16{0, 5}, ""},
-	{"anchors at the edges", true, `^pkg\.A$|^pkg\.B$`, `^Get$|^List$`, PathMatch{PathRegularExpression, `/(pkg\.A|pkg\.B)/(Get|List)`}, [2]uint16{13, 8}, ""},
-	{"anchor in the middle", true, "", `Get$List`, PathMatch{}, [2]uint16{}, "anchors may only begin or end the expression"},
-	{"invalid part", true, "(", "", PathMatch{}, [2]uint16{}, "method.service: invalid RE2"},
-	{"part too large", true, "", `[a-z_.]{40}`, PathMatch{}, [2]uint16{}, "method.method: the regular expression"},
+	{"regex service and method", true, `pkg\.v[0-9]+\.Svc`, "Get.*", graph.PathMatch{graph.PathRegularExpression, `/(pkg\.v[0-9]+\.Svc)/(Get.*)`}, [2]uint16{17, 5}, ""},
+	{"regex service only", true, `pkg\..*`, "", graph.PathMatch{graph.PathRegularExpression, `/(pkg\..*)/([^/]+)`}, [2]uint16{7, 0}, ""},
+	{"regex method only", true, "", "Get.*", graph.PathMatch{graph.PathRegularExpression, `/([^/]+)/(Get.*)`}, [2]uint16{0, 5}, ""},
+	{"anchors at the edges", true, `^pkg\.A$|^pkg\.B$`, `^Get$|^List$`, graph.PathMatch{graph.PathRegularExpression, `/(pkg\.A|pkg\.B)/(Get|List)`}, [2]uint16{13, 8}, ""},
+	{"anchor in the middle", true, "", `Get$List`, graph.PathMatch{}, [2]uint16{}, "anchors may only begin or end the expression"},
+	{"invalid part", true, "(", "", graph.PathMatch{}, [2]uint16{}, "method.service: invalid RE2"},
+	{"part too large", true, "", `[a-z_.]{40}`, graph.PathMatch{}, [2]uint16{}, "method.method: the regular expression"},
 	// Each part is within Envoy's limit; the path they make is not.
-	{"path too large, two parts", true, `[a-z_.]{12}`, `[A-Za-z_]{10}`, PathMatch{}, [2]uint16{}, "together make a path expression Envoy would refuse"},
-	{"path too large with the implied method", true, `[a-z_.]{18}`, "", PathMatch{}, [2]uint16{}, "compiles to 102 instructions"},
+	{"path too large, two parts", true, `[a-z_.]{12}`, `[A-Za-z_]{10}`, graph.PathMatch{}, [2]uint16{}, "together make a path expression Envoy would refuse"},
+	{"path too large with the implied method", true, `[a-z_.]{18}`, "", graph.PathMatch{}, [2]uint16{}, "compiles to 102 instructions"},
 }
 
 func TestGRPCMatch(t *testing.T) {
@@ -93,7 +95,7 @@ func FuzzGRPCMethodMatch(f *testing.F) {
 		if problem != "" {
 			return
 		}
-		if m.Path.Type == PathRegularExpression {
+		if m.Path.Type == graph.PathRegularExpression {
 			if n, err := re2.Size(m.Path.Value); err != nil || n > re2.EnvoyLimit {
 				t.Fatalf("(%q, %q): path %q: %d instructions, %v", service, method, m.Path.Value, n, err)
 			}
@@ -131,11 +133,11 @@ func namesWhole(regex bool, part, name string) bool {
 
 // pathMatches is how Envoy compares a request path with a gRPC route's
 // path match.
-func pathMatches(p PathMatch, path string) bool {
+func pathMatches(p graph.PathMatch, path string) bool {
 	switch p.Type {
-	case PathExact:
+	case graph.PathExact:
 		return path == p.Value
-	case PathPrefix:
+	case graph.PathPrefix:
 		return p.Value == "/" || path == p.Value || strings.HasPrefix(path, p.Value+"/")
 	}
 	return regexp.MustCompile(`^(?:` + p.Value + `)$`).MatchString(path)

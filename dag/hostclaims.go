@@ -44,6 +44,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -91,7 +93,7 @@ func (c rootClaims) owner(hostname string) (types.NamespacedName, bool) {
 // foreign reports whether an Ingress route may not serve requests to
 // hostname: the hostname is owned, and the route's Ingress is in another
 // namespace.
-func (c rootClaims) foreign(hostname string, r *Route) bool {
+func (c rootClaims) foreign(hostname string, r *graph.Route) bool {
 	root, ok := c.owner(hostname)
 	return ok && r.Source.Namespace != root.Namespace
 }
@@ -162,7 +164,7 @@ func (ib *ingressBuild) refuseOwned(ing *networkingv1.Ingress, field, host, what
 	if !ok || root.Namespace == ing.Namespace {
 		return false
 	}
-	ib.event(ing, EventWarning, "HostOwnedByHTTPProxy",
+	ib.event(ing, graph.EventWarning, "HostOwnedByHTTPProxy",
 		"%s (%s): the hostname belongs to HTTPProxy %s, a root in namespace %q, and only Ingresses in that namespace may add to it; %s. Have the root include an HTTPProxy of yours, or use another hostname.",
 		field, describeHost(host), root, root.Namespace, what)
 	ib.refusals = append(ib.refusals, notice{

@@ -32,6 +32,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -85,7 +87,7 @@ type proxyHost struct {
 	// unordered until finishHost.
 	routes []orderedRoute
 	// tcp forwards the TLS connections of a root with spec.tcpproxy.
-	tcp *TCPRoute
+	tcp *graph.TCPRoute
 	// visits counts the includes followed from the root (walk).
 	visits int
 	// refused is set for a root that claims its fqdn but cannot serve it:
@@ -96,7 +98,7 @@ type proxyHost struct {
 
 // proxyTLS is how a root serves TLS.
 type proxyTLS struct {
-	certificates []*Secret // empty when TLS passes through
+	certificates []*graph.Secret // empty when TLS passes through
 	// minVersion and maxVersion are "1.2", "1.3" or "" (Envoy's default).
 	minVersion, maxVersion string
 }
@@ -162,7 +164,7 @@ func (pb *proxyBuild) writeStatus() {
 		return
 	}
 	for _, name := range pb.names {
-		pb.b.graph.Status = append(pb.b.graph.Status, StatusUpdate{
+		pb.b.graph.Status = append(pb.b.graph.Status, graph.StatusUpdate{
 			APIVersion: httpProxyAPIVersion,
 			Kind:       contourv1.HTTPProxyKind,
 			Namespace:  name.Namespace,

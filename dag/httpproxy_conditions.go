@@ -32,6 +32,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -162,15 +164,15 @@ func orRoot(path string) string {
 }
 
 // routeMatch is the match Envoy evaluates.
-func (m proxyMatch) routeMatch() RouteMatch {
-	var rm RouteMatch
+func (m proxyMatch) routeMatch() graph.RouteMatch {
+	var rm graph.RouteMatch
 	switch {
 	case m.exact:
-		rm.Path = PathMatch{Type: PathExact, Value: m.path[0]}
+		rm.Path = graph.PathMatch{Type: graph.PathExact, Value: m.path[0]}
 	case m.path.hasWildcard():
-		rm.Path = PathMatch{Type: PathRegularExpression, Value: m.path.regex()}
+		rm.Path = graph.PathMatch{Type: graph.PathRegularExpression, Value: m.path.regex()}
 	default:
-		rm.Path = PathMatch{Type: PathStringPrefix, Value: m.path[0]}
+		rm.Path = graph.PathMatch{Type: graph.PathStringPrefix, Value: m.path[0]}
 	}
 	for _, h := range m.headers {
 		rm.Headers = append(rm.Headers, h.stringMatch())

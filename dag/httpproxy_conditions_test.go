@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -85,24 +87,24 @@ var chainTests = []struct {
 	name     string
 	includes []chainStep
 	route    chainStep
-	want     RouteMatch
+	want     graph.RouteMatch
 	problem  string
 }{
 	// Paths.
-	{"no conditions anywhere", nil, nil, RouteMatch{Path: PathMatch{PathStringPrefix, "/"}}, ""},
-	{"route prefix", nil, chainStep{prefixCond("/foo")}, RouteMatch{Path: PathMatch{PathStringPrefix, "/foo"}}, ""},
-	{"include and route prefix", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/v1")}, RouteMatch{Path: PathMatch{PathStringPrefix, "/api/v1"}}, ""},
-	{"include and route /", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/")}, RouteMatch{Path: PathMatch{PathStringPrefix, "/api/"}}, ""},
-	{"include and no route path", []chainStep{{prefixCond("/api")}}, nil, RouteMatch{Path: PathMatch{PathStringPrefix, "/api"}}, ""},
-	{"three deep", []chainStep{{prefixCond("/a")}, {prefixCond("/b/")}, {prefixCond("/c")}}, chainStep{exactCond("/d")}, RouteMatch{Path: PathMatch{PathExact, "/a/b/c/d"}}, ""},
-	{"wildcard under an include", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/*/users")}, RouteMatch{Path: PathMatch{PathRegularExpression, `(?s)^/api/[^/]+/users.*$`}}, ""},
-	{"dot segment across the join", []chainStep{{prefixCond("/api/")}}, chainStep{prefixCond("/../admin")}, RouteMatch{}, `".." segment`},
+	{"no conditions anywhere", nil, nil, graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/"}}, ""},
+	{"route prefix", nil, chainStep{prefixCond("/foo")}, graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/foo"}}, ""},
+	{"include and route prefix", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/v1")}, graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/api/v1"}}, ""},
+	{"include and route /", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/")}, graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/api/"}}, ""},
+	{"include and no route path", []chainStep{{prefixCond("/api")}}, nil, graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/api"}}, ""},
+	{"three deep", []chainStep{{prefixCond("/a")}, {prefixCond("/b/")}, {prefixCond("/c")}}, chainStep{exactCond("/d")}, graph.RouteMatch{Path: graph.PathMatch{graph.PathExact, "/a/b/c/d"}}, ""},
+	{"wildcard under an include", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/*/users")}, graph.RouteMatch{Path: graph.PathMatch{graph.PathRegularExpression, `(?s)^/api/[^/]+/users.*$`}}, ""},
+	{"dot segment across the join", []chainStep{{prefixCond("/api/")}}, chainStep{prefixCond("/../admin")}, graph.RouteMatch{}, `".." segment`},
 	// Headers are ANDed down the chain, in chain order.
 	{"headers from every level", []chainStep{{headerCond("x-a", "1")}, {headerCond("x-b", "2")}}, chainStep{headerCond("x-c", "3")},
-		RouteMatch{Path: PathMatch{PathStringPrefix, "/"}, Headers: []StringMatch{
-			{Name: "x-a", Type: MatchExact, Value: "1"}, {Name: "x-b", Type: MatchExact, Value: "2"}, {Name: "x-c", Type: MatchExact, Value: "3"}}}, ""},
-	{"a child cannot replace its include's header", []chainStep{{headerCond("x-team", "a")}}, chainStep{headerCond("x-team", "b")}, RouteMatch{}, "two exact conditions"},
-	{"conflict between two includes", []chainStep{{headerCond("x", "a")}, {{Header: &contourv1.HeaderMatchCondition{Name: "x", NotPresent: true}}}}, nil, RouteMatch{}, "absent"},
+		graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/"}, Headers: []graph.StringMatch{
+			{Name: "x-a", Type: graph.MatchExact, Value: "1"}, {Name: "x-b", Type: graph.MatchExact, Value: "2"}, {Name: "x-c", Type: graph.MatchExact, Value: "3"}}}, ""},
+	{"a child cannot replace its include's header", []chainStep{{headerCond("x-team", "a")}}, chainStep{headerCond("x-team", "b")}, graph.RouteMatch{}, "two exact conditions"},
+	{"conflict between two includes", []chainStep{{headerCond("x", "a")}, {{Header: &contourv1.HeaderMatchCondition{Name: "x", NotPresent: true}}}}, nil, graph.RouteMatch{}, "absent"},
 }
 
 func TestGrantChains(t *testing.T) {
@@ -221,11 +223,11 @@ func FuzzConditions(f *testing.F) {
 			t.Fatalf("route lost the chain's headers: %+v", rm.Headers)
 		}
 		switch rm.Path.Type {
-		case PathExact, PathStringPrefix:
+		case graph.PathExact, graph.PathStringPrefix:
 			if !strings.HasPrefix(rm.Path.Value, g.prefix) || strings.Contains(rm.Path.Value, "//") {
 				t.Fatalf("path %q leaves the grant %q", rm.Path.Value, g.prefix)
 			}
-		case PathRegularExpression:
+		case graph.PathRegularExpression:
 			re, err := regexp.Compile(rm.Path.Value)
 			if err != nil {
 				t.Fatalf("regex %q: %v", rm.Path.Value, err)

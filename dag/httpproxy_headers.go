@@ -35,6 +35,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/internal/re2"
 )
@@ -220,23 +222,23 @@ func asciiLower(s string) string {
 }
 
 // stringMatch is the route condition Envoy evaluates for h.
-func (h headerCondition) stringMatch() StringMatch {
-	sm := StringMatch{Name: h.name, Value: h.value, IgnoreCase: h.ignoreCase}
+func (h headerCondition) stringMatch() graph.StringMatch {
+	sm := graph.StringMatch{Name: h.name, Value: h.value, IgnoreCase: h.ignoreCase}
 	switch h.op {
 	case opPresent:
-		sm.Type, sm.IgnoreCase = MatchPresent, false
+		sm.Type, sm.IgnoreCase = graph.MatchPresent, false
 	case opNotPresent:
-		sm.Type, sm.Invert, sm.IgnoreCase = MatchPresent, true, false
+		sm.Type, sm.Invert, sm.IgnoreCase = graph.MatchPresent, true, false
 	case opExact:
-		sm.Type = MatchExact
+		sm.Type = graph.MatchExact
 	case opNotExact:
-		sm.Type, sm.Invert, sm.MissingAsEmpty = MatchExact, true, h.missingAsEmpty
+		sm.Type, sm.Invert, sm.MissingAsEmpty = graph.MatchExact, true, h.missingAsEmpty
 	case opContains:
-		sm.Type = MatchContains
+		sm.Type = graph.MatchContains
 	case opNotContains:
-		sm.Type, sm.Invert, sm.MissingAsEmpty = MatchContains, true, h.missingAsEmpty
+		sm.Type, sm.Invert, sm.MissingAsEmpty = graph.MatchContains, true, h.missingAsEmpty
 	case opRegex:
-		sm.Type, sm.IgnoreCase = MatchRegularExpression, false
+		sm.Type, sm.IgnoreCase = graph.MatchRegularExpression, false
 	}
 	return sm
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
 
@@ -118,15 +120,15 @@ func TestCheckHeaderSet(t *testing.T) {
 func TestHeaderStringMatch(t *testing.T) {
 	for _, tt := range []struct {
 		in   headerCondition
-		want StringMatch
+		want graph.StringMatch
 	}{
-		{h("x", "present", ""), StringMatch{Name: "x", Type: MatchPresent}},
-		{h("x", "notpresent", ""), StringMatch{Name: "x", Type: MatchPresent, Invert: true}},
-		{h("x", "exact", "a", "ignoreCase"), StringMatch{Name: "x", Type: MatchExact, Value: "a", IgnoreCase: true}},
-		{h("x", "notexact", "a", "missingAsEmpty"), StringMatch{Name: "x", Type: MatchExact, Value: "a", Invert: true, MissingAsEmpty: true}},
-		{h("x", "contains", "a"), StringMatch{Name: "x", Type: MatchContains, Value: "a"}},
-		{h("x", "notcontains", "a", "ignoreCase"), StringMatch{Name: "x", Type: MatchContains, Value: "a", Invert: true, IgnoreCase: true}},
-		{h("x", "regex", "a+", "ignoreCase"), StringMatch{Name: "x", Type: MatchRegularExpression, Value: "a+"}},
+		{h("x", "present", ""), graph.StringMatch{Name: "x", Type: graph.MatchPresent}},
+		{h("x", "notpresent", ""), graph.StringMatch{Name: "x", Type: graph.MatchPresent, Invert: true}},
+		{h("x", "exact", "a", "ignoreCase"), graph.StringMatch{Name: "x", Type: graph.MatchExact, Value: "a", IgnoreCase: true}},
+		{h("x", "notexact", "a", "missingAsEmpty"), graph.StringMatch{Name: "x", Type: graph.MatchExact, Value: "a", Invert: true, MissingAsEmpty: true}},
+		{h("x", "contains", "a"), graph.StringMatch{Name: "x", Type: graph.MatchContains, Value: "a"}},
+		{h("x", "notcontains", "a", "ignoreCase"), graph.StringMatch{Name: "x", Type: graph.MatchContains, Value: "a", Invert: true, IgnoreCase: true}},
+		{h("x", "regex", "a+", "ignoreCase"), graph.StringMatch{Name: "x", Type: graph.MatchRegularExpression, Value: "a+"}},
 	} {
 		if got := tt.in.stringMatch(); got != tt.want {
 			t.Errorf("%s: %+v, want %+v", tt.in, got, tt.want)

@@ -48,6 +48,8 @@ package dag
 import (
 	"cmp"
 	"slices"
+
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 // compareProxyMatches orders two matches by rules 1 to 4; 0 means they are
@@ -105,7 +107,7 @@ const maxWildcardReorder = 1000
 // orderedRoute is a route of an HTTPProxy virtual host with what ordering
 // needs: its match in internal form and its order of appearance (rule 5).
 type orderedRoute struct {
-	route *Route
+	route *graph.Route
 	match proxyMatch
 	seq   int
 	// permitInsecure serves the route over plain HTTP on a TLS root.

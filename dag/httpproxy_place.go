@@ -28,6 +28,7 @@
 package dag
 
 import (
+	"github.com/projectsesame/sesame/dag/graph"
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -41,12 +42,12 @@ const httpPortClients, httpsPortClients = 80, 443
 
 // hostRoutes are the routes of a host in order, with the :authority
 // condition of a wildcard fqdn added; a refused host answers 503.
-func hostRoutes(h *proxyHost) []*Route {
-	var routes []*Route
+func hostRoutes(h *proxyHost) []*graph.Route {
+	var routes []*graph.Route
 	if h.refused {
-		routes = []*Route{{
-			Source:               RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: h.root.Namespace, Name: h.root.Name, Field: "spec.virtualhost"},
-			Match:                RouteMatch{Path: PathMatch{Type: PathStringPrefix, Value: "/"}},
+		routes = []*graph.Route{{
+			Source:               graph.RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: h.root.Namespace, Name: h.root.Name, Field: "spec.virtualhost"},
+			Match:                graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathStringPrefix, Value: "/"}},
 			DirectResponseStatus: unservableStatus,
 			Chain:                []types.NamespacedName{h.root},
 		}}
@@ -57,7 +58,7 @@ func hostRoutes(h *proxyHost) []*Route {
 	}
 	if re, ok := hostmatch.AuthorityRegex(h.fqdn); ok {
 		for _, r := range routes {
-			r.Match.Headers = append(r.Match.Headers, StringMatch{Name: ":authority", Type: MatchRegularExpression, Value: re})
+			r.Match.Headers = append(r.Match.Headers, graph.StringMatch{Name: ":authority", Type: graph.MatchRegularExpression, Value: re})
 		}
 	}
 	return routes
@@ -65,11 +66,11 @@ func hostRoutes(h *proxyHost) []*Route {
 
 // insecureRoutes are a host's routes on the HTTP port: a TLS root's routes
 // redirect to https unless they permit insecure requests.
-func insecureRoutes(h *proxyHost, routes []*Route) []*Route {
+func insecureRoutes(h *proxyHost, routes []*graph.Route) []*graph.Route {
 	if !h.secure || h.refused {
 		return routes
 	}
-	out := make([]*Route, len(routes))
+	out := make([]*graph.Route, len(routes))
 	for i, r := range routes {
 		if i < len(h.routes) && h.routes[i].permitInsecure {
 			out[i] = r
@@ -77,8 +78,8 @@ func insecureRoutes(h *proxyHost, routes []*Route) []*Route {
 		}
 		redirect := *r
 		redirect.Backends, redirect.InvalidWeight = nil, 0
-		redirect.Filters = &Filters{Redirect: &Redirect{Scheme: "https", StatusCode: 301}}
-		redirect.WebSockets = WebSocketsDisabled
+		redirect.Filters = &graph.Filters{Redirect: &graph.Redirect{Scheme: "https", StatusCode: 301}}
+		redirect.WebSockets = graph.WebSocketsDisabled
 		out[i] = &redirect
 	}
 	return out

@@ -4,12 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	"k8s.io/apimachinery/pkg/types"
 )
 
 func placeRoute(field string, permitInsecure bool) orderedRoute {
 	return orderedRoute{
-		route:          &Route{Source: RouteSource{Kind: "HTTPProxy", Namespace: "ns", Name: "p", Field: field}, Match: RouteMatch{Path: PathMatch{PathStringPrefix, "/"}}, Backends: []WeightedCluster{{Cluster: &Cluster{}, Weight: 1}}},
+		route:          &graph.Route{Source: graph.RouteSource{Kind: "HTTPProxy", Namespace: "ns", Name: "p", Field: field}, Match: graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/"}}, Backends: []graph.WeightedCluster{{Cluster: &graph.Cluster{}, Weight: 1}}},
 		permitInsecure: permitInsecure,
 	}
 }
@@ -29,7 +31,7 @@ func TestPlaceProxyHosts(t *testing.T) {
 	if httpL.BindPort != 8080 || httpL.Port != 80 || httpL.Secure || httpsL.BindPort != 8443 || httpsL.Port != 443 || !httpsL.Secure {
 		t.Errorf("ports: %+v %+v", httpL, httpsL)
 	}
-	byHost := map[string]*VirtualHost{}
+	byHost := map[string]*graph.VirtualHost{}
 	for _, vh := range httpL.VirtualHosts {
 		byHost[vh.Hostname] = vh
 	}
@@ -44,7 +46,7 @@ func TestPlaceProxyHosts(t *testing.T) {
 		t.Errorf("a permitInsecure route over HTTP: %+v, want it served", r)
 	}
 	for _, r := range wild.Routes {
-		if h := r.Match.Headers; len(h) != 1 || h[0].Name != ":authority" || h[0].Type != MatchRegularExpression {
+		if h := r.Match.Headers; len(h) != 1 || h[0].Name != ":authority" || h[0].Type != graph.MatchRegularExpression {
 			t.Errorf("a wildcard host's route lacks the single-label :authority condition: %+v", h)
 		}
 	}
@@ -80,8 +82,8 @@ func proxyServedHosts(hosts ...*proxyHost) []*servedHost {
 func TestPlaceProxyHostsPortConflicts(t *testing.T) {
 	h := &proxyHost{root: types.NamespacedName{Namespace: "ns", Name: "p"}, fqdn: "a.example.com", secure: true, tls: &proxyTLS{}}
 	gw := types.NamespacedName{Namespace: "default", Name: "gw"}
-	tlsGateway := &Listener{Gateway: gw, Port: 443, BindPort: 8080, Secure: true}
-	listeners, notices := placeHosts([]*Listener{tlsGateway}, gatewayLayering{}, proxyServedHosts(h), IngressPorts{HTTP: 8080, HTTPS: 8443}, nil)
+	tlsGateway := &graph.Listener{Gateway: gw, Port: 443, BindPort: 8080, Secure: true}
+	listeners, notices := placeHosts([]*graph.Listener{tlsGateway}, gatewayLayering{}, proxyServedHosts(h), IngressPorts{HTTP: 8080, HTTPS: 8443}, nil)
 	if len(listeners) != 1 || !listeners[0].Secure || len(notices) != 1 || !strings.Contains(notices[0].message, "Gateway default/gw for TLS") || notices[0].to.name != "p" {
 		t.Errorf("HTTP port taken for TLS: listeners %d, notices %+v", len(listeners), notices)
 	}

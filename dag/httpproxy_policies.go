@@ -26,6 +26,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
 
@@ -33,27 +35,27 @@ import (
 // setting Host becomes host (a Host rewrite, which Envoy does on
 // forwarding rather than as a header change); without, it is refused, as
 // Contour refuses it in responses.
-func proxyHeadersPolicy(hp *contourv1.HeadersPolicy, field string, allowHost bool) (m HeaderModifier, host string, problem string) {
+func proxyHeadersPolicy(hp *contourv1.HeadersPolicy, field string, allowHost bool) (m graph.HeaderModifier, host string, problem string) {
 	if hp == nil {
-		return HeaderModifier{}, "", ""
+		return graph.HeaderModifier{}, "", ""
 	}
 	seen := map[string]bool{}
 	for i, h := range hp.Set {
 		if problem := headerValueProblem(h.Value); problem != "" {
-			return HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: %s", field, i, problem)
+			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: %s", field, i, problem)
 		}
 		name := strings.ToLower(h.Name)
 		switch {
 		case !validHeaderName(name):
-			return HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: %q is not a header name (a token of at most 256 characters).", field, i, userValue(h.Name))
+			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: %q is not a header name (a token of at most 256 characters).", field, i, userValue(h.Name))
 		case seen[name]:
-			return HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: header %q is set twice.", field, i, userValue(h.Name))
+			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: header %q is set twice.", field, i, userValue(h.Name))
 		case name == "host" && !allowHost:
-			return HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: Host cannot be set in a response.", field, i)
+			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: Host cannot be set in a response.", field, i)
 		case name == "host":
 			host = h.Value
 		default:
-			m.Set = append(m.Set, Header{Name: name, Value: h.Value})
+			m.Set = append(m.Set, graph.Header{Name: name, Value: h.Value})
 		}
 		seen[name] = true
 	}
@@ -62,11 +64,11 @@ func proxyHeadersPolicy(hp *contourv1.HeadersPolicy, field string, allowHost boo
 		name := strings.ToLower(r)
 		switch {
 		case !validHeaderName(name):
-			return HeaderModifier{}, "", fmt.Sprintf("%s.remove[%d]: %q is not a header name (a token of at most 256 characters).", field, i, userValue(r))
+			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.remove[%d]: %q is not a header name (a token of at most 256 characters).", field, i, userValue(r))
 		case removed[name]:
-			return HeaderModifier{}, "", fmt.Sprintf("%s.remove[%d]: header %q is removed twice.", field, i, userValue(r))
+			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.remove[%d]: header %q is removed twice.", field, i, userValue(r))
 		case name == "host":
-			return HeaderModifier{}, "", fmt.Sprintf("%s.remove[%d]: Host cannot be removed.", field, i)
+			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.remove[%d]: Host cannot be removed.", field, i)
 		}
 		removed[name] = true
 		m.Remove = append(m.Remove, name)
@@ -112,11 +114,11 @@ var retryConditions = []string{
 }
 
 // proxyRetry reads a retry policy at field.
-func proxyRetry(rp *contourv1.RetryPolicy, field string) (*RetryPolicy, string) {
+func proxyRetry(rp *contourv1.RetryPolicy, field string) (*graph.RetryPolicy, string) {
 	if rp == nil {
 		return nil, ""
 	}
-	out := &RetryPolicy{Count: 1, On: []string{"5xx"}}
+	out := &graph.RetryPolicy{Count: 1, On: []string{"5xx"}}
 	switch n := rp.NumRetries; {
 	case n == -1:
 		out.Count = 0
@@ -149,7 +151,7 @@ func proxyRetry(rp *contourv1.RetryPolicy, field string) (*RetryPolicy, string) 
 
 // proxyRewrite reads a path rewrite policy at field, for a route matching
 // m.
-func proxyRewrite(prp *contourv1.PathRewritePolicy, m proxyMatch, field string) (*PathRewrite, string) {
+func proxyRewrite(prp *contourv1.PathRewritePolicy, m proxyMatch, field string) (*graph.PathRewrite, string) {
 	if prp == nil || len(prp.ReplacePrefix) == 0 {
 		return nil, ""
 	}
@@ -185,7 +187,7 @@ func proxyRewrite(prp *contourv1.PathRewritePolicy, m proxyMatch, field string) 
 	if chosen == nil {
 		return nil, ""
 	}
-	return &PathRewrite{MatchedPrefix: routePrefix, Prefix: chosen.Replacement, ReplacePrefix: true}, ""
+	return &graph.PathRewrite{MatchedPrefix: routePrefix, Prefix: chosen.Replacement, ReplacePrefix: true}, ""
 }
 
 func sameIgnoringTrailingSlash(a, b string) bool {

@@ -38,6 +38,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -175,7 +177,7 @@ func (pb *proxyBuild) rootTLS(p *contourv1.HTTPProxy, t *contourv1.TLS, hasTCPPr
 	if problem != "" {
 		return nil, "secretName: " + problem
 	}
-	out.certificates = []*Secret{secret}
+	out.certificates = []*graph.Secret{secret}
 	return out, ""
 }
 

@@ -20,6 +20,8 @@ package dag
 import (
 	"fmt"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
 
@@ -50,11 +52,11 @@ func (pb *proxyBuild) compileRoute(p *contourv1.HTTPProxy, i int, g grant, st *p
 
 // routeAction completes a route whose match m is valid.
 func (pb *proxyBuild) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, field string, m proxyMatch, g grant, st *proxyStatus) orderedRoute {
-	r := &Route{
-		Source:     RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: p.Namespace, Name: p.Name, Field: field},
+	r := &graph.Route{
+		Source:     graph.RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: p.Namespace, Name: p.Name, Field: field},
 		Match:      m.routeMatch(),
 		Chain:      g.chain,
-		WebSockets: WebSocketsDisabled,
+		WebSockets: graph.WebSocketsDisabled,
 	}
 	out := orderedRoute{route: r, match: m, permitInsecure: spec.PermitInsecure}
 	unservable := func() orderedRoute {
@@ -73,10 +75,10 @@ func (pb *proxyBuild) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route,
 		return refuse(contourv1.ConditionTypeRouteError, "NoServices", "%s has no services.", field)
 	}
 	if spec.EnableWebsockets {
-		r.WebSockets = WebSocketsEnabled
+		r.WebSockets = graph.WebSocketsEnabled
 	}
 	var problem, host string
-	f := &Filters{}
+	f := &graph.Filters{}
 	r.Filters = f
 	if f.RequestHeaders, host, problem = proxyHeadersPolicy(spec.RequestHeadersPolicy, field+".requestHeadersPolicy", true); problem != "" {
 		return refuse(contourv1.ConditionTypeRouteError, "RequestHeadersPolicyInvalid", "%s", problem)
@@ -95,7 +97,7 @@ func (pb *proxyBuild) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route,
 		return refuse(contourv1.ConditionTypePrefixReplaceError, "PrefixReplaceNotValid", "%s", problem)
 	}
 	if path != nil || host != "" {
-		f.Rewrite = &Rewrite{Hostname: host, Path: path}
+		f.Rewrite = &graph.Rewrite{Hostname: host, Path: path}
 	}
 	backends, ok := pb.b.resolveProxyServices(p, spec.Services, field, st)
 	if !ok {

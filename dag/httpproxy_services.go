@@ -24,6 +24,8 @@ package dag
 import (
 	"fmt"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -32,9 +34,9 @@ import (
 
 // proxyBackends are the resolved services of a route.
 type proxyBackends struct {
-	backends      []WeightedCluster
+	backends      []graph.WeightedCluster
 	invalidWeight uint32
-	mirrors       []Mirror
+	mirrors       []graph.Mirror
 }
 
 // resolveProxyServices resolves the services at field of proxy p. Problems
@@ -82,7 +84,7 @@ func (b *builder) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 			if percent == 0 {
 				percent = 100
 			}
-			out.mirrors = append(out.mirrors, Mirror{Cluster: cluster, Numerator: percent, Denominator: 100})
+			out.mirrors = append(out.mirrors, graph.Mirror{Cluster: cluster, Numerator: percent, Denominator: 100})
 			continue
 		}
 		total += uint64(weight)
@@ -96,7 +98,7 @@ func (b *builder) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 			return refuse("HeadersPolicyNotValid", "%s", problem)
 		}
 		if weight > 0 {
-			out.backends = append(out.backends, WeightedCluster{Cluster: cluster, Weight: weight, Headers: headers})
+			out.backends = append(out.backends, graph.WeightedCluster{Cluster: cluster, Weight: weight, Headers: headers})
 		}
 	}
 	if problem := weightSumProblem(total); problem != "" {
@@ -107,7 +109,7 @@ func (b *builder) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 
 // serviceHeaders reads a service's header policies; Host may be set on
 // requests, where it rewrites the Host sent to this service.
-func serviceHeaders(s *contourv1.Service, at string) (*BackendHeaders, string) {
+func serviceHeaders(s *contourv1.Service, at string) (*graph.BackendHeaders, string) {
 	req, host, problem := proxyHeadersPolicy(s.RequestHeadersPolicy, at+".requestHeadersPolicy", true)
 	if problem != "" {
 		return nil, problem
@@ -116,16 +118,16 @@ func serviceHeaders(s *contourv1.Service, at string) (*BackendHeaders, string) {
 	if problem != "" {
 		return nil, problem
 	}
-	if req.empty() && resp.empty() && host == "" {
+	if req.Empty() && resp.Empty() && host == "" {
 		return nil, ""
 	}
-	return &BackendHeaders{Request: req, Response: resp, HostRewrite: host}, ""
+	return &graph.BackendHeaders{Request: req, Response: resp, HostRewrite: host}, ""
 }
 
 // proxyCluster finds the Cluster of a service of a proxy in namespace, or
 // the reason and message why it cannot be used. A TCP proxy's service is a
 // stream, or TLS that Envoy originates.
-func (b *builder) proxyCluster(namespace string, s *contourv1.Service, tcp bool) (*Cluster, string, string) {
+func (b *builder) proxyCluster(namespace string, s *contourv1.Service, tcp bool) (*graph.Cluster, string, string) {
 	name := types.NamespacedName{Namespace: namespace, Name: s.Name}
 	if s.Port < 1 || s.Port > 65535 {
 		return nil, "ServicePortInvalid", fmt.Sprintf("port %d is not in 1-65535.", s.Port)

@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -30,7 +32,7 @@ import (
 // tcpProxy follows the TCP proxy of root p to the services that serve it,
 // or returns nil after recording why it cannot on the proxy at fault,
 // which it returns.
-func (pb *proxyBuild) tcpProxy(p *contourv1.HTTPProxy) (*TCPRoute, types.NamespacedName) {
+func (pb *proxyBuild) tcpProxy(p *contourv1.HTTPProxy) (*graph.TCPRoute, types.NamespacedName) {
 	chain := []types.NamespacedName{{Namespace: p.Namespace, Name: p.Name}}
 	for {
 		name := chain[len(chain)-1]
@@ -76,9 +78,9 @@ func (pb *proxyBuild) tcpProxy(p *contourv1.HTTPProxy) (*TCPRoute, types.Namespa
 
 // tcpServices resolves the services of the TCP proxy of p, the proxy at the
 // end of a root's tcpproxy include chain.
-func (pb *proxyBuild) tcpServices(p *contourv1.HTTPProxy, st *proxyStatus) *TCPRoute {
-	route := &TCPRoute{
-		Source: RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: p.Namespace, Name: p.Name, Field: "spec.tcpproxy"},
+func (pb *proxyBuild) tcpServices(p *contourv1.HTTPProxy, st *proxyStatus) *graph.TCPRoute {
+	route := &graph.TCPRoute{
+		Source: graph.RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: p.Namespace, Name: p.Name, Field: "spec.tcpproxy"},
 	}
 	services := p.Spec.TCPProxy.Services
 	allZero := !slices.ContainsFunc(services, func(s contourv1.Service) bool { return s.Weight != 0 })
@@ -100,7 +102,7 @@ func (pb *proxyBuild) tcpServices(p *contourv1.HTTPProxy, st *proxyStatus) *TCPR
 			continue
 		}
 		if weight > 0 {
-			route.Backends = append(route.Backends, WeightedCluster{Cluster: cluster, Weight: weight})
+			route.Backends = append(route.Backends, graph.WeightedCluster{Cluster: cluster, Weight: weight})
 		}
 	}
 	return route

@@ -30,6 +30,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -140,8 +142,8 @@ func (pb *proxyBuild) addBadGateway(h *proxyHost, name types.NamespacedName, fie
 		return
 	}
 	h.routes = append(h.routes, orderedRoute{
-		route: &Route{
-			Source:               RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: name.Namespace, Name: name.Name, Field: field},
+		route: &graph.Route{
+			Source:               graph.RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: name.Namespace, Name: name.Name, Field: field},
 			Match:                m.routeMatch(),
 			DirectResponseStatus: 502,
 			Chain:                g.chain,

@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"github.com/projectsesame/sesame/dag/graph"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -33,7 +34,7 @@ func (b *builder) attachGRPCRoute(gateways map[types.NamespacedName]*gateway, ro
 		for _, r := range rules.routes {
 			if r.grpcService != 0 || r.grpcMethod != 0 {
 				if b.grpcNames == nil {
-					b.grpcNames = map[*Route]grpcNames{}
+					b.grpcNames = map[*graph.Route]grpcNames{}
 				}
 				b.grpcNames[&r.Route] = grpcNames{r.grpcService, r.grpcMethod}
 			}
@@ -84,9 +85,9 @@ type pendingRouteStatus struct {
 // routes, and returns the routes' status, with room for n more. Each
 // route's status depends on the finished Gateways alone, so they are
 // completed in parallel.
-func (b *builder) completeRouteStatus(n int) []StatusUpdate {
+func (b *builder) completeRouteStatus(n int) []graph.StatusUpdate {
 	pending := b.routeStatus
-	updates := make([]StatusUpdate, len(pending), len(pending)+n)
+	updates := make([]graph.StatusUpdate, len(pending), len(pending)+n)
 	parallel.For(len(pending), func(i int) {
 		p := &pending[i]
 		p.obj.lostAll = b.applyConflicts(p.status.Parents, p.obj.rules)

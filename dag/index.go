@@ -3,6 +3,8 @@ package dag
 import (
 	"cmp"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -84,13 +86,13 @@ func (idx *index) indexServices(in *Input) {
 type service struct {
 	*corev1.Service
 	slices     []*discoveryv1.EndpointSlice
-	clusters   []*Cluster
+	clusters   []*graph.Cluster
 	firstSlice [1]*discoveryv1.EndpointSlice // backs slices until a second
 	// firstCluster is the first cluster, and clusterSlot backs clusters
 	// until a second, so that a Service with one cluster costs no more
 	// allocations than its entry.
-	firstCluster Cluster
-	clusterSlot  [1]*Cluster
+	firstCluster graph.Cluster
+	clusterSlot  [1]*graph.Cluster
 }
 
 // keepOlder stores obj under key unless an older object is there. Two

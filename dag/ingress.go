@@ -43,6 +43,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -79,7 +81,7 @@ type ingressHost struct {
 	http, https []layeredRoute
 	// first holds, per match key, the route that has it, so that a later
 	// route with the same match is left out.
-	first map[string]*Route
+	first map[string]*graph.Route
 	// owners are the Ingresses with routes for the host.
 	owners []objectKey
 }
@@ -113,7 +115,7 @@ func (b *builder) buildIngresses(in []*networkingv1.Ingress, claims rootClaims) 
 	selected = sortedOldestFirst(selected)
 	ib := &ingressBuild{b: b, hosts: map[string]*ingressHost{}, tls: map[string]*ingressTLSClaim{}, claims: claims}
 	for _, ing := range selected {
-		ib.event(ing, EventNormal, "Translated", "%s.", b.opts.describeIngress(ing))
+		ib.event(ing, graph.EventNormal, "Translated", "%s.", b.opts.describeIngress(ing))
 		ib.readAnnotations(ing)
 		ib.claimTLS(ing)
 	}
@@ -190,7 +192,7 @@ func (ib *ingressBuild) ruleHost(ing *networkingv1.Ingress, i int) (string, bool
 		return "", true
 	}
 	if err := hostmatch.Validate(host); err != nil {
-		ib.event(ing, EventWarning, "InvalidHost", "spec.rules[%d].host %q: %v; the rule is not served. Use a DNS name, or \"*.\" and a DNS name (which matches one label).", i, userValue(ing.Spec.Rules[i].Host), err)
+		ib.event(ing, graph.EventWarning, "InvalidHost", "spec.rules[%d].host %q: %v; the rule is not served. Use a DNS name, or \"*.\" and a DNS name (which matches one label).", i, userValue(ing.Spec.Rules[i].Host), err)
 		return "", false
 	}
 	return host, true
@@ -200,7 +202,7 @@ func (ib *ingressBuild) ruleHost(ing *networkingv1.Ingress, i int) (string, bool
 // their hosts.
 func (ib *ingressBuild) addRoutes(ing *networkingv1.Ingress) {
 	if len(ing.Spec.Rules) == 0 && ing.Spec.DefaultBackend == nil {
-		ib.event(ing, EventWarning, "NothingToServe", "the Ingress has no spec.rules and no spec.defaultBackend, so nothing is served for it.")
+		ib.event(ing, graph.EventWarning, "NothingToServe", "the Ingress has no spec.rules and no spec.defaultBackend, so nothing is served for it.")
 		return
 	}
 	for i := range ing.Spec.Rules {
@@ -210,7 +212,7 @@ func (ib *ingressBuild) addRoutes(ing *networkingv1.Ingress) {
 			continue
 		}
 		if rule.HTTP == nil || len(rule.HTTP.Paths) == 0 {
-			ib.event(ing, EventWarning, "NoPaths", "spec.rules[%d] (%s) has no http.paths, so nothing is served for it; add a path, such as Prefix \"/\".", i, describeHost(host))
+			ib.event(ing, graph.EventWarning, "NoPaths", "spec.rules[%d] (%s) has no http.paths, so nothing is served for it; add a path, such as Prefix \"/\".", i, describeHost(host))
 			continue
 		}
 		if ib.refuseOwned(ing, fmt.Sprintf("spec.rules[%d]", i), host, "none of its paths is served") {
@@ -224,17 +226,17 @@ func (ib *ingressBuild) addRoutes(ing *networkingv1.Ingress) {
 		}
 	}
 	if be := ing.Spec.DefaultBackend; be != nil {
-		r := ib.route(ing, "spec.defaultBackend", PathMatch{Type: PathStringPrefix, Value: "/"}, be, "")
+		r := ib.route(ing, "spec.defaultBackend", graph.PathMatch{Type: graph.PathStringPrefix, Value: "/"}, be, "")
 		ib.add(ing, "", r)
 	}
 }
 
 // add puts a route of ing under host, unless a route found earlier has the
 // same match there.
-func (ib *ingressBuild) add(ing *networkingv1.Ingress, host string, r *Route) {
+func (ib *ingressBuild) add(ing *networkingv1.Ingress, host string, r *graph.Route) {
 	h := ib.hosts[host]
 	if h == nil {
-		h = &ingressHost{hostname: host, first: map[string]*Route{}}
+		h = &ingressHost{hostname: host, first: map[string]*graph.Route{}}
 		ib.hosts[host] = h
 	}
 	if c, ok := hostCondition(host); ok {
@@ -246,7 +248,7 @@ func (ib *ingressBuild) add(ing *networkingv1.Ingress, host string, r *Route) {
 		if w.Source.Namespace != r.Source.Namespace || w.Source.Name != r.Source.Name {
 			by = fmt.Sprintf("Ingress %s/%s", w.Source.Namespace, w.Source.Name)
 		}
-		ib.event(ing, EventWarning, "DuplicatePath",
+		ib.event(ing, graph.EventWarning, "DuplicatePath",
 			"%s (%s) on %s has the same match as %s of %s, which comes first (the older Ingress, then rules in order, then the default backend), so it never serves a request. Remove one of them.",
 			r.Source.Field, describeMatch(r.Match.Path), describeHost(host), w.Source.Field, by)
 		return
@@ -260,8 +262,8 @@ func (ib *ingressBuild) add(ing *networkingv1.Ingress, host string, r *Route) {
 	case ing.Annotations[forceSSLRedirectAnnotation] == "true":
 		redirect := *r
 		redirect.Backends, redirect.InvalidWeight = nil, 0
-		redirect.Filters = &Filters{Redirect: &Redirect{Scheme: "https", StatusCode: 301}}
-		redirect.WebSockets = WebSocketsDisabled
+		redirect.Filters = &graph.Filters{Redirect: &graph.Redirect{Scheme: "https", StatusCode: 301}}
+		redirect.WebSockets = graph.WebSocketsDisabled
 		h.http = append(h.http, newLayeredRoute(&redirect, host, lr.prec))
 	case ing.Annotations[allowHTTPAnnotation] == "false":
 	default:
@@ -317,7 +319,7 @@ func (ib *ingressBuild) servedHosts() []*servedHost {
 		if claim := ib.tls[name]; claim != nil && len(h.https) > 0 {
 			sh.tls = &layeredChain{
 				layer: ingressLayer,
-				fc:    &FilterChain{Listener: name, Protocol: "HTTPS", ServerNames: []string{name}, Certificates: []*Secret{claim.secret}},
+				fc:    &graph.FilterChain{Listener: name, Protocol: "HTTPS", ServerNames: []string{name}, Certificates: []*graph.Secret{claim.secret}},
 				hosts: []*layeredHost{{layer: ingressLayer, hostname: name, routes: h.https}},
 				// The Ingress that holds the certificate is told about the
 				// chain; the others learn of their routes through overrides.

@@ -36,6 +36,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -49,7 +51,7 @@ const regexChars = "^+*[]%"
 
 // ingressPathMatch translates a path and its type, or says why it cannot
 // be served.
-func ingressPathMatch(path string, pathType *networkingv1.PathType) (PathMatch, string) {
+func ingressPathMatch(path string, pathType *networkingv1.PathType) (graph.PathMatch, string) {
 	typ := networkingv1.PathTypeImplementationSpecific
 	if pathType != nil {
 		typ = *pathType
@@ -59,32 +61,32 @@ func ingressPathMatch(path string, pathType *networkingv1.PathType) (PathMatch, 
 	}
 	if typ == networkingv1.PathTypeImplementationSpecific && strings.ContainsAny(path, regexChars) {
 		if !strings.HasPrefix(path, "/") {
-			return PathMatch{}, fmt.Sprintf("%q does not start with \"/\".", userValue(path))
+			return graph.PathMatch{}, fmt.Sprintf("%q does not start with \"/\".", userValue(path))
 		}
 		if problem := checkRegex(path); problem != "" {
-			return PathMatch{}, problem
+			return graph.PathMatch{}, problem
 		}
-		return PathMatch{Type: PathRegularExpression, Value: path}, ""
+		return graph.PathMatch{Type: graph.PathRegularExpression, Value: path}, ""
 	}
 	if problem := checkPath(path); problem != "" {
-		return PathMatch{}, problem
+		return graph.PathMatch{}, problem
 	}
 	switch typ {
 	case networkingv1.PathTypeExact, networkingv1.PathTypePrefix:
 		if problem := ingressAPIPathRules(path); problem != "" {
-			return PathMatch{}, problem
+			return graph.PathMatch{}, problem
 		}
 		if typ == networkingv1.PathTypeExact {
-			return PathMatch{Type: PathExact, Value: path}, ""
+			return graph.PathMatch{Type: graph.PathExact, Value: path}, ""
 		}
 		if trimmed := strings.TrimRight(path, "/"); trimmed != "" {
 			path = trimmed
 		}
-		return PathMatch{Type: PathPrefix, Value: path}, ""
+		return graph.PathMatch{Type: graph.PathPrefix, Value: path}, ""
 	case networkingv1.PathTypeImplementationSpecific:
-		return PathMatch{Type: PathStringPrefix, Value: path}, ""
+		return graph.PathMatch{Type: graph.PathStringPrefix, Value: path}, ""
 	}
-	return PathMatch{}, fmt.Sprintf("pathType %q is not one of Exact, Prefix, ImplementationSpecific.", userValue(typ))
+	return graph.PathMatch{}, fmt.Sprintf("pathType %q is not one of Exact, Prefix, ImplementationSpecific.", userValue(typ))
 }
 
 // ingressAPIPathRules checks what the Ingress API requires of Exact and
@@ -104,33 +106,33 @@ func ingressAPIPathRules(path string) string {
 }
 
 // describeMatch names a path match in a message: `Prefix "/api"`.
-func describeMatch(p PathMatch) string {
+func describeMatch(p graph.PathMatch) string {
 	switch p.Type {
-	case PathStringPrefix:
+	case graph.PathStringPrefix:
 		return fmt.Sprintf("string prefix %q", userValue(p.Value))
-	case PathPrefix:
+	case graph.PathPrefix:
 		return fmt.Sprintf("Prefix %q", userValue(p.Value))
 	}
 	return fmt.Sprintf("%s %q", p.Type, userValue(p.Value))
 }
 
 // pathRoute translates one path of a rule for host.
-func (ib *ingressBuild) pathRoute(ing *networkingv1.Ingress, p *networkingv1.HTTPIngressPath, field, host string) (*Route, bool) {
+func (ib *ingressBuild) pathRoute(ing *networkingv1.Ingress, p *networkingv1.HTTPIngressPath, field, host string) (*graph.Route, bool) {
 	m, problem := ingressPathMatch(p.Path, p.PathType)
 	if problem != "" {
-		ib.event(ing, EventWarning, "InvalidPath", "%s.path: %s; the path is not served (%s).", field, trimDot(problem), describeHost(host))
+		ib.event(ing, graph.EventWarning, "InvalidPath", "%s.path: %s; the path is not served (%s).", field, trimDot(problem), describeHost(host))
 		return nil, false
 	}
 	return ib.route(ing, field, m, &p.Backend, host), true
 }
 
 // route builds the route of one path (or the default backend) with match m.
-func (ib *ingressBuild) route(ing *networkingv1.Ingress, field string, m PathMatch, be *networkingv1.IngressBackend, host string) *Route {
-	r := &Route{
-		Source:               RouteSource{Kind: "Ingress", Namespace: ing.Namespace, Name: ing.Name, Field: field},
-		Match:                RouteMatch{Path: m},
+func (ib *ingressBuild) route(ing *networkingv1.Ingress, field string, m graph.PathMatch, be *networkingv1.IngressBackend, host string) *graph.Route {
+	r := &graph.Route{
+		Source:               graph.RouteSource{Kind: "Ingress", Namespace: ing.Namespace, Name: ing.Name, Field: field},
+		Match:                graph.RouteMatch{Path: m},
 		DirectResponseStatus: unservableStatus,
-		WebSockets:           WebSocketsByProtocol,
+		WebSockets:           graph.WebSocketsByProtocol,
 	}
 	at := field + ".backend"
 	if field == "spec.defaultBackend" {
@@ -138,16 +140,16 @@ func (ib *ingressBuild) route(ing *networkingv1.Ingress, field string, m PathMat
 	}
 	cluster, reason, problem := ib.b.ingressBackend(ing.Namespace, be, at)
 	if problem != "" {
-		ib.event(ing, EventWarning, reason, "%s: %s Requests to %s on %s are answered 503.", at, trimDot(problem)+".", describeMatch(m), describeHost(host))
+		ib.event(ing, graph.EventWarning, reason, "%s: %s Requests to %s on %s are answered 503.", at, trimDot(problem)+".", describeMatch(m), describeHost(host))
 		return r
 	}
-	r.Backends = []WeightedCluster{{Cluster: cluster, Weight: 1}}
+	r.Backends = []graph.WeightedCluster{{Cluster: cluster, Weight: 1}}
 	return r
 }
 
 // ingressBackend resolves the backend at field of an Ingress in namespace,
 // or returns an Event reason and the problem.
-func (b *builder) ingressBackend(namespace string, be *networkingv1.IngressBackend, field string) (*Cluster, string, string) {
+func (b *builder) ingressBackend(namespace string, be *networkingv1.IngressBackend, field string) (*graph.Cluster, string, string) {
 	if be.Resource != nil {
 		return nil, "UnsupportedBackend", fmt.Sprintf("resource backend %s %q is not supported; Sesame serves Service backends only (set service instead of resource)", groupKind(valueOr(be.Resource.APIGroup, ""), be.Resource.Kind), be.Resource.Name)
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,43 +24,43 @@ var (
 var ingressPathTests = []struct {
 	path    string
 	typ     *networkingv1.PathType
-	want    PathMatch
+	want    graph.PathMatch
 	problem string // substring; "" when valid
 }{
 	// Exact.
-	{"/login", exactType, PathMatch{PathExact, "/login"}, ""},
-	{"/login/", exactType, PathMatch{PathExact, "/login/"}, ""},
-	{"", exactType, PathMatch{PathExact, "/"}, ""}, // an empty path is "/", as in Contour
+	{"/login", exactType, graph.PathMatch{graph.PathExact, "/login"}, ""},
+	{"/login/", exactType, graph.PathMatch{graph.PathExact, "/login/"}, ""},
+	{"", exactType, graph.PathMatch{graph.PathExact, "/"}, ""}, // an empty path is "/", as in Contour
 
 	// Prefix: whole segments, trailing "/" dropped, "/" for everything.
-	{"/docs", prefixType, PathMatch{PathPrefix, "/docs"}, ""},
-	{"/docs/", prefixType, PathMatch{PathPrefix, "/docs"}, ""},
-	{"/", prefixType, PathMatch{PathPrefix, "/"}, ""},
-	{"", prefixType, PathMatch{PathPrefix, "/"}, ""},
+	{"/docs", prefixType, graph.PathMatch{graph.PathPrefix, "/docs"}, ""},
+	{"/docs/", prefixType, graph.PathMatch{graph.PathPrefix, "/docs"}, ""},
+	{"/", prefixType, graph.PathMatch{graph.PathPrefix, "/"}, ""},
+	{"", prefixType, graph.PathMatch{graph.PathPrefix, "/"}, ""},
 
 	// The Ingress API's rules for Exact and Prefix.
-	{"/a//b", prefixType, PathMatch{}, `contains "//"`},
-	{"/a/./b", exactType, PathMatch{}, `"." or ".." segment`},
-	{"/a%2Fb", prefixType, PathMatch{}, `contains "%2F"`},
-	{"/a/..", prefixType, PathMatch{}, `ends with "/.."`},
-	{"docs", prefixType, PathMatch{}, `does not start with "/"`},
-	{"/a?b", exactType, PathMatch{}, "query"},
+	{"/a//b", prefixType, graph.PathMatch{}, `contains "//"`},
+	{"/a/./b", exactType, graph.PathMatch{}, `"." or ".." segment`},
+	{"/a%2Fb", prefixType, graph.PathMatch{}, `contains "%2F"`},
+	{"/a/..", prefixType, graph.PathMatch{}, `ends with "/.."`},
+	{"docs", prefixType, graph.PathMatch{}, `does not start with "/"`},
+	{"/a?b", exactType, graph.PathMatch{}, "query"},
 
 	// ImplementationSpecific, and no pathType: Contour's string prefix, or
 	// a regular expression when the path has ^ + * [ ] %.
-	{"/static", implSpecific, PathMatch{PathStringPrefix, "/static"}, ""},
-	{"/static", nil, PathMatch{PathStringPrefix, "/static"}, ""},
-	{"", nil, PathMatch{PathStringPrefix, "/"}, ""},
-	{"/items/[0-9]+", implSpecific, PathMatch{PathRegularExpression, "/items/[0-9]+"}, ""},
-	{"/list/.*", nil, PathMatch{PathRegularExpression, "/list/.*"}, ""},
-	{"/a.b", nil, PathMatch{PathStringPrefix, "/a.b"}, ""}, // '.' is not one of Contour's regex characters
-	{"/bad[", implSpecific, PathMatch{}, "invalid RE2"},
-	{"^/anchored", implSpecific, PathMatch{}, `does not start with "/"`},
-	{"/(x{1000}){1000}*", implSpecific, PathMatch{}, "invalid RE2"},
-	{"/[ab]{200}", implSpecific, PathMatch{}, "instructions"},
+	{"/static", implSpecific, graph.PathMatch{graph.PathStringPrefix, "/static"}, ""},
+	{"/static", nil, graph.PathMatch{graph.PathStringPrefix, "/static"}, ""},
+	{"", nil, graph.PathMatch{graph.PathStringPrefix, "/"}, ""},
+	{"/items/[0-9]+", implSpecific, graph.PathMatch{graph.PathRegularExpression, "/items/[0-9]+"}, ""},
+	{"/list/.*", nil, graph.PathMatch{graph.PathRegularExpression, "/list/.*"}, ""},
+	{"/a.b", nil, graph.PathMatch{graph.PathStringPrefix, "/a.b"}, ""}, // '.' is not one of Contour's regex characters
+	{"/bad[", implSpecific, graph.PathMatch{}, "invalid RE2"},
+	{"^/anchored", implSpecific, graph.PathMatch{}, `does not start with "/"`},
+	{"/(x{1000}){1000}*", implSpecific, graph.PathMatch{}, "invalid RE2"},
+	{"/[ab]{200}", implSpecific, graph.PathMatch{}, "instructions"},
 
 	// Unknown types.
-	{"/x", pathType("Regex"), PathMatch{}, `pathType "Regex"`},
+	{"/x", pathType("Regex"), graph.PathMatch{}, `pathType "Regex"`},
 }
 
 func TestIngressPathMatch(t *testing.T) {
@@ -90,7 +92,7 @@ func FuzzIngressPathMatch(f *testing.F) {
 			p = pathType(networkingv1.PathType(typ))
 		}
 		m, problem := ingressPathMatch(path, p)
-		if (problem == "") == (m == PathMatch{}) {
+		if (problem == "") == (m == graph.PathMatch{}) {
 			t.Fatalf("%q %q: match %+v and problem %q", path, typ, m, problem)
 		}
 		if problem != "" {
@@ -99,10 +101,10 @@ func FuzzIngressPathMatch(f *testing.F) {
 		if !strings.HasPrefix(m.Value, "/") {
 			t.Errorf("%q %q: %+v does not start with /", path, typ, m)
 		}
-		if m.Type == PathPrefix && m.Value != "/" && strings.HasSuffix(m.Value, "/") {
+		if m.Type == graph.PathPrefix && m.Value != "/" && strings.HasSuffix(m.Value, "/") {
 			t.Errorf("%q %q: prefix %q ends with /", path, typ, m.Value)
 		}
-		if m.Type == PathRegularExpression {
+		if m.Type == graph.PathRegularExpression {
 			if _, err := regexp.Compile(m.Value); err != nil {
 				t.Errorf("%q %q: %v", path, typ, err)
 			}
@@ -228,7 +230,7 @@ func TestBuildIngresses(t *testing.T) {
 	if vh.Hostname != "www.example.com" || strings.Join(got, " ") != "b/a/b a/a b/" {
 		t.Errorf("%s: routes %v, want b/a/b a/a b/", vh.Hostname, got)
 	}
-	if len(g.Status) != 0 || len(g.Events) != 2 || g.Events[0].Name != "a" || g.Events[1].Name != "b" || g.Events[1].Type != EventNormal {
+	if len(g.Status) != 0 || len(g.Events) != 2 || g.Events[0].Name != "a" || g.Events[1].Name != "b" || g.Events[1].Type != graph.EventNormal {
 		t.Errorf("status %v, events %+v", g.Status, g.Events)
 	}
 }

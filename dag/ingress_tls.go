@@ -34,6 +34,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -42,7 +44,7 @@ import (
 
 // ingressTLSClaim is the spec.tls entry that serves a host over TLS.
 type ingressTLSClaim struct {
-	secret *Secret
+	secret *graph.Secret
 	owner  objectKey
 	field  string // spec.tls[i].hosts[j]
 }
@@ -52,7 +54,7 @@ type ingressTLSClaim struct {
 func (ib *ingressBuild) readAnnotations(ing *networkingv1.Ingress) {
 	for _, a := range []string{forceSSLRedirectAnnotation, allowHTTPAnnotation} {
 		if v, ok := ing.Annotations[a]; ok && v != "true" && v != "false" {
-			ib.event(ing, EventWarning, "InvalidAnnotation", "annotation %s is %q; it is read only as \"true\" or \"false\", so it has no effect.", a, v)
+			ib.event(ing, graph.EventWarning, "InvalidAnnotation", "annotation %s is %q; it is read only as \"true\" or \"false\", so it has no effect.", a, v)
 		}
 	}
 	var ignored []string
@@ -63,7 +65,7 @@ func (ib *ingressBuild) readAnnotations(ing *networkingv1.Ingress) {
 	}
 	if len(ignored) > 0 {
 		slices.Sort(ignored)
-		ib.event(ing, EventWarning, "AnnotationNotTranslated", "annotations %s are Contour's, which Sesame does not translate; they are ignored. Use an HTTPProxy for these features.", strings.Join(ignored, ", "))
+		ib.event(ing, graph.EventWarning, "AnnotationNotTranslated", "annotations %s are Contour's, which Sesame does not translate; they are ignored. Use an HTTPProxy for these features.", strings.Join(ignored, ", "))
 	}
 }
 
@@ -73,26 +75,26 @@ func (ib *ingressBuild) claimTLS(ing *networkingv1.Ingress) {
 		t := &ing.Spec.TLS[i]
 		field := fmt.Sprintf("spec.tls[%d]", i)
 		if len(t.Hosts) == 0 {
-			ib.event(ing, EventWarning, "TLSWithoutHosts", "%s lists no hosts; Sesame serves TLS only for the hosts an entry lists (as Contour does), so nothing is served with its Secret. List the hosts its certificate is for.", field)
+			ib.event(ing, graph.EventWarning, "TLSWithoutHosts", "%s lists no hosts; Sesame serves TLS only for the hosts an entry lists (as Contour does), so nothing is served with its Secret. List the hosts its certificate is for.", field)
 			continue
 		}
 		secret, problem := ib.ingressSecret(ing, t.SecretName)
 		if problem != "" {
-			ib.event(ing, EventWarning, "TLSSecretInvalid", "%s.secretName: %s Its hosts (%s) get no TLS from this entry.", field, problem, strings.Join(t.Hosts, ", "))
+			ib.event(ing, graph.EventWarning, "TLSSecretInvalid", "%s.secretName: %s Its hosts (%s) get no TLS from this entry.", field, problem, strings.Join(t.Hosts, ", "))
 			continue
 		}
 		if secret.Notice != "" {
-			ib.event(ing, EventWarning, "CertificateChainTrimmed", "%s.secretName: %s", field, secret.Notice)
+			ib.event(ing, graph.EventWarning, "CertificateChainTrimmed", "%s.secretName: %s", field, secret.Notice)
 		}
 		for j, h := range t.Hosts {
 			at := fmt.Sprintf("%s.hosts[%d]", field, j)
 			host := strings.ToLower(h)
 			if host == "" {
-				ib.event(ing, EventWarning, "InvalidHost", "%s is empty; TLS needs a hostname (the server name clients send).", at)
+				ib.event(ing, graph.EventWarning, "InvalidHost", "%s is empty; TLS needs a hostname (the server name clients send).", at)
 				continue
 			}
 			if err := hostmatch.Validate(host); err != nil {
-				ib.event(ing, EventWarning, "InvalidHost", "%s %q: %v; it is not served over TLS.", at, userValue(h), err)
+				ib.event(ing, graph.EventWarning, "InvalidHost", "%s %q: %v; it is not served over TLS.", at, userValue(h), err)
 				continue
 			}
 			if ib.refuseOwned(ing, at, host, "its Secret is not used for it") {
@@ -107,7 +109,7 @@ func (ib *ingressBuild) claimTLS(ing *networkingv1.Ingress) {
 				if old.owner != ingressKey(ing) {
 					by = fmt.Sprintf("Ingress %s/%s (%s), which is older,", old.owner.namespace, old.owner.name, old.field)
 				}
-				ib.event(ing, EventWarning, "TLSCertificateConflict",
+				ib.event(ing, graph.EventWarning, "TLSCertificateConflict",
 					"%s %q: %s serves it with Secret %s, so this entry's Secret %s is not used for it. Use one Secret per host.",
 					at, host, by, old.secret.Name, secret.Name)
 			}
@@ -116,7 +118,7 @@ func (ib *ingressBuild) claimTLS(ing *networkingv1.Ingress) {
 }
 
 // ingressSecret reads the Secret an Ingress's TLS entry names.
-func (ib *ingressBuild) ingressSecret(ing *networkingv1.Ingress, secretName string) (*Secret, string) {
+func (ib *ingressBuild) ingressSecret(ing *networkingv1.Ingress, secretName string) (*graph.Secret, string) {
 	if strings.TrimSpace(secretName) == "" {
 		return nil, "is empty; Sesame needs a kubernetes.io/tls Secret to terminate TLS."
 	}
@@ -142,7 +144,7 @@ func (ib *ingressBuild) checkTLSHosts(ing *networkingv1.Ingress) {
 				continue
 			}
 			if hh := ib.hosts[host]; hh == nil || len(hh.https) == 0 {
-				ib.event(ing, EventWarning, "TLSHostWithoutRules", "spec.tls[%d].hosts[%d] %q: no rule of any Ingress has this host, so there is nothing to serve over TLS for it. Add a rule with host %q.", i, j, host, host)
+				ib.event(ing, graph.EventWarning, "TLSHostWithoutRules", "spec.tls[%d].hosts[%d] %q: no rule of any Ingress has this host, so there is nothing to serve over TLS for it. Add a rule with host %q.", i, j, host, host)
 			}
 		}
 	}
@@ -160,7 +162,7 @@ func (ib *ingressBuild) checkTLSHosts(ing *networkingv1.Ingress) {
 		plain = append(plain, describeHost(""))
 	}
 	if len(plain) > 0 {
-		ib.event(ing, EventWarning, "RedirectWithoutTLS",
+		ib.event(ing, graph.EventWarning, "RedirectWithoutTLS",
 			"annotation %s redirects every request over HTTP to https, but no Ingress serves %s over TLS (spec.tls), so those redirects lead nowhere Sesame serves. Add a spec.tls entry for the host, or remove the annotation.",
 			forceSSLRedirectAnnotation, strings.Join(plain, ", "))
 	}

@@ -3,6 +3,8 @@ package dag
 import (
 	"slices"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -15,7 +17,7 @@ import (
 // would refuse, and took it out (xdsgen.Resources.Repair).
 const ReasonInternalError = "InternalError"
 
-// ReportInternalError tells the object of kind, namespace and name that
+// ReportInternalError tells the object of kind, namespace and name in g that
 // part of what was generated from it was taken out of the configuration,
 // message saying which part and why, as its status says problems:
 //
@@ -30,13 +32,13 @@ const ReasonInternalError = "InternalError"
 // It reports false when the object has no status in g to say it in (a
 // Service, or an object not in scope); the caller then says it elsewhere.
 // Status stays ordered; Events too.
-func (g *Graph) ReportInternalError(kind, namespace, name, message string) bool {
+func ReportInternalError(g *graph.Graph, kind, namespace, name, message string) bool {
 	message = quote.Cap(message, MaxConditionMessage)
 	if kind == "Ingress" {
-		ev := Event{APIVersion: ingressAPIVersion, Kind: kind, Namespace: namespace, Name: name, Type: EventWarning, Reason: ReasonInternalError, Message: quote.Cap(message, MaxEventMessage)}
+		ev := graph.Event{APIVersion: ingressAPIVersion, Kind: kind, Namespace: namespace, Name: name, Type: graph.EventWarning, Reason: ReasonInternalError, Message: quote.Cap(message, MaxEventMessage)}
 		// After every Event of the same object: the story's end.
 		g.Events = append(g.Events, ev)
-		slices.SortStableFunc(g.Events, compareEventObjects)
+		slices.SortStableFunc(g.Events, graph.CompareEventObjects)
 		return true
 	}
 	for i := range g.Status {

@@ -63,6 +63,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	"github.com/projectsesame/sesame/hostmatch"
 )
 
@@ -97,12 +99,12 @@ type layeredHost struct {
 	routes      []layeredRoute
 	// vh, when set, is the virtual host as it is, reused when nothing else
 	// merges into it.
-	vh *VirtualHost
+	vh *graph.VirtualHost
 }
 
 // layeredRoute is a route with what the merge needs to know of it.
 type layeredRoute struct {
-	route *Route
+	route *graph.Route
 	// attach is the hostname the route was attached under: its virtual
 	// host's, or for a Gateway route that falls through, the wider one.
 	attach string
@@ -147,7 +149,7 @@ func comparePrecedence(a, b precedence) int {
 // routePrecedence is the precedence of an HTTPRoute or Ingress route, from
 // its match. hostname is its virtual host's, whose :authority condition (a
 // single-label wildcard's) is not one of the route's own headers.
-func routePrecedence(r *Route, hostname string) precedence {
+func routePrecedence(r *graph.Route, hostname string) precedence {
 	m := &r.Match
 	return precedence{
 		rank:        pathRank(r.Source.Kind, m.Path.Type),
@@ -168,9 +170,9 @@ func routePrecedence(r *Route, hostname string) precedence {
 // "/" that it is, and ranks as one, so that a longer prefix or an exact
 // path of another layer is not shadowed by it. Both orders agree: the
 // routes that name something come first in each.
-func grpcPrecedence(r *Route, names grpcNames) precedence {
+func grpcPrecedence(r *graph.Route, names grpcNames) precedence {
 	if names.service == 0 && names.method == 0 {
-		return precedence{rank: pathRank("", PathPrefix), literal: len("/"), literalOnly: true, headers: len(r.Match.Headers)}
+		return precedence{rank: pathRank("", graph.PathPrefix), literal: len("/"), literalOnly: true, headers: len(r.Match.Headers)}
 	}
 	return precedence{rank: grpcNamed, service: int(names.service), method: int(names.method), literalOnly: true, headers: len(r.Match.Headers)}
 }
@@ -195,12 +197,12 @@ func proxyPrecedence(m proxyMatch) precedence {
 // hostCondition is the :authority condition that makes a wildcard hostname
 // match a single label (HTTPProxy and Ingress), which hostRoutes adds to
 // every route of such a host.
-func hostCondition(hostname string) (StringMatch, bool) {
+func hostCondition(hostname string) (graph.StringMatch, bool) {
 	re, ok := hostmatch.AuthorityRegex(hostname)
-	return StringMatch{Name: ":authority", Type: MatchRegularExpression, Value: re}, ok
+	return graph.StringMatch{Name: ":authority", Type: graph.MatchRegularExpression, Value: re}, ok
 }
 
-func hasHostCondition(headers []StringMatch, hostname string) bool {
+func hasHostCondition(headers []graph.StringMatch, hostname string) bool {
 	c, ok := hostCondition(hostname)
 	return ok && slices.Contains(headers, c)
 }
@@ -211,20 +213,20 @@ func hasHostCondition(headers []StringMatch, hostname string) bool {
 // hostname is left out, as it belongs to the hostname, not the route; and a
 // prefix "/" matches every path whether it compares segments (Gateway API,
 // Ingress Prefix) or strings (HTTPProxy, Ingress ImplementationSpecific).
-func layerKey(r *Route, hostname string) string {
+func layerKey(r *graph.Route, hostname string) string {
 	m := r.Match
 	if c, ok := hostCondition(hostname); ok && slices.Contains(m.Headers, c) {
-		m.Headers = slices.DeleteFunc(slices.Clone(m.Headers), func(h StringMatch) bool { return h == c })
+		m.Headers = slices.DeleteFunc(slices.Clone(m.Headers), func(h graph.StringMatch) bool { return h == c })
 	}
-	if m.Path.Value == "/" && m.Path.Type == PathStringPrefix {
-		m.Path.Type = PathPrefix
+	if m.Path.Value == "/" && m.Path.Type == graph.PathStringPrefix {
+		m.Path.Type = graph.PathPrefix
 	}
 	return matchKey(m)
 }
 
 // newLayeredRoute wraps a route attached under hostname, in a virtual host
 // of that hostname.
-func newLayeredRoute(r *Route, hostname string, prec precedence) layeredRoute {
+func newLayeredRoute(r *graph.Route, hostname string, prec precedence) layeredRoute {
 	return layeredRoute{route: r, attach: hostname, prec: prec, key: layerKey(r, hostname), singleLabel: hasHostCondition(r.Match.Headers, hostname)}
 }
 
@@ -234,12 +236,12 @@ func newLayeredRoute(r *Route, hostname string, prec precedence) layeredRoute {
 // GRPCRoute routes rank by.
 type gatewayLayering struct {
 	attached  *attachRuns
-	grpcNames map[*Route]grpcNames
+	grpcNames map[*graph.Route]grpcNames
 }
 
 // hosts reads a Gateway port's virtual hosts (or an HTTPS chain's) into
 // layered form.
-func (g gatewayLayering) hosts(vhosts []*VirtualHost) []*layeredHost {
+func (g gatewayLayering) hosts(vhosts []*graph.VirtualHost) []*layeredHost {
 	out := make([]*layeredHost, 0, len(vhosts))
 	for _, vh := range vhosts {
 		lh := &layeredHost{layer: gatewayLayer, hostname: vh.Hostname, listener: vh.Listener, misdirected: vh.Misdirected, vh: vh}
@@ -316,7 +318,7 @@ type overrideReport func(loser, winner layeredRoute, hostname string)
 // HTTPProxy root owns only from the root's namespace (hostclaims.go), and
 // an owned hostname that an Ingress's wider host would otherwise answer
 // gets a virtual host of its own.
-func mergeHosts(layers [numLayers][]*layeredHost, keep func(hostname string) bool, report overrideReport, claims rootClaims) []*VirtualHost {
+func mergeHosts(layers [numLayers][]*layeredHost, keep func(hostname string) bool, report overrideReport, claims rootClaims) []*graph.VirtualHost {
 	var idx [numLayers]hostIndex
 	seen := map[string]bool{}
 	var hostnames []string
@@ -331,7 +333,7 @@ func mergeHosts(layers [numLayers][]*layeredHost, keep func(hostname string) boo
 	}
 	hostnames = append(hostnames, claims.shelter(idx[ingressLayer], seen, keep)...)
 	slices.SortFunc(hostnames, hostmatch.Compare)
-	var out, misdirected []*VirtualHost
+	var out, misdirected []*graph.VirtualHost
 	for _, host := range hostnames {
 		var selected [numLayers]*layeredHost
 		n := 0
@@ -343,7 +345,7 @@ func mergeHosts(layers [numLayers][]*layeredHost, keep func(hostname string) boo
 		if g := selected[gatewayLayer]; g != nil && g.misdirected {
 			vh := g.vh
 			if g.hostname != host || vh == nil {
-				vh = &VirtualHost{Listener: g.listener, Hostname: host, Misdirected: true}
+				vh = &graph.VirtualHost{Listener: g.listener, Hostname: host, Misdirected: true}
 			}
 			misdirected = append(misdirected, vh)
 			continue
@@ -370,8 +372,8 @@ func firstNonNil(hosts [numLayers]*layeredHost) *layeredHost {
 
 // mergeHost builds the virtual host for hostname from what each layer
 // selected for it.
-func mergeHost(hostname string, selected [numLayers]*layeredHost, report overrideReport, claims rootClaims) *VirtualHost {
-	vh := &VirtualHost{Hostname: hostname}
+func mergeHost(hostname string, selected [numLayers]*layeredHost, report overrideReport, claims rootClaims) *graph.VirtualHost {
+	vh := &graph.VirtualHost{Hostname: hostname}
 	if g := selected[gatewayLayer]; g != nil && g.hostname == hostname {
 		vh.Listener = g.listener // the Gateway's virtual host, with more in it
 	}
@@ -434,7 +436,7 @@ func mergeHost(hostname string, selected [numLayers]*layeredHost, report overrid
 			cmp.Compare(a.order, b.order),
 		)
 	})
-	vh.Routes = make([]*Route, len(kept))
+	vh.Routes = make([]*graph.Route, len(kept))
 	for i, c := range kept {
 		vh.Routes[i] = c.route
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 func TestSelectHost(t *testing.T) {
@@ -45,33 +47,33 @@ func TestSelectHost(t *testing.T) {
 }
 
 func TestLayerKey(t *testing.T) {
-	route := func(typ PathMatchType, value string, headers ...StringMatch) *Route {
-		return &Route{Match: RouteMatch{Path: PathMatch{Type: typ, Value: value}, Headers: headers}}
+	route := func(typ graph.PathMatchType, value string, headers ...graph.StringMatch) *graph.Route {
+		return &graph.Route{Match: graph.RouteMatch{Path: graph.PathMatch{Type: typ, Value: value}, Headers: headers}}
 	}
 	wild, _ := hostCondition("*.example.com")
-	x := StringMatch{Name: "x", Type: MatchExact, Value: "1"}
+	x := graph.StringMatch{Name: "x", Type: graph.MatchExact, Value: "1"}
 	tests := []struct {
 		name string
-		a, b *Route
+		a, b *graph.Route
 		host string
 		same bool
 	}{
 		// "/" selects every path, whether it compares segments or strings.
-		{"prefix / both ways", route(PathPrefix, "/"), route(PathStringPrefix, "/"), "", true},
-		{"other prefixes differ by type", route(PathPrefix, "/a"), route(PathStringPrefix, "/a"), "", false},
-		{"exact is not a prefix", route(PathExact, "/a"), route(PathPrefix, "/a"), "", false},
+		{"prefix / both ways", route(graph.PathPrefix, "/"), route(graph.PathStringPrefix, "/"), "", true},
+		{"other prefixes differ by type", route(graph.PathPrefix, "/a"), route(graph.PathStringPrefix, "/a"), "", false},
+		{"exact is not a prefix", route(graph.PathExact, "/a"), route(graph.PathPrefix, "/a"), "", false},
 		// The single-label condition belongs to the hostname, not the route.
-		{"host condition left out", route(PathPrefix, "/a", wild), route(PathPrefix, "/a"), "*.example.com", true},
-		{"host condition of another hostname kept", route(PathPrefix, "/a", wild), route(PathPrefix, "/a"), "", false},
-		{"other headers kept", route(PathPrefix, "/a", wild, x), route(PathPrefix, "/a"), "*.example.com", false},
-		{"headers in any order", route(PathPrefix, "/a", x, wild), route(PathPrefix, "/a", wild, x), "*.example.com", true},
+		{"host condition left out", route(graph.PathPrefix, "/a", wild), route(graph.PathPrefix, "/a"), "*.example.com", true},
+		{"host condition of another hostname kept", route(graph.PathPrefix, "/a", wild), route(graph.PathPrefix, "/a"), "", false},
+		{"other headers kept", route(graph.PathPrefix, "/a", wild, x), route(graph.PathPrefix, "/a"), "*.example.com", false},
+		{"headers in any order", route(graph.PathPrefix, "/a", x, wild), route(graph.PathPrefix, "/a", wild, x), "*.example.com", true},
 	}
 	for _, tt := range tests {
 		if got := layerKey(tt.a, tt.host) == layerKey(tt.b, tt.host); got != tt.same {
 			t.Errorf("%s: same key %v, want %v", tt.name, got, tt.same)
 		}
 	}
-	r := route(PathPrefix, "/a", wild, x)
+	r := route(graph.PathPrefix, "/a", wild, x)
 	layerKey(r, "*.example.com")
 	if len(r.Match.Headers) != 2 {
 		t.Error("layerKey changed the route")
@@ -83,15 +85,15 @@ func TestLayerKey(t *testing.T) {
 func lh(l layer, hostname string, paths ...string) *layeredHost {
 	h := &layeredHost{layer: l, hostname: hostname}
 	for _, p := range paths {
-		r := &Route{Source: RouteSource{Kind: []string{"HTTPRoute", "HTTPProxy", "Ingress"}[l], Name: l.String(), Field: p}}
+		r := &graph.Route{Source: graph.RouteSource{Kind: []string{"HTTPRoute", "HTTPProxy", "Ingress"}[l], Name: l.String(), Field: p}}
 		switch {
 		case strings.HasPrefix(p, "="):
-			r.Match.Path = PathMatch{Type: PathExact, Value: p[1:]}
+			r.Match.Path = graph.PathMatch{Type: graph.PathExact, Value: p[1:]}
 		default:
-			r.Match.Path = PathMatch{Type: PathPrefix, Value: p}
+			r.Match.Path = graph.PathMatch{Type: graph.PathPrefix, Value: p}
 		}
 		if c, ok := hostCondition(hostname); ok && l != gatewayLayer {
-			r.Match.Headers = []StringMatch{c}
+			r.Match.Headers = []graph.StringMatch{c}
 		}
 		h.routes = append(h.routes, newLayeredRoute(r, hostname, routePrecedence(r, hostname)))
 	}
@@ -99,7 +101,7 @@ func lh(l layer, hostname string, paths ...string) *layeredHost {
 }
 
 // describeRoutes writes a virtual host's routes as "layer:path" pairs.
-func describeRoutes(vh *VirtualHost) string {
+func describeRoutes(vh *graph.VirtualHost) string {
 	var s []string
 	for _, r := range vh.Routes {
 		s = append(s, r.Source.Name[:1]+":"+r.Source.Field)
@@ -170,10 +172,10 @@ func TestMergeHosts(t *testing.T) {
 // TestMergeHostsReuse: a virtual host only one layer has is passed through
 // as it is, and 421 virtual hosts stay 421.
 func TestMergeHostsReuse(t *testing.T) {
-	vh := &VirtualHost{Listener: "l", Hostname: "a.com"}
-	mis := &VirtualHost{Listener: "other", Hostname: "b.com", Misdirected: true}
+	vh := &graph.VirtualHost{Listener: "l", Hostname: "a.com"}
+	mis := &graph.VirtualHost{Listener: "other", Hostname: "b.com", Misdirected: true}
 	var layers [numLayers][]*layeredHost
-	layers[gatewayLayer] = gatewayLayering{}.hosts([]*VirtualHost{vh, mis})
+	layers[gatewayLayer] = gatewayLayering{}.hosts([]*graph.VirtualHost{vh, mis})
 	layers[ingressLayer] = []*layeredHost{lh(ingressLayer, "c.com", "/")}
 	out := mergeHosts(layers, nil, nil, nil)
 	if len(out) != 3 || out[0] != vh || out[2] != mis || out[1].Listener != "" || out[1].Hostname != "c.com" {
@@ -232,12 +234,12 @@ func TestProxyPrecedenceAgreesWithProxyOrder(t *testing.T) {
 // and method characters, headers), every pair in both directions.
 func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
 	var http, grpc []*gatewayRoute
-	for _, typ := range []PathMatchType{PathExact, PathPrefix, PathRegularExpression} {
+	for _, typ := range []graph.PathMatchType{graph.PathExact, graph.PathPrefix, graph.PathRegularExpression} {
 		for _, path := range []string{"/", "/a", "/a/b"} {
 			for _, method := range []string{"", "GET"} {
 				for _, conditions := range []int{0, 1, 2} {
-					http = append(http, &gatewayRoute{Route: Route{Source: RouteSource{Kind: "HTTPRoute"}, Match: RouteMatch{
-						Path: PathMatch{typ, path}, Method: method, Headers: make([]StringMatch, conditions), QueryParams: make([]StringMatch, 2-conditions),
+					http = append(http, &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute"}, Match: graph.RouteMatch{
+						Path: graph.PathMatch{typ, path}, Method: method, Headers: make([]graph.StringMatch, conditions), QueryParams: make([]graph.StringMatch, 2-conditions),
 					}}})
 				}
 			}
@@ -246,11 +248,11 @@ func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
 	for _, service := range []uint16{0, 1, 7, 1<<16 - 1} {
 		for _, method := range []uint16{0, 3, 9} {
 			for _, headers := range []int{0, 1, 2} {
-				path := PathMatch{PathPrefix, "/"} // what a match with neither has; the others' paths do not count
+				path := graph.PathMatch{graph.PathPrefix, "/"} // what a match with neither has; the others' paths do not count
 				if service+method > 0 {
-					path = PathMatch{PathRegularExpression, "/x"}
+					path = graph.PathMatch{graph.PathRegularExpression, "/x"}
 				}
-				grpc = append(grpc, &gatewayRoute{Route: Route{Source: RouteSource{Kind: "GRPCRoute"}, Match: RouteMatch{Path: path, Headers: make([]StringMatch, headers)}}, grpcService: service, grpcMethod: method})
+				grpc = append(grpc, &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute"}, Match: graph.RouteMatch{Path: path, Headers: make([]graph.StringMatch, headers)}}, grpcService: service, grpcMethod: method})
 			}
 		}
 	}

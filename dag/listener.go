@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -26,7 +28,7 @@ type listener struct {
 	// mode is how an HTTPS or TLS listener treats TLS; certificates are the
 	// usable Secrets of certificateRefs, for Terminate.
 	mode         gatewayv1.TLSModeType
-	certificates []*Secret
+	certificates []*graph.Secret
 	kinds        []gatewayv1.RouteGroupKind
 	from         gatewayv1.FromNamespaces
 	selector     labels.Selector
@@ -49,7 +51,7 @@ type listener struct {
 	ownersAdded int
 	// tlsRoutes holds, for a TLS listener, the route that serves each SNI
 	// hostname: the oldest, when several ask for one.
-	tlsRoutes map[string]*TCPRoute
+	tlsRoutes map[string]*graph.TCPRoute
 	// siblings holds the hostnames of the accepted listeners on the
 	// listener's port (this one too, when it is accepted), for Listener
 	// Isolation (indexSiblings).
@@ -73,7 +75,7 @@ func (b *builder) validateListener(spec *gatewayv1.Listener, gw *gatewayv1.Gatew
 		cond:      b.conditions(gw),
 		valid:     true,
 		hosts:     map[string][][]*gatewayRoute{},
-		tlsRoutes: map[string]*TCPRoute{},
+		tlsRoutes: map[string]*graph.TCPRoute{},
 		from:      gatewayv1.NamespacesFromSame,
 	}
 	l.cond.set(string(gatewayv1.ListenerConditionAccepted), true, string(gatewayv1.ListenerReasonAccepted), "Listener is valid.")

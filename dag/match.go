@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/internal/re2"
@@ -17,22 +19,22 @@ import (
 // conditions on one header or query parameter only the first is kept, as
 // the spec requires ("only the first entry with an equivalent name MUST be
 // considered for a match").
-func compileMatch(m *gatewayv1.HTTPRouteMatch) (RouteMatch, string) {
-	var out RouteMatch
+func compileMatch(m *gatewayv1.HTTPRouteMatch) (graph.RouteMatch, string) {
+	var out graph.RouteMatch
 	var problem string
 	if out.Path, problem = pathMatch(m.Path); problem != "" {
-		return RouteMatch{}, "path: " + problem
+		return graph.RouteMatch{}, "path: " + problem
 	}
 	if m.Method != nil {
 		out.Method = string(*m.Method)
 		if !gatewayMethod(out.Method) {
-			return RouteMatch{}, fmt.Sprintf("method: %q is not one of the methods the API allows (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH; upper case).", userValue(out.Method))
+			return graph.RouteMatch{}, fmt.Sprintf("method: %q is not one of the methods the API allows (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH; upper case).", userValue(out.Method))
 		}
 	}
 	if out.Headers, problem = headerMatches(len(m.Headers), func(i int) (string, *string, string) {
 		return string(m.Headers[i].Name), (*string)(m.Headers[i].Type), m.Headers[i].Value
 	}); problem != "" {
-		return RouteMatch{}, problem
+		return graph.RouteMatch{}, problem
 	}
 	seen := map[string]bool{}
 	for i, q := range m.QueryParams {
@@ -49,7 +51,7 @@ func compileMatch(m *gatewayv1.HTTPRouteMatch) (RouteMatch, string) {
 			problem = fmt.Sprintf("%q is not a query parameter name (a token of at most 256 characters).", userValue(name))
 		}
 		if problem != "" {
-			return RouteMatch{}, fmt.Sprintf("queryParams[%d]: %s", i, problem)
+			return graph.RouteMatch{}, fmt.Sprintf("queryParams[%d]: %s", i, problem)
 		}
 		out.QueryParams = append(out.QueryParams, sm)
 	}
@@ -59,8 +61,8 @@ func compileMatch(m *gatewayv1.HTTPRouteMatch) (RouteMatch, string) {
 // headerMatches compiles n header conditions, given by index as name, type
 // and value (HTTPRoute and GRPCRoute spell them with different types):
 // names lower-cased, the first of equivalent names kept.
-func headerMatches(n int, at func(int) (string, *string, string)) ([]StringMatch, string) {
-	var out []StringMatch
+func headerMatches(n int, at func(int) (string, *string, string)) ([]graph.StringMatch, string) {
+	var out []graph.StringMatch
 	seen := map[string]bool{}
 	for i := range n {
 		raw, typ, value := at(i)
@@ -83,26 +85,26 @@ func headerMatches(n int, at func(int) (string, *string, string)) ([]StringMatch
 
 // stringMatch validates one header or query parameter condition. The type
 // defaults to Exact, as the API does.
-func stringMatch(name string, typ *string, value string) (StringMatch, string) {
-	t := StringMatchType(MatchExact)
+func stringMatch(name string, typ *string, value string) (graph.StringMatch, string) {
+	t := graph.StringMatchType(graph.MatchExact)
 	if typ != nil {
-		t = StringMatchType(*typ)
+		t = graph.StringMatchType(*typ)
 	}
 	switch t {
-	case MatchExact:
+	case graph.MatchExact:
 		// A value no request can carry (CR, LF, NUL) never matches, and
 		// one over 16 KiB Envoy refuses with its whole route table.
 		if problem := headerValueProblem(value); problem != "" {
-			return StringMatch{}, problem
+			return graph.StringMatch{}, problem
 		}
-	case MatchRegularExpression:
+	case graph.MatchRegularExpression:
 		if problem := checkRegex(value); problem != "" {
-			return StringMatch{}, problem
+			return graph.StringMatch{}, problem
 		}
 	default:
-		return StringMatch{}, fmt.Sprintf("type %q is not one of Exact, RegularExpression.", userValue(t))
+		return graph.StringMatch{}, fmt.Sprintf("type %q is not one of Exact, RegularExpression.", userValue(t))
 	}
-	return StringMatch{Name: name, Type: t, Value: value}, ""
+	return graph.StringMatch{Name: name, Type: t, Value: value}, ""
 }
 
 // checkRegex reports why value is not an RE2 expression Sesame passes to
@@ -128,7 +130,7 @@ func checkRegex(value string) string {
 // pathMatch validates one path match and normalises it: a prefix loses its
 // trailing slash, because the spec matches prefixes by whole segments and
 // ignores a trailing "/" ("/abc/" matches "/abc").
-func pathMatch(p *gatewayv1.HTTPPathMatch) (PathMatch, string) {
+func pathMatch(p *gatewayv1.HTTPPathMatch) (graph.PathMatch, string) {
 	typ, value := gatewayv1.PathMatchPathPrefix, "/"
 	if p != nil {
 		if p.Type != nil {
@@ -140,32 +142,32 @@ func pathMatch(p *gatewayv1.HTTPPathMatch) (PathMatch, string) {
 	}
 	if typ == gatewayv1.PathMatchRegularExpression {
 		if problem := checkRegex(value); problem != "" {
-			return PathMatch{}, problem
+			return graph.PathMatch{}, problem
 		}
-		return PathMatch{Type: PathRegularExpression, Value: value}, ""
+		return graph.PathMatch{Type: graph.PathRegularExpression, Value: value}, ""
 	}
 	if !strings.HasPrefix(value, "/") {
-		return PathMatch{}, fmt.Sprintf("value %q does not start with \"/\".", userValue(value))
+		return graph.PathMatch{}, fmt.Sprintf("value %q does not start with \"/\".", userValue(value))
 	}
 	if i := strings.IndexAny(value, "?#"); i >= 0 {
-		return PathMatch{}, fmt.Sprintf("value %q contains %q; a path match cannot hold a query or fragment.", userValue(value), value[i])
+		return graph.PathMatch{}, fmt.Sprintf("value %q contains %q; a path match cannot hold a query or fragment.", userValue(value), value[i])
 	}
 	if strings.Contains(value, "//") {
-		return PathMatch{}, fmt.Sprintf("value %q contains \"//\".", userValue(value))
+		return graph.PathMatch{}, fmt.Sprintf("value %q contains \"//\".", userValue(value))
 	}
 	if problem := controlProblem(value); problem != "" {
-		return PathMatch{}, problem
+		return graph.PathMatch{}, problem
 	}
 	switch typ {
 	case gatewayv1.PathMatchExact:
-		return PathMatch{Type: PathExact, Value: value}, ""
+		return graph.PathMatch{Type: graph.PathExact, Value: value}, ""
 	case gatewayv1.PathMatchPathPrefix:
 		if len(value) > 1 {
 			value = strings.TrimSuffix(value, "/")
 		}
-		return PathMatch{Type: PathPrefix, Value: value}, ""
+		return graph.PathMatch{Type: graph.PathPrefix, Value: value}, ""
 	default:
-		return PathMatch{}, fmt.Sprintf("type %q is not one of Exact, PathPrefix, RegularExpression.", userValue(typ))
+		return graph.PathMatch{}, fmt.Sprintf("type %q is not one of Exact, PathPrefix, RegularExpression.", userValue(typ))
 	}
 }
 

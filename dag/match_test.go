@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -68,7 +70,7 @@ func TestCompileMatch(t *testing.T) {
 			if s := fmt.Sprint(got.Method, " ", got.Headers, " ", got.QueryParams); s != tt.want {
 				t.Errorf("compileMatch = %q, want %q", s, tt.want)
 			}
-			if got.Path != (PathMatch{Type: PathPrefix, Value: "/"}) {
+			if got.Path != (graph.PathMatch{Type: graph.PathPrefix, Value: "/"}) {
 				t.Errorf("default path = %v", got.Path)
 			}
 		})

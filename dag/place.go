@@ -34,6 +34,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -60,7 +62,7 @@ type layeredChain struct {
 	// versions, TCP route or Reject. For a chain that routes HTTP, hosts
 	// are its virtual hosts in layered form (and fc.VirtualHosts is what a
 	// Gateway chain had).
-	fc    *FilterChain
+	fc    *graph.FilterChain
 	hosts []*layeredHost
 	// owners are told what happens to the chain.
 	owners []objectKey
@@ -110,7 +112,7 @@ func (p *placer) override(loser, winner layeredRoute, hostname string) {
 }
 
 // describeField names the part of an object a route came from.
-func describeField(s RouteSource) string {
+func describeField(s graph.RouteSource) string {
 	if s.Field != "" {
 		return s.Field
 	}
@@ -118,14 +120,14 @@ func describeField(s RouteSource) string {
 }
 
 // describeSource names a route: `HTTPRoute default/web spec.rules[0].matches[0]`.
-func describeSource(s RouteSource) string {
+func describeSource(s graph.RouteSource) string {
 	return fmt.Sprintf("%s %s/%s %s", s.Kind, s.Namespace, s.Name, describeField(s))
 }
 
 // placeHosts puts the hosts on the ingress ports, joining the graph's
 // Gateway Listeners that bind them, and returns the Listeners of their own
 // (HTTP first) and what to tell whom.
-func placeHosts(gateways []*Listener, gw gatewayLayering, hosts []*servedHost, ports IngressPorts, claims rootClaims) ([]*Listener, []notice) {
+func placeHosts(gateways []*graph.Listener, gw gatewayLayering, hosts []*servedHost, ports IngressPorts, claims rootClaims) ([]*graph.Listener, []notice) {
 	p := &placer{claims: claims, gateway: gw}
 	var vhosts [numLayers][]*layeredHost
 	var chains [numLayers][]*layeredChain
@@ -140,9 +142,9 @@ func placeHosts(gateways []*Listener, gw gatewayLayering, hosts []*servedHost, p
 			tlsOwners = appendNew(tlsOwners, h.tls.owners...)
 		}
 	}
-	var out []*Listener
+	var out []*graph.Listener
 	if len(httpOwners) > 0 {
-		shared := filter(gateways, func(l *Listener) bool { return l.BindPort == ports.HTTP })
+		shared := filter(gateways, func(l *graph.Listener) bool { return l.BindPort == ports.HTTP })
 		for _, gl := range shared {
 			if gl.Secure {
 				p.tell(httpOwners, true, contourv1.ConditionTypeListenerError, "PortInUse",
@@ -154,18 +156,18 @@ func placeHosts(gateways []*Listener, gw gatewayLayering, hosts []*servedHost, p
 			gl.VirtualHosts = mergeHosts(layers, nil, p.override, p.claims)
 		}
 		if len(shared) == 0 {
-			out = append(out, &Listener{Port: httpPortClients, BindPort: ports.HTTP, VirtualHosts: mergeHosts(vhosts, nil, p.override, p.claims)})
+			out = append(out, &graph.Listener{Port: httpPortClients, BindPort: ports.HTTP, VirtualHosts: mergeHosts(vhosts, nil, p.override, p.claims)})
 		}
 	}
 	if len(tlsOwners) > 0 {
-		shared := filter(gateways, func(l *Listener) bool { return l.BindPort == ports.HTTPS })
+		shared := filter(gateways, func(l *graph.Listener) bool { return l.BindPort == ports.HTTPS })
 		switch {
 		case ports.HTTPS == ports.HTTP:
 			p.tell(tlsOwners, true, contourv1.ConditionTypeListenerError, "PortInUse",
 				"the ingress HTTPS port is the same port as the ingress HTTP port (%d); TLS virtual hosts are not served.", ports.HTTPS)
 			shared = nil
 		case len(shared) == 0:
-			l := &Listener{Port: httpsPortClients, BindPort: ports.HTTPS, Secure: true, FilterChains: p.mergeChains(nil, chains, false)}
+			l := &graph.Listener{Port: httpsPortClients, BindPort: ports.HTTPS, Secure: true, FilterChains: p.mergeChains(nil, chains, false)}
 			if len(l.FilterChains) > 0 {
 				out = append(out, l)
 			}
@@ -196,8 +198,8 @@ func appendNew[T comparable](list []T, items ...T) []T {
 func proxyServedHost(h *proxyHost) *servedHost {
 	owner := objectKey{contourv1.HTTPProxyKind, h.root.Namespace, h.root.Name}
 	routes := hostRoutes(h)
-	layered := func(rs []*Route) *layeredHost {
-		lh := &layeredHost{layer: proxyLayer, hostname: h.fqdn, vh: &VirtualHost{Hostname: h.fqdn, Routes: rs}}
+	layered := func(rs []*graph.Route) *layeredHost {
+		lh := &layeredHost{layer: proxyLayer, hostname: h.fqdn, vh: &graph.VirtualHost{Hostname: h.fqdn, Routes: rs}}
 		for i, r := range rs {
 			prec := precedence{rank: 2, literal: 1, literalOnly: true} // a refused host's "/"
 			if i < len(h.routes) && !h.refused {
@@ -211,7 +213,7 @@ func proxyServedHost(h *proxyHost) *servedHost {
 	if !h.secure {
 		return sh
 	}
-	fc := &FilterChain{Listener: h.fqdn, Protocol: "HTTPS", ServerNames: []string{h.fqdn}}
+	fc := &graph.FilterChain{Listener: h.fqdn, Protocol: "HTTPS", ServerNames: []string{h.fqdn}}
 	lc := &layeredChain{layer: proxyLayer, fc: fc, owners: sh.owners}
 	switch {
 	case h.refused || h.tls == nil:
@@ -262,7 +264,7 @@ func (b *builder) deliver(pb *proxyBuild, notices []notice) {
 				st.addWarning(n.typ, n.reason, "%s", n.message)
 			}
 		default:
-			b.events.addf(n.to, ingressAPIVersion, EventWarning, n.reason, "%s", n.message)
+			b.events.addf(n.to, ingressAPIVersion, graph.EventWarning, n.reason, "%s", n.message)
 		}
 	}
 }

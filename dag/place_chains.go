@@ -44,6 +44,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/hostmatch"
 )
@@ -116,7 +118,7 @@ func within(host string) func(string) bool {
 // The HTTPProxy chains are decided first, then the Ingress chains, so that
 // rule 3 holds an Ingress chain back only for an HTTPProxy chain that is
 // itself on the port.
-func (p *placer) mergeChains(gw []*FilterChain, chains [numLayers][]*layeredChain, onGateway bool) []*FilterChain {
+func (p *placer) mergeChains(gw []*graph.FilterChain, chains [numLayers][]*layeredChain, onGateway bool) []*graph.FilterChain {
 	for _, fc := range gw {
 		c := &layeredChain{layer: gatewayLayer, fc: fc}
 		if c.routesHTTP() {
@@ -132,7 +134,7 @@ func (p *placer) mergeChains(gw []*FilterChain, chains [numLayers][]*layeredChai
 	// the Gateway's, and the HTTPProxy chains once decided.
 	placed := idx
 	placed[proxyLayer], placed[ingressLayer] = indexChains(nil), indexChains(nil)
-	var added []*FilterChain
+	var added []*graph.FilterChain
 	for _, l := range []layer{proxyLayer, ingressLayer} {
 		var names []string
 		for _, c := range chains[l] {
@@ -149,7 +151,7 @@ func (p *placer) mergeChains(gw []*FilterChain, chains [numLayers][]*layeredChai
 			}
 		}
 	}
-	var out []*FilterChain
+	var out []*graph.FilterChain
 	for _, g := range chains[gatewayLayer] {
 		out = append(out, p.extendGatewayChain(g, idx, added))
 	}
@@ -161,7 +163,7 @@ func (p *placer) mergeChains(gw []*FilterChain, chains [numLayers][]*layeredChai
 // addChain applies rules 1 to 4 to server name H of a chain of layer l and
 // returns the chain H gets, or nil. idx holds every chain; placed those
 // that serve their name on the port.
-func (p *placer) addChain(name string, l layer, idx, placed [numLayers]chainIndex, onGateway bool) *FilterChain {
+func (p *placer) addChain(name string, l layer, idx, placed [numLayers]chainIndex, onGateway bool) *graph.FilterChain {
 	base := idx[l].byName[name]
 	var ingress *layeredChain // an Ingress chain for the same name, below an HTTPProxy's
 	if l == proxyLayer {
@@ -230,7 +232,7 @@ func whyNotJoined(w, c *layeredChain) string {
 	return "this chain forwards connections (a TCP proxy or TLS passthrough) and cannot join routes"
 }
 
-func describeServerNames(fc *FilterChain) string {
+func describeServerNames(fc *graph.FilterChain) string {
 	if len(fc.ServerNames) == 0 {
 		return "its chain for every other server name"
 	}
@@ -238,7 +240,7 @@ func describeServerNames(fc *FilterChain) string {
 }
 
 // extendGatewayChain applies rules 5 and 6 to Gateway chain g.
-func (p *placer) extendGatewayChain(g *layeredChain, idx [numLayers]chainIndex, added []*FilterChain) *FilterChain {
+func (p *placer) extendGatewayChain(g *layeredChain, idx [numLayers]chainIndex, added []*graph.FilterChain) *graph.FilterChain {
 	if !g.routesHTTP() {
 		return g.fc
 	}
@@ -302,13 +304,13 @@ func (p *placer) extendGatewayChain(g *layeredChain, idx [numLayers]chainIndex, 
 		hostIdx[vh.Hostname] = &layeredHost{hostname: vh.Hostname, misdirected: vh.Misdirected}
 	}
 	changed := joined
-	var regular, misdirected []*VirtualHost
+	var regular, misdirected []*graph.VirtualHost
 	for _, vh := range vhosts {
 		switch {
 		case vh.Misdirected:
 			misdirected = append(misdirected, vh)
 		case finalFor(vh.Hostname) && !slices.Contains(g.fc.ServerNames, vh.Hostname):
-			misdirected = append(misdirected, &VirtualHost{Listener: vh.Listener, Hostname: vh.Hostname, Misdirected: true})
+			misdirected = append(misdirected, &graph.VirtualHost{Listener: vh.Listener, Hostname: vh.Hostname, Misdirected: true})
 			changed = true
 		default:
 			regular = append(regular, vh)
@@ -318,20 +320,20 @@ func (p *placer) extendGatewayChain(g *layeredChain, idx [numLayers]chainIndex, 
 		if h := hostIdx.selectHost(n); h == nil || h.misdirected || h.hostname == n {
 			continue
 		}
-		misdirected = append(misdirected, &VirtualHost{Hostname: n, Misdirected: true})
+		misdirected = append(misdirected, &graph.VirtualHost{Hostname: n, Misdirected: true})
 		changed = true
 	}
 	if !changed {
 		return g.fc
 	}
-	slices.SortFunc(misdirected, func(x, y *VirtualHost) int { return hostmatch.Compare(x.Hostname, y.Hostname) })
-	misdirected = slices.CompactFunc(misdirected, func(x, y *VirtualHost) bool { return x.Hostname == y.Hostname })
+	slices.SortFunc(misdirected, func(x, y *graph.VirtualHost) int { return hostmatch.Compare(x.Hostname, y.Hostname) })
+	misdirected = slices.CompactFunc(misdirected, func(x, y *graph.VirtualHost) bool { return x.Hostname == y.Hostname })
 	fc := *g.fc
 	fc.VirtualHosts = append(regular, misdirected...)
 	return &fc
 }
 
 // misdirectedOf returns the 421 virtual hosts of a list.
-func misdirectedOf(vhosts []*VirtualHost) []*VirtualHost {
-	return filter(vhosts, func(vh *VirtualHost) bool { return vh.Misdirected })
+func misdirectedOf(vhosts []*graph.VirtualHost) []*graph.VirtualHost {
+	return filter(vhosts, func(vh *graph.VirtualHost) bool { return vh.Misdirected })
 }

@@ -5,12 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	"k8s.io/apimachinery/pkg/types"
 )
 
 func TestChainFor(t *testing.T) {
 	chain := func(names ...string) *layeredChain {
-		return &layeredChain{fc: &FilterChain{Listener: strings.Join(names, ","), ServerNames: names}}
+		return &layeredChain{fc: &graph.FilterChain{Listener: strings.Join(names, ","), ServerNames: names}}
 	}
 	idx := indexChains([]*layeredChain{chain("a.example.com"), chain("*.example.com"), chain("*.b.example.com", "other.org"), chain()})
 	tests := []struct{ sni, want string }{
@@ -35,52 +37,52 @@ func TestChainFor(t *testing.T) {
 // TestMergeChains checks the rules of place_chains.go one by one: which
 // chain serves each server name, with whose certificate, and who is told.
 func TestMergeChains(t *testing.T) {
-	cert := func(name string) []*Secret {
-		return []*Secret{{Name: types.NamespacedName{Namespace: "ns", Name: name}}}
+	cert := func(name string) []*graph.Secret {
+		return []*graph.Secret{{Name: types.NamespacedName{Namespace: "ns", Name: name}}}
 	}
 	routed := func(l layer, name, certName string, paths ...string) *layeredChain {
-		return &layeredChain{layer: l, fc: &FilterChain{Listener: name, Protocol: "HTTPS", ServerNames: serverNames(name), Certificates: cert(certName)},
+		return &layeredChain{layer: l, fc: &graph.FilterChain{Listener: name, Protocol: "HTTPS", ServerNames: serverNames(name), Certificates: cert(certName)},
 			hosts: []*layeredHost{lh(l, name, paths...)}, owners: []objectKey{{l.String(), "ns", certName}}}
 	}
 	tcp := func(l layer, name string) *layeredChain {
-		return &layeredChain{layer: l, fc: &FilterChain{Listener: name, Protocol: "TLS", ServerNames: serverNames(name), TCP: &TCPRoute{}},
+		return &layeredChain{layer: l, fc: &graph.FilterChain{Listener: name, Protocol: "TLS", ServerNames: serverNames(name), TCP: &graph.TCPRoute{}},
 			owners: []objectKey{{l.String(), "ns", "tcp"}}}
 	}
-	gateway := func(name, certName string, paths ...string) *FilterChain {
-		vh := &VirtualHost{Listener: "gw-" + name, Hostname: name}
+	gateway := func(name, certName string, paths ...string) *graph.FilterChain {
+		vh := &graph.VirtualHost{Listener: "gw-" + name, Hostname: name}
 		for _, r := range lh(gatewayLayer, name, paths...).routes {
 			vh.Routes = append(vh.Routes, r.route)
 		}
-		return &FilterChain{Listener: "gw-" + name, Protocol: "HTTPS", ServerNames: serverNames(name), Certificates: cert(certName), VirtualHosts: []*VirtualHost{vh}}
+		return &graph.FilterChain{Listener: "gw-" + name, Protocol: "HTTPS", ServerNames: serverNames(name), Certificates: cert(certName), VirtualHosts: []*graph.VirtualHost{vh}}
 	}
-	gatewayTLS := &FilterChain{Listener: "gw-tls", Protocol: "TLS", ServerNames: []string{"*.tls.com"}, TCP: &TCPRoute{}}
+	gatewayTLS := &graph.FilterChain{Listener: "gw-tls", Protocol: "TLS", ServerNames: []string{"*.tls.com"}, TCP: &graph.TCPRoute{}}
 	tests := []struct {
 		name    string
-		gateway []*FilterChain
+		gateway []*graph.FilterChain
 		chains  []*layeredChain
 		want    []string // "listener cert routes" per chain, sorted by server name
 		told    []string // "reason name"
 	}{
 		{"rule 1: the Gateway's chain keeps its name and certificate; routes join",
-			[]*FilterChain{gateway("a.com", "gw", "/g")}, []*layeredChain{routed(proxyLayer, "a.com", "proxy", "/p")},
+			[]*graph.FilterChain{gateway("a.com", "gw", "/g")}, []*layeredChain{routed(proxyLayer, "a.com", "proxy", "/p")},
 			[]string{"gw-a.com gw G:/g H:/p"}, []string{"CertificateOverridden proxy"}},
 		{"rule 1: a TCP proxy cannot join the Gateway's routes",
-			[]*FilterChain{gateway("a.com", "gw", "/g")}, []*layeredChain{tcp(proxyLayer, "a.com")},
+			[]*graph.FilterChain{gateway("a.com", "gw", "/g")}, []*layeredChain{tcp(proxyLayer, "a.com")},
 			[]string{"gw-a.com gw G:/g"}, []string{"ServerNameTaken tcp"}},
 		{"rule 2: the HTTPProxy's certificate over the Ingress's; routes join",
 			nil, []*layeredChain{routed(proxyLayer, "a.com", "proxy", "/p"), routed(ingressLayer, "a.com", "ingress", "/i")},
 			[]string{"a.com proxy H:/p I:/i"}, []string{"CertificateOverridden ingress"}},
 		{"rule 3: a Gateway TLS listener keeps the names below its wildcard",
-			[]*FilterChain{gatewayTLS}, []*layeredChain{routed(ingressLayer, "x.tls.com", "ingress", "/i")},
+			[]*graph.FilterChain{gatewayTLS}, []*layeredChain{routed(ingressLayer, "x.tls.com", "ingress", "/i")},
 			[]string{"gw-tls "}, []string{"ServerNameTaken ingress"}},
 		{"rule 3: a TCP proxy cannot take a name whose requests the Gateway routes",
-			[]*FilterChain{gateway("", "gw", "/g")}, []*layeredChain{tcp(proxyLayer, "a.com")},
+			[]*graph.FilterChain{gateway("", "gw", "/g")}, []*layeredChain{tcp(proxyLayer, "a.com")},
 			[]string{"gw- gw G:/g"}, []string{"ServerNameTaken tcp"}},
 		{"rule 4: a chain of its own, carrying the Gateway's routes for it; rule 6: 421 in the Gateway's",
-			[]*FilterChain{gateway("", "gw", "/g")}, []*layeredChain{routed(proxyLayer, "a.com", "proxy", "/p")},
+			[]*graph.FilterChain{gateway("", "gw", "/g")}, []*layeredChain{routed(proxyLayer, "a.com", "proxy", "/p")},
 			[]string{"ingress/a.com proxy H:/p G:/g", "gw- gw G:/g 421:a.com"}, nil},
 		{"rule 5: a wider HTTPProxy wildcard's routes join a Gateway hostname below it",
-			[]*FilterChain{gateway("a.com", "gw", "/g")}, []*layeredChain{routed(proxyLayer, "*.com", "proxy", "/p")},
+			[]*graph.FilterChain{gateway("a.com", "gw", "/g")}, []*layeredChain{routed(proxyLayer, "*.com", "proxy", "/p")},
 			[]string{"gw-a.com gw G:/g H:/p", "ingress/*.com proxy H:/p"}, nil},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -17,7 +19,7 @@ type compiledRules struct {
 	// routes are the HTTP routes of an HTTPRoute; tcp the connection route
 	// of a TLSRoute.
 	routes []*gatewayRoute
-	tcp    *TCPRoute
+	tcp    *graph.TCPRoute
 	// problems says, per dropped rule, why it is dropped.
 	problems []string
 	// resolvedRefs is false when some backendRef cannot be used; refReason
@@ -118,12 +120,12 @@ func (g *guards) place(c *compiledRules, kind string) {
 
 // guardRoutes are the routes that stand in for a dropped rule: its
 // matches, answering with an error.
-func guardRoutes(kind string, route metav1.Object, ri int, matches []RouteMatch) []gatewayRoute {
+func guardRoutes(kind string, route metav1.Object, ri int, matches []graph.RouteMatch) []gatewayRoute {
 	routes := make([]gatewayRoute, len(matches))
 	for mi, match := range matches {
 		routes[mi] = gatewayRoute{
-			Route: Route{
-				Source:               RouteSource{Kind: kind, Namespace: route.GetNamespace(), Name: route.GetName(), Rule: ri, Match: mi},
+			Route: graph.Route{
+				Source:               graph.RouteSource{Kind: kind, Namespace: route.GetNamespace(), Name: route.GetName(), Rule: ri, Match: mi},
 				Match:                match,
 				DirectResponseStatus: errorStatus(kind),
 			},
@@ -163,7 +165,7 @@ func (c *compiledRules) add(routes []gatewayRoute) {
 // When the rule cannot be served, problem says why, and routes, if the
 // matches are valid, are the rule's guards (guardRoutes).
 func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules) ([]gatewayRoute, string) {
-	var buf [4]RouteMatch // each is copied into its Route: most rules have a match or two
+	var buf [4]graph.RouteMatch // each is copied into its Route: most rules have a match or two
 	matches, problem := ruleMatches(rule, field, buf[:0])
 	if problem != "" {
 		return nil, problem
@@ -176,7 +178,7 @@ func (b *builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 }
 
 // serveHTTPRouteRule compiles the rest of a rule whose matches are valid.
-func (b *builder) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules, matches []RouteMatch) ([]gatewayRoute, string) {
+func (b *builder) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules, matches []graph.RouteMatch) ([]gatewayRoute, string) {
 	if problem := unsupportedRuleFields(rule, field); problem != "" {
 		return nil, problem
 	}
@@ -210,12 +212,12 @@ func (b *builder) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1
 		}
 		r := &routes[mi]
 		*r = gatewayRoute{
-			Route: Route{
-				Source:        RouteSource{Kind: "HTTPRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
+			Route: graph.Route{
+				Source:        graph.RouteSource{Kind: "HTTPRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
 				Match:         match,
 				Backends:      backends,
 				InvalidWeight: invalid,
-				Filters:       f.orNil(),
+				Filters:       f.OrNil(),
 			},
 			age: ageOf(route.CreationTimestamp.Time),
 		}
@@ -260,7 +262,7 @@ func errorStatus(kind string) uint32 {
 // ruleBackends resolves the n backendRefs of an HTTP rule, given by index
 // with their filters (HTTPRoute and GRPCRoute spell them with different
 // types). problem names a backendRef filter the rule cannot be served with.
-func (b *builder) ruleBackends(from backendOrigin, n int, at func(int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter), field string, c *compiledRules) ([]WeightedCluster, uint32, string) {
+func (b *builder) ruleBackends(from backendOrigin, n int, at func(int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter), field string, c *compiledRules) ([]graph.WeightedCluster, uint32, string) {
 	var buf [4]gatewayv1.BackendRef // most rules have a backendRef or two
 	refs := buf[:0]
 	var compiled []backendFilters // made only for a rule with backendRef filters
@@ -288,7 +290,7 @@ func (b *builder) ruleBackends(from backendOrigin, n int, at func(int) (gatewayv
 // backendFilters are the compiled filters of one backendRef: header
 // changes for the requests sent to that backend and for its responses.
 type backendFilters struct {
-	request, response HeaderModifier
+	request, response graph.HeaderModifier
 	// unresolved, when not empty, names an ExtensionRef filter Sesame does
 	// not know. Such a filter "MUST NOT be skipped", and the requests it
 	// would process "MUST receive a HTTP error response": the backend's
@@ -308,7 +310,7 @@ func compileBackendFilters(filters []gatewayv1.HTTPRouteFilter, field string) (b
 		switch f.Type {
 		case gatewayv1.HTTPRouteFilterRequestHeaderModifier:
 			out.request, problem = headerModifier(f.RequestHeaderModifier, false)
-			if problem == "" && (slices.Contains(out.request.Remove, "host") || slices.ContainsFunc(append(out.request.Set, out.request.Add...), func(h Header) bool { return h.Name == "host" })) {
+			if problem == "" && (slices.Contains(out.request.Remove, "host") || slices.ContainsFunc(append(out.request.Set, out.request.Add...), func(h graph.Header) bool { return h.Name == "host" })) {
 				problem = "the Host header cannot be changed per backend; use the rule's filters."
 			}
 		case gatewayv1.HTTPRouteFilterResponseHeaderModifier:
@@ -342,9 +344,9 @@ func unsupportedRuleFields(rule *gatewayv1.HTTPRouteRule, field string) string {
 // ruleMatches compiles the matches of rule, appending them to matches. A
 // rule without matches matches every path, as the API's default
 // ("PathPrefix /") says.
-func ruleMatches(rule *gatewayv1.HTTPRouteRule, field string, matches []RouteMatch) ([]RouteMatch, string) {
+func ruleMatches(rule *gatewayv1.HTTPRouteRule, field string, matches []graph.RouteMatch) ([]graph.RouteMatch, string) {
 	if len(rule.Matches) == 0 {
-		return append(matches, RouteMatch{Path: PathMatch{Type: PathPrefix, Value: "/"}}), ""
+		return append(matches, graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/"}}), ""
 	}
 	for mi := range rule.Matches {
 		m, problem := compileMatch(&rule.Matches[mi])

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -14,30 +16,30 @@ func TestPathMatch(t *testing.T) {
 	tests := []struct {
 		name    string
 		path    *gatewayv1.HTTPPathMatch
-		want    PathMatch
+		want    graph.PathMatch
 		problem string // a substring of the problem; "" when valid
 	}{
 		// Defaults: the API's default match is PathPrefix "/".
-		{"nil path", nil, PathMatch{PathPrefix, "/"}, ""},
-		{"no type", &gatewayv1.HTTPPathMatch{Value: new("/a")}, PathMatch{PathPrefix, "/a"}, ""},
-		{"no value", &gatewayv1.HTTPPathMatch{Type: &exact}, PathMatch{PathExact, "/"}, ""},
+		{"nil path", nil, graph.PathMatch{graph.PathPrefix, "/"}, ""},
+		{"no type", &gatewayv1.HTTPPathMatch{Value: new("/a")}, graph.PathMatch{graph.PathPrefix, "/a"}, ""},
+		{"no value", &gatewayv1.HTTPPathMatch{Type: &exact}, graph.PathMatch{graph.PathExact, "/"}, ""},
 
 		// Prefixes match whole segments; a trailing slash is ignored.
-		{"prefix", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/v2")}, PathMatch{PathPrefix, "/v2"}, ""},
-		{"prefix trailing slash", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/v2/")}, PathMatch{PathPrefix, "/v2"}, ""},
-		{"root prefix kept", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/")}, PathMatch{PathPrefix, "/"}, ""},
-		{"exact keeps trailing slash", &gatewayv1.HTTPPathMatch{Type: &exact, Value: new("/v2/")}, PathMatch{PathExact, "/v2/"}, ""},
+		{"prefix", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/v2")}, graph.PathMatch{graph.PathPrefix, "/v2"}, ""},
+		{"prefix trailing slash", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/v2/")}, graph.PathMatch{graph.PathPrefix, "/v2"}, ""},
+		{"root prefix kept", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/")}, graph.PathMatch{graph.PathPrefix, "/"}, ""},
+		{"exact keeps trailing slash", &gatewayv1.HTTPPathMatch{Type: &exact, Value: new("/v2/")}, graph.PathMatch{graph.PathExact, "/v2/"}, ""},
 
 		// Invalid values.
-		{"relative", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("v2")}, PathMatch{}, "does not start with"},
-		{"query", &gatewayv1.HTTPPathMatch{Type: &exact, Value: new("/a?b=c")}, PathMatch{}, "query or fragment"},
-		{"fragment", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/a#b")}, PathMatch{}, "query or fragment"},
-		{"double slash", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/a//b")}, PathMatch{}, `"//"`},
-		{"regex", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new("/a.*")}, PathMatch{PathRegularExpression, "/a.*"}, ""},
-		{"regex need not start with a slash", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new(".*/x")}, PathMatch{PathRegularExpression, ".*/x"}, ""},
-		{"bad regex", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new("/a(")}, PathMatch{}, "invalid RE2 regular expression"},
-		{"Perl-only regex", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new(`/(?=a)`)}, PathMatch{}, "invalid RE2"},
-		{"unknown type", &gatewayv1.HTTPPathMatch{Type: &other, Value: new("/a")}, PathMatch{}, `"Glob" is not one of`},
+		{"relative", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("v2")}, graph.PathMatch{}, "does not start with"},
+		{"query", &gatewayv1.HTTPPathMatch{Type: &exact, Value: new("/a?b=c")}, graph.PathMatch{}, "query or fragment"},
+		{"fragment", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/a#b")}, graph.PathMatch{}, "query or fragment"},
+		{"double slash", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/a//b")}, graph.PathMatch{}, `"//"`},
+		{"regex", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new("/a.*")}, graph.PathMatch{graph.PathRegularExpression, "/a.*"}, ""},
+		{"regex need not start with a slash", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new(".*/x")}, graph.PathMatch{graph.PathRegularExpression, ".*/x"}, ""},
+		{"bad regex", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new("/a(")}, graph.PathMatch{}, "invalid RE2 regular expression"},
+		{"Perl-only regex", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new(`/(?=a)`)}, graph.PathMatch{}, "invalid RE2"},
+		{"unknown type", &gatewayv1.HTTPPathMatch{Type: &other, Value: new("/a")}, graph.PathMatch{}, `"Glob" is not one of`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,8 @@ package dag
 import (
 	"fmt"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -24,8 +26,8 @@ func (b *builder) compileTLSRouteRules(route *gatewayv1.TLSRoute) *compiledRules
 			c.problems = append(c.problems, problem)
 			continue
 		}
-		c.tcp = &TCPRoute{
-			Source:       RouteSource{Kind: "TLSRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri},
+		c.tcp = &graph.TCPRoute{
+			Source:       graph.RouteSource{Kind: "TLSRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri},
 			Backends:     backends,
 			RejectWeight: invalid,
 		}
@@ -40,7 +42,7 @@ func (b *builder) compileTLSRouteRules(route *gatewayv1.TLSRoute) *compiledRules
 // listener, unless an older route has them: of two TLSRoutes asking for one
 // hostname the oldest wins, as the seeds decide route conflicts. It returns
 // the hostnames that stay with another route.
-func addTLSRoute(l *listener, hostnames []string, tcp *TCPRoute) (taken []string) {
+func addTLSRoute(l *listener, hostnames []string, tcp *graph.TCPRoute) (taken []string) {
 	for _, h := range hostnames {
 		if owner := l.tlsRoutes[h]; owner != nil && owner.Source != tcp.Source {
 			name := h

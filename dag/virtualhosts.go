@@ -3,6 +3,8 @@ package dag
 import (
 	"slices"
 
+	"github.com/projectsesame/sesame/dag/graph"
+
 	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/parallel"
 )
@@ -20,7 +22,7 @@ import (
 // the largest part of the graph, so the steps whose hostnames are
 // independent run on every processor. Under which hostname each virtual
 // host's routes were attached goes in attached, for layering.
-func (l *listener) virtualHosts(attached *attachRuns) []*VirtualHost {
+func (l *listener) virtualHosts(attached *attachRuns) []*graph.VirtualHost {
 	hostnames := l.hostnames()
 	groups, losses := l.settleGroups(hostnames)
 	// Recording what was settled and numbering the routes for fan-out
@@ -142,7 +144,7 @@ func numberForFanOut(groups [][]*gatewayRoute) (routes, matches int) {
 // virtual hosts share one array in which each has its place, so that two
 // processors can fill them. runs says, for each virtual host, under which
 // hostname its routes were attached.
-func (l *listener) fanOut(hostnames []string, groups [][]*gatewayRoute, routes, matches int) (_ []*VirtualHost, runs [][]hostRun) {
+func (l *listener) fanOut(hostnames []string, groups [][]*gatewayRoute, routes, matches int) (_ []*graph.VirtualHost, runs [][]hostRun) {
 	// The hostnames that cover one are looked up in a Set, so that this
 	// step does not grow with the hostnames times the wildcards among them.
 	set := hostmatch.NewSet(hostnames, hostmatch.Suffix)
@@ -167,10 +169,10 @@ func (l *listener) fanOut(hostnames []string, groups [][]*gatewayRoute, routes, 
 	for i := range hostnames {
 		start[i+1] += start[i]
 	}
-	all := make([]*Route, start[len(hostnames)])
-	vhosts := make([]VirtualHost, len(hostnames))
+	all := make([]*graph.Route, start[len(hostnames)])
+	vhosts := make([]graph.VirtualHost, len(hostnames))
 	runs = make([][]hostRun, len(hostnames))
-	out := make([]*VirtualHost, len(hostnames))
+	out := make([]*graph.VirtualHost, len(hostnames))
 	fill := func(from, to int) {
 		// Marks say what a virtual host already holds: the number of the
 		// virtual host plus one, by route and by match number.

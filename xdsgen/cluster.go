@@ -8,9 +8,8 @@ import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
+	"github.com/projectsesame/sesame/dag/graph"
 	"google.golang.org/protobuf/types/known/anypb"
-
-	"github.com/projectsesame/sesame/dag"
 )
 
 // clusterBuilder makes the Clusters of one Generate. Every cluster takes
@@ -51,7 +50,7 @@ func newClusterBuilder() *clusterBuilder {
 // cluster's endpoints come over EDS, in the ClusterLoadAssignment of the
 // same name, so that endpoint changes do not rebuild the cluster. Like
 // loadAssignments, it allocates the messages of all clusters together.
-func (cb *clusterBuilder) clusters(cs []*dag.Cluster, names clusterNames) []*clusterv3.Cluster {
+func (cb *clusterBuilder) clusters(cs []*graph.Cluster, names clusterNames) []*clusterv3.Cluster {
 	n := len(cs)
 	out := make([]*clusterv3.Cluster, n)
 	clusters := make([]clusterv3.Cluster, n)
@@ -102,9 +101,9 @@ func (cb *clusterBuilder) validated(clusters []*clusterv3.Cluster) []error {
 
 // validateShared validates the messages clusters cs share, as parts of a
 // cluster that has them.
-func (cb *clusterBuilder) validateShared(cs []*dag.Cluster) []error {
+func (cb *clusterBuilder) validateShared(cs []*graph.Cluster) []error {
 	sets := []map[string]*anypb.Any{cb.http1}
-	if slices.ContainsFunc(cs, func(c *dag.Cluster) bool { return http2(c.Protocol) }) {
+	if slices.ContainsFunc(cs, func(c *graph.Cluster) bool { return http2(c.Protocol) }) {
 		sets = append(sets, cb.http2)
 	}
 	var errs []error
@@ -126,7 +125,7 @@ func http2(protocol string) bool { return protocol == "h2c" || protocol == "h2" 
 // addClusterJobs adds the jobs that build the clusters and load
 // assignments of cs into r.Clusters and r.Endpoints, which must have room
 // for them, chunk by chunk, validating each message when validate is set.
-func addClusterJobs(work *jobs, r *Resources, cs []*dag.Cluster, names clusterNames, validate bool) {
+func addClusterJobs(work *jobs, r *Resources, cs []*graph.Cluster, names clusterNames, validate bool) {
 	cb := newClusterBuilder()
 	for start := 0; start < len(cs); start += clusterChunk {
 		part := cs[start:min(start+clusterChunk, len(cs))]
@@ -189,7 +188,7 @@ const httpProtocolOptions = "envoy.extensions.upstreams.http.v3.HttpProtocolOpti
 // seven messages of an endpoint lie together (endpointParts), as they are
 // built, validated and read together. The messages are never copied, only
 // pointed into, as protobuf requires.
-func loadAssignments(clusters []*dag.Cluster, names clusterNames) []*endpointv3.ClusterLoadAssignment {
+func loadAssignments(clusters []*graph.Cluster, names clusterNames) []*endpointv3.ClusterLoadAssignment {
 	n, withEndpoints := 0, 0
 	for _, c := range clusters {
 		n += len(c.Endpoints)

@@ -7,24 +7,23 @@ import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	"github.com/projectsesame/sesame/dag/graph"
 	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/projectsesame/sesame/dag"
 )
 
 // Consistent must agree with go-control-plane's Snapshot.Consistent, on
 // consistent resources and on each way of breaking them.
 func TestConsistentAgreesWithSnapshot(t *testing.T) {
 	gw := types.NamespacedName{Namespace: "ns", Name: "gw"}
-	web := &dag.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 80}
-	api := &dag.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "api"}, Port: 8080, Protocol: "h2c"}
-	route := &dag.Route{Source: dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "r"}, Backends: []dag.WeightedCluster{{Cluster: web, Weight: 1}}}
-	graph := &dag.Graph{
-		Listeners: []*dag.Listener{
-			{Gateway: gw, Port: 80, BindPort: 80, VirtualHosts: []*dag.VirtualHost{{Listener: "http", Routes: []*dag.Route{route}}}},
+	web := &graph.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 80}
+	api := &graph.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "api"}, Port: 8080, Protocol: "h2c"}
+	route := &graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "r"}, Backends: []graph.WeightedCluster{{Cluster: web, Weight: 1}}}
+	graph := &graph.Graph{
+		Listeners: []*graph.Listener{
+			{Gateway: gw, Port: 80, BindPort: 80, VirtualHosts: []*graph.VirtualHost{{Listener: "http", Routes: []*graph.Route{route}}}},
 			{Gateway: gw, Port: 81, BindPort: 81},
 		},
-		Clusters: []*dag.Cluster{api, web},
+		Clusters: []*graph.Cluster{api, web},
 	}
 	tests := map[string]func(r *Resources){
 		"consistent":               func(*Resources) {},

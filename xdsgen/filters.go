@@ -12,7 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
-	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/hostmatch"
 )
 
@@ -20,7 +20,7 @@ import (
 // value) as Envoy header options. Envoy reads header values as format
 // strings ("%DOWNSTREAM_REMOTE_ADDRESS%"); the Gateway API's are literal,
 // so "%" is escaped as "%%".
-func headersToAdd(m dag.HeaderModifier) []*corev3.HeaderValueOption {
+func headersToAdd(m graph.HeaderModifier) []*corev3.HeaderValueOption {
 	var out []*corev3.HeaderValueOption
 	for _, h := range m.Set {
 		out = append(out, &corev3.HeaderValueOption{
@@ -40,7 +40,7 @@ func headersToAdd(m dag.HeaderModifier) []*corev3.HeaderValueOption {
 // literal escapes a value for Envoy's header formatter.
 func literal(v string) string { return strings.ReplaceAll(v, "%", "%%") }
 
-func hasHeaderChanges(b dag.WeightedCluster) bool { return b.Headers != nil }
+func hasHeaderChanges(b graph.WeightedCluster) bool { return b.Headers != nil }
 
 // redirectAction builds a redirect the way the Gateway API defines one. The
 // port: the filter's, else the well-known port of the filter's scheme, else
@@ -59,7 +59,7 @@ func hasHeaderChanges(b dag.WeightedCluster) bool { return b.Headers != nil }
 //     to Envoy, which drops a default port when the scheme changes. A
 //     request whose Host carries some other port keeps it there: the one
 //     case Envoy cannot express.
-func redirectAction(rd *dag.Redirect, at origin) *routev3.RedirectAction {
+func redirectAction(rd *graph.Redirect, at origin) *routev3.RedirectAction {
 	out := &routev3.RedirectAction{ResponseCode: redirectCode(rd.StatusCode), HostRedirect: rd.Hostname}
 	scheme := at.scheme
 	if rd.Scheme != "" {
@@ -148,7 +148,7 @@ func prefixRewrite(matched, replacement string) *matcherv3.RegexMatchAndSubstitu
 }
 
 // applyRewrite rewrites the Host header and the path before forwarding.
-func applyRewrite(action *routev3.RouteAction, rw *dag.Rewrite) {
+func applyRewrite(action *routev3.RouteAction, rw *graph.Rewrite) {
 	if rw == nil {
 		return
 	}
@@ -168,7 +168,7 @@ func applyRewrite(action *routev3.RouteAction, rw *dag.Rewrite) {
 }
 
 // applyMirrors copies a share of requests to each mirror's cluster.
-func applyMirrors(action *routev3.RouteAction, mirrors []dag.Mirror, names clusterNames) {
+func applyMirrors(action *routev3.RouteAction, mirrors []graph.Mirror, names clusterNames) {
 	for _, m := range mirrors {
 		policy := &routev3.RouteAction_RequestMirrorPolicy{Cluster: names.of(m.Cluster)}
 		if m.Numerator != m.Denominator {
@@ -209,7 +209,7 @@ func applyTimeouts(action *routev3.RouteAction, request, backend *time.Duration)
 
 // applyRetry sets a route's retry policy; the backend timeout, when there
 // is one and the policy sets no per-try timeout, bounds each try.
-func applyRetry(action *routev3.RouteAction, rp *dag.RetryPolicy, backend *time.Duration) {
+func applyRetry(action *routev3.RouteAction, rp *graph.RetryPolicy, backend *time.Duration) {
 	if rp == nil {
 		return
 	}

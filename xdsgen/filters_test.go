@@ -7,9 +7,8 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	typev3 "github.com/envoyproxy/go-control-plane/envoy/type/v3"
 	"github.com/google/go-cmp/cmp"
+	"github.com/projectsesame/sesame/dag/graph"
 	"google.golang.org/protobuf/testing/protocmp"
-
-	"github.com/projectsesame/sesame/dag"
 )
 
 // TestPrefixRewrite applies the generated regex rewrite the way Envoy does
@@ -54,24 +53,24 @@ func TestRedirectPort(t *testing.T) {
 	onHost := func(o origin, host string) origin { o.host = host; return o }
 	tests := []struct {
 		name   string
-		rd     dag.Redirect
+		rd     graph.Redirect
 		at     origin
 		scheme string
 		port   uint32 // 0: no port_redirect
 	}{
 		// The spec's derivation of the port.
-		{"scheme https: its well-known port, left out", dag.Redirect{Scheme: "https"}, http80, "https", 0},
-		{"no scheme: the listener's port, left out when default", dag.Redirect{Hostname: "b.com"}, http80, "", 0},
-		{"no scheme on a non-default port keeps it", dag.Redirect{Hostname: "b.com"}, http8080, "", 8080},
-		{"explicit port", dag.Redirect{Scheme: "https", Port: 8443}, http80, "https", 8443},
-		{"explicit default port is left out", dag.Redirect{Scheme: "https", Port: 443}, http80, "https", 0},
-		{"https to http", dag.Redirect{Scheme: "http"}, https443, "http", 0},
+		{"scheme https: its well-known port, left out", graph.Redirect{Scheme: "https"}, http80, "https", 0},
+		{"no scheme: the listener's port, left out when default", graph.Redirect{Hostname: "b.com"}, http80, "", 0},
+		{"no scheme on a non-default port keeps it", graph.Redirect{Hostname: "b.com"}, http8080, "", 8080},
+		{"explicit port", graph.Redirect{Scheme: "https", Port: 8443}, http80, "https", 8443},
+		{"explicit default port is left out", graph.Redirect{Scheme: "https", Port: 443}, http80, "https", 0},
+		{"https to http", graph.Redirect{Scheme: "http"}, https443, "http", 0},
 		// From a listener on a non-default port the Host carries that port,
 		// which Envoy would keep; the default port is then written out,
 		// unless the virtual host's precise name can replace the host.
-		{"scheme change from a non-default port", dag.Redirect{Scheme: "https"}, http8080, "https", 443},
-		{"scheme change on a precise host", dag.Redirect{Scheme: "https"}, onHost(http8080, "a.example.com"), "https", 0},
-		{"wildcard host cannot be given", dag.Redirect{Scheme: "https"}, onHost(http8080, "*.example.com"), "https", 443},
+		{"scheme change from a non-default port", graph.Redirect{Scheme: "https"}, http8080, "https", 443},
+		{"scheme change on a precise host", graph.Redirect{Scheme: "https"}, onHost(http8080, "a.example.com"), "https", 0},
+		{"wildcard host cannot be given", graph.Redirect{Scheme: "https"}, onHost(http8080, "*.example.com"), "https", 443},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/gen"
 )
 
@@ -25,17 +26,17 @@ func TestGenerateAndValidateIsGenerateThenValidate(t *testing.T) {
 	generated := dag.Build(&in, dag.Options{})
 
 	gw := types.NamespacedName{Namespace: "ns", Name: "gw"}
-	invalid := &dag.Route{
-		Source: dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "bad"},
-		Match:  dag.RouteMatch{Path: dag.PathMatch{Type: dag.PathRegularExpression, Value: ""}},
+	invalid := &graph.Route{
+		Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "bad"},
+		Match:  graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathRegularExpression, Value: ""}},
 	}
-	handMade := &dag.Graph{Listeners: []*dag.Listener{{Gateway: gw, Port: 80, BindPort: 80, VirtualHosts: []*dag.VirtualHost{
-		{Listener: "http", Hostname: "a.example.com", Routes: []*dag.Route{invalid}},
-		{Listener: "http", Hostname: "", Routes: []*dag.Route{invalid}},
+	handMade := &graph.Graph{Listeners: []*graph.Listener{{Gateway: gw, Port: 80, BindPort: 80, VirtualHosts: []*graph.VirtualHost{
+		{Listener: "http", Hostname: "a.example.com", Routes: []*graph.Route{invalid}},
+		{Listener: "http", Hostname: "", Routes: []*graph.Route{invalid}},
 	}}}}
 
 	for name, tt := range map[string]struct {
-		graph   *dag.Graph
+		graph   *graph.Graph
 		wantErr string
 	}{
 		"generated": {generated, ""},

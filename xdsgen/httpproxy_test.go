@@ -13,7 +13,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/envoysim"
 )
 
@@ -24,16 +24,16 @@ func TestHTTPProxyHeaderMatchers(t *testing.T) {
 		return &routev3.HeaderMatcher_StringMatch{StringMatch: m}
 	}
 	for _, tt := range []struct {
-		in   dag.StringMatch
+		in   graph.StringMatch
 		want *routev3.HeaderMatcher
 	}{
-		{dag.StringMatch{Name: "x", Type: dag.MatchPresent},
+		{graph.StringMatch{Name: "x", Type: graph.MatchPresent},
 			&routev3.HeaderMatcher{Name: "x", HeaderMatchSpecifier: &routev3.HeaderMatcher_PresentMatch{PresentMatch: true}}},
-		{dag.StringMatch{Name: "x", Type: dag.MatchPresent, Invert: true},
+		{graph.StringMatch{Name: "x", Type: graph.MatchPresent, Invert: true},
 			&routev3.HeaderMatcher{Name: "x", InvertMatch: true, HeaderMatchSpecifier: &routev3.HeaderMatcher_PresentMatch{PresentMatch: true}}},
-		{dag.StringMatch{Name: "x", Type: dag.MatchContains, Value: "a", IgnoreCase: true},
+		{graph.StringMatch{Name: "x", Type: graph.MatchContains, Value: "a", IgnoreCase: true},
 			&routev3.HeaderMatcher{Name: "x", HeaderMatchSpecifier: str(&matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_Contains{Contains: "a"}, IgnoreCase: true})}},
-		{dag.StringMatch{Name: "x", Type: dag.MatchExact, Value: "a", Invert: true, MissingAsEmpty: true},
+		{graph.StringMatch{Name: "x", Type: graph.MatchExact, Value: "a", Invert: true, MissingAsEmpty: true},
 			&routev3.HeaderMatcher{Name: "x", InvertMatch: true, TreatMissingHeaderAsEmpty: true, HeaderMatchSpecifier: str(&matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_Exact{Exact: "a"}})}},
 	} {
 		got := new(headerParts).build(tt.in)
@@ -44,7 +44,7 @@ func TestHTTPProxyHeaderMatchers(t *testing.T) {
 			t.Errorf("%v: %v", tt.in, err)
 		}
 	}
-	if got := routeMatch(dag.RouteMatch{Path: dag.PathMatch{Type: dag.PathStringPrefix, Value: "/foo"}}, &routeParts{}); got.GetPrefix() != "/foo" {
+	if got := routeMatch(graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathStringPrefix, Value: "/foo"}}, &routeParts{}); got.GetPrefix() != "/foo" {
 		t.Errorf("a string prefix is %v", got)
 	}
 }
@@ -52,15 +52,15 @@ func TestHTTPProxyHeaderMatchers(t *testing.T) {
 // TestHTTPProxyRouteAction: websockets, retries, idle timeout, a service's
 // Host rewrite, and the chain in the metadata.
 func TestHTTPProxyRouteAction(t *testing.T) {
-	c := &dag.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 80}
+	c := &graph.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 80}
 	idle, perTry := 0*time.Second, 2*time.Second
-	r := &dag.Route{
-		Source:     dag.RouteSource{Kind: "HTTPProxy", Namespace: "team", Name: "app", Field: "spec.routes[1]"},
-		Match:      dag.RouteMatch{Path: dag.PathMatch{Type: dag.PathStringPrefix, Value: "/"}},
-		Backends:   []dag.WeightedCluster{{Cluster: c, Weight: 1, Headers: &dag.BackendHeaders{HostRewrite: "web.internal"}}},
-		WebSockets: dag.WebSocketsEnabled,
+	r := &graph.Route{
+		Source:     graph.RouteSource{Kind: "HTTPProxy", Namespace: "team", Name: "app", Field: "spec.routes[1]"},
+		Match:      graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathStringPrefix, Value: "/"}},
+		Backends:   []graph.WeightedCluster{{Cluster: c, Weight: 1, Headers: &graph.BackendHeaders{HostRewrite: "web.internal"}}},
+		WebSockets: graph.WebSocketsEnabled,
 		Chain:      []types.NamespacedName{{Namespace: "default", Name: "root"}, {Namespace: "team", Name: "app"}},
-		Filters:    &dag.Filters{IdleTimeout: &idle, Retry: &dag.RetryPolicy{Count: 3, On: []string{"5xx", "reset"}, StatusCodes: []uint32{409}, PerTryTimeout: &perTry}},
+		Filters:    &graph.Filters{IdleTimeout: &idle, Retry: &graph.RetryPolicy{Count: 3, On: []string{"5xx", "reset"}, StatusCodes: []uint32{409}, PerTryTimeout: &perTry}},
 	}
 	got := route(r, origin{scheme: "http", port: 80}, clusterNames{}, webSocketUpgrades())
 	if err := got.ValidateAll(); err != nil {
@@ -84,7 +84,7 @@ func TestHTTPProxyRouteAction(t *testing.T) {
 	if w := a.GetWeightedClusters().GetClusters(); len(w) != 1 || w[0].GetHostRewriteLiteral() != "web.internal" {
 		t.Errorf("weighted clusters %v", w)
 	}
-	r.WebSockets, r.Backends[0].Headers = dag.WebSocketsDisabled, nil
+	r.WebSockets, r.Backends[0].Headers = graph.WebSocketsDisabled, nil
 	if a := route(r, origin{scheme: "http", port: 80}, clusterNames{}, webSocketUpgrades()).GetRoute(); len(a.GetUpgradeConfigs()) != 0 {
 		t.Error("a route without enableWebsockets upgrades")
 	}
@@ -114,15 +114,15 @@ func TestStringPrefixRewrite(t *testing.T) {
 // TestHTTPProxyNamesAndClusters: the names of the HTTPProxy ports, their
 // chains and virtual hosts, and the clusters Envoy speaks TLS to.
 func TestHTTPProxyNamesAndClusters(t *testing.T) {
-	l := &dag.Listener{Port: 443, BindPort: 8443, Secure: true}
-	fc := &dag.FilterChain{Listener: "a.example.com", Protocol: "HTTPS", MinTLSVersion: "1.3"}
+	l := &graph.Listener{Port: 443, BindPort: 8443, Secure: true}
+	fc := &graph.FilterChain{Listener: "a.example.com", Protocol: "HTTPS", MinTLSVersion: "1.3"}
 	if got := listenerName(l); got != "ingress/8443" {
 		t.Errorf("listener %q", got)
 	}
 	if got := httpsRouteName(l, fc); got != "ingress/8443/a.example.com" {
 		t.Errorf("route table %q", got)
 	}
-	if got := virtualHostName(l, &dag.VirtualHost{Hostname: "a.example.com"}); got != "ingress/a.example.com" {
+	if got := virtualHostName(l, &graph.VirtualHost{Hostname: "a.example.com"}); got != "ingress/a.example.com" {
 		t.Errorf("virtual host %q", got)
 	}
 	tlsCtx := downstreamTLS(nil, nil, "1.3", "")
@@ -133,7 +133,7 @@ func TestHTTPProxyNamesAndClusters(t *testing.T) {
 		protocol, name string
 		alpn           []string
 	}{{"tls", "service/ns/web/443/tls", nil}, {"h2", "service/ns/web/443/h2", []string{"h2"}}} {
-		c := newClusterBuilder().clusters([]*dag.Cluster{{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 443, Protocol: tt.protocol}}, clusterNames{})[0]
+		c := newClusterBuilder().clusters([]*graph.Cluster{{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 443, Protocol: tt.protocol}}, clusterNames{})[0]
 		if err := c.ValidateAll(); err != nil {
 			t.Fatal(err)
 		}

@@ -6,11 +6,10 @@ import (
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	tlsinspectorv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/listener/tls_inspector/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	"github.com/projectsesame/sesame/dag/graph"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
-
-	"github.com/projectsesame/sesame/dag"
 )
 
 // Well-known Envoy extension names.
@@ -29,7 +28,7 @@ const (
 // chosen by the TLS inspector's reading of SNI: HTTPS chains terminate TLS
 // and route with their own route table; TLS chains forward the connection,
 // terminated or as it is.
-func listener(l *dag.Listener) *listenerv3.Listener {
+func listener(l *graph.Listener) *listenerv3.Listener {
 	name := listenerName(l)
 	out := &listenerv3.Listener{
 		Name:    name,
@@ -51,7 +50,7 @@ func listener(l *dag.Listener) *listenerv3.Listener {
 	return out
 }
 
-func filterChain(l *dag.Listener, fc *dag.FilterChain) *listenerv3.FilterChain {
+func filterChain(l *graph.Listener, fc *graph.FilterChain) *listenerv3.FilterChain {
 	out := &listenerv3.FilterChain{Name: filterChainName(l, fc)}
 	if len(fc.ServerNames) > 0 {
 		out.FilterChainMatch = &listenerv3.FilterChainMatch{ServerNames: fc.ServerNames}

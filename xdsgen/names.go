@@ -7,7 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/strpack"
 )
 
@@ -69,7 +69,7 @@ func IngressListenerName(bindPort int32) string {
 
 // listenerName names the Listener of l: a Gateway's port, or an HTTPProxy
 // port.
-func listenerName(l *dag.Listener) string {
+func listenerName(l *graph.Listener) string {
 	if l.Gateway == (types.NamespacedName{}) {
 		return IngressListenerName(l.BindPort)
 	}
@@ -83,10 +83,10 @@ const RouteMetadataKey = "projectsesame.io/httpproxy"
 // ClusterName is the name of the Envoy Cluster, and of its
 // ClusterLoadAssignment, for one port of a Service.
 func ClusterName(service types.NamespacedName, port int32) string {
-	return clusterName(&dag.Cluster{Service: service, Port: port})
+	return clusterName(&graph.Cluster{Service: service, Port: port})
 }
 
-func virtualHostName(l *dag.Listener, vh *dag.VirtualHost) string {
+func virtualHostName(l *graph.Listener, vh *graph.VirtualHost) string {
 	host := vh.Hostname
 	if host == "" {
 		host = "*"
@@ -100,14 +100,14 @@ func virtualHostName(l *dag.Listener, vh *dag.VirtualHost) string {
 // routeName names an Envoy route after its rule and match, e.g.
 // httproute/<namespace>/<name>/rule/<i>/match/<j> or grpcroute/..., or after
 // its field: httpproxy/<namespace>/<name>/spec.routes[2].
-func routeName(src dag.RouteSource) string {
+func routeName(src graph.RouteSource) string {
 	var b strings.Builder
 	b.Grow(routeNameLen(src))
 	writeRouteName(&b, src)
 	return b.String()
 }
 
-func writeRouteName(b *strings.Builder, src dag.RouteSource) {
+func writeRouteName(b *strings.Builder, src graph.RouteSource) {
 	b.WriteString(lowerKind(src.Kind))
 	b.WriteByte('/')
 	b.WriteString(src.Namespace)
@@ -124,7 +124,7 @@ func writeRouteName(b *strings.Builder, src dag.RouteSource) {
 	strpack.WriteInt(b, src.Match)
 }
 
-func routeNameLen(src dag.RouteSource) int {
+func routeNameLen(src graph.RouteSource) int {
 	n := len(lowerKind(src.Kind)) + 1 + len(src.Namespace) + 1 + len(src.Name)
 	if src.Field != "" {
 		return n + 1 + len(src.Field)
@@ -150,14 +150,14 @@ func lowerKind(kind string) string {
 	return strings.ToLower(kind)
 }
 
-func clusterName(c *dag.Cluster) string {
+func clusterName(c *graph.Cluster) string {
 	var b strings.Builder
 	b.Grow(clusterNameLen(c))
 	writeClusterName(&b, c)
 	return b.String()
 }
 
-func writeClusterName(b *strings.Builder, c *dag.Cluster) {
+func writeClusterName(b *strings.Builder, c *graph.Cluster) {
 	b.WriteString("service/")
 	b.WriteString(c.Service.Namespace)
 	b.WriteByte('/')
@@ -170,7 +170,7 @@ func writeClusterName(b *strings.Builder, c *dag.Cluster) {
 	}
 }
 
-func clusterNameLen(c *dag.Cluster) int {
+func clusterNameLen(c *graph.Cluster) int {
 	n := len("service/") + len(c.Service.Namespace) + 1 + len(c.Service.Name) + 1 + strpack.IntLen(int(c.Port))
 	if c.Protocol != "" {
 		n += 1 + len(c.Protocol)
@@ -186,12 +186,12 @@ func clusterNameLen(c *dag.Cluster) int {
 // hand) by pointer. A cluster it does not hold is named afresh, and the
 // zero clusterNames names every cluster afresh.
 type clusterNames struct {
-	clusters []*dag.Cluster // by ID, when IDs are indexes
-	names    []string       // of clusters, by ID
-	other    map[*dag.Cluster]string
+	clusters []*graph.Cluster // by ID, when IDs are indexes
+	names    []string         // of clusters, by ID
+	other    map[*graph.Cluster]string
 }
 
-func newClusterNames(clusters []*dag.Cluster) clusterNames {
+func newClusterNames(clusters []*graph.Cluster) clusterNames {
 	names := make([]string, len(clusters))
 	strpack.Strings(len(clusters),
 		func(i int) int { return clusterNameLen(clusters[i]) },
@@ -199,7 +199,7 @@ func newClusterNames(clusters []*dag.Cluster) clusterNames {
 		func(i int, name string) { names[i] = name })
 	for i, c := range clusters {
 		if c.ID != i {
-			other := make(map[*dag.Cluster]string, len(clusters))
+			other := make(map[*graph.Cluster]string, len(clusters))
 			for i, c := range clusters {
 				other[c] = names[i]
 			}
@@ -209,7 +209,7 @@ func newClusterNames(clusters []*dag.Cluster) clusterNames {
 	return clusterNames{clusters: clusters, names: names}
 }
 
-func (n clusterNames) of(c *dag.Cluster) string {
+func (n clusterNames) of(c *graph.Cluster) string {
 	if id := c.ID; id >= 0 && id < len(n.clusters) && n.clusters[id] == c {
 		return n.names[id]
 	}
@@ -236,11 +236,11 @@ func SecretName(secret types.NamespacedName) string {
 }
 
 // httpsRouteName is the route table of one HTTPS listener.
-func httpsRouteName(l *dag.Listener, fc *dag.FilterChain) string {
+func httpsRouteName(l *graph.Listener, fc *graph.FilterChain) string {
 	return fmt.Sprintf("%s/%s", listenerName(l), fc.Listener)
 }
 
-func filterChainName(l *dag.Listener, fc *dag.FilterChain) string {
+func filterChainName(l *graph.Listener, fc *graph.FilterChain) string {
 	name := fmt.Sprintf("%s/%s", listenerName(l), fc.Listener)
 	if fc.TCP != nil {
 		name += fmt.Sprintf("/%s/%s/%s", strings.ToLower(fc.TCP.Source.Kind), fc.TCP.Source.Namespace, fc.TCP.Source.Name)

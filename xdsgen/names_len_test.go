@@ -4,15 +4,14 @@ import (
 	"math"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/graph"
 	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/projectsesame/sesame/dag"
 )
 
 // Single names are allocated at their exact length: a longer guess would
 // stay allocated as long as the name.
 func TestNameLengthsAreExact(t *testing.T) {
-	sources := []dag.RouteSource{
+	sources := []graph.RouteSource{
 		{Kind: "HTTPRoute", Namespace: "default", Name: "web", Rule: 0, Match: 0},
 		{Kind: "GRPCRoute", Namespace: "a", Name: "b", Rule: 12, Match: 1234567},
 		{Kind: "HTTPProxy", Namespace: "team", Name: "root", Field: "spec.routes[2]"},
@@ -24,7 +23,7 @@ func TestNameLengthsAreExact(t *testing.T) {
 			t.Errorf("routeName(%+v) = %q, %d bytes; routeNameLen says %d", src, name, len(name), routeNameLen(src))
 		}
 	}
-	clusters := []*dag.Cluster{
+	clusters := []*graph.Cluster{
 		{Service: types.NamespacedName{Namespace: "default", Name: "web"}, Port: 80},
 		{Service: types.NamespacedName{Namespace: "default", Name: "grpc"}, Port: 65535, Protocol: "h2c"},
 		{Service: types.NamespacedName{Namespace: "n", Name: "s"}, Port: 0},

@@ -3,25 +3,24 @@ package xdsgen
 import (
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/graph"
 	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/projectsesame/sesame/dag"
 )
 
 // TestClusterNamesByIDAndByPointer: clusters numbered as Build numbers
 // them are found by ID, others by pointer, and a cluster not held is named
 // afresh; all three give clusterName's name.
 func TestClusterNamesByIDAndByPointer(t *testing.T) {
-	cluster := func(id int, name string, protocol string) *dag.Cluster {
-		return &dag.Cluster{ID: id, Service: types.NamespacedName{Namespace: "ns", Name: name}, Port: 80, Protocol: protocol}
+	cluster := func(id int, name string, protocol string) *graph.Cluster {
+		return &graph.Cluster{ID: id, Service: types.NamespacedName{Namespace: "ns", Name: name}, Port: 80, Protocol: protocol}
 	}
-	numbered := []*dag.Cluster{cluster(0, "a", ""), cluster(1, "b", "h2c")}
-	unnumbered := []*dag.Cluster{cluster(0, "c", ""), cluster(0, "d", "ws")} // hand-made: IDs left zero
-	stranger := cluster(1, "e", "")                                          // an ID that a held cluster has
+	numbered := []*graph.Cluster{cluster(0, "a", ""), cluster(1, "b", "h2c")}
+	unnumbered := []*graph.Cluster{cluster(0, "c", ""), cluster(0, "d", "ws")} // hand-made: IDs left zero
+	stranger := cluster(1, "e", "")                                            // an ID that a held cluster has
 
 	for _, tt := range []struct {
 		name     string
-		clusters []*dag.Cluster
+		clusters []*graph.Cluster
 		byID     bool
 	}{
 		{"numbered", numbered, true},

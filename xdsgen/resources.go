@@ -13,7 +13,7 @@ import (
 	cachev3 "github.com/envoyproxy/go-control-plane/pkg/cache/v3"
 	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
 
-	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/parallel"
 )
 
@@ -31,7 +31,7 @@ type Resources struct {
 
 // Generate turns a routing graph into Envoy resources. It is a pure function
 // of g. On a large graph the messages are built on every processor.
-func Generate(g *dag.Graph) *Resources {
+func Generate(g *graph.Graph) *Resources {
 	r, _ := generate(context.Background(), g, false)
 	return r
 }
@@ -43,14 +43,14 @@ func Generate(g *dag.Graph) *Resources {
 // rule's routes, is named as a Route once, not in each RouteConfiguration. It checks each message on the goroutine that
 // built it, right after building it, and the checks share the name sets
 // they need: on a large graph that costs much less than the three calls.
-func GenerateAndValidate(g *dag.Graph) (*Resources, error) {
+func GenerateAndValidate(g *graph.Graph) (*Resources, error) {
 	return GenerateAndValidateContext(context.Background(), g)
 }
 
 // GenerateAndValidateContext is GenerateAndValidate, stopped when ctx is
 // done: it then returns ctx.Err() and no resources, having checked ctx
 // before each of its jobs (a few hundred routes or clusters each).
-func GenerateAndValidateContext(ctx context.Context, g *dag.Graph) (*Resources, error) {
+func GenerateAndValidateContext(ctx context.Context, g *graph.Graph) (*Resources, error) {
 	r, errs := generate(ctx, g, true)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -76,7 +76,7 @@ func GenerateAndValidateContext(ctx context.Context, g *dag.Graph) (*Resources, 
 // the clusters and the load assignments are built as jobs on every
 // processor, each job keeping its own failures, so that they come back in
 // the same order whatever the schedule.
-func generate(ctx context.Context, g *dag.Graph, validate bool) (*Resources, []error) {
+func generate(ctx context.Context, g *graph.Graph, validate bool) (*Resources, []error) {
 	r := &Resources{}
 	// Cluster names are made while route tables are planned; only the
 	// jobs use them.

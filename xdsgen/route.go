@@ -4,12 +4,11 @@ import (
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
+	"github.com/projectsesame/sesame/dag/graph"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/structpb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/projectsesame/sesame/dag"
 )
 
 // origin is where requests reach a route table: the scheme and the port
@@ -52,7 +51,7 @@ func webSocketUpgrades() []*routev3.RouteAction_UpgradeConfig {
 
 // route builds the Envoy route of r. upgrades is webSocketUpgrades(), which
 // routes that allow WebSocket share.
-func route(r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig) *routev3.Route {
+func route(r *graph.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig) *routev3.Route {
 	p := &routeParts{}
 	p.route.Name = routeName(r.Source)
 	buildRoute(p, r, at, names, upgrades, nil)
@@ -63,9 +62,9 @@ func route(r *dag.Route, at origin, names clusterNames, upgrades []*routev3.Rout
 // route's name, which the caller gives (routeName). A forwarding
 // route with a shared action points at it instead of building its own
 // (see routeTables.findSharedActions).
-func buildRoute(p *routeParts, r *dag.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig, shared *routev3.RouteAction) {
+func buildRoute(p *routeParts, r *graph.Route, at origin, names clusterNames, upgrades []*routev3.RouteAction_UpgradeConfig, shared *routev3.RouteAction) {
 	out := &p.route
-	var none dag.Filters
+	var none graph.Filters
 	f := r.Filters
 	if f == nil {
 		f = &none
@@ -97,7 +96,7 @@ func buildRoute(p *routeParts, r *dag.Route, at origin, names clusterNames, upgr
 // that does not exist, and cluster_not_found_response_code turns it into the
 // 500 the spec asks for; Envoy accepts names of missing clusters in routes
 // it gets over RDS.
-func routeAction(r *dag.Route, f *dag.Filters, names clusterNames, p *actionParts, upgrades []*routev3.RouteAction_UpgradeConfig) {
+func routeAction(r *graph.Route, f *graph.Filters, names clusterNames, p *actionParts, upgrades []*routev3.RouteAction_UpgradeConfig) {
 	action := &p.action
 	if len(r.Backends) == 1 && r.InvalidWeight == 0 && !hasHeaderChanges(r.Backends[0]) {
 		p.cluster.Cluster = names.of(r.Backends[0].Cluster)
@@ -174,11 +173,11 @@ func allocateWeights(n int) (*routev3.WeightedCluster, []routev3.WeightedCluster
 // implementation should disable any features (eg. websocket upgrades)";
 // Envoy upgrades only requests that ask. HTTP/2 backends cannot take an
 // HTTP/1.1 upgrade.
-func webSockets(r *dag.Route) bool {
+func webSockets(r *graph.Route) bool {
 	switch r.WebSockets {
-	case dag.WebSocketsEnabled:
+	case graph.WebSocketsEnabled:
 		return true
-	case dag.WebSocketsDisabled:
+	case graph.WebSocketsDisabled:
 		return false
 	}
 	for _, b := range r.Backends {
@@ -220,14 +219,14 @@ func notFoundCode(status uint32) routev3.RouteAction_ClusterNotFoundResponseCode
 // Gateway API's segment-wise semantics ("/v2" matches "/v2" and "/v2/x", not
 // "/v2x") but cannot be "/", which a plain prefix expresses exactly. The
 // method is the :method pseudo-header.
-func routeMatch(rm dag.RouteMatch, parts *routeParts) *routev3.RouteMatch {
+func routeMatch(rm graph.RouteMatch, parts *routeParts) *routev3.RouteMatch {
 	m := &parts.match
 	switch p := rm.Path; {
-	case p.Type == dag.PathStringPrefix:
+	case p.Type == graph.PathStringPrefix:
 		m.PathSpecifier = &routev3.RouteMatch_Prefix{Prefix: p.Value}
-	case p.Type == dag.PathExact:
+	case p.Type == graph.PathExact:
 		m.PathSpecifier = &routev3.RouteMatch_Path{Path: p.Value}
-	case p.Type == dag.PathRegularExpression:
+	case p.Type == graph.PathRegularExpression:
 		m.PathSpecifier = &routev3.RouteMatch_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: p.Value}}
 	case p.Value == "/":
 		m.PathSpecifier = &routev3.RouteMatch_Prefix{Prefix: "/"}
@@ -244,7 +243,7 @@ func routeMatch(rm dag.RouteMatch, parts *routeParts) *routev3.RouteMatch {
 		parts := make([]headerParts, headers)
 		m.Headers = make([]*routev3.HeaderMatcher, 0, headers)
 		if rm.Method != "" {
-			m.Headers = append(m.Headers, parts[0].build(dag.StringMatch{Name: ":method", Type: dag.MatchExact, Value: rm.Method}))
+			m.Headers = append(m.Headers, parts[0].build(graph.StringMatch{Name: ":method", Type: graph.MatchExact, Value: rm.Method}))
 			parts = parts[1:]
 		}
 		for i, h := range rm.Headers {
@@ -275,10 +274,10 @@ type headerParts struct {
 // treat_missing_header_as_empty), so an inverted exact or contains matches
 // only requests that carry the header, unless MissingAsEmpty; an inverted
 // present_match matches the header's absence.
-func (p *headerParts) build(h dag.StringMatch) *routev3.HeaderMatcher {
+func (p *headerParts) build(h graph.StringMatch) *routev3.HeaderMatcher {
 	m := &p.header
 	m.Name, m.InvertMatch, m.TreatMissingHeaderAsEmpty = h.Name, h.Invert, h.MissingAsEmpty
-	if h.Type == dag.MatchPresent {
+	if h.Type == graph.MatchPresent {
 		m.HeaderMatchSpecifier = &routev3.HeaderMatcher_PresentMatch{PresentMatch: true}
 	} else {
 		p.match.StringMatch = p.value.build(h)
@@ -295,7 +294,7 @@ type queryParts struct {
 	value stringParts
 }
 
-func (p *queryParts) build(q dag.StringMatch) *routev3.QueryParameterMatcher {
+func (p *queryParts) build(q graph.StringMatch) *routev3.QueryParameterMatcher {
 	p.match.StringMatch = p.value.build(q)
 	p.param.Name, p.param.QueryParameterMatchSpecifier = q.Name, &p.match
 	return &p.param
@@ -308,13 +307,13 @@ type stringParts struct {
 	exact   matcherv3.StringMatcher_Exact
 }
 
-func (p *stringParts) build(s dag.StringMatch) *matcherv3.StringMatcher {
+func (p *stringParts) build(s graph.StringMatch) *matcherv3.StringMatcher {
 	m := &p.matcher
 	switch s.Type {
-	case dag.MatchRegularExpression:
+	case graph.MatchRegularExpression:
 		m.MatchPattern = &matcherv3.StringMatcher_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: s.Value}}
 		return m // ignore_case has no effect on safe_regex (Envoy ignores it there)
-	case dag.MatchContains:
+	case graph.MatchContains:
 		m.MatchPattern = &matcherv3.StringMatcher_Contains{Contains: s.Value}
 	default:
 		p.exact.Exact = s.Value

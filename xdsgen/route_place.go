@@ -5,7 +5,7 @@ import (
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 
-	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/parallel"
 )
 
@@ -138,13 +138,13 @@ func (t *routeTables) graphParts(id int) *routeParts {
 
 // redirects reports whether r answers with a redirect, whose message
 // depends on the virtual host (see redirectAction).
-func redirects(r *dag.Route) bool {
+func redirects(r *graph.Route) bool {
 	return r.Filters != nil && r.Filters.Redirect != nil
 }
 
 // otherMessage returns the message of a route not found by ID, in a
 // virtual host of host as seen from at, adding its task on first use.
-func (t *routeTables) otherMessage(r *dag.Route, at origin, host string) *routev3.Route {
+func (t *routeTables) otherMessage(r *graph.Route, at origin, host string) *routev3.Route {
 	if redirects(r) {
 		at.host = host
 	} else {
@@ -171,7 +171,7 @@ func (t *routeTables) otherMessage(r *dag.Route, at origin, host string) *routev
 // matches share: two routes with the same array, length and the rest of
 // what an action is made of get the same action.
 func (t *routeTables) findSharedActions() {
-	first := make(map[*dag.WeightedCluster]int32, len(t.used))
+	first := make(map[*graph.WeightedCluster]int32, len(t.used))
 	for id, u := range t.used {
 		r := t.graph.Routes[id]
 		if !u || r.Filters != nil || len(r.Backends) == 0 {

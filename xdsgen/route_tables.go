@@ -5,7 +5,7 @@ import (
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 
-	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/strpack"
 )
@@ -27,7 +27,7 @@ import (
 // its own, but one RouteAction serves them all (findSharedActions), built and
 // validated once.
 type routeTables struct {
-	graph    *dag.Graph
+	graph    *graph.Graph
 	names    clusterNames // set before the jobs run, and read-only then
 	upgrades []*routev3.RouteAction_UpgradeConfig
 	validate bool
@@ -61,7 +61,7 @@ type routeTables struct {
 // plannedHost is a virtual host whose routes go to routes[start:], as seen
 // from at.
 type plannedHost struct {
-	vh    *dag.VirtualHost
+	vh    *graph.VirtualHost
 	at    origin
 	start int
 }
@@ -70,13 +70,13 @@ type plannedHost struct {
 // redirect completes itself with (zero for other routes, which do not
 // depend on it).
 type routeTask struct {
-	route *dag.Route
+	route *graph.Route
 	at    origin
 }
 
-func newRouteTables(g *dag.Graph, validate bool) *routeTables {
+func newRouteTables(g *graph.Graph, validate bool) *routeTables {
 	routes := 0
-	count := func(vhosts []*dag.VirtualHost) {
+	count := func(vhosts []*graph.VirtualHost) {
 		for _, vh := range vhosts {
 			routes += len(vh.Routes)
 		}
@@ -105,7 +105,7 @@ func newRouteTables(g *dag.Graph, validate bool) *routeTables {
 // order, each to get its routes in the order Envoy tries them. scheme is
 // what clients use to reach the listener, "http" or "https"; with the
 // listener's (Gateway) port it completes redirects.
-func (t *routeTables) table(name string, l *dag.Listener, scheme string, vhosts []*dag.VirtualHost) *routev3.RouteConfiguration {
+func (t *routeTables) table(name string, l *graph.Listener, scheme string, vhosts []*graph.VirtualHost) *routev3.RouteConfiguration {
 	rc := &routev3.RouteConfiguration{
 		Name: name,
 		// The Gateway API matches hostnames without the port of the Host
@@ -122,7 +122,7 @@ func (t *routeTables) table(name string, l *dag.Listener, scheme string, vhosts 
 	return rc
 }
 
-func (t *routeTables) virtualHost(table string, l *dag.Listener, vh *dag.VirtualHost, at origin) *routev3.VirtualHost {
+func (t *routeTables) virtualHost(table string, l *graph.Listener, vh *graph.VirtualHost, at origin) *routev3.VirtualHost {
 	out := &routev3.VirtualHost{
 		Name:    virtualHostName(l, vh),
 		Domains: []string{hostmatch.Domain(vh.Hostname)},
@@ -165,7 +165,7 @@ func (t *routeTables) addBuildJobs(work *jobs) {
 			continue
 		}
 		work.add(func() (errs []error) {
-			used := func(i int) *dag.Route {
+			used := func(i int) *graph.Route {
 				if id := c*t.chunk + i; t.used[id] {
 					return t.graph.Routes[id]
 				}
@@ -194,7 +194,7 @@ func (t *routeTables) addBuildJobs(work *jobs) {
 	for c, slab := range t.otherParts {
 		work.add(func() (errs []error) {
 			tasks := t.other[c*t.chunk : c*t.chunk+min(len(slab), len(t.other)-c*t.chunk)]
-			nameRoutes(slab[:len(tasks)], func(i int) *dag.Route { return tasks[i].route })
+			nameRoutes(slab[:len(tasks)], func(i int) *graph.Route { return tasks[i].route })
 			for i, task := range tasks {
 				errs = build(&slab[i], task, nil, errs)
 			}
@@ -206,7 +206,7 @@ func (t *routeTables) addBuildJobs(work *jobs) {
 // nameRoutes names the routes a job builds in slab together
 // (strpack.Strings); route(i) is the graph route of slab[i], nil for a slot
 // the job does not build.
-func nameRoutes(slab []routeParts, route func(i int) *dag.Route) {
+func nameRoutes(slab []routeParts, route func(i int) *graph.Route) {
 	strpack.Strings(len(slab),
 		func(i int) int {
 			if r := route(i); r != nil {

@@ -7,10 +7,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/projectsesame/sesame/dag/graph"
 	"google.golang.org/protobuf/testing/protocmp"
 	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/projectsesame/sesame/dag"
 )
 
 // TestMatchesOfOneRuleShareTheirAction: the routes of one rule's matches
@@ -18,36 +17,36 @@ import (
 // and validated once; a route with equal backends of its own array gets
 // its own. Each route is what it would be built alone.
 func TestMatchesOfOneRuleShareTheirAction(t *testing.T) {
-	web := &dag.Cluster{ID: 0, Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 80}
-	rule := []dag.WeightedCluster{{Cluster: web, Weight: 1}}
-	same := []dag.WeightedCluster{{Cluster: web, Weight: 1}}
-	prefix := func(p string) dag.RouteMatch {
-		return dag.RouteMatch{Path: dag.PathMatch{Type: dag.PathPrefix, Value: p}}
+	web := &graph.Cluster{ID: 0, Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 80}
+	rule := []graph.WeightedCluster{{Cluster: web, Weight: 1}}
+	same := []graph.WeightedCluster{{Cluster: web, Weight: 1}}
+	prefix := func(p string) graph.RouteMatch {
+		return graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: p}}
 	}
-	routes := []*dag.Route{
-		{ID: 0, Source: dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "a"}, Match: prefix("/a"), Backends: rule, DirectResponseStatus: 500},
-		{ID: 1, Source: dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "a", Match: 1}, Match: prefix("/b"), Backends: rule, DirectResponseStatus: 500},
-		{ID: 2, Source: dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "c"}, Match: prefix("/c"), Backends: same, DirectResponseStatus: 500},
+	routes := []*graph.Route{
+		{ID: 0, Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "a"}, Match: prefix("/a"), Backends: rule, DirectResponseStatus: 500},
+		{ID: 1, Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "a", Match: 1}, Match: prefix("/b"), Backends: rule, DirectResponseStatus: 500},
+		{ID: 2, Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "c"}, Match: prefix("/c"), Backends: same, DirectResponseStatus: 500},
 	}
 	// Routes with rule's array that differ from the first in something
 	// else an action is made of: none may share it.
 	timeout := time.Second
-	for i, differ := range []func(r *dag.Route){
-		func(r *dag.Route) { r.InvalidWeight = 1 },
-		func(r *dag.Route) { r.DirectResponseStatus = 503 },
-		func(r *dag.Route) { r.WebSockets = dag.WebSocketsDisabled },
-		func(r *dag.Route) { r.Filters = &dag.Filters{Timeout: &timeout} },
+	for i, differ := range []func(r *graph.Route){
+		func(r *graph.Route) { r.InvalidWeight = 1 },
+		func(r *graph.Route) { r.DirectResponseStatus = 503 },
+		func(r *graph.Route) { r.WebSockets = graph.WebSocketsDisabled },
+		func(r *graph.Route) { r.Filters = &graph.Filters{Timeout: &timeout} },
 	} {
-		r := &dag.Route{ID: len(routes), Source: dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "a", Match: 2 + i}, Match: prefix(fmt.Sprintf("/d%d", i)), Backends: rule, DirectResponseStatus: 500}
+		r := &graph.Route{ID: len(routes), Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "a", Match: 2 + i}, Match: prefix(fmt.Sprintf("/d%d", i)), Backends: rule, DirectResponseStatus: 500}
 		differ(r)
 		routes = append(routes, r)
 	}
-	g := &dag.Graph{
-		Listeners: []*dag.Listener{{Gateway: types.NamespacedName{Namespace: "ns", Name: "gw"}, Port: 80, BindPort: 80, VirtualHosts: []*dag.VirtualHost{
+	g := &graph.Graph{
+		Listeners: []*graph.Listener{{Gateway: types.NamespacedName{Namespace: "ns", Name: "gw"}, Port: 80, BindPort: 80, VirtualHosts: []*graph.VirtualHost{
 			{Listener: "http", Hostname: "a.example.com", Routes: routes},
 		}}},
 		Routes:   routes,
-		Clusters: []*dag.Cluster{web},
+		Clusters: []*graph.Cluster{web},
 	}
 	res, err := GenerateAndValidate(g)
 	if err != nil {
@@ -80,11 +79,11 @@ func TestMatchesOfOneRuleShareTheirAction(t *testing.T) {
 // order, and each is validated.
 func TestManyClustersInChunks(t *testing.T) {
 	n := clusterChunk + 1
-	g := &dag.Graph{}
+	g := &graph.Graph{}
 	for i := range n {
-		g.Clusters = append(g.Clusters, &dag.Cluster{
+		g.Clusters = append(g.Clusters, &graph.Cluster{
 			ID: i, Service: types.NamespacedName{Namespace: "ns", Name: fmt.Sprintf("svc-%05d", i)}, Port: 80,
-			Endpoints: []dag.Endpoint{{Address: "10.0.0.1", Port: 8080}},
+			Endpoints: []graph.Endpoint{{Address: "10.0.0.1", Port: 8080}},
 		})
 	}
 	res, err := GenerateAndValidate(g)

@@ -6,27 +6,26 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
 	"github.com/google/go-cmp/cmp"
+	"github.com/projectsesame/sesame/dag/graph"
 	"google.golang.org/protobuf/testing/protocmp"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/projectsesame/sesame/dag"
 )
 
 func TestRouteMatch(t *testing.T) {
 	tests := []struct {
 		name string
-		path dag.PathMatch
+		path graph.PathMatch
 		want *routev3.RouteMatch
 	}{
-		{"exact", dag.PathMatch{Type: dag.PathExact, Value: "/a/"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Path{Path: "/a/"}}},
-		{"root prefix", dag.PathMatch{Type: dag.PathPrefix, Value: "/"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}}},
-		{"segment prefix", dag.PathMatch{Type: dag.PathPrefix, Value: "/v2"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_PathSeparatedPrefix{PathSeparatedPrefix: "/v2"}}},
-		{"regex", dag.PathMatch{Type: dag.PathRegularExpression, Value: "/v[0-9]+/.*"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: "/v[0-9]+/.*"}}}},
+		{"exact", graph.PathMatch{Type: graph.PathExact, Value: "/a/"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Path{Path: "/a/"}}},
+		{"root prefix", graph.PathMatch{Type: graph.PathPrefix, Value: "/"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}}},
+		{"segment prefix", graph.PathMatch{Type: graph.PathPrefix, Value: "/v2"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_PathSeparatedPrefix{PathSeparatedPrefix: "/v2"}}},
+		{"regex", graph.PathMatch{Type: graph.PathRegularExpression, Value: "/v[0-9]+/.*"}, &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: "/v[0-9]+/.*"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := routeMatch(dag.RouteMatch{Path: tt.path}, &routeParts{})
+			got := routeMatch(graph.RouteMatch{Path: tt.path}, &routeParts{})
 			if diff := cmp.Diff(tt.want, got, protocmp.Transform()); diff != "" {
 				t.Errorf("routeMatch (-want +got):\n%s", diff)
 			}
@@ -38,11 +37,11 @@ func TestRouteMatch(t *testing.T) {
 }
 
 func TestRouteMatchConditions(t *testing.T) {
-	got := routeMatch(dag.RouteMatch{
-		Path:        dag.PathMatch{Type: dag.PathExact, Value: "/a"},
+	got := routeMatch(graph.RouteMatch{
+		Path:        graph.PathMatch{Type: graph.PathExact, Value: "/a"},
 		Method:      "POST",
-		Headers:     []dag.StringMatch{{Name: "x-env", Type: dag.MatchExact, Value: "canary"}, {Name: "x-user", Type: dag.MatchRegularExpression, Value: "a.*"}},
-		QueryParams: []dag.StringMatch{{Name: "Debug", Type: dag.MatchExact, Value: "1"}},
+		Headers:     []graph.StringMatch{{Name: "x-env", Type: graph.MatchExact, Value: "canary"}, {Name: "x-user", Type: graph.MatchRegularExpression, Value: "a.*"}},
+		QueryParams: []graph.StringMatch{{Name: "Debug", Type: graph.MatchExact, Value: "1"}},
 	}, &routeParts{})
 	exact := func(v string) *matcherv3.StringMatcher {
 		return &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_Exact{Exact: v}}
@@ -68,24 +67,24 @@ func TestRouteMatchConditions(t *testing.T) {
 }
 
 func TestRouteAction(t *testing.T) {
-	a := &dag.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "a"}, Port: 80}
-	b := &dag.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "b"}, Port: 8080}
-	h2c := &dag.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "g"}, Port: 50051, Protocol: "h2c"}
-	src := dag.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "r", Rule: 1, Match: 2}
-	root := dag.RouteMatch{Path: dag.PathMatch{Type: dag.PathPrefix, Value: "/"}}
+	a := &graph.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "a"}, Port: 80}
+	b := &graph.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "b"}, Port: 8080}
+	h2c := &graph.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "g"}, Port: 50051, Protocol: "h2c"}
+	src := graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: "r", Rule: 1, Match: 2}
+	root := graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/"}}
 	match := &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}}
 	tests := []struct {
 		name  string
-		route *dag.Route
+		route *graph.Route
 		want  *routev3.Route
 	}{
-		{"no backend answers directly", &dag.Route{Source: src, Match: root, DirectResponseStatus: 500},
+		{"no backend answers directly", &graph.Route{Source: src, Match: root, DirectResponseStatus: 500},
 			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
 				Action: &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: 500}}}},
-		{"one backend needs no weights", &dag.Route{Source: src, Match: root, Backends: []dag.WeightedCluster{{Cluster: a, Weight: 7}}},
+		{"one backend needs no weights", &graph.Route{Source: src, Match: root, Backends: []graph.WeightedCluster{{Cluster: a, Weight: 7}}},
 			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
 				Action: &routev3.Route_Route{Route: &routev3.RouteAction{UpgradeConfigs: []*routev3.RouteAction_UpgradeConfig{{UpgradeType: "websocket"}}, ClusterSpecifier: &routev3.RouteAction_Cluster{Cluster: "service/ns/a/80"}}}}},
-		{"invalid backends answer 500 for their share", &dag.Route{Source: src, Match: root, Backends: []dag.WeightedCluster{{Cluster: a, Weight: 1}}, InvalidWeight: 3},
+		{"invalid backends answer 500 for their share", &graph.Route{Source: src, Match: root, Backends: []graph.WeightedCluster{{Cluster: a, Weight: 1}}, InvalidWeight: 3},
 			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
 				Action: &routev3.Route_Route{Route: &routev3.RouteAction{
 					UpgradeConfigs:              []*routev3.RouteAction_UpgradeConfig{{UpgradeType: "websocket"}},
@@ -95,7 +94,7 @@ func TestRouteAction(t *testing.T) {
 							{Name: "service/ns/a/80", Weight: wrapperspb.UInt32(1)},
 							{Name: InvalidBackendClusterName, Weight: wrapperspb.UInt32(3)},
 						}}}}}}},
-		{"gRPC: h2c, no upgrades, 503 for the invalid share", &dag.Route{Source: src, Match: root, Backends: []dag.WeightedCluster{{Cluster: h2c, Weight: 1}}, InvalidWeight: 1, DirectResponseStatus: 503},
+		{"gRPC: h2c, no upgrades, 503 for the invalid share", &graph.Route{Source: src, Match: root, Backends: []graph.WeightedCluster{{Cluster: h2c, Weight: 1}}, InvalidWeight: 1, DirectResponseStatus: 503},
 			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
 				Action: &routev3.Route_Route{Route: &routev3.RouteAction{
 					ClusterNotFoundResponseCode: routev3.RouteAction_SERVICE_UNAVAILABLE,
@@ -104,7 +103,7 @@ func TestRouteAction(t *testing.T) {
 							{Name: "service/ns/g/50051/h2c", Weight: wrapperspb.UInt32(1)},
 							{Name: InvalidBackendClusterName, Weight: wrapperspb.UInt32(1)},
 						}}}}}}},
-		{"several backends share by weight", &dag.Route{Source: src, Match: root, Backends: []dag.WeightedCluster{{Cluster: a, Weight: 3}, {Cluster: b, Weight: 1}}},
+		{"several backends share by weight", &graph.Route{Source: src, Match: root, Backends: []graph.WeightedCluster{{Cluster: a, Weight: 3}, {Cluster: b, Weight: 1}}},
 			&routev3.Route{Name: "httproute/ns/r/rule/1/match/2", Match: match,
 				Action: &routev3.Route_Route{Route: &routev3.RouteAction{UpgradeConfigs: []*routev3.RouteAction_UpgradeConfig{{UpgradeType: "websocket"}}, ClusterSpecifier: &routev3.RouteAction_WeightedClusters{
 					WeightedClusters: &routev3.WeightedCluster{Clusters: []*routev3.WeightedCluster_ClusterWeight{
@@ -128,13 +127,13 @@ func TestRouteAction(t *testing.T) {
 func TestNames(t *testing.T) {
 	gw := types.NamespacedName{Namespace: "infra", Name: "public"}
 	svc := types.NamespacedName{Namespace: "apps", Name: "web"}
-	l := &dag.Listener{Gateway: gw, Port: 8080}
+	l := &graph.Listener{Gateway: gw, Port: 8080}
 	for _, tt := range []struct{ got, want string }{
 		{ListenerName(gw, 8080), "gateway/infra/public/8080"},
 		{ClusterName(svc, 443), "service/apps/web/443"},
-		{virtualHostName(l, &dag.VirtualHost{Listener: "http", Hostname: "*.example.com"}), "infra/public/http/*.example.com"},
-		{virtualHostName(l, &dag.VirtualHost{Listener: "http"}), "infra/public/http/*"},
-		{routeName(dag.RouteSource{Kind: "HTTPRoute", Namespace: "apps", Name: "web", Rule: 2, Match: 0}), "httproute/apps/web/rule/2/match/0"},
+		{virtualHostName(l, &graph.VirtualHost{Listener: "http", Hostname: "*.example.com"}), "infra/public/http/*.example.com"},
+		{virtualHostName(l, &graph.VirtualHost{Listener: "http"}), "infra/public/http/*"},
+		{routeName(graph.RouteSource{Kind: "HTTPRoute", Namespace: "apps", Name: "web", Rule: 2, Match: 0}), "httproute/apps/web/rule/2/match/0"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)
@@ -143,7 +142,7 @@ func TestNames(t *testing.T) {
 }
 
 func TestGenerateEmptyGraph(t *testing.T) {
-	r := Generate(&dag.Graph{})
+	r := Generate(&graph.Graph{})
 	if err := r.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +156,7 @@ func TestGenerateEmptyGraph(t *testing.T) {
 }
 
 func TestSnapshotRejectsInconsistentResources(t *testing.T) {
-	g := &dag.Graph{Listeners: []*dag.Listener{{Gateway: types.NamespacedName{Namespace: "ns", Name: "gw"}, Port: 80}}}
+	g := &graph.Graph{Listeners: []*graph.Listener{{Gateway: types.NamespacedName{Namespace: "ns", Name: "gw"}, Port: 80}}}
 	r := Generate(g)
 	r.Routes = nil // the listener's route table is missing
 	if _, err := r.Snapshot("v1"); err == nil {

@@ -4,15 +4,14 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	directresponsev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/direct_response/v3"
 	tcpproxyv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/tcp_proxy/v3"
-
-	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 // tcpFilter forwards the connections of a TLS filter chain to the route's
 // backends. With no valid backend it closes them: a direct_response filter
 // without a response does just that, which is the rejection the spec asks
 // for when a TLSRoute cannot forward.
-func tcpFilter(statPrefix string, r *dag.TCPRoute) *listenerv3.Filter {
+func tcpFilter(statPrefix string, r *graph.TCPRoute) *listenerv3.Filter {
 	if len(r.Backends) == 0 {
 		return closeConnections()
 	}

@@ -3,15 +3,14 @@ package xdsgen
 import (
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
-
-	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 // downstreamTLS terminates TLS with the certificates, which Envoy takes over
 // SDS (ADS) from the Secrets of the same names, so that rotating a
 // certificate does not rebuild the listener. Several certificates (an RSA and
 // an ECDSA one, say) are offered together; Envoy picks per client.
-func downstreamTLS(certs []*dag.Secret, alpn []string, minVersion, maxVersion string) *tlsv3.DownstreamTlsContext {
+func downstreamTLS(certs []*graph.Secret, alpn []string, minVersion, maxVersion string) *tlsv3.DownstreamTlsContext {
 	common := &tlsv3.CommonTlsContext{AlpnProtocols: alpn}
 	if minVersion != "" || maxVersion != "" {
 		common.TlsParams = &tlsv3.TlsParameters{
@@ -29,7 +28,7 @@ func downstreamTLS(certs []*dag.Secret, alpn []string, minVersion, maxVersion st
 }
 
 // secret is the Envoy Secret of a certificate and its key.
-func secret(s *dag.Secret) *tlsv3.Secret {
+func secret(s *graph.Secret) *tlsv3.Secret {
 	return &tlsv3.Secret{
 		Name: SecretName(s.Name),
 		Type: &tlsv3.Secret_TlsCertificate{TlsCertificate: &tlsv3.TlsCertificate{

@@ -8,14 +8,14 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 
 	"github.com/projectsesame/sesame"
-	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/xdsgen"
 )
 
 func result() *sesame.Result {
 	return &sesame.Result{
 		XDS: &xdsgen.Resources{Listeners: []*listenerv3.Listener{{Name: "l"}}},
-		Status: []dag.StatusUpdate{{
+		Status: []graph.StatusUpdate{{
 			APIVersion: "gateway.networking.k8s.io/v1", Kind: "Gateway", Namespace: "ns", Name: "gw",
 			Status: map[string]any{"b": 1, "a": 2},
 		}},
@@ -85,7 +85,7 @@ func TestEmptyResult(t *testing.T) {
 // and JSON.
 func TestEvents(t *testing.T) {
 	res := result()
-	res.Events = []dag.Event{{APIVersion: "networking.k8s.io/v1", Kind: "Ingress", Namespace: "ns", Name: "i", Type: dag.EventWarning, Reason: "ServiceNotFound", Message: "m"}}
+	res.Events = []graph.Event{{APIVersion: "networking.k8s.io/v1", Kind: "Ingress", Namespace: "ns", Name: "i", Type: graph.EventWarning, Reason: "ServiceNotFound", Message: "m"}}
 	out, err := Document(res, YAML)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func TestEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Events []dag.Event `json:"events"`
+		Events []graph.Event `json:"events"`
 	}
 	if err := json.Unmarshal(out, &doc); err != nil || len(doc.Events) != 1 || doc.Events[0] != res.Events[0] {
 		t.Errorf("JSON events: %+v, %v", doc.Events, err)

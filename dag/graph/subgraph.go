@@ -1,4 +1,4 @@
-package dag
+package graph
 
 import (
 	"cmp"
@@ -6,13 +6,15 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame/internal/bykey"
 )
 
 // ForGateway returns the part of the graph one Gateway needs: its listeners,
 // the listeners of the HTTPProxy and Ingress ports that no Gateway binds
 // (every Envoy fleet serves HTTPProxy and Ingress, as every Contour Envoy
 // does), and the clusters and secrets they use, sharing the values of g.
-// With Options.AllGateways each Gateway is meant for its own Envoy fleet,
+// With dag.Options.AllGateways each Gateway is meant for its own Envoy fleet,
 // which takes its own part; the graph as a whole may bind a port once per
 // Gateway. A Gateway the graph does not serve gets an empty part. Status is
 // not included: it belongs to the whole translation.
@@ -46,6 +48,27 @@ func (g *Graph) Gateways() []types.NamespacedName {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	return out
+}
+
+// Index lists what the listeners of g use, each once: Routes, in the
+// order listeners, filter chains and virtual hosts first reach them, with
+// each route's ID set to its index; Clusters, the Service ports that routes
+// and TLS chains send traffic to (not those that only rejected routes or
+// weight-0 backends name: Envoy would never use them), ordered by Service,
+// port and protocol, with IDs set likewise; and Secrets, the certificates
+// of the filter chains, ordered by name. Builders call it once the
+// listeners are final; the clusters' endpoints are theirs to fill.
+func (g *Graph) Index() {
+	g.Routes = numberRoutes(g.Listeners)
+	// A route has a cluster or two, and many share theirs: the routes are
+	// read from Routes, once each, rather than from the virtual hosts
+	// that share them.
+	g.Clusters = usedClusters(slices.Values(g.Routes), g.Listeners, len(g.Routes))
+	sortClusters(g.Clusters)
+	for i, c := range g.Clusters {
+		c.ID = i
+	}
+	g.Secrets = usedSecrets(g.Listeners)
 }
 
 // usedClusters returns the clusters that routes, and the TCP routes of
@@ -124,4 +147,16 @@ func usedSecrets(listeners []*Listener) []*Secret {
 		return cmp.Or(cmp.Compare(x.Name.Namespace, y.Name.Namespace), cmp.Compare(x.Name.Name, y.Name.Name))
 	})
 	return out
+}
+
+// sortClusters orders clusters by Service namespace and name, port and
+// protocol.
+func sortClusters(clusters []*Cluster) {
+	bykey.Permute(clusters, bykey.Order(len(clusters), func(k *bykey.Keys, i int) {
+		c := clusters[i]
+		k.String(c.Service.Namespace)
+		k.String(c.Service.Name)
+		k.Int32(c.Port)
+		k.String(c.Protocol)
+	}))
 }

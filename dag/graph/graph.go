@@ -1,4 +1,4 @@
-package dag
+package graph
 
 import (
 	"k8s.io/apimachinery/pkg/types"
@@ -39,7 +39,7 @@ type Graph struct {
 // Listener is one port of a Gateway: the Gateway listeners on that port,
 // merged, with any HTTPProxy and Ingress hosts layered below them when the
 // port is also an ingress port; or one of the ports Envoy binds for
-// HTTPProxy and Ingress virtual hosts (Options.IngressPorts) that no
+// HTTPProxy and Ingress virtual hosts (dag.Options.IngressPorts) that no
 // Gateway binds, whose Gateway is the zero name. A plain HTTP port
 // has VirtualHosts; a secure port (HTTPS and TLS listeners) has
 // FilterChains, one per TLS server name set.
@@ -49,7 +49,7 @@ type Listener struct {
 	Gateway types.NamespacedName
 	// Port is the port of the Gateway's listeners, as clients see it.
 	Port int32
-	// BindPort is the port Envoy binds: Port, unless Options.BindPorts maps
+	// BindPort is the port Envoy binds: Port, unless dag.Options.BindPorts maps
 	// it elsewhere.
 	BindPort int32
 	// Secure is true for a port of HTTPS and TLS listeners.
@@ -157,7 +157,7 @@ type Cluster struct {
 	// Endpoints are the ready addresses serving the port, ordered by address
 	// and port, without duplicates.
 	Endpoints []Endpoint
-	// ID is the cluster's index in Graph.Clusters, set by Build. A part of
+	// ID is the cluster's index in Graph.Clusters, set by Index. A part of
 	// the graph (ForGateway) shares the graph's clusters and their IDs.
 	ID int
 }

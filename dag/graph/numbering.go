@@ -1,4 +1,4 @@
-package dag
+package graph
 
 // numberRoutes lists the routes of listeners once each, in the order
 // listeners, filter chains and virtual hosts reach them, and sets each

@@ -1,4 +1,4 @@
-package dag
+package graph
 
 import (
 	"time"
@@ -62,7 +62,7 @@ type Route struct {
 	// the root first, then each included proxy down to the one that wrote
 	// the route (Source). It is nil for other kinds.
 	Chain []types.NamespacedName
-	// ID is the route's index in Graph.Routes, set by Build.
+	// ID is the route's index in Graph.Routes, set by Index; builders leave it 0.
 	ID int
 }
 
@@ -233,8 +233,8 @@ func (f *Filters) mirrors() []Mirror {
 // orNil returns a pointer to a copy of f, or nil when f is empty. The copy
 // is made only when there is something to copy: most routes have no
 // filters.
-func (f *Filters) orNil() *Filters {
-	if f.RequestHeaders.empty() && f.ResponseHeaders.empty() && f.Redirect == nil && f.Rewrite == nil &&
+func (f *Filters) OrNil() *Filters {
+	if f.RequestHeaders.Empty() && f.ResponseHeaders.Empty() && f.Redirect == nil && f.Rewrite == nil &&
 		len(f.Mirrors) == 0 && f.Timeout == nil && f.BackendTimeout == nil && f.IdleTimeout == nil && f.Retry == nil {
 		return nil
 	}
@@ -242,7 +242,7 @@ func (f *Filters) orNil() *Filters {
 	return &c
 }
 
-func (m HeaderModifier) empty() bool { return len(m.Set)+len(m.Add)+len(m.Remove) == 0 }
+func (m HeaderModifier) Empty() bool { return len(m.Set)+len(m.Add)+len(m.Remove) == 0 }
 
 // Header is one header field.
 type Header struct {

@@ -1,0 +1,29 @@
+package graph
+
+import "github.com/projectsesame/sesame/internal/bykey"
+
+// StatusUpdate is the status one object should have, as a controller would
+// write it to the API server's status subresource.
+type StatusUpdate struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+	// Status is the object's whole status: *gatewayv1.GatewayClassStatus,
+	// *gatewayv1.GatewayStatus, *gatewayv1.HTTPRouteStatus,
+	// *gatewayv1.GRPCRouteStatus, *gatewayv1.TLSRouteStatus or
+	// *contourv1.HTTPProxyStatus (package apis/projectcontour/v1).
+	// Ingresses get Events instead (Graph.Events).
+	Status any `json:"status"`
+}
+
+// SortStatus orders updates by apiVersion, kind, namespace and name.
+func SortStatus(updates []StatusUpdate) {
+	bykey.Permute(updates, bykey.Order(len(updates), func(k *bykey.Keys, i int) {
+		u := &updates[i]
+		k.String(u.APIVersion)
+		k.String(u.Kind)
+		k.String(u.Namespace)
+		k.String(u.Name)
+	}))
+}
