@@ -38,6 +38,7 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -114,7 +115,7 @@ func (r *Resources) repairClusters() []Problem {
 
 // failing says why a resource would be refused: its own rules, or a name
 // an earlier resource of its kind has (seen gathers their names).
-func failing(m validator, name string, seen map[string]bool) error {
+func failing(m xdsmsg.Validator, name string, seen map[string]bool) error {
 	err := m.ValidateAll()
 	if err == nil && seen[name] {
 		err = errors.New("the name is used twice")

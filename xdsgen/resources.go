@@ -15,6 +15,7 @@ import (
 
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/internal/parallel"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 )
 
 // Resources is the Envoy configuration of one translation, each kind in the
@@ -84,9 +85,9 @@ func generate(ctx context.Context, g *dag.Graph, validate bool) (*Resources, []e
 	named := parallel.Start(len(g.Clusters) >= parallel.Min, func() { names = newClusterNames(g.Clusters) })
 	tables := newRouteTables(g, validate)
 	var errs []error
-	check := func(kind, name string, v validator) {
+	check := func(kind, name string, v xdsmsg.Validator) {
 		if validate {
-			errs = appendInvalid(errs, kind, name, v)
+			errs = xdsmsg.AppendInvalid(errs, kind, name, v)
 		}
 	}
 	reject := false

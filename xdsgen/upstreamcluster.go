@@ -33,7 +33,6 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	localratelimitv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/local_ratelimit/v3"
-	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
@@ -45,6 +44,7 @@ import (
 
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dispatch"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 )
 
 // UpstreamClusterOptions configures UpstreamClusterResources. The zero value
@@ -59,8 +59,6 @@ type UpstreamClusterOptions struct {
 	// Port is the port the listener binds; 0 means 443.
 	Port int32
 }
-
-const localRateLimitFilter = "envoy.filters.http.local_ratelimit"
 
 // UpstreamClusterListenerName is the name of the Listener and of the route
 // table of an UpstreamCluster: upstreamcluster/<name>.
@@ -144,7 +142,7 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 			case !ok:
 				reports = append(reports, fmt.Sprintf("policies[%d].flowControlSchemaName: %q names no schema; not limited", i, p.FlowControlSchemaName))
 			case t == v1alpha1.TokenBucket:
-				perRoute = map[string]*anypb.Any{localRateLimitFilter: mustAny(tokenBucket(base, i, schema.TokenBucket))}
+				perRoute = map[string]*anypb.Any{xdsmsg.LocalRateLimitFilter: xdsmsg.MustAny(tokenBucket(base, i, schema.TokenBucket))}
 			case t == v1alpha1.MaxRequestsInflight:
 				switch m := schema.MaxRequestsInflight.Max; {
 				case s.inflight == 0:
@@ -199,8 +197,8 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 	r.Secrets = []*tlsv3.Secret{{
 		Name: base + "/serving",
 		Type: &tlsv3.Secret_TlsCertificate{TlsCertificate: &tlsv3.TlsCertificate{
-			CertificateChain: inline(uc.Spec.SecureServing.CertData),
-			PrivateKey:       inline(uc.Spec.SecureServing.KeyData),
+			CertificateChain: xdsmsg.Inline(uc.Spec.SecureServing.CertData),
+			PrivateKey:       xdsmsg.Inline(uc.Spec.SecureServing.KeyData),
 		}},
 	}}
 	for _, s := range subsets {
@@ -219,10 +217,6 @@ func sortedCopy(s []string) []string {
 	out := slices.Clone(s)
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-func inline(b []byte) *corev3.DataSource {
-	return &corev3.DataSource{Specifier: &corev3.DataSource_InlineBytes{InlineBytes: b}}
 }
 
 // tokenBucket is a local rate limit of qps per second with room for burst;
@@ -246,19 +240,19 @@ func upstreamClusterListener(uc *v1alpha1.UpstreamCluster, base string, port int
 	common := &tlsv3.CommonTlsContext{
 		AlpnProtocols: []string{"h2", "http/1.1"},
 		TlsCertificateSdsSecretConfigs: []*tlsv3.SdsSecretConfig{{
-			Name: base + "/serving", SdsConfig: adsConfigSource(),
+			Name: base + "/serving", SdsConfig: xdsmsg.ADSConfigSource(),
 		}},
 	}
 	dtls := &tlsv3.DownstreamTlsContext{CommonTlsContext: common}
 	if ca := uc.Spec.SecureServing.ClientCAData; len(ca) > 0 {
-		common.ValidationContextType = &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: &tlsv3.CertificateValidationContext{TrustedCa: inline(ca)}}
+		common.ValidationContextType = &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: &tlsv3.CertificateValidationContext{TrustedCa: xdsmsg.Inline(ca)}}
 		dtls.RequireClientCertificate = wrapperspb.Bool(true)
 	}
 	hcm := &hcmv3.HttpConnectionManager{
 		StatPrefix: base,
 		CodecType:  hcmv3.HttpConnectionManager_AUTO,
 		RouteSpecifier: &hcmv3.HttpConnectionManager_Rds{Rds: &hcmv3.Rds{
-			ConfigSource: adsConfigSource(), RouteConfigName: base,
+			ConfigSource: xdsmsg.ADSConfigSource(), RouteConfigName: base,
 		}},
 		// The path is matched as Kubernetes reads it, so Envoy must not
 		// normalise it, merge slashes or act on escaped slashes (the
@@ -266,24 +260,18 @@ func upstreamClusterListener(uc *v1alpha1.UpstreamCluster, base string, port int
 		NormalizePath:                wrapperspb.Bool(false),
 		PathWithEscapedSlashesAction: hcmv3.HttpConnectionManager_KEEP_UNCHANGED,
 		HttpFilters: []*hcmv3.HttpFilter{
-			{Name: localRateLimitFilter, ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: mustAny(&localratelimitv3.LocalRateLimit{StatPrefix: base})}},
-			{Name: routerFilter, ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: mustAny(&routerv3.Router{})}},
+			{Name: xdsmsg.LocalRateLimitFilter, ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: xdsmsg.MustAny(&localratelimitv3.LocalRateLimit{StatPrefix: base})}},
+			xdsmsg.Router(),
 		},
 	}
 	return &listenerv3.Listener{
 		Name:    base,
-		Address: socketAddress("0.0.0.0", port),
+		Address: xdsmsg.SocketAddress("0.0.0.0", port),
 		FilterChains: []*listenerv3.FilterChain{{
 			Name:             base,
 			FilterChainMatch: &listenerv3.FilterChainMatch{ServerNames: []string{uc.Name}},
-			TransportSocket: &corev3.TransportSocket{
-				Name:       tlsTransportSocket,
-				ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(dtls)},
-			},
-			Filters: []*listenerv3.Filter{{
-				Name:       httpConnectionManagerFilter,
-				ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: mustAny(hcm)},
-			}},
+			TransportSocket:  xdsmsg.TLSTransportSocket(dtls),
+			Filters:          []*listenerv3.Filter{xdsmsg.NetworkFilter(xdsmsg.HTTPConnectionManagerFilter, hcm)},
 		}},
 	}
 }
@@ -313,7 +301,7 @@ func subsetCluster(uc *v1alpha1.UpstreamCluster, name string, endpoints []string
 			sni = host
 		}
 		locality.LbEndpoints = append(locality.LbEndpoints, &endpointv3.LbEndpoint{HostIdentifier: &endpointv3.LbEndpoint_Endpoint{
-			Endpoint: &endpointv3.Endpoint{Address: socketAddress(host, int32(n)), Hostname: host},
+			Endpoint: &endpointv3.Endpoint{Address: xdsmsg.SocketAddress(host, int32(n)), Hostname: host},
 		}})
 	}
 	if len(locality.LbEndpoints) > 0 {
@@ -322,10 +310,10 @@ func subsetCluster(uc *v1alpha1.UpstreamCluster, name string, endpoints []string
 	cc := uc.Spec.ClientConfig
 	common := &tlsv3.CommonTlsContext{AlpnProtocols: []string{"h2"}}
 	if len(cc.CertData) > 0 || len(cc.KeyData) > 0 {
-		common.TlsCertificates = []*tlsv3.TlsCertificate{{CertificateChain: inline(cc.CertData), PrivateKey: inline(cc.KeyData)}}
+		common.TlsCertificates = []*tlsv3.TlsCertificate{{CertificateChain: xdsmsg.Inline(cc.CertData), PrivateKey: xdsmsg.Inline(cc.KeyData)}}
 	}
 	if !cc.Insecure && len(cc.CAData) > 0 {
-		common.ValidationContextType = &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: &tlsv3.CertificateValidationContext{TrustedCa: inline(cc.CAData)}}
+		common.ValidationContextType = &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: &tlsv3.CertificateValidationContext{TrustedCa: xdsmsg.Inline(cc.CAData)}}
 	}
 	utls := &tlsv3.UpstreamTlsContext{CommonTlsContext: common, Sni: sni, AutoHostSni: true}
 	c := &clusterv3.Cluster{
@@ -333,12 +321,9 @@ func subsetCluster(uc *v1alpha1.UpstreamCluster, name string, endpoints []string
 		ClusterDiscoveryType: &clusterv3.Cluster_Type{Type: clusterv3.Cluster_STATIC},
 		LbPolicy:             clusterv3.Cluster_ROUND_ROBIN,
 		LoadAssignment:       cla,
-		TransportSocket: &corev3.TransportSocket{
-			Name:       tlsTransportSocket,
-			ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(utls)},
-		},
+		TransportSocket:      xdsmsg.TLSTransportSocket(utls),
 		TypedExtensionProtocolOptions: map[string]*anypb.Any{
-			httpProtocolOptions: mustAny(&httpv3.HttpProtocolOptions{
+			xdsmsg.HTTPProtocolOptions: xdsmsg.MustAny(&httpv3.HttpProtocolOptions{
 				UpstreamProtocolOptions: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_{ExplicitHttpConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig{
 					ProtocolConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_Http2ProtocolOptions{Http2ProtocolOptions: &corev3.Http2ProtocolOptions{}},
 				}},

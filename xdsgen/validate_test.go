@@ -6,6 +6,7 @@ import (
 
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 )
 
 func TestValidateCatchesWhatEnvoyRejects(t *testing.T) {
@@ -20,7 +21,7 @@ func TestValidateCatchesWhatEnvoyRejects(t *testing.T) {
 		return c
 	}
 	listener := func(name string, chains ...*listenerv3.FilterChain) *listenerv3.Listener {
-		return &listenerv3.Listener{Name: name, Address: socketAddress("0.0.0.0", 443), FilterChains: chains}
+		return &listenerv3.Listener{Name: name, Address: xdsmsg.SocketAddress("0.0.0.0", 443), FilterChains: chains}
 	}
 	tests := []struct {
 		name string
