@@ -143,7 +143,7 @@ func addClusterJobs(work *jobs, r *Resources, cs []*dag.Cluster, names clusterNa
 			assignments := loadAssignments(part, names)
 			copy(r.Endpoints[start:], assignments)
 			if validate {
-				return validated("ClusterLoadAssignment", assignments, (*endpointv3.ClusterLoadAssignment).GetClusterName)
+				return xdsmsg.Validated("ClusterLoadAssignment", assignments, (*endpointv3.ClusterLoadAssignment).GetClusterName)
 			}
 			return nil
 		})

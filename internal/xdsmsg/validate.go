@@ -6,6 +6,16 @@ import "fmt"
 // message.
 type Validator interface{ ValidateAll() error }
 
+// Validated returns the failures of the messages' own rules
+// (ValidateAll), each naming its resource.
+func Validated[T Validator](kind string, messages []T, name func(T) string) []error {
+	var errs []error
+	for _, m := range messages {
+		errs = AppendInvalid(errs, kind, name(m), m)
+	}
+	return errs
+}
+
 // AppendInvalid appends v's failures (ValidateAll), if any, to errs as one
 // error naming the resource.
 func AppendInvalid(errs []error, kind, name string, v Validator) []error {

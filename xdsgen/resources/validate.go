@@ -1,4 +1,4 @@
-package xdsgen
+package resources
 
 import (
 	"errors"
@@ -31,14 +31,14 @@ import (
 // Clusters, load assignments and secrets are checked on a second goroutine,
 // as they are independent of listeners and routes; the errors come back in
 // the same order either way.
-func (r *Resources) Validate() error {
+func (r *Set) Validate() error {
 	var endpointErrs []error
 	clustersChecked := parallel.Start(len(r.Clusters)+len(r.Endpoints) >= parallel.Min, func() {
-		endpointErrs = validated("Cluster", r.Clusters, (*clusterv3.Cluster).GetName)
-		endpointErrs = append(endpointErrs, validated("ClusterLoadAssignment", r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName)...)
-		endpointErrs = append(endpointErrs, validated("Secret", r.Secrets, (*tlsv3.Secret).GetName)...)
+		endpointErrs = xdsmsg.Validated("Cluster", r.Clusters, (*clusterv3.Cluster).GetName)
+		endpointErrs = append(endpointErrs, xdsmsg.Validated("ClusterLoadAssignment", r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName)...)
+		endpointErrs = append(endpointErrs, xdsmsg.Validated("Secret", r.Secrets, (*tlsv3.Secret).GetName)...)
 	})
-	errs := validated("Listener", r.Listeners, (*listenerv3.Listener).GetName)
+	errs := xdsmsg.Validated("Listener", r.Listeners, (*listenerv3.Listener).GetName)
 	// Routes that virtual hosts share are one message: validate each once,
 	// and the route tables and virtual hosts without them.
 	seen := map[*routev3.Route]bool{}
@@ -66,7 +66,7 @@ func (r *Resources) Validate() error {
 //
 // Clusters and load assignments, the many, are checked on goroutines of
 // their own; the errors come back in the same order either way.
-func (r *Resources) checkNames() ([]error, map[string]bool) {
+func (r *Set) checkNames() ([]error, map[string]bool) {
 	var clusterErrs, endpointErrs []error
 	var loadAssignments map[string]bool
 	clustersNamed := parallel.Start(len(r.Clusters) >= parallel.Min, func() {
@@ -178,16 +178,6 @@ func namesOf[T any](list []T, name func(T) string) iter.Seq[string] {
 			}
 		}
 	}
-}
-
-// validated returns the failures of the messages' own rules
-// (ValidateAll), each naming its resource.
-func validated[T xdsmsg.Validator](kind string, messages []T, name func(T) string) []error {
-	var errs []error
-	for _, m := range messages {
-		errs = xdsmsg.AppendInvalid(errs, kind, name(m), m)
-	}
-	return errs
 }
 
 // without returns a shallow copy of m without one field, so that validating
