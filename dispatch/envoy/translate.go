@@ -1,23 +1,4 @@
-// Translating an UpstreamCluster (seed 002) into Envoy resources.
-//
-// UpstreamClusterResources gives one Listener that terminates TLS for the
-// cluster's hostname and routes with one RouteConfiguration, and one
-// Cluster per distinct upstream subset. The route table follows the
-// dispatch policies in order: each rule's forward routes, which send what
-// the rule certainly matches to the policy's cluster, then its guard
-// routes, which answer 500 where Envoy cannot decide the rule
-// (upstreamcluster_match.go says how a rule becomes routes,
-// upstreamcluster_guard.go what the guards catch). A last route answers 404
-// for requests no policy takes, as the dispatcher does.
-//
-// Worked example, rule {verbs: ["get"], apiGroups: [""], resources:
-// ["pods"]} in a cluster's first policy: a GET or HEAD of a named pod, in
-// any of the path's shapes (/api/v1/pods/web, /api/v1/namespaces/ns/pods/web,
-// ...), forwarded to the policy's cluster, in routes named
-// upstreamcluster/<name>/policy/0/rule/0/route/<k>; and a guard,
-// .../rule/0/guard/<k>, for a percent-escaped path. The cluster's reports
-// say which rules hold guards beyond the path guard, and why.
-package xdsgen
+package envoy
 
 import (
 	"fmt"
@@ -45,11 +26,12 @@ import (
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dispatch"
 	"github.com/projectsesame/sesame/internal/xdsmsg"
+	"github.com/projectsesame/sesame/xdsgen/resources"
 )
 
-// UpstreamClusterOptions configures UpstreamClusterResources. The zero value
-// uses the default identity headers and port 443.
-type UpstreamClusterOptions struct {
+// Options configures Translate. The zero value uses the default identity
+// headers and port 443.
+type Options struct {
 	// UserHeader carries the authenticated user name, set by the
 	// authenticating layer in front of Envoy; "" means "x-remote-user".
 	UserHeader string
@@ -60,29 +42,29 @@ type UpstreamClusterOptions struct {
 	Port int32
 }
 
-// UpstreamClusterListenerName is the name of the Listener and of the route
-// table of an UpstreamCluster: upstreamcluster/<name>.
-func UpstreamClusterListenerName(name string) string { return "upstreamcluster/" + name }
+// ListenerName is the name of the Listener and of the route table of an
+// UpstreamCluster: upstreamcluster/<name>.
+func ListenerName(name string) string { return "upstreamcluster/" + name }
 
-// UpstreamClusterRouteName is the prefix of the names of the routes of rule
-// j of policy i: forward routes add /route/<k>, guard routes /guard/<k>.
-func UpstreamClusterRouteName(name string, i, j int) string {
+// RouteName is the prefix of the names of the routes of rule j of policy i:
+// forward routes add /route/<k>, guard routes /guard/<k>.
+func RouteName(name string, i, j int) string {
 	return fmt.Sprintf("upstreamcluster/%s/policy/%d/rule/%d", name, i, j)
 }
 
-// UpstreamClusterSubsetName names the cluster of the k-th distinct subset.
-func UpstreamClusterSubsetName(name string, k int) string {
+// SubsetName names the cluster of the k-th distinct subset.
+func SubsetName(name string, k int) string {
 	return fmt.Sprintf("upstreamcluster/%s/subset/%d", name, k)
 }
 
-// UpstreamClusterResources translates uc. It returns an error only if
-// dispatch.Compile rejects the policies. The reports describe what Envoy
-// does differently from the dispatcher: rules partly answered by guard
-// routes, flow control that cannot be applied, servers left out.
-func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamClusterOptions) (*Resources, []string, error) {
+// Translate translates uc. It returns an error only if dispatch.Compile
+// rejects the policies. The reports describe what Envoy does differently
+// from the dispatcher: rules partly answered by guard routes, flow control
+// that cannot be applied, servers left out.
+func Translate(uc *v1alpha1.UpstreamCluster, opts Options) (*resources.Set, []string, error) {
 	d, _, err := dispatch.Compile(uc.Spec.DispatchPolicies)
 	if err != nil {
-		return nil, nil, fmt.Errorf("xdsgen: UpstreamCluster %q: %w", uc.Name, err)
+		return nil, nil, fmt.Errorf("envoy: UpstreamCluster %q: %w", uc.Name, err)
 	}
 	if opts.UserHeader == "" {
 		opts.UserHeader = "x-remote-user"
@@ -94,7 +76,7 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 		opts.Port = 443
 	}
 	name := uc.Name
-	base := UpstreamClusterListenerName(name)
+	base := ListenerName(name)
 	var reports []string
 	schemas := map[string]v1alpha1.FlowControlSchema{}
 	for _, s := range uc.Spec.FlowControl.Schemas {
@@ -118,7 +100,7 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 				return s
 			}
 		}
-		s := &subset{key: key, name: UpstreamClusterSubsetName(name, len(subsets))}
+		s := &subset{key: key, name: SubsetName(name, len(subsets))}
 		subsets = append(subsets, s)
 		return s
 	}
@@ -159,7 +141,7 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 		for j := range p.Rules {
 			t := translateRule(compiled[[2]int{i, j}], opts)
 			readsQuery = readsQuery || t.readsQuery
-			ruleName := UpstreamClusterRouteName(name, i, j)
+			ruleName := RouteName(name, i, j)
 			for k, c := range t.forward {
 				vh.Routes = append(vh.Routes, &routev3.Route{
 					Name:                 fmt.Sprintf("%s/route/%d", ruleName, k),
@@ -191,9 +173,9 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 			"which Kubernetes reads as empty and Envoy as written")
 	}
 
-	r := &Resources{}
+	r := &resources.Set{}
 	r.Routes = []*routev3.RouteConfiguration{{Name: base, VirtualHosts: []*routev3.VirtualHost{vh}}}
-	r.Listeners = []*listenerv3.Listener{upstreamClusterListener(uc, base, opts.Port)}
+	r.Listeners = []*listenerv3.Listener{listener(uc, base, opts.Port)}
 	r.Secrets = []*tlsv3.Secret{{
 		Name: base + "/serving",
 		Type: &tlsv3.Secret_TlsCertificate{TlsCertificate: &tlsv3.TlsCertificate{
@@ -236,7 +218,7 @@ func tokenBucket(base string, policy int, tb *v1alpha1.TokenBucketFlowControlSch
 	}
 }
 
-func upstreamClusterListener(uc *v1alpha1.UpstreamCluster, base string, port int32) *listenerv3.Listener {
+func listener(uc *v1alpha1.UpstreamCluster, base string, port int32) *listenerv3.Listener {
 	common := &tlsv3.CommonTlsContext{
 		AlpnProtocols: []string{"h2", "http/1.1"},
 		TlsCertificateSdsSecretConfigs: []*tlsv3.SdsSecretConfig{{
