@@ -130,4 +130,8 @@
 // checks what Compile cannot: that the subset names servers of the
 // cluster), and Pick with the subset of the policy Match returned, which
 // goes round-robin over the subset's servers that are not disabled.
+//
+// A gateway that is Envoy rather than Go code gets the same decisions from
+// package dispatch/envoy, which translates the policies Compile accepts
+// into Envoy routes and clusters.
 package dispatch

@@ -8,8 +8,10 @@ import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
-	"github.com/projectsesame/sesame/dag/graph"
 	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 )
 
 // clusterBuilder makes the Clusters of one Generate. Every cluster takes
@@ -31,16 +33,13 @@ func newClusterBuilder() *clusterBuilder {
 		if h2 {
 			e.ProtocolConfig = &httpv3.HttpProtocolOptions_ExplicitHttpConfig_Http2ProtocolOptions{Http2ProtocolOptions: &corev3.Http2ProtocolOptions{}}
 		}
-		return map[string]*anypb.Any{httpProtocolOptions: mustAny(&httpv3.HttpProtocolOptions{
+		return map[string]*anypb.Any{xdsmsg.HTTPProtocolOptions: xdsmsg.MustAny(&httpv3.HttpProtocolOptions{
 			UpstreamProtocolOptions: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_{ExplicitHttpConfig: e},
 		})}
 	}
 	return &clusterBuilder{
-		eds: &clusterv3.Cluster_Type{Type: clusterv3.Cluster_EDS},
-		ads: &corev3.ConfigSource{
-			ResourceApiVersion:    corev3.ApiVersion_V3,
-			ConfigSourceSpecifier: &corev3.ConfigSource_Ads{Ads: &corev3.AggregatedConfigSource{}},
-		},
+		eds:   &clusterv3.Cluster_Type{Type: clusterv3.Cluster_EDS},
+		ads:   xdsmsg.ADSConfigSource(),
 		http1: options(false),
 		http2: options(true),
 	}
@@ -93,7 +92,7 @@ func (cb *clusterBuilder) validated(clusters []*clusterv3.Cluster) []error {
 			eds.EdsConfig = source
 		}
 		if err != nil {
-			errs = append(errs, resourceError("Cluster", cl.GetName(), err))
+			errs = append(errs, xdsmsg.ResourceError("Cluster", cl.GetName(), err))
 		}
 	}
 	return errs
@@ -114,7 +113,7 @@ func (cb *clusterBuilder) validateShared(cs []*graph.Cluster) []error {
 			EdsClusterConfig:              &clusterv3.Cluster_EdsClusterConfig{EdsConfig: cb.ads},
 			TypedExtensionProtocolOptions: options,
 		}
-		errs = appendInvalid(errs, "Cluster", probe.Name, probe)
+		errs = xdsmsg.AppendInvalid(errs, "Cluster", probe.Name, probe)
 	}
 	return errs
 }
@@ -144,7 +143,7 @@ func addClusterJobs(work *jobs, r *Resources, cs []*graph.Cluster, names cluster
 			assignments := loadAssignments(part, names)
 			copy(r.Endpoints[start:], assignments)
 			if validate {
-				return validated("ClusterLoadAssignment", assignments, (*endpointv3.ClusterLoadAssignment).GetClusterName)
+				return xdsmsg.Validated("ClusterLoadAssignment", assignments, (*endpointv3.ClusterLoadAssignment).GetClusterName)
 			}
 			return nil
 		})
@@ -166,17 +165,10 @@ func upstreamTLS(protocol string) *corev3.TransportSocket {
 	if protocol == "h2" {
 		alpn = []string{"h2"}
 	}
-	return &corev3.TransportSocket{
-		Name: tlsTransportSocket,
-		ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(&tlsv3.UpstreamTlsContext{
-			CommonTlsContext: &tlsv3.CommonTlsContext{AlpnProtocols: alpn},
-		})},
-	}
+	return xdsmsg.TLSTransportSocket(&tlsv3.UpstreamTlsContext{
+		CommonTlsContext: &tlsv3.CommonTlsContext{AlpnProtocols: alpn},
+	})
 }
-
-// httpProtocolOptions is the key under which a cluster takes its upstream
-// HTTP protocol settings.
-const httpProtocolOptions = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"
 
 // loadAssignments lists the ready endpoints of each Service port, in the
 // order of clusters. A cluster with no endpoints still gets an assignment,

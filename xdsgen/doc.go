@@ -1,5 +1,10 @@
-// Package xdsgen turns a routing graph (package dag) into Envoy xDS v3
-// resources and go-control-plane snapshots.
+// Package xdsgen is the HTTP/TLS gateway's Envoy translation: it turns a
+// routing graph (package dag: Gateway API, HTTPProxy and Ingress objects)
+// into Envoy xDS v3 resources, and names them so that each name says which
+// object it came from. The resources are a resources.Set (Resources), which
+// package resources validates, checks for consistency, repairs and packs
+// into a go-control-plane snapshot. The kube-apiserver gateway's
+// translation, of an UpstreamCluster, is package dispatch/envoy.
 //
 // Generate is a pure function of the graph: the same graph gives equal
 // messages in the same order. Every message it builds passes Envoy's own
@@ -15,21 +20,16 @@
 // protocol options of clusters) are one value: treat the
 // Resources as read-only, or clone a message with proto.Clone before
 // changing it. Generate and GenerateAndValidate use every processor for
-// large inputs, and Validate a few goroutines; their results do not depend
-// on it.
+// large inputs; their results do not depend on it.
 // GenerateAndValidate validates each message on the goroutine that built
-// it, once, and checks consistency, which on a large graph costs much less
-// than Generate, Validate and Consistent one after another. Consistent
-// checks what a snapshot's consistency check does without building the
-// snapshot, which indexes every resource; Snapshot builds one and checks it
-// with go-control-plane itself.
+// it, once, and checks consistency (resources.Set.CheckNames), which on a
+// large graph costs much less than Generate, Validate and Consistent one
+// after another. GenerateAndValidateContext stops when its context is
+// done.
 //
 // A message that fails validation is a bug, but one that a tenant's object
-// may reach, and Envoy refuses a resource whole: Repair (repair.go) takes
-// out each failing message at the finest level that keeps the rest valid
-// (a route answers 500 in its place), and says what it took out, so that
-// one object's bad message never stops everyone's configuration.
-// GenerateAndValidateContext stops when its context is done.
+// may reach: Resources.Repair takes it out, and SourceOf reads back from a
+// Problem's name the object whose status should say so.
 //
 // Choices that follow the Gateway API where Envoy's defaults differ:
 //   - RouteConfiguration.ignore_port_in_host_matching is set, so the port of

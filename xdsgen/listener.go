@@ -1,25 +1,13 @@
 package xdsgen
 
 import (
-	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
-	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	tlsinspectorv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/listener/tls_inspector/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
-	"github.com/projectsesame/sesame/dag/graph"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
-)
 
-// Well-known Envoy extension names.
-const (
-	httpConnectionManagerFilter = "envoy.filters.network.http_connection_manager"
-	tcpProxyFilter              = "envoy.filters.network.tcp_proxy"
-	directResponseFilter        = "envoy.filters.network.direct_response"
-	routerFilter                = "envoy.filters.http.router"
-	tlsInspectorFilter          = "envoy.filters.listener.tls_inspector"
-	tlsTransportSocket          = "envoy.transport_sockets.tls"
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 )
 
 // listener builds the Envoy Listener for one port on every address. An HTTP
@@ -32,7 +20,7 @@ func listener(l *graph.Listener) *listenerv3.Listener {
 	name := listenerName(l)
 	out := &listenerv3.Listener{
 		Name:    name,
-		Address: socketAddress("0.0.0.0", l.BindPort),
+		Address: xdsmsg.SocketAddress("0.0.0.0", l.BindPort),
 	}
 	if !l.Secure {
 		out.FilterChains = []*listenerv3.FilterChain{{
@@ -41,8 +29,8 @@ func listener(l *graph.Listener) *listenerv3.Listener {
 		return out
 	}
 	out.ListenerFilters = []*listenerv3.ListenerFilter{{
-		Name:       tlsInspectorFilter,
-		ConfigType: &listenerv3.ListenerFilter_TypedConfig{TypedConfig: mustAny(&tlsinspectorv3.TlsInspector{})},
+		Name:       xdsmsg.TLSInspectorFilter,
+		ConfigType: &listenerv3.ListenerFilter_TypedConfig{TypedConfig: xdsmsg.MustAny(&tlsinspectorv3.TlsInspector{})},
 	}}
 	for _, fc := range l.FilterChains {
 		out.FilterChains = append(out.FilterChains, filterChain(l, fc))
@@ -64,10 +52,7 @@ func filterChain(l *graph.Listener, fc *graph.FilterChain) *listenerv3.FilterCha
 		if fc.RoutesHTTP() {
 			alpn = []string{"h2", "http/1.1"} // HTTP after termination
 		}
-		out.TransportSocket = &corev3.TransportSocket{
-			Name:       tlsTransportSocket,
-			ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(downstreamTLS(fc.Certificates, alpn, fc.MinTLSVersion, fc.MaxTLSVersion))},
-		}
+		out.TransportSocket = xdsmsg.TLSTransportSocket(downstreamTLS(fc.Certificates, alpn, fc.MinTLSVersion, fc.MaxTLSVersion))
 	}
 	if fc.RoutesHTTP() {
 		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc))}
@@ -84,13 +69,10 @@ func httpConnectionManager(statPrefix, routeName string) *listenerv3.Filter {
 		StatPrefix: statPrefix,
 		CodecType:  hcmv3.HttpConnectionManager_AUTO,
 		RouteSpecifier: &hcmv3.HttpConnectionManager_Rds{Rds: &hcmv3.Rds{
-			ConfigSource:    adsConfigSource(),
+			ConfigSource:    xdsmsg.ADSConfigSource(),
 			RouteConfigName: routeName,
 		}},
-		HttpFilters: []*hcmv3.HttpFilter{{
-			Name:       routerFilter,
-			ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: mustAny(&routerv3.Router{})},
-		}},
+		HttpFilters: []*hcmv3.HttpFilter{xdsmsg.Router()},
 		// Path prefixes match whole segments; without normalisation
 		// "/public/../admin" would match a route for "/public".
 		NormalizePath: wrapperspb.Bool(true),
@@ -100,35 +82,5 @@ func httpConnectionManager(statPrefix, routeName string) *listenerv3.Filter {
 		// the client sent, so that backends and redirects can trust them.
 		UseRemoteAddress: wrapperspb.Bool(true),
 	}
-	return &listenerv3.Filter{
-		Name:       httpConnectionManagerFilter,
-		ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: mustAny(hcm)},
-	}
-}
-
-func socketAddress(address string, port int32) *corev3.Address {
-	return &corev3.Address{Address: &corev3.Address_SocketAddress{SocketAddress: &corev3.SocketAddress{
-		Protocol:      corev3.SocketAddress_TCP,
-		Address:       address,
-		PortSpecifier: &corev3.SocketAddress_PortValue{PortValue: uint32(port)},
-	}}}
-}
-
-// adsConfigSource says "over the same ADS stream, xDS v3", which is how a
-// go-control-plane server serves a Snapshot.
-func adsConfigSource() *corev3.ConfigSource {
-	return &corev3.ConfigSource{
-		ResourceApiVersion:    corev3.ApiVersion_V3,
-		ConfigSourceSpecifier: &corev3.ConfigSource_Ads{Ads: &corev3.AggregatedConfigSource{}},
-	}
-}
-
-// mustAny packs a message that is known to be valid; anypb.New fails only
-// for messages without a registered type, which is a programmer error.
-func mustAny(m proto.Message) *anypb.Any {
-	a, err := anypb.New(m)
-	if err != nil {
-		panic("xdsgen: " + err.Error())
-	}
-	return a
+	return xdsmsg.NetworkFilter(xdsmsg.HTTPConnectionManagerFilter, hcm)
 }

@@ -248,14 +248,14 @@ func filterChainName(l *graph.Listener, fc *graph.FilterChain) string {
 	return name
 }
 
-// Source names the object a Problem's message came from, read back from
+// SourceOf names the object a Problem's message came from, read back from
 // the message's name as this file writes it: the route's object for a
 // Route; the TLSRoute or HTTPProxy of a filter chain that forwards
 // connections; the Gateway of a Gateway's listener, route table, filter
 // chain or virtual host. ok is false for what no single object with a
 // status owns: clusters and load assignments (a Service), secrets, and
 // the listeners, tables and virtual hosts of the ingress ports.
-func (p Problem) Source() (kind, namespace, name string, ok bool) {
+func SourceOf(p Problem) (kind, namespace, name string, ok bool) {
 	parts := strings.Split(p.Name, "/")
 	switch p.Kind {
 	case "Route":

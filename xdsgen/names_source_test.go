@@ -8,7 +8,7 @@ import (
 )
 
 // TestProblemSource reads back the object of each kind of message from the
-// names this package writes, so that a change of names that Source does
+// names this package writes, so that a change of names that SourceOf does
 // not follow fails here.
 func TestProblemSource(t *testing.T) {
 	gw := &graph.Listener{Gateway: types.NamespacedName{Namespace: "ns", Name: "gw"}, Port: 443, BindPort: 8443}
@@ -39,9 +39,9 @@ func TestProblemSource(t *testing.T) {
 		{Problem{Kind: "Secret", Name: SecretName(types.NamespacedName{Namespace: "team", Name: "cert"})}, "", "", ""},
 	}
 	for _, tt := range tests {
-		kind, namespace, name, ok := tt.problem.Source()
+		kind, namespace, name, ok := SourceOf(tt.problem)
 		if ok != (tt.kind != "") || kind != tt.kind || namespace != tt.namespace || name != tt.name {
-			t.Errorf("%s %q: Source() = %q %q %q %v, want %q %q %q", tt.problem.Kind, tt.problem.Name, kind, namespace, name, ok, tt.kind, tt.namespace, tt.name)
+			t.Errorf("%s %q: SourceOf = %q %q %q %v, want %q %q %q", tt.problem.Kind, tt.problem.Name, kind, namespace, name, ok, tt.kind, tt.namespace, tt.name)
 		}
 	}
 }

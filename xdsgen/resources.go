@@ -6,28 +6,23 @@ import (
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
-	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
-	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
-	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
-	"github.com/envoyproxy/go-control-plane/pkg/cache/types"
-	cachev3 "github.com/envoyproxy/go-control-plane/pkg/cache/v3"
-	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
 
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/parallel"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
+	"github.com/projectsesame/sesame/xdsgen/resources"
 )
 
-// Resources is the Envoy configuration of one translation, each kind in the
+// Resources is the set of Envoy messages Generate makes, each kind in the
 // graph's deterministic order: listeners and their route tables by Gateway
 // and port, clusters and load assignments by Service and port, secrets by
-// Secret.
-type Resources struct {
-	Listeners []*listenerv3.Listener
-	Routes    []*routev3.RouteConfiguration
-	Clusters  []*clusterv3.Cluster
-	Endpoints []*endpointv3.ClusterLoadAssignment
-	Secrets   []*tlsv3.Secret
-}
+// Secret. Its methods (Validate, Consistent, Repair, Snapshot) are package
+// resources'.
+type Resources = resources.Set
+
+// Problem is a message Repair took out of the configuration, or answered
+// 500 in place of (resources.Problem).
+type Problem = resources.Problem
 
 // Generate turns a routing graph into Envoy resources. It is a pure function
 // of g. On a large graph the messages are built on every processor.
@@ -55,16 +50,7 @@ func GenerateAndValidateContext(ctx context.Context, g *graph.Graph) (*Resources
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// The names clusters take their endpoints by are gathered while the
-	// names of every resource are checked.
-	var edsNames map[string]bool
-	gathered := parallel.Start(len(r.Clusters) >= parallel.Min, func() { edsNames = r.edsNames() })
-	nameErrs, loadAssignments := r.checkNames()
-	gathered()
-	errs = append(errs, nameErrs...)
-	if err := r.consistent(loadAssignments, edsNames); err != nil {
-		errs = append(errs, err)
-	}
+	errs = append(errs, r.CheckNames()...)
 	return r, errors.Join(errs...)
 }
 
@@ -84,9 +70,9 @@ func generate(ctx context.Context, g *graph.Graph, validate bool) (*Resources, [
 	named := parallel.Start(len(g.Clusters) >= parallel.Min, func() { names = newClusterNames(g.Clusters) })
 	tables := newRouteTables(g, validate)
 	var errs []error
-	check := func(kind, name string, v validator) {
+	check := func(kind, name string, v xdsmsg.Validator) {
 		if validate {
-			errs = appendInvalid(errs, kind, name, v)
+			errs = xdsmsg.AppendInvalid(errs, kind, name, v)
 		}
 	}
 	reject := false
@@ -134,32 +120,4 @@ func generate(ctx context.Context, g *graph.Graph, validate bool) (*Resources, [
 		r.Secrets = append(r.Secrets, sec)
 	}
 	return r, errs
-}
-
-// Snapshot packs the resources into a go-control-plane snapshot of the given
-// version, ready for a cache's SetSnapshot, and checks that it is consistent
-// (every route table and load assignment referred to is present).
-func (r *Resources) Snapshot(version string) (*cachev3.Snapshot, error) {
-	snap, err := cachev3.NewSnapshot(version, map[resourcev3.Type][]types.Resource{
-		resourcev3.ListenerType: asResources(r.Listeners),
-		resourcev3.RouteType:    asResources(r.Routes),
-		resourcev3.ClusterType:  asResources(r.Clusters),
-		resourcev3.EndpointType: asResources(r.Endpoints),
-		resourcev3.SecretType:   asResources(r.Secrets),
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := snap.Consistent(); err != nil {
-		return nil, err
-	}
-	return snap, nil
-}
-
-func asResources[T types.Resource](in []T) []types.Resource {
-	out := make([]types.Resource, len(in))
-	for i, x := range in {
-		out[i] = x
-	}
-	return out
 }

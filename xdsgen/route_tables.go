@@ -8,6 +8,7 @@ import (
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/strpack"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 )
 
 // routeTables builds the route tables of one Generate. Routes are the most
@@ -155,7 +156,7 @@ func (t *routeTables) addBuildJobs(work *jobs) {
 		buildRoute(p, task.route, task.at, t.names, t.upgrades, shared)
 		if t.validate {
 			if err := validateRoute(&p.route, shared); err != nil {
-				errs = append(errs, resourceError("Route", p.route.GetName(), err))
+				errs = append(errs, xdsmsg.ResourceError("Route", p.route.GetName(), err))
 			}
 		}
 		return errs
@@ -233,9 +234,9 @@ func (t *routeTables) size() int {
 	return n
 }
 
-func (t *routeTables) check(table string, v validator) {
+func (t *routeTables) check(table string, v xdsmsg.Validator) {
 	if t.validate {
-		t.errs = appendInvalid(t.errs, "RouteConfiguration", table, v)
+		t.errs = xdsmsg.AppendInvalid(t.errs, "RouteConfiguration", table, v)
 	}
 }
 

@@ -4,7 +4,9 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	directresponsev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/direct_response/v3"
 	tcpproxyv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/tcp_proxy/v3"
+
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 )
 
 // tcpFilter forwards the connections of a TLS filter chain to the route's
@@ -32,17 +34,11 @@ func tcpFilter(statPrefix string, r *graph.TCPRoute) *listenerv3.Filter {
 		}
 		proxy.ClusterSpecifier = &tcpproxyv3.TcpProxy_WeightedClusters{WeightedClusters: weighted}
 	}
-	return &listenerv3.Filter{
-		Name:       tcpProxyFilter,
-		ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: mustAny(proxy)},
-	}
+	return xdsmsg.NetworkFilter(xdsmsg.TCPProxyFilter, proxy)
 }
 
 // closeConnections is a network filter that closes each connection at once:
 // a direct_response filter without a response.
 func closeConnections() *listenerv3.Filter {
-	return &listenerv3.Filter{
-		Name:       directResponseFilter,
-		ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: mustAny(&directresponsev3.Config{})},
-	}
+	return xdsmsg.NetworkFilter(xdsmsg.DirectResponseFilter, &directresponsev3.Config{})
 }

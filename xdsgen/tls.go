@@ -1,9 +1,10 @@
 package xdsgen
 
 import (
-	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
+
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 )
 
 // downstreamTLS terminates TLS with the certificates, which Envoy takes over
@@ -21,7 +22,7 @@ func downstreamTLS(certs []*graph.Secret, alpn []string, minVersion, maxVersion 
 	for _, c := range certs {
 		common.TlsCertificateSdsSecretConfigs = append(common.TlsCertificateSdsSecretConfigs, &tlsv3.SdsSecretConfig{
 			Name:      SecretName(c.Name),
-			SdsConfig: adsConfigSource(),
+			SdsConfig: xdsmsg.ADSConfigSource(),
 		})
 	}
 	return &tlsv3.DownstreamTlsContext{CommonTlsContext: common}
@@ -32,8 +33,8 @@ func secret(s *graph.Secret) *tlsv3.Secret {
 	return &tlsv3.Secret{
 		Name: SecretName(s.Name),
 		Type: &tlsv3.Secret_TlsCertificate{TlsCertificate: &tlsv3.TlsCertificate{
-			CertificateChain: &corev3.DataSource{Specifier: &corev3.DataSource_InlineBytes{InlineBytes: s.Certificate}},
-			PrivateKey:       &corev3.DataSource{Specifier: &corev3.DataSource_InlineBytes{InlineBytes: s.PrivateKey}},
+			CertificateChain: xdsmsg.Inline(s.Certificate),
+			PrivateKey:       xdsmsg.Inline(s.PrivateKey),
 		}},
 	}
 }

@@ -7,7 +7,7 @@
 // Size estimates RE2's count, so that Sesame can refuse such an expression
 // with a clear message instead of sending Envoy configuration it rejects.
 // Both HTTPRoute matches (package dag) and generated UpstreamCluster matchers
-// (package xdsgen) are measured here.
+// (package dispatch/envoy) are measured here.
 //
 // Every expression Sesame reads from an object is parsed through this
 // package (Size, Parse, CompileFull), which refuses one longer than

@@ -1,4 +1,4 @@
-package xdsgen
+package envoy
 
 import (
 	"flag"
@@ -22,7 +22,7 @@ const goldenRoutes = "testdata/upstreamcluster-routes.golden.yaml"
 // route table with the golden file; -update rewrites the file, and a second
 // translation must give the same text, so rewriting is idempotent.
 func TestUpstreamClusterGolden(t *testing.T) {
-	data, err := os.ReadFile("../testdata/examples/upstreamcluster.yaml")
+	data, err := os.ReadFile("../../testdata/examples/upstreamcluster.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestUpstreamClusterGolden(t *testing.T) {
 
 func goldenText(t *testing.T, uc *v1alpha1.UpstreamCluster) string {
 	t.Helper()
-	res, reports, err := UpstreamClusterResources(uc, UpstreamClusterOptions{})
+	res, reports, err := Translate(uc, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

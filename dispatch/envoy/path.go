@@ -35,13 +35,13 @@
 //	deployments)   locator /*apis/[^/]*/[^/]*/[^/]*/[^/]*/
 //	resource deployments, name web, subresource scale
 //
-// The regexes assume what the path guard (upstreamcluster_guard.go)
-// ensures for every forwarded request: the path has no percent-escape, so
-// that Envoy's undecoded :path is the path Kubernetes reads, and only
-// printable ASCII. A '#' never reaches the router: Envoy rejects a request
-// whose path has a fragment.
+// The regexes assume what the path guard (guard.go) ensures for every
+// forwarded request: the path has no percent-escape, so that Envoy's
+// undecoded :path is the path Kubernetes reads, and only printable ASCII. A
+// '#' never reaches the router: Envoy rejects a request whose path has a
+// fragment.
 
-package xdsgen
+package envoy
 
 import (
 	"regexp"

@@ -1,4 +1,4 @@
-package xdsgen
+package resources
 
 import (
 	"errors"
@@ -14,11 +14,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/projectsesame/sesame/internal/parallel"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 )
-
-// validator is the method protoc-gen-validate generates on every Envoy
-// message.
-type validator interface{ ValidateAll() error }
 
 // Validate checks the resources as Envoy would before accepting them, and
 // returns every failure, each naming its resource:
@@ -34,25 +31,25 @@ type validator interface{ ValidateAll() error }
 // Clusters, load assignments and secrets are checked on a second goroutine,
 // as they are independent of listeners and routes; the errors come back in
 // the same order either way.
-func (r *Resources) Validate() error {
+func (r *Set) Validate() error {
 	var endpointErrs []error
 	clustersChecked := parallel.Start(len(r.Clusters)+len(r.Endpoints) >= parallel.Min, func() {
-		endpointErrs = validated("Cluster", r.Clusters, (*clusterv3.Cluster).GetName)
-		endpointErrs = append(endpointErrs, validated("ClusterLoadAssignment", r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName)...)
-		endpointErrs = append(endpointErrs, validated("Secret", r.Secrets, (*tlsv3.Secret).GetName)...)
+		endpointErrs = xdsmsg.Validated("Cluster", r.Clusters, (*clusterv3.Cluster).GetName)
+		endpointErrs = append(endpointErrs, xdsmsg.Validated("ClusterLoadAssignment", r.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName)...)
+		endpointErrs = append(endpointErrs, xdsmsg.Validated("Secret", r.Secrets, (*tlsv3.Secret).GetName)...)
 	})
-	errs := validated("Listener", r.Listeners, (*listenerv3.Listener).GetName)
+	errs := xdsmsg.Validated("Listener", r.Listeners, (*listenerv3.Listener).GetName)
 	// Routes that virtual hosts share are one message: validate each once,
 	// and the route tables and virtual hosts without them.
 	seen := map[*routev3.Route]bool{}
 	for _, x := range r.Routes {
-		errs = appendInvalid(errs, "RouteConfiguration", x.GetName(), without(x, "virtual_hosts"))
+		errs = xdsmsg.AppendInvalid(errs, "RouteConfiguration", x.GetName(), without(x, "virtual_hosts"))
 		for _, vh := range x.GetVirtualHosts() {
-			errs = appendInvalid(errs, "RouteConfiguration", x.GetName(), without(vh, "routes"))
+			errs = xdsmsg.AppendInvalid(errs, "RouteConfiguration", x.GetName(), without(vh, "routes"))
 			for _, rt := range vh.GetRoutes() {
 				if !seen[rt] {
 					seen[rt] = true
-					errs = appendInvalid(errs, "RouteConfiguration", x.GetName(), rt)
+					errs = xdsmsg.AppendInvalid(errs, "RouteConfiguration", x.GetName(), rt)
 				}
 			}
 		}
@@ -69,7 +66,7 @@ func (r *Resources) Validate() error {
 //
 // Clusters and load assignments, the many, are checked on goroutines of
 // their own; the errors come back in the same order either way.
-func (r *Resources) checkNames() ([]error, map[string]bool) {
+func (r *Set) checkNames() ([]error, map[string]bool) {
 	var clusterErrs, endpointErrs []error
 	var loadAssignments map[string]bool
 	clustersNamed := parallel.Start(len(r.Clusters) >= parallel.Min, func() {
@@ -183,34 +180,9 @@ func namesOf[T any](list []T, name func(T) string) iter.Seq[string] {
 	}
 }
 
-// validated returns the failures of the messages' own rules
-// (ValidateAll), each naming its resource.
-func validated[T validator](kind string, messages []T, name func(T) string) []error {
-	var errs []error
-	for _, m := range messages {
-		errs = appendInvalid(errs, kind, name(m), m)
-	}
-	return errs
-}
-
-// appendInvalid appends v's failures (ValidateAll), if any, to errs as one
-// error naming the resource.
-func appendInvalid(errs []error, kind, name string, v validator) []error {
-	if err := v.ValidateAll(); err != nil {
-		return append(errs, resourceError(kind, name, err))
-	}
-	return errs
-}
-
-// resourceError names the resource a failure is in: every failure
-// Validate and GenerateAndValidate return says which resource to look at.
-func resourceError(kind, name string, err error) error {
-	return fmt.Errorf("%s %q: %w", kind, name, err)
-}
-
 // without returns a shallow copy of m without one field, so that validating
 // it does not validate that field's messages again.
-func without(m proto.Message, field protoreflect.Name) validator {
+func without(m proto.Message, field protoreflect.Name) xdsmsg.Validator {
 	src := m.ProtoReflect()
 	dst := src.New()
 	src.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
@@ -219,7 +191,7 @@ func without(m proto.Message, field protoreflect.Name) validator {
 		}
 		return true
 	})
-	return dst.Interface().(validator)
+	return dst.Interface().(xdsmsg.Validator)
 }
 
 // matchKeys are the distinct things a filter chain matches: Envoy refuses two

@@ -13,9 +13,9 @@
 // translation. A cond may be unknown: a condition that Envoy cannot test
 // (its regex would be too large, or the header cannot carry the value); a
 // conjunction holding one cannot forward anything and becomes a guard (see
-// upstreamcluster_guard.go) with the unknown condition left out, which makes
-// it a superset of what the rule matches. And method sets are kept as sets
-// until the routes are written, so that simplify can merge them.
+// guard.go) with the unknown condition left out, which makes it a superset
+// of what the rule matches. And method sets are kept as sets until the
+// routes are written, so that simplify can merge them.
 //
 // simplify keeps route tables short. Translating a rule case by case (each
 // path shape, each verb) produces many conjunctions that differ in one
@@ -33,7 +33,7 @@
 // sets) are dropped, and a conjunction whose conditions include all of
 // another's is dropped too: the other already matches everything it does.
 
-package xdsgen
+package envoy
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package xdsgen
+package resources
 
 // Repair: one message Envoy would refuse costs that message, not the
 // configuration.
@@ -39,6 +39,8 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 )
 
 // Problem is a message Repair took out of the configuration, or answered
@@ -48,9 +50,9 @@ type Problem struct {
 	// RouteConfiguration, VirtualHost, Route, Cluster,
 	// ClusterLoadAssignment or Secret.
 	Kind string
-	// Name is the message's name (a Route's is the graph route's, which
-	// names the object and field it came from; a FilterChain's and a
-	// VirtualHost's are their own, inside Within).
+	// Name is the message's name (xdsgen's Route names are its graph
+	// routes', which name the object and field they came from; a
+	// FilterChain's and a VirtualHost's are their own, inside Within).
 	Name string
 	// Within names the resource holding it: the Listener of a
 	// FilterChain, the RouteConfiguration of a VirtualHost; "" otherwise.
@@ -77,7 +79,7 @@ func (p Problem) String() string {
 // as the file comment describes, and returns what it changed, in the order
 // of the resources. It changes nothing in valid resources. Shared messages
 // are not modified: a changed virtual host or table is a copy.
-func (r *Resources) Repair() []Problem {
+func (r *Set) Repair() []Problem {
 	var problems []Problem
 	problems = append(problems, r.repairClusters()...)
 	problems = append(problems, r.repairSecrets()...)
@@ -88,7 +90,7 @@ func (r *Resources) Repair() []Problem {
 
 // repairClusters removes the clusters and load assignments that fail, or
 // repeat a name, each with its counterpart.
-func (r *Resources) repairClusters() []Problem {
+func (r *Set) repairClusters() []Problem {
 	var problems []Problem
 	badEDS := map[string]bool{}
 	seen := map[string]bool{}
@@ -114,7 +116,7 @@ func (r *Resources) repairClusters() []Problem {
 
 // failing says why a resource would be refused: its own rules, or a name
 // an earlier resource of its kind has (seen gathers their names).
-func failing(m validator, name string, seen map[string]bool) error {
+func failing(m xdsmsg.Validator, name string, seen map[string]bool) error {
 	err := m.ValidateAll()
 	if err == nil && seen[name] {
 		err = errors.New("the name is used twice")
@@ -131,7 +133,7 @@ func edsName(c *clusterv3.Cluster) string {
 	return c.GetName()
 }
 
-func (r *Resources) repairSecrets() []Problem {
+func (r *Set) repairSecrets() []Problem {
 	var problems []Problem
 	seen := map[string]bool{}
 	r.Secrets = slices.DeleteFunc(slices.Clone(r.Secrets), func(s *tlsv3.Secret) bool {
@@ -147,7 +149,7 @@ func (r *Resources) repairSecrets() []Problem {
 // repairRoutes repairs the route tables: routes, then virtual hosts, then
 // the tables themselves; a table removed takes its listeners with it
 // (repairListeners).
-func (r *Resources) repairRoutes() []Problem {
+func (r *Set) repairRoutes() []Problem {
 	var problems []Problem
 	// Routes are shared between virtual hosts and tables: each is judged
 	// once, and replaced everywhere by the same message.
@@ -222,7 +224,7 @@ func (r *Resources) repairRoutes() []Problem {
 // repairListeners removes the filter chains and listeners that fail, or
 // name a route table that is not there, and then the route tables no
 // listener names.
-func (r *Resources) repairListeners() []Problem {
+func (r *Set) repairListeners() []Problem {
 	var problems []Problem
 	tables := map[string]bool{}
 	for _, t := range r.Routes {

@@ -1,4 +1,4 @@
-package xdsgen
+package envoy
 
 import (
 	"net/http/httptest"

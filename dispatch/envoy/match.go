@@ -1,13 +1,12 @@
 // Dispatch rules as Envoy route matches: every rule, exactly.
 //
-// A rule is translated into two dnfs (upstreamcluster_dnf.go): forward,
-// the conjunctions under which the rule certainly matches, each a route to
-// its policy's cluster; and guard, conjunctions covering the rest of what
-// the rule may match, each a route that answers 500 naming the rule
-// (upstreamcluster_guard.go). Both are placed at the rule's position in
-// policy order, forward routes first. With F the requests the forward routes
-// take, G the guards' and M the requests the rule matches, the translation
-// keeps
+// A rule is translated into two dnfs (dnf.go): forward, the conjunctions
+// under which the rule certainly matches, each a route to its policy's
+// cluster; and guard, conjunctions covering the rest of what the rule may
+// match, each a route that answers 500 naming the rule (guard.go). Both are
+// placed at the rule's position in policy order, forward routes first. With
+// F the requests the forward routes take, G the guards' and M the requests
+// the rule matches, the translation keeps
 //
 //	F ⊆ M ⊆ F ∪ G
 //
@@ -19,16 +18,16 @@
 // where Envoy's size limit or the identity headers cannot express a
 // condition, the requests that differ only in it.
 //
-// A resource rule is read shape by shape (upstreamcluster_path.go), and in
-// each shape verb by verb, because Kubernetes derives the verb from the
-// method, the shape and, for a collection GET, the query:
+// A resource rule is read shape by shape (path.go), and in each shape verb
+// by verb, because Kubernetes derives the verb from the method, the shape
+// and, for a collection GET, the query:
 //
 //	form a            the method, lower-cased (no resource, no name)
 //	form w, p         watch, proxy (any method)
 //	form c  POST, PUT, PATCH      create, update, patch
 //	        other methods         "" (a negated verb list selects it)
 //	        GET, HEAD   named     get
-//	                    not named list or watch (upstreamcluster_query.go)
+//	                    not named list or watch (query.go)
 //	        DELETE      named     delete
 //	                    not named deletecollection
 //
@@ -49,7 +48,8 @@
 // x-remote-group (the groups joined with ","), as RE2 alternations. A group
 // containing "," cannot be told apart in that header; a rule listing one is
 // guarded where the group would decide.
-package xdsgen
+
+package envoy
 
 import (
 	"strings"
@@ -84,7 +84,7 @@ const (
 // that cover both prefixes, and again with one set of shapes per prefix if
 // that leaves conditions over Envoy's size limit, keeping the translation
 // with fewer of them.
-func translateRule(r dispatch.Rule, opts UpstreamClusterOptions) translation {
+func translateRule(r dispatch.Rule, opts Options) translation {
 	t := translateWith(r, opts, false)
 	if r.NonResourceURLs.Empty() && unknownGuards(t) > 0 {
 		if s := translateWith(r, opts, true); unknownGuards(s) < unknownGuards(t) {
@@ -108,7 +108,7 @@ func unknownGuards(t translation) int {
 
 // translateWith translates one rule; split says whether resource paths are
 // read with one set of shapes per prefix.
-func translateWith(r dispatch.Rule, opts UpstreamClusterOptions, split bool) translation {
+func translateWith(r dispatch.Rule, opts Options, split bool) translation {
 	if r.Verbs.None || r.NonResourceURLs.Empty() && (r.APIGroups.None || r.Resources.None) {
 		// The rule matches no request: no routes, and no guard either.
 		return translation{}

@@ -1,8 +1,8 @@
-// A rule's selections as dnfs: which resources, names, verbs, URLs,
-// users and groups a rule lists, each read into the conditions Envoy can
-// test (upstreamcluster_match.go puts them together, shape by shape).
+// A rule's selections as dnfs: which resources, names, verbs, URLs, users
+// and groups a rule lists, each read into the conditions Envoy can test
+// (match.go puts them together, shape by shape).
 
-package xdsgen
+package envoy
 
 import (
 	"regexp"

@@ -1,4 +1,4 @@
-package xdsgen
+package envoy
 
 import (
 	"bufio"
@@ -43,7 +43,7 @@ func FuzzUpstreamClusterRoutes(f *testing.F) {
 		if err != nil {
 			t.Skip()
 		}
-		res, _, err := UpstreamClusterResources(uc, UpstreamClusterOptions{})
+		res, _, err := Translate(uc, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

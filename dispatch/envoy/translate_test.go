@@ -1,4 +1,4 @@
-package xdsgen
+package envoy
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dispatch"
+	"github.com/projectsesame/sesame/xdsgen/resources"
 )
 
 // TestUpstreamClusterDifferential checks, over generated clusters and
@@ -56,7 +57,7 @@ func differentialCluster(t *testing.T, uc *v1alpha1.UpstreamCluster, rng *rand.R
 	if err != nil {
 		t.Fatalf("generated cluster does not compile: %v", err)
 	}
-	res, _, err := UpstreamClusterResources(uc, UpstreamClusterOptions{})
+	res, _, err := Translate(uc, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func (c *coverage) guarded() int {
 
 // compare sends one request through dispatch and through the route table,
 // counts the outcome in c, and returns what is wrong, or "".
-func compare(d *dispatch.Dispatcher, res *Resources, uc *v1alpha1.UpstreamCluster, req request, probe int, c *coverage) string {
+func compare(d *dispatch.Dispatcher, res *resources.Set, uc *v1alpha1.UpstreamCluster, req request, probe int, c *coverage) string {
 	want, a := decide(d, req)
 	got := envoyOutcome(res, uc.Name, req)
 	c.requests++
@@ -187,7 +188,7 @@ func TestUpstreamClusterSnapshot(t *testing.T) {
 		{FlowControlSchemaName: "in7", Rules: all},
 		{FlowControlSchemaName: "tb", Rules: []v1alpha1.DispatchPolicyRule{{Verbs: []string{"get"}, NonResourceURLs: []string{"/healthz*"}}}},
 	}
-	res, reports, err := UpstreamClusterResources(uc, UpstreamClusterOptions{Port: 8443})
+	res, reports, err := Translate(uc, Options{Port: 8443})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestUpstreamClusterSnapshot(t *testing.T) {
 	if got := res.Clusters[1].GetCircuitBreakers().GetThresholds()[0].GetMaxRequests().GetValue(); got != 5 {
 		t.Errorf("max requests %d, want 5", got)
 	}
-	if _, _, err := UpstreamClusterResources(&v1alpha1.UpstreamCluster{Spec: v1alpha1.UpstreamClusterSpec{DispatchPolicies: []v1alpha1.DispatchPolicy{{Strategy: "Random"}}}}, UpstreamClusterOptions{}); err == nil {
+	if _, _, err := Translate(&v1alpha1.UpstreamCluster{Spec: v1alpha1.UpstreamClusterSpec{DispatchPolicies: []v1alpha1.DispatchPolicy{{Strategy: "Random"}}}}, Options{}); err == nil {
 		t.Error("want an error for a policy Compile rejects")
 	}
 }

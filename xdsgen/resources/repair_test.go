@@ -1,4 +1,4 @@
-package xdsgen
+package resources_test
 
 import (
 	"strings"
@@ -17,11 +17,13 @@ import (
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/internal/gen"
+	"github.com/projectsesame/sesame/xdsgen"
+	"github.com/projectsesame/sesame/xdsgen/resources"
 )
 
 // repairInput generates the resources of a small generated graph, with an
 // HTTPProxy for a listener of the ingress port beside the Gateway's.
-func repairInput(t *testing.T) *Resources {
+func repairInput(t *testing.T) *resources.Set {
 	t.Helper()
 	var in dag.Input
 	proxy := &contourv1.HTTPProxy{
@@ -36,7 +38,7 @@ func repairInput(t *testing.T) *Resources {
 			t.Fatal(err)
 		}
 	}
-	r, err := GenerateAndValidate(dag.Build(&in, dag.Options{AllGateways: true}))
+	r, err := xdsgen.GenerateAndValidate(dag.Build(&in, dag.Options{AllGateways: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +47,7 @@ func repairInput(t *testing.T) *Resources {
 
 func TestRepairLeavesValidResourcesAlone(t *testing.T) {
 	r := repairInput(t)
-	want := &Resources{
+	want := &resources.Set{
 		Listeners: cloneAll(r.Listeners), Routes: cloneAll(r.Routes), Clusters: cloneAll(r.Clusters),
 		Endpoints: cloneAll(r.Endpoints), Secrets: cloneAll(r.Secrets),
 	}
@@ -131,7 +133,7 @@ func TestRepairTakesOutWhatEnvoyRefuses(t *testing.T) {
 		}
 	}
 	for _, e := range r.Endpoints {
-		if e.GetClusterName() == edsName(badCluster) {
+		if e.GetClusterName() == resources.EDSName(badCluster) {
 			t.Errorf("the bad cluster's load assignment is still there")
 		}
 	}

@@ -1,4 +1,4 @@
-package xdsgen
+package envoy
 
 import (
 	"fmt"
@@ -174,7 +174,7 @@ func TestRuleRoutes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, reports, err := UpstreamClusterResources(uc, UpstreamClusterOptions{})
+			res, reports, err := Translate(uc, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -184,9 +184,9 @@ func TestRuleRoutes(t *testing.T) {
 			forward, guards := 0, 0
 			for _, r := range res.Routes[0].VirtualHosts[0].Routes {
 				switch {
-				case strings.HasPrefix(r.Name, UpstreamClusterRouteName(uc.Name, 0, 0)+"/route/"):
+				case strings.HasPrefix(r.Name, RouteName(uc.Name, 0, 0)+"/route/"):
 					forward++
-				case strings.HasPrefix(r.Name, UpstreamClusterRouteName(uc.Name, 0, 0)+"/guard/"):
+				case strings.HasPrefix(r.Name, RouteName(uc.Name, 0, 0)+"/guard/"):
 					guards++
 				}
 			}

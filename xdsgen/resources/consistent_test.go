@@ -1,4 +1,4 @@
-package xdsgen
+package resources_test
 
 import (
 	"testing"
@@ -7,8 +7,11 @@ import (
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
-	"github.com/projectsesame/sesame/dag/graph"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/xdsgen"
+	"github.com/projectsesame/sesame/xdsgen/resources"
 )
 
 // Consistent must agree with go-control-plane's Snapshot.Consistent, on
@@ -25,29 +28,33 @@ func TestConsistentAgreesWithSnapshot(t *testing.T) {
 		},
 		Clusters: []*graph.Cluster{api, web},
 	}
-	tests := map[string]func(r *Resources){
-		"consistent":               func(*Resources) {},
-		"route table missing":      func(r *Resources) { r.Routes = r.Routes[:1] },
-		"route table nobody names": func(r *Resources) { r.Routes = append(r.Routes, &routev3.RouteConfiguration{Name: "extra"}) },
-		"load assignment missing":  func(r *Resources) { r.Endpoints = r.Endpoints[1:] },
-		"load assignment nobody names": func(r *Resources) {
+	tests := map[string]func(r *resources.Set){
+		"consistent":               func(*resources.Set) {},
+		"route table missing":      func(r *resources.Set) { r.Routes = r.Routes[:1] },
+		"route table nobody names": func(r *resources.Set) { r.Routes = append(r.Routes, &routev3.RouteConfiguration{Name: "extra"}) },
+		"load assignment missing":  func(r *resources.Set) { r.Endpoints = r.Endpoints[1:] },
+		"load assignment nobody names": func(r *resources.Set) {
 			r.Endpoints = append(r.Endpoints, &endpointv3.ClusterLoadAssignment{ClusterName: "extra"})
 		},
-		"static cluster":                func(r *Resources) { r.Clusters = append(r.Clusters, rejectCluster()) },
-		"EDS cluster without service":   func(r *Resources) { r.Clusters[0].EdsClusterConfig.ServiceName = "" },
-		"EDS service named differently": func(r *Resources) { r.Clusters[0].EdsClusterConfig.ServiceName = "other" },
-		"listener without filters":      func(r *Resources) { r.Listeners[0].FilterChains = []*listenerv3.FilterChain{{}} },
-		"route table in default chain": func(r *Resources) {
+		"static cluster": func(r *resources.Set) {
+			r.Clusters = append(r.Clusters, &clusterv3.Cluster{
+				Name: xdsgen.RejectClusterName, ClusterDiscoveryType: &clusterv3.Cluster_Type{Type: clusterv3.Cluster_STATIC},
+			})
+		},
+		"EDS cluster without service":   func(r *resources.Set) { r.Clusters[0].EdsClusterConfig.ServiceName = "" },
+		"EDS service named differently": func(r *resources.Set) { r.Clusters[0].EdsClusterConfig.ServiceName = "other" },
+		"listener without filters":      func(r *resources.Set) { r.Listeners[0].FilterChains = []*listenerv3.FilterChain{{}} },
+		"route table in default chain": func(r *resources.Set) {
 			r.Listeners[1].DefaultFilterChain, r.Listeners[1].FilterChains = r.Listeners[1].FilterChains[0], nil
 		},
-		"no clusters": func(r *Resources) { r.Clusters = []*clusterv3.Cluster{} },
+		"no clusters": func(r *resources.Set) { r.Clusters = []*clusterv3.Cluster{} },
 	}
 	stillConsistent := map[string]bool{
 		"consistent": true, "static cluster": true, "EDS cluster without service": true, "route table in default chain": true,
 	}
 	for name, breakIt := range tests {
 		t.Run(name, func(t *testing.T) {
-			r := Generate(graph)
+			r := xdsgen.Generate(graph)
 			breakIt(r)
 			_, snapErr := r.Snapshot("1")
 			err := r.Consistent()
@@ -57,10 +64,9 @@ func TestConsistentAgreesWithSnapshot(t *testing.T) {
 			if stillConsistent[name] != (err == nil) {
 				t.Errorf("Consistent() = %v, want consistent %v", err, stillConsistent[name])
 			}
-			// GenerateAndValidate checks with the load assignment names
+			// CheckNames checks with the load assignment names
 			// checkNames collected: the same verdict.
-			_, loadAssignments := r.checkNames()
-			if shared := r.consistent(loadAssignments, nil); (shared == nil) != (err == nil) {
+			if shared := r.ConsistentWithCheckedNames(); (shared == nil) != (err == nil) {
 				t.Errorf("with the names of checkNames: %v, but Consistent() = %v", shared, err)
 			}
 		})

@@ -1,4 +1,4 @@
-package xdsgen
+package resources
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
+
+	"github.com/projectsesame/sesame/internal/parallel"
 )
 
 // Consistent checks what a go-control-plane snapshot of the resources
@@ -17,12 +19,31 @@ import (
 // the listeners' HTTP connection managers name, and the load assignments
 // exactly those the EDS clusters name. Snapshot makes the same check
 // through go-control-plane itself.
-func (r *Resources) Consistent() error { return r.consistent(nil, nil) }
+func (r *Set) Consistent() error { return r.consistent(nil, nil) }
+
+// CheckNames returns what Validate and Consistent find beyond each
+// message's own rules (ValidateAll): the failures of names that are not
+// unique (per resource type, virtual hosts and domains per route table,
+// filter chains and their matches per listener), then Consistent's error,
+// if any. It is for a caller that has validated each message already, as
+// it built it (xdsgen.GenerateAndValidate does): Validate and Consistent
+// would each gather the names again. The names EDS clusters take their
+// endpoints by are gathered on a goroutine of their own on a large set.
+func (r *Set) CheckNames() []error {
+	var edsNames map[string]bool
+	gathered := parallel.Start(len(r.Clusters) >= parallel.Min, func() { edsNames = r.edsNames() })
+	errs, loadAssignments := r.checkNames()
+	gathered()
+	if err := r.consistent(loadAssignments, edsNames); err != nil {
+		errs = append(errs, err)
+	}
+	return errs
+}
 
 // consistent is Consistent, given the set of load assignment names and
 // the set of names EDS clusters take their endpoints by (edsNames) if they
 // are at hand (nil: they are made here).
-func (r *Resources) consistent(loadAssignments, edsNames map[string]bool) error {
+func (r *Set) consistent(loadAssignments, edsNames map[string]bool) error {
 	routes := map[string]bool{}
 	for _, l := range r.Listeners {
 		for _, fc := range l.GetFilterChains() {
@@ -46,7 +67,7 @@ func (r *Resources) consistent(loadAssignments, edsNames map[string]bool) error 
 }
 
 // edsNames is the set of names EDS clusters take their endpoints by.
-func (r *Resources) edsNames() map[string]bool {
+func (r *Set) edsNames() map[string]bool {
 	names := make(map[string]bool, len(r.Clusters))
 	for _, c := range r.Clusters {
 		if t, ok := c.GetClusterDiscoveryType().(*clusterv3.Cluster_Type); ok && t.Type == clusterv3.Cluster_EDS {

@@ -1,23 +1,4 @@
-// Translating an UpstreamCluster (seed 002) into Envoy resources.
-//
-// UpstreamClusterResources gives one Listener that terminates TLS for the
-// cluster's hostname and routes with one RouteConfiguration, and one
-// Cluster per distinct upstream subset. The route table follows the
-// dispatch policies in order: each rule's forward routes, which send what
-// the rule certainly matches to the policy's cluster, then its guard
-// routes, which answer 500 where Envoy cannot decide the rule
-// (upstreamcluster_match.go says how a rule becomes routes,
-// upstreamcluster_guard.go what the guards catch). A last route answers 404
-// for requests no policy takes, as the dispatcher does.
-//
-// Worked example, rule {verbs: ["get"], apiGroups: [""], resources:
-// ["pods"]} in a cluster's first policy: a GET or HEAD of a named pod, in
-// any of the path's shapes (/api/v1/pods/web, /api/v1/namespaces/ns/pods/web,
-// ...), forwarded to the policy's cluster, in routes named
-// upstreamcluster/<name>/policy/0/rule/0/route/<k>; and a guard,
-// .../rule/0/guard/<k>, for a percent-escaped path. The cluster's reports
-// say which rules hold guards beyond the path guard, and why.
-package xdsgen
+package envoy
 
 import (
 	"fmt"
@@ -33,7 +14,6 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	localratelimitv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/local_ratelimit/v3"
-	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
@@ -45,11 +25,13 @@ import (
 
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dispatch"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
+	"github.com/projectsesame/sesame/xdsgen/resources"
 )
 
-// UpstreamClusterOptions configures UpstreamClusterResources. The zero value
-// uses the default identity headers and port 443.
-type UpstreamClusterOptions struct {
+// Options configures Translate. The zero value uses the default identity
+// headers and port 443.
+type Options struct {
 	// UserHeader carries the authenticated user name, set by the
 	// authenticating layer in front of Envoy; "" means "x-remote-user".
 	UserHeader string
@@ -60,31 +42,29 @@ type UpstreamClusterOptions struct {
 	Port int32
 }
 
-const localRateLimitFilter = "envoy.filters.http.local_ratelimit"
+// ListenerName is the name of the Listener and of the route table of an
+// UpstreamCluster: upstreamcluster/<name>.
+func ListenerName(name string) string { return "upstreamcluster/" + name }
 
-// UpstreamClusterListenerName is the name of the Listener and of the route
-// table of an UpstreamCluster: upstreamcluster/<name>.
-func UpstreamClusterListenerName(name string) string { return "upstreamcluster/" + name }
-
-// UpstreamClusterRouteName is the prefix of the names of the routes of rule
-// j of policy i: forward routes add /route/<k>, guard routes /guard/<k>.
-func UpstreamClusterRouteName(name string, i, j int) string {
+// RouteName is the prefix of the names of the routes of rule j of policy i:
+// forward routes add /route/<k>, guard routes /guard/<k>.
+func RouteName(name string, i, j int) string {
 	return fmt.Sprintf("upstreamcluster/%s/policy/%d/rule/%d", name, i, j)
 }
 
-// UpstreamClusterSubsetName names the cluster of the k-th distinct subset.
-func UpstreamClusterSubsetName(name string, k int) string {
+// SubsetName names the cluster of the k-th distinct subset.
+func SubsetName(name string, k int) string {
 	return fmt.Sprintf("upstreamcluster/%s/subset/%d", name, k)
 }
 
-// UpstreamClusterResources translates uc. It returns an error only if
-// dispatch.Compile rejects the policies. The reports describe what Envoy
-// does differently from the dispatcher: rules partly answered by guard
-// routes, flow control that cannot be applied, servers left out.
-func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamClusterOptions) (*Resources, []string, error) {
+// Translate translates uc. It returns an error only if dispatch.Compile
+// rejects the policies. The reports describe what Envoy does differently
+// from the dispatcher: rules partly answered by guard routes, flow control
+// that cannot be applied, servers left out.
+func Translate(uc *v1alpha1.UpstreamCluster, opts Options) (*resources.Set, []string, error) {
 	d, _, err := dispatch.Compile(uc.Spec.DispatchPolicies)
 	if err != nil {
-		return nil, nil, fmt.Errorf("xdsgen: UpstreamCluster %q: %w", uc.Name, err)
+		return nil, nil, fmt.Errorf("envoy: UpstreamCluster %q: %w", uc.Name, err)
 	}
 	if opts.UserHeader == "" {
 		opts.UserHeader = "x-remote-user"
@@ -96,7 +76,7 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 		opts.Port = 443
 	}
 	name := uc.Name
-	base := UpstreamClusterListenerName(name)
+	base := ListenerName(name)
 	var reports []string
 	schemas := map[string]v1alpha1.FlowControlSchema{}
 	for _, s := range uc.Spec.FlowControl.Schemas {
@@ -120,7 +100,7 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 				return s
 			}
 		}
-		s := &subset{key: key, name: UpstreamClusterSubsetName(name, len(subsets))}
+		s := &subset{key: key, name: SubsetName(name, len(subsets))}
 		subsets = append(subsets, s)
 		return s
 	}
@@ -144,7 +124,7 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 			case !ok:
 				reports = append(reports, fmt.Sprintf("policies[%d].flowControlSchemaName: %q names no schema; not limited", i, p.FlowControlSchemaName))
 			case t == v1alpha1.TokenBucket:
-				perRoute = map[string]*anypb.Any{localRateLimitFilter: mustAny(tokenBucket(base, i, schema.TokenBucket))}
+				perRoute = map[string]*anypb.Any{xdsmsg.LocalRateLimitFilter: xdsmsg.MustAny(tokenBucket(base, i, schema.TokenBucket))}
 			case t == v1alpha1.MaxRequestsInflight:
 				switch m := schema.MaxRequestsInflight.Max; {
 				case s.inflight == 0:
@@ -161,7 +141,7 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 		for j := range p.Rules {
 			t := translateRule(compiled[[2]int{i, j}], opts)
 			readsQuery = readsQuery || t.readsQuery
-			ruleName := UpstreamClusterRouteName(name, i, j)
+			ruleName := RouteName(name, i, j)
 			for k, c := range t.forward {
 				vh.Routes = append(vh.Routes, &routev3.Route{
 					Name:                 fmt.Sprintf("%s/route/%d", ruleName, k),
@@ -193,14 +173,14 @@ func UpstreamClusterResources(uc *v1alpha1.UpstreamCluster, opts UpstreamCluster
 			"which Kubernetes reads as empty and Envoy as written")
 	}
 
-	r := &Resources{}
+	r := &resources.Set{}
 	r.Routes = []*routev3.RouteConfiguration{{Name: base, VirtualHosts: []*routev3.VirtualHost{vh}}}
-	r.Listeners = []*listenerv3.Listener{upstreamClusterListener(uc, base, opts.Port)}
+	r.Listeners = []*listenerv3.Listener{listener(uc, base, opts.Port)}
 	r.Secrets = []*tlsv3.Secret{{
 		Name: base + "/serving",
 		Type: &tlsv3.Secret_TlsCertificate{TlsCertificate: &tlsv3.TlsCertificate{
-			CertificateChain: inline(uc.Spec.SecureServing.CertData),
-			PrivateKey:       inline(uc.Spec.SecureServing.KeyData),
+			CertificateChain: xdsmsg.Inline(uc.Spec.SecureServing.CertData),
+			PrivateKey:       xdsmsg.Inline(uc.Spec.SecureServing.KeyData),
 		}},
 	}}
 	for _, s := range subsets {
@@ -221,10 +201,6 @@ func sortedCopy(s []string) []string {
 	return slices.Compact(out)
 }
 
-func inline(b []byte) *corev3.DataSource {
-	return &corev3.DataSource{Specifier: &corev3.DataSource_InlineBytes{InlineBytes: b}}
-}
-
 // tokenBucket is a local rate limit of qps per second with room for burst;
 // over the limit Envoy answers 429, the filter's default.
 func tokenBucket(base string, policy int, tb *v1alpha1.TokenBucketFlowControlSchema) *localratelimitv3.LocalRateLimit {
@@ -242,23 +218,23 @@ func tokenBucket(base string, policy int, tb *v1alpha1.TokenBucketFlowControlSch
 	}
 }
 
-func upstreamClusterListener(uc *v1alpha1.UpstreamCluster, base string, port int32) *listenerv3.Listener {
+func listener(uc *v1alpha1.UpstreamCluster, base string, port int32) *listenerv3.Listener {
 	common := &tlsv3.CommonTlsContext{
 		AlpnProtocols: []string{"h2", "http/1.1"},
 		TlsCertificateSdsSecretConfigs: []*tlsv3.SdsSecretConfig{{
-			Name: base + "/serving", SdsConfig: adsConfigSource(),
+			Name: base + "/serving", SdsConfig: xdsmsg.ADSConfigSource(),
 		}},
 	}
 	dtls := &tlsv3.DownstreamTlsContext{CommonTlsContext: common}
 	if ca := uc.Spec.SecureServing.ClientCAData; len(ca) > 0 {
-		common.ValidationContextType = &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: &tlsv3.CertificateValidationContext{TrustedCa: inline(ca)}}
+		common.ValidationContextType = &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: &tlsv3.CertificateValidationContext{TrustedCa: xdsmsg.Inline(ca)}}
 		dtls.RequireClientCertificate = wrapperspb.Bool(true)
 	}
 	hcm := &hcmv3.HttpConnectionManager{
 		StatPrefix: base,
 		CodecType:  hcmv3.HttpConnectionManager_AUTO,
 		RouteSpecifier: &hcmv3.HttpConnectionManager_Rds{Rds: &hcmv3.Rds{
-			ConfigSource: adsConfigSource(), RouteConfigName: base,
+			ConfigSource: xdsmsg.ADSConfigSource(), RouteConfigName: base,
 		}},
 		// The path is matched as Kubernetes reads it, so Envoy must not
 		// normalise it, merge slashes or act on escaped slashes (the
@@ -266,24 +242,18 @@ func upstreamClusterListener(uc *v1alpha1.UpstreamCluster, base string, port int
 		NormalizePath:                wrapperspb.Bool(false),
 		PathWithEscapedSlashesAction: hcmv3.HttpConnectionManager_KEEP_UNCHANGED,
 		HttpFilters: []*hcmv3.HttpFilter{
-			{Name: localRateLimitFilter, ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: mustAny(&localratelimitv3.LocalRateLimit{StatPrefix: base})}},
-			{Name: routerFilter, ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: mustAny(&routerv3.Router{})}},
+			{Name: xdsmsg.LocalRateLimitFilter, ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: xdsmsg.MustAny(&localratelimitv3.LocalRateLimit{StatPrefix: base})}},
+			xdsmsg.Router(),
 		},
 	}
 	return &listenerv3.Listener{
 		Name:    base,
-		Address: socketAddress("0.0.0.0", port),
+		Address: xdsmsg.SocketAddress("0.0.0.0", port),
 		FilterChains: []*listenerv3.FilterChain{{
 			Name:             base,
 			FilterChainMatch: &listenerv3.FilterChainMatch{ServerNames: []string{uc.Name}},
-			TransportSocket: &corev3.TransportSocket{
-				Name:       tlsTransportSocket,
-				ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(dtls)},
-			},
-			Filters: []*listenerv3.Filter{{
-				Name:       httpConnectionManagerFilter,
-				ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: mustAny(hcm)},
-			}},
+			TransportSocket:  xdsmsg.TLSTransportSocket(dtls),
+			Filters:          []*listenerv3.Filter{xdsmsg.NetworkFilter(xdsmsg.HTTPConnectionManagerFilter, hcm)},
 		}},
 	}
 }
@@ -313,7 +283,7 @@ func subsetCluster(uc *v1alpha1.UpstreamCluster, name string, endpoints []string
 			sni = host
 		}
 		locality.LbEndpoints = append(locality.LbEndpoints, &endpointv3.LbEndpoint{HostIdentifier: &endpointv3.LbEndpoint_Endpoint{
-			Endpoint: &endpointv3.Endpoint{Address: socketAddress(host, int32(n)), Hostname: host},
+			Endpoint: &endpointv3.Endpoint{Address: xdsmsg.SocketAddress(host, int32(n)), Hostname: host},
 		}})
 	}
 	if len(locality.LbEndpoints) > 0 {
@@ -322,10 +292,10 @@ func subsetCluster(uc *v1alpha1.UpstreamCluster, name string, endpoints []string
 	cc := uc.Spec.ClientConfig
 	common := &tlsv3.CommonTlsContext{AlpnProtocols: []string{"h2"}}
 	if len(cc.CertData) > 0 || len(cc.KeyData) > 0 {
-		common.TlsCertificates = []*tlsv3.TlsCertificate{{CertificateChain: inline(cc.CertData), PrivateKey: inline(cc.KeyData)}}
+		common.TlsCertificates = []*tlsv3.TlsCertificate{{CertificateChain: xdsmsg.Inline(cc.CertData), PrivateKey: xdsmsg.Inline(cc.KeyData)}}
 	}
 	if !cc.Insecure && len(cc.CAData) > 0 {
-		common.ValidationContextType = &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: &tlsv3.CertificateValidationContext{TrustedCa: inline(cc.CAData)}}
+		common.ValidationContextType = &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: &tlsv3.CertificateValidationContext{TrustedCa: xdsmsg.Inline(cc.CAData)}}
 	}
 	utls := &tlsv3.UpstreamTlsContext{CommonTlsContext: common, Sni: sni, AutoHostSni: true}
 	c := &clusterv3.Cluster{
@@ -333,12 +303,9 @@ func subsetCluster(uc *v1alpha1.UpstreamCluster, name string, endpoints []string
 		ClusterDiscoveryType: &clusterv3.Cluster_Type{Type: clusterv3.Cluster_STATIC},
 		LbPolicy:             clusterv3.Cluster_ROUND_ROBIN,
 		LoadAssignment:       cla,
-		TransportSocket: &corev3.TransportSocket{
-			Name:       tlsTransportSocket,
-			ConfigType: &corev3.TransportSocket_TypedConfig{TypedConfig: mustAny(utls)},
-		},
+		TransportSocket:      xdsmsg.TLSTransportSocket(utls),
 		TypedExtensionProtocolOptions: map[string]*anypb.Any{
-			httpProtocolOptions: mustAny(&httpv3.HttpProtocolOptions{
+			xdsmsg.HTTPProtocolOptions: xdsmsg.MustAny(&httpv3.HttpProtocolOptions{
 				UpstreamProtocolOptions: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_{ExplicitHttpConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig{
 					ProtocolConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_Http2ProtocolOptions{Http2ProtocolOptions: &corev3.Http2ProtocolOptions{}},
 				}},

@@ -10,13 +10,12 @@
 //
 // First, conditions under which the regexes could read it differently from
 // Kubernetes make the query unclear, and a request with an unclear query is
-// answered by a guard route (upstreamcluster_guard.go) instead of being
-// forwarded: a ';' anywhere, a '%' in a key (it might decode to "watch"), a
-// key that is used more than once, or a '%' or '+' in a value the decision
-// reads. Second, in a clear query every key is as written and used once,
-// and the values read are as written, so a regex that finds "the pair of
-// key k" finds the one Kubernetes uses. Worked example, the list/watch
-// decision:
+// answered by a guard route (guard.go) instead of being forwarded: a ';'
+// anywhere, a '%' in a key (it might decode to "watch"), a key that is used
+// more than once, or a '%' or '+' in a value the decision reads. Second, in
+// a clear query every key is as written and used once, and the values read
+// are as written, so a regex that finds "the pair of key k" finds the one
+// Kubernetes uses. Worked example, the list/watch decision:
 //
 //	?watch=1&limit=5        watch present, not 0 or false     → watch
 //	?limit=5                watch absent                      → list
@@ -41,10 +40,10 @@
 //
 // A query of more than 10000 pairs, which Kubernetes reads as empty, cannot
 // be recognised by a regex of Envoy's size; such a query is read as
-// written. UpstreamClusterResources reports this once for every cluster
-// whose routes read the query.
+// written. Translate reports this once for every cluster whose routes read
+// the query.
 
-package xdsgen
+package envoy
 
 import (
 	"regexp"

@@ -19,13 +19,13 @@
 //     sees it encoded, and RE2 regexes of Envoy's size cannot decode it.
 //     Kubernetes clients do not escape the characters of API paths, so
 //     this costs nothing in practice but percent-escaped paths.
-//   - query guards (upstreamcluster_query.go), for a collection GET whose
-//     rule tells list from watch, or restricts names.
-//   - conditions Envoy cannot test (upstreamcluster_dnf.go: a regex over
-//     the size limit for a single value, a group containing ","): the
-//     conjunctions holding one, without it.
+//   - query guards (query.go), for a collection GET whose rule tells list
+//     from watch, or restricts names.
+//   - conditions Envoy cannot test (dnf.go: a regex over the size limit for
+//     a single value, a group containing ","): the conjunctions holding
+//     one, without it.
 
-package xdsgen
+package envoy
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package xdsgen
+package envoy
 
 import (
 	"fmt"
@@ -9,12 +9,13 @@ import (
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dispatch"
 	"github.com/projectsesame/sesame/internal/envoysim"
+	"github.com/projectsesame/sesame/xdsgen/resources"
 )
 
 // Generated UpstreamClusters and requests for the differential tests: the
 // vocabularies overlap on purpose (a resource called watch, a name called
 // status, namespaces as resource and as scope) so that the shapes of
-// upstreamcluster_path.go meet their edge cases.
+// path.go meet their edge cases.
 
 // pick returns one of vs.
 func pick[T any](rng *rand.Rand, vs ...T) T { return vs[rng.Intn(len(vs))] }
@@ -215,7 +216,7 @@ func decide(d *dispatch.Dispatcher, req request) (outcome, dispatch.Attributes) 
 }
 
 // envoyOutcome returns Envoy's outcome for a request, through envoysim.
-func envoyOutcome(res *Resources, cluster string, req request) outcome {
+func envoyOutcome(res *resources.Set, cluster string, req request) outcome {
 	got := envoysim.Route(res.Routes[0], "https", envoysim.Request{
 		Authority: cluster, Method: req.method, Path: req.target,
 		Headers: map[string][]string{"x-remote-user": {req.user}, "x-remote-group": {strings.Join(req.groups, ",")}},
