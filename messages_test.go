@@ -15,14 +15,15 @@ import (
 	"github.com/projectsesame/sesame"
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 // checkMessagesBounded checks what a translation writes against the API
 // server's limits: every message valid UTF-8, every condition message,
 // HTTPProxy description and sub-condition message within
-// dag.MaxConditionMessage, every Event message within dag.MaxEventMessage, and at most dag.MaxSubConditions errors and
+// graph.MaxConditionMessage, every Event message within graph.MaxEventMessage, and at most graph.MaxSubConditions errors and
 // warnings per HTTPProxy. With long, non-empty, it also checks that no
-// message quotes more than dag.MaxQuoted bytes of it.
+// message quotes more than graph.MaxQuoted bytes of it.
 func checkMessagesBounded(t *testing.T, res *sesame.Result, long string) {
 	t.Helper()
 	check := func(where, msg string, limit int) {
@@ -33,8 +34,8 @@ func checkMessagesBounded(t *testing.T, res *sesame.Result, long string) {
 		if !utf8.ValidString(msg) {
 			t.Errorf("%s: the message is not valid UTF-8: %q", where, msg)
 		}
-		if len(long) > dag.MaxQuoted && strings.Contains(msg, long[:dag.MaxQuoted+1]) {
-			t.Errorf("%s: the message quotes more than %d bytes of a value: %.300s...", where, dag.MaxQuoted, msg)
+		if len(long) > graph.MaxQuoted && strings.Contains(msg, long[:graph.MaxQuoted+1]) {
+			t.Errorf("%s: the message quotes more than %d bytes of a value: %.300s...", where, graph.MaxQuoted, msg)
 		}
 	}
 	for _, u := range res.Status {
@@ -56,15 +57,15 @@ func checkMessagesBounded(t *testing.T, res *sesame.Result, long string) {
 			t.Fatal(err)
 		}
 		where := fmt.Sprintf("%s %s/%s", u.Kind, u.Namespace, u.Name)
-		check(where+" description", st.Description, dag.MaxConditionMessage)
+		check(where+" description", st.Description, graph.MaxConditionMessage)
 		var conds []metav1.Condition
 		for _, c := range st.Conditions {
 			conds = append(conds, c.Condition)
-			if len(c.Errors) > dag.MaxSubConditions || len(c.Warnings) > dag.MaxSubConditions {
-				t.Errorf("%s: %d errors and %d warnings, over the limit of %d", where, len(c.Errors), len(c.Warnings), dag.MaxSubConditions)
+			if len(c.Errors) > graph.MaxSubConditions || len(c.Warnings) > graph.MaxSubConditions {
+				t.Errorf("%s: %d errors and %d warnings, over the limit of %d", where, len(c.Errors), len(c.Warnings), graph.MaxSubConditions)
 			}
 			for _, sub := range append(c.Errors, c.Warnings...) {
-				check(where+" sub-condition "+sub.Reason, sub.Message, dag.MaxConditionMessage)
+				check(where+" sub-condition "+sub.Reason, sub.Message, graph.MaxConditionMessage)
 			}
 		}
 		for _, p := range st.Parents {
@@ -74,20 +75,20 @@ func checkMessagesBounded(t *testing.T, res *sesame.Result, long string) {
 			conds = append(conds, l.Conditions...)
 		}
 		for _, c := range conds {
-			check(where+" condition "+c.Type, c.Message, dag.MaxConditionMessage)
+			check(where+" condition "+c.Type, c.Message, graph.MaxConditionMessage)
 		}
 	}
 	for _, e := range res.Events {
-		check(fmt.Sprintf("Event %s %s/%s %s", e.Kind, e.Namespace, e.Name, e.Reason), e.Message, dag.MaxEventMessage)
+		check(fmt.Sprintf("Event %s %s/%s %s", e.Kind, e.Namespace, e.Name, e.Reason), e.Message, graph.MaxEventMessage)
 	}
 	for _, w := range res.Warnings {
-		check("warning", w, dag.MaxConditionMessage)
+		check("warning", w, graph.MaxConditionMessage)
 	}
 }
 
 // TestMessagesBounded puts a 100,000-byte value in each field
 // FuzzHostileRoutes fills, in turn, through every kind of match and
-// filter: no message quotes more than dag.MaxQuoted bytes of it, and none
+// filter: no message quotes more than graph.MaxQuoted bytes of it, and none
 // exceeds the API server's limits.
 func TestMessagesBounded(t *testing.T) {
 	const n = 100_000
@@ -127,7 +128,7 @@ func TestMessagesBounded(t *testing.T) {
 }
 
 // TestProxyStatusBounded gives an HTTPProxy 1,000 invalid routes: its
-// status lists dag.MaxSubConditions errors, the last saying how many more.
+// status lists graph.MaxSubConditions errors, the last saying how many more.
 func TestProxyStatusBounded(t *testing.T) {
 	proxy := &contourv1.HTTPProxy{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "proxy"},
@@ -146,8 +147,8 @@ func TestProxyStatusBounded(t *testing.T) {
 	checkMessagesBounded(t, res, "")
 	st := res.Status[0].Status.(*contourv1.HTTPProxyStatus)
 	errs := st.Conditions[0].Errors
-	if len(errs) != dag.MaxSubConditions || !strings.Contains(errs[len(errs)-1].Message, "and 901 more errors") {
-		t.Errorf("%d errors, the last %q; want %d, the last saying 901 more", len(errs), errs[len(errs)-1].Message, dag.MaxSubConditions)
+	if len(errs) != graph.MaxSubConditions || !strings.Contains(errs[len(errs)-1].Message, "and 901 more errors") {
+		t.Errorf("%d errors, the last %q; want %d, the last saying 901 more", len(errs), errs[len(errs)-1].Message, graph.MaxSubConditions)
 	}
 }
 
@@ -201,8 +202,8 @@ func TestGatewayMessagesBounded(t *testing.T) {
 // TestMessagesCutAtTheLimits makes messages longer than the API's limits out
 // of many short values, each quoted whole: an HTTPRoute with 300 rules whose
 // regular expressions are invalid (so that Accepted lists them all), and an
-// Ingress with 40 hosts. The condition message is cut at dag.MaxConditionMessage, the Event at
-// dag.MaxEventMessage, each saying so.
+// Ingress with 40 hosts. The condition message is cut at graph.MaxConditionMessage, the Event at
+// graph.MaxEventMessage, each saying so.
 func TestMessagesCutAtTheLimits(t *testing.T) {
 	regex := gatewayv1.PathMatchRegularExpression
 	route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "r"}, Spec: gatewayv1.HTTPRouteSpec{
@@ -234,14 +235,14 @@ func TestMessagesCutAtTheLimits(t *testing.T) {
 	for _, u := range res.Status {
 		if st, ok := u.Status.(*gatewayv1.HTTPRouteStatus); ok {
 			for _, c := range st.Parents[0].Conditions {
-				if c.Type == "Accepted" && cut(c.Message) && len(c.Message) > dag.MaxConditionMessage-100 {
+				if c.Type == "Accepted" && cut(c.Message) && len(c.Message) > graph.MaxConditionMessage-100 {
 					found = true
 				}
 			}
 		}
 	}
 	if !found {
-		t.Errorf("no Accepted message cut at %d bytes", dag.MaxConditionMessage)
+		t.Errorf("no Accepted message cut at %d bytes", graph.MaxConditionMessage)
 	}
 	found = false
 	for _, e := range res.Events {
@@ -250,6 +251,6 @@ func TestMessagesCutAtTheLimits(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Errorf("no Translated Event cut at %d bytes: %v", dag.MaxEventMessage, res.Events)
+		t.Errorf("no Translated Event cut at %d bytes: %v", graph.MaxEventMessage, res.Events)
 	}
 }

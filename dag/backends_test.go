@@ -43,7 +43,7 @@ func TestEndpoints(t *testing.T) {
 	}}
 	b := &builder{index: newIndex(in)}
 	got := b.endpoints(&graph.Cluster{Service: types.NamespacedName{Namespace: "ns", Name: "web"}, Port: 80, PortName: "http"})
-	want := []graph.Endpoint{{"10.0.0.1", 8080}, {"10.0.0.2", 8080}, {"fd00::1", 8080}}
+	want := []graph.Endpoint{{Address: "10.0.0.1", Port: 8080}, {Address: "10.0.0.2", Port: 8080}, {Address: "fd00::1", Port: 8080}}
 	if !slices.Equal(got, want) {
 		t.Errorf("endpoints = %v, want %v", got, want)
 	}

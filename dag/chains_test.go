@@ -42,7 +42,7 @@ func TestHTTPSFilterChainMisdirected(t *testing.T) {
 	passthrough := testListener("db", gatewayv1.TLSProtocolType, "db.example.com")
 	all := []*listener{foo, wild, fallback, passthrough}
 	// A route on the wildcard listener for bar.example.com.
-	wild.hosts["bar.example.com"] = [][]*gatewayRoute{{{Route: graph.Route{Match: graph.RouteMatch{Path: graph.PathMatch{graph.PathPrefix, "/"}}}}}}
+	wild.hosts["bar.example.com"] = [][]*gatewayRoute{{{Route: graph.Route{Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/"}}}}}}
 
 	tests := []struct {
 		l    *listener

@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/projectsesame/sesame/internal/quote"
 	"github.com/projectsesame/sesame/internal/strpack"
 )
 
@@ -103,11 +102,6 @@ func describeLosses(losses []loss) string {
 	}
 	return b.String()
 }
-
-// objectKey names a route object.
-type objectKey struct{ kind, namespace, name string }
-
-func sourceKey(s graph.RouteSource) objectKey { return objectKey{s.Kind, s.Namespace, s.Name} }
 
 // conflict is a route that lost its match to the identical match of a
 // route that comes first.
@@ -319,34 +313,6 @@ func (b *builder) applyConflicts(parents []gatewayv1.RouteParentStatus, rules *c
 // identical ones of a route that comes first (seeds 000/001; no v1 reason
 // describes it).
 const ReasonConflicted = "Conflicted"
-
-func findCond(conds []metav1.Condition, typ string) *metav1.Condition {
-	for i := range conds {
-		if conds[i].Type == typ {
-			return &conds[i]
-		}
-	}
-	return nil
-}
-
-// setCondition replaces or appends a condition, keeping the generation and
-// time the list's other conditions have: all of one object's conditions are
-// written at once.
-func setCondition(conds []metav1.Condition, typ string, status metav1.ConditionStatus, reason, message string) []metav1.Condition {
-	c := metav1.Condition{Type: typ, Status: status, Reason: reason, Message: quote.Cap(message, MaxConditionMessage)}
-	if len(conds) > 0 {
-		c.ObservedGeneration, c.LastTransitionTime = conds[0].ObservedGeneration, conds[0].LastTransitionTime
-	}
-	if old := findCond(conds, typ); old != nil {
-		*old = c
-		return conds
-	}
-	return append(conds, c)
-}
-
-func removeCondition(conds []metav1.Condition, typ string) []metav1.Condition {
-	return slices.DeleteFunc(conds, func(c metav1.Condition) bool { return c.Type == typ })
-}
 
 // anyKept reports whether any of the compiled routes is left in a hostname
 // group of a listener once conflicts are settled (Route.kept). Fall-through

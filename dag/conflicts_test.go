@@ -15,19 +15,21 @@ func TestDropConflicts(t *testing.T) {
 	r := func(name string, age, rule int, m graph.RouteMatch) *gatewayRoute {
 		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule}, Match: m}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
 	}
-	prefix := func(v string) graph.RouteMatch { return graph.RouteMatch{Path: graph.PathMatch{graph.PathPrefix, v}} }
+	prefix := func(v string) graph.RouteMatch {
+		return graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: v}}
+	}
 	withHeaders := func(m graph.RouteMatch, hs ...graph.StringMatch) graph.RouteMatch { m.Headers = hs; return m }
 	a, b := graph.StringMatch{Name: "a", Type: graph.MatchExact, Value: "1"}, graph.StringMatch{Name: "b", Type: graph.MatchExact, Value: "2"}
 
 	routes := []*gatewayRoute{
 		r("old", 1, 0, prefix("/api")),
-		r("new", 2, 0, prefix("/api")),                                                   // same match, newer: dropped
-		r("new", 2, 1, prefix("/web")),                                                   // different path: kept
-		r("old", 1, 1, withHeaders(prefix("/x"), a, b)),                                  // headers as a set ...
-		r("new", 2, 2, withHeaders(prefix("/x"), b, a)),                                  // ... in another order: dropped
-		r("new", 2, 3, withHeaders(prefix("/x"), a)),                                     // a subset of headers: kept
-		r("old", 1, 2, prefix("/api")),                                                   // the same route twice: not a conflict
-		r("new", 2, 4, graph.RouteMatch{Path: graph.PathMatch{graph.PathExact, "/api"}}), // Exact differs from prefix: kept
+		r("new", 2, 0, prefix("/api")),                  // same match, newer: dropped
+		r("new", 2, 1, prefix("/web")),                  // different path: kept
+		r("old", 1, 1, withHeaders(prefix("/x"), a, b)), // headers as a set ...
+		r("new", 2, 2, withHeaders(prefix("/x"), b, a)), // ... in another order: dropped
+		r("new", 2, 3, withHeaders(prefix("/x"), a)),    // a subset of headers: kept
+		r("old", 1, 2, prefix("/api")),                  // the same route twice: not a conflict
+		r("new", 2, 4, graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathExact, Value: "/api"}}), // Exact differs from prefix: kept
 	}
 	sortRoutes(routes)
 	kept := dropConflicts("a.example.com", routes)
@@ -54,7 +56,7 @@ func TestDropConflictsSameAge(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	objects := objectRules{}
 	r := func(namespace, name string) *gatewayRoute {
-		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute", Namespace: namespace, Name: name}, Match: graph.RouteMatch{Path: graph.PathMatch{graph.PathExact, "/pkg.Svc/Get"}}}, age: ageOf(t0), grpcService: 7, grpcMethod: 3, rules: objects.of(namespace + "/" + name)}
+		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute", Namespace: namespace, Name: name}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathExact, Value: "/pkg.Svc/Get"}}}, age: ageOf(t0), grpcService: 7, grpcMethod: 3, rules: objects.of(namespace + "/" + name)}
 	}
 	// "team-b/web" comes before "team/api": '-' sorts before '/'.
 	routes := []*gatewayRoute{r("team", "api"), r("team-b", "web")}
@@ -78,7 +80,7 @@ func TestDropConflictsApart(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	objects := objectRules{}
 	r := func(name string, age int, path string) *gatewayRoute {
-		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: graph.RouteMatch{Path: graph.PathMatch{graph.PathPrefix, path}}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
+		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: path}}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
 	}
 	routes := []*gatewayRoute{r("new", 3, "/api"), r("mid", 2, "/apx"), r("old", 1, "/api"), r("short", 4, "/a")}
 	sortRoutes(routes)
@@ -116,7 +118,7 @@ func TestDropIdenticalLongRuns(t *testing.T) {
 			// Four-letter paths, one shape; names repeat so that some
 			// identical matches are of the same object.
 			path := fmt.Sprintf("/p%02d", i%7)
-			routes = append(routes, &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: fmt.Sprintf("r%d", i%5), Rule: i}, Match: graph.RouteMatch{Path: graph.PathMatch{graph.PathPrefix, path}}}, age: ageOf(t0.Add(time.Duration(i%11) * time.Minute))})
+			routes = append(routes, &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: fmt.Sprintf("r%d", i%5), Rule: i}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: path}}}, age: ageOf(t0.Add(time.Duration(i%11) * time.Minute))})
 		}
 		sortRoutes(routes)
 		// What each route should become: the first route with a match

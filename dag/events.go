@@ -17,7 +17,7 @@ type events struct {
 }
 
 func (e *events) add(ev graph.Event) {
-	ev.Message = quote.Cap(ev.Message, MaxEventMessage)
+	ev.Message = quote.Cap(ev.Message, graph.MaxEventMessage)
 	if e.seen == nil {
 		e.seen = map[graph.Event]bool{}
 	}
@@ -42,3 +42,8 @@ func (e *events) sorted() []graph.Event {
 	slices.SortStableFunc(out, graph.CompareEventObjects)
 	return out
 }
+
+// objectKey names an object: kind, namespace and name.
+type objectKey struct{ kind, namespace, name string }
+
+func sourceKey(s graph.RouteSource) objectKey { return objectKey{s.Kind, s.Namespace, s.Name} }

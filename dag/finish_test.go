@@ -13,7 +13,7 @@ import (
 func TestSortRoutes(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	r := func(name string, age int, rule, match int, typ graph.PathMatchType, value string) *gatewayRoute {
-		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule, Match: match}, Match: graph.RouteMatch{Path: graph.PathMatch{typ, value}}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute))}
+		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule, Match: match}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: typ, Value: value}}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute))}
 	}
 	// In the order the Gateway API requires; each line names the rule that
 	// puts it after the line before.
@@ -58,7 +58,7 @@ func sortsFromShuffles(t *testing.T, want []*gatewayRoute, describe func(*gatewa
 func TestSortGRPCRoutes(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	r := func(name string, age, rule int, typ graph.PathMatchType, path string, service, method uint16, headers int) *gatewayRoute {
-		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute", Namespace: "ns", Name: name, Rule: rule}, Match: graph.RouteMatch{Path: graph.PathMatch{typ, path}, Headers: make([]graph.StringMatch, headers)}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), grpcService: service, grpcMethod: method}
+		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute", Namespace: "ns", Name: name, Rule: rule}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: typ, Value: path}, Headers: make([]graph.StringMatch, headers)}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), grpcService: service, grpcMethod: method}
 	}
 	// In the order the spec requires; each line names the rule that puts
 	// it after the line before.
@@ -100,7 +100,7 @@ func TestShapeCodeOrderIsCompareShape(t *testing.T) {
 	for _, n := range []uint16{0, 1, 2, 1024, 2046, 2047, 2048, 1<<16 - 1} {
 		for _, m := range []uint16{0, 1, 3, 2046, 2047, 5000} {
 			for _, headers := range []int{0, 1, 16, 62, 63, 64, 70} {
-				for _, path := range []graph.PathMatch{{graph.PathPrefix, "/"}, {graph.PathExact, "/a/b"}} {
+				for _, path := range []graph.PathMatch{{Type: graph.PathPrefix, Value: "/"}, {Type: graph.PathExact, Value: "/a/b"}} {
 					r := &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute"}, Match: graph.RouteMatch{Path: path, Headers: make([]graph.StringMatch, headers)}}, grpcService: n, grpcMethod: m}
 					r.shape = shapeCode(r)
 					routes = append(routes, r)

@@ -40,9 +40,9 @@ var grpcMatchTests = []struct {
 	problem         string    // a part of the problem, when the match is refused
 }{
 	// Exact.
-	{"service and method", false, "pkg.Svc", "Get", graph.PathMatch{graph.PathExact, "/pkg.Svc/Get"}, [2]uint16{7, 3}, ""},
-	{"service only", false, "pkg.Svc", "", graph.PathMatch{graph.PathPrefix, "/pkg.Svc"}, [2]uint16{7, 0}, ""},
-	{"method only", false, "", "Get", graph.PathMatch{graph.PathRegularExpression, "/[^/]+/Get"}, [2]uint16{0, 3}, ""},
+	{"service and method", false, "pkg.Svc", "Get", graph.PathMatch{Type: graph.PathExact, Value: "/pkg.Svc/Get"}, [2]uint16{7, 3}, ""},
+	{"service only", false, "pkg.Svc", "", graph.PathMatch{Type: graph.PathPrefix, Value: "/pkg.Svc"}, [2]uint16{7, 0}, ""},
+	{"method only", false, "", "Get", graph.PathMatch{Type: graph.PathRegularExpression, Value: "/[^/]+/Get"}, [2]uint16{0, 3}, ""},
 	{"neither", false, "", "", graph.PathMatch{}, [2]uint16{}, "give a service, a method or both"},
 	{"not a service name", false, "pkg/Svc", "", graph.PathMatch{}, [2]uint16{}, "is not a gRPC service name"},
 	{"not a method name", false, "", "Get.x", graph.PathMatch{}, [2]uint16{}, "is not a gRPC method name"},
@@ -50,10 +50,10 @@ var grpcMatchTests = []struct {
 	// RegularExpression: the parts as they stand in the path, a missing
 	// one matching any name; each counts its characters there, without
 	// the anchors it loses.
-	{"regex service and method", true, `pkg\.v[0-9]+\.Svc`, "Get.*", graph.PathMatch{graph.PathRegularExpression, `/(pkg\.v[0-9]+\.Svc)/(Get.*)`}, [2]uint16{17, 5}, ""},
-	{"regex service only", true, `pkg\..*`, "", graph.PathMatch{graph.PathRegularExpression, `/(pkg\..*)/([^/]+)`}, [2]uint16{7, 0}, ""},
-	{"regex method only", true, "", "Get.*", graph.PathMatch{graph.PathRegularExpression, `/([^/]+)/(Get.*)`}, [2]uint16{0, 5}, ""},
-	{"anchors at the edges", true, `^pkg\.A$|^pkg\.B$`, `^Get$|^List$`, graph.PathMatch{graph.PathRegularExpression, `/(pkg\.A|pkg\.B)/(Get|List)`}, [2]uint16{13, 8}, ""},
+	{"regex service and method", true, `pkg\.v[0-9]+\.Svc`, "Get.*", graph.PathMatch{Type: graph.PathRegularExpression, Value: `/(pkg\.v[0-9]+\.Svc)/(Get.*)`}, [2]uint16{17, 5}, ""},
+	{"regex service only", true, `pkg\..*`, "", graph.PathMatch{Type: graph.PathRegularExpression, Value: `/(pkg\..*)/([^/]+)`}, [2]uint16{7, 0}, ""},
+	{"regex method only", true, "", "Get.*", graph.PathMatch{Type: graph.PathRegularExpression, Value: `/([^/]+)/(Get.*)`}, [2]uint16{0, 5}, ""},
+	{"anchors at the edges", true, `^pkg\.A$|^pkg\.B$`, `^Get$|^List$`, graph.PathMatch{Type: graph.PathRegularExpression, Value: `/(pkg\.A|pkg\.B)/(Get|List)`}, [2]uint16{13, 8}, ""},
 	{"anchor in the middle", true, "", `Get$List`, graph.PathMatch{}, [2]uint16{}, "anchors may only begin or end the expression"},
 	{"invalid part", true, "(", "", graph.PathMatch{}, [2]uint16{}, "method.service: invalid RE2"},
 	{"part too large", true, "", `[a-z_.]{40}`, graph.PathMatch{}, [2]uint16{}, "method.method: the regular expression"},

@@ -91,17 +91,17 @@ var chainTests = []struct {
 	problem  string
 }{
 	// Paths.
-	{"no conditions anywhere", nil, nil, graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/"}}, ""},
-	{"route prefix", nil, chainStep{prefixCond("/foo")}, graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/foo"}}, ""},
-	{"include and route prefix", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/v1")}, graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/api/v1"}}, ""},
-	{"include and route /", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/")}, graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/api/"}}, ""},
-	{"include and no route path", []chainStep{{prefixCond("/api")}}, nil, graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/api"}}, ""},
-	{"three deep", []chainStep{{prefixCond("/a")}, {prefixCond("/b/")}, {prefixCond("/c")}}, chainStep{exactCond("/d")}, graph.RouteMatch{Path: graph.PathMatch{graph.PathExact, "/a/b/c/d"}}, ""},
-	{"wildcard under an include", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/*/users")}, graph.RouteMatch{Path: graph.PathMatch{graph.PathRegularExpression, `(?s)^/api/[^/]+/users.*$`}}, ""},
+	{"no conditions anywhere", nil, nil, graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathStringPrefix, Value: "/"}}, ""},
+	{"route prefix", nil, chainStep{prefixCond("/foo")}, graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathStringPrefix, Value: "/foo"}}, ""},
+	{"include and route prefix", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/v1")}, graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathStringPrefix, Value: "/api/v1"}}, ""},
+	{"include and route /", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/")}, graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathStringPrefix, Value: "/api/"}}, ""},
+	{"include and no route path", []chainStep{{prefixCond("/api")}}, nil, graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathStringPrefix, Value: "/api"}}, ""},
+	{"three deep", []chainStep{{prefixCond("/a")}, {prefixCond("/b/")}, {prefixCond("/c")}}, chainStep{exactCond("/d")}, graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathExact, Value: "/a/b/c/d"}}, ""},
+	{"wildcard under an include", []chainStep{{prefixCond("/api")}}, chainStep{prefixCond("/*/users")}, graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathRegularExpression, Value: `(?s)^/api/[^/]+/users.*$`}}, ""},
 	{"dot segment across the join", []chainStep{{prefixCond("/api/")}}, chainStep{prefixCond("/../admin")}, graph.RouteMatch{}, `".." segment`},
 	// Headers are ANDed down the chain, in chain order.
 	{"headers from every level", []chainStep{{headerCond("x-a", "1")}, {headerCond("x-b", "2")}}, chainStep{headerCond("x-c", "3")},
-		graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/"}, Headers: []graph.StringMatch{
+		graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathStringPrefix, Value: "/"}, Headers: []graph.StringMatch{
 			{Name: "x-a", Type: graph.MatchExact, Value: "1"}, {Name: "x-b", Type: graph.MatchExact, Value: "2"}, {Name: "x-c", Type: graph.MatchExact, Value: "3"}}}, ""},
 	{"a child cannot replace its include's header", []chainStep{{headerCond("x-team", "a")}}, chainStep{headerCond("x-team", "b")}, graph.RouteMatch{}, "two exact conditions"},
 	{"conflict between two includes", []chainStep{{headerCond("x", "a")}, {{Header: &contourv1.HeaderMatchCondition{Name: "x", NotPresent: true}}}}, nil, graph.RouteMatch{}, "absent"},

@@ -11,7 +11,7 @@ import (
 
 func placeRoute(field string, permitInsecure bool) orderedRoute {
 	return orderedRoute{
-		route:          &graph.Route{Source: graph.RouteSource{Kind: "HTTPProxy", Namespace: "ns", Name: "p", Field: field}, Match: graph.RouteMatch{Path: graph.PathMatch{graph.PathStringPrefix, "/"}}, Backends: []graph.WeightedCluster{{Cluster: &graph.Cluster{}, Weight: 1}}},
+		route:          &graph.Route{Source: graph.RouteSource{Kind: "HTTPProxy", Namespace: "ns", Name: "p", Field: field}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathStringPrefix, Value: "/"}}, Backends: []graph.WeightedCluster{{Cluster: &graph.Cluster{}, Weight: 1}}},
 		permitInsecure: permitInsecure,
 	}
 }

@@ -114,7 +114,7 @@ func TestProxyHeadersPolicy(t *testing.T) {
 		Remove: []string{"X-B"},
 	}
 	m, host, problem := proxyHeadersPolicy(hp, "requestHeadersPolicy", true)
-	if problem != "" || host != "h" || len(m.Set) != 1 || m.Set[0] != (graph.Header{"x-a", "1"}) || len(m.Remove) != 1 || m.Remove[0] != "x-b" {
+	if problem != "" || host != "h" || len(m.Set) != 1 || m.Set[0] != (graph.Header{Name: "x-a", Value: "1"}) || len(m.Remove) != 1 || m.Remove[0] != "x-b" {
 		t.Errorf("got %+v, host %q, problem %q", m, host, problem)
 	}
 	for _, tt := range []struct {

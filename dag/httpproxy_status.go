@@ -36,6 +36,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/quote"
 )
 
@@ -60,7 +61,7 @@ func (s *proxyStatus) addWarning(typ, reason, format string, args ...any) {
 }
 
 func appendSub(list []contourv1.SubCondition, typ, reason, message string) []contourv1.SubCondition {
-	sub := contourv1.SubCondition{Type: typ, Status: metav1.ConditionTrue, Reason: reason, Message: quote.Cap(message, MaxConditionMessage)}
+	sub := contourv1.SubCondition{Type: typ, Status: metav1.ConditionTrue, Reason: reason, Message: quote.Cap(message, graph.MaxConditionMessage)}
 	if slices.Contains(list, sub) {
 		return list
 	}
@@ -114,7 +115,7 @@ func summarizeProxyStatus(st *contourv1.HTTPProxyStatus) {
 		for i, sub := range all {
 			messages[i] = sub.Message
 		}
-		cond.Reason, cond.Message = "MultipleReasons", quote.Cap(strings.Join(messages, " "), MaxConditionMessage)
+		cond.Reason, cond.Message = "MultipleReasons", quote.Cap(strings.Join(messages, " "), graph.MaxConditionMessage)
 	}
 	cond.Status, st.CurrentStatus, st.Description = metav1.ConditionTrue, contourv1.StatusValid, cond.Message
 	switch {
@@ -126,14 +127,14 @@ func summarizeProxyStatus(st *contourv1.HTTPProxyStatus) {
 }
 
 // listedSubs returns the sub-conditions a status lists: at most
-// MaxSubConditions, the last saying how many more of what there were.
+// graph.MaxSubConditions, the last saying how many more of what there were.
 func listedSubs(list []contourv1.SubCondition, what string) []contourv1.SubCondition {
-	if len(list) <= MaxSubConditions {
+	if len(list) <= graph.MaxSubConditions {
 		return list
 	}
-	out := slices.Clone(list[:MaxSubConditions-1])
+	out := slices.Clone(list[:graph.MaxSubConditions-1])
 	return append(out, contourv1.SubCondition{
-		Type: list[MaxSubConditions-1].Type, Status: metav1.ConditionTrue, Reason: "TooMany",
-		Message: fmt.Sprintf("and %d more %s, not listed so that the status stays within the API server's limits; fix the ones above and translate again.", len(list)-MaxSubConditions+1, what),
+		Type: list[graph.MaxSubConditions-1].Type, Status: metav1.ConditionTrue, Reason: "TooMany",
+		Message: fmt.Sprintf("and %d more %s, not listed so that the status stays within the API server's limits; fix the ones above and translate again.", len(list)-graph.MaxSubConditions+1, what),
 	})
 }

@@ -28,15 +28,15 @@ var ingressPathTests = []struct {
 	problem string // substring; "" when valid
 }{
 	// Exact.
-	{"/login", exactType, graph.PathMatch{graph.PathExact, "/login"}, ""},
-	{"/login/", exactType, graph.PathMatch{graph.PathExact, "/login/"}, ""},
-	{"", exactType, graph.PathMatch{graph.PathExact, "/"}, ""}, // an empty path is "/", as in Contour
+	{"/login", exactType, graph.PathMatch{Type: graph.PathExact, Value: "/login"}, ""},
+	{"/login/", exactType, graph.PathMatch{Type: graph.PathExact, Value: "/login/"}, ""},
+	{"", exactType, graph.PathMatch{Type: graph.PathExact, Value: "/"}, ""}, // an empty path is "/", as in Contour
 
 	// Prefix: whole segments, trailing "/" dropped, "/" for everything.
-	{"/docs", prefixType, graph.PathMatch{graph.PathPrefix, "/docs"}, ""},
-	{"/docs/", prefixType, graph.PathMatch{graph.PathPrefix, "/docs"}, ""},
-	{"/", prefixType, graph.PathMatch{graph.PathPrefix, "/"}, ""},
-	{"", prefixType, graph.PathMatch{graph.PathPrefix, "/"}, ""},
+	{"/docs", prefixType, graph.PathMatch{Type: graph.PathPrefix, Value: "/docs"}, ""},
+	{"/docs/", prefixType, graph.PathMatch{Type: graph.PathPrefix, Value: "/docs"}, ""},
+	{"/", prefixType, graph.PathMatch{Type: graph.PathPrefix, Value: "/"}, ""},
+	{"", prefixType, graph.PathMatch{Type: graph.PathPrefix, Value: "/"}, ""},
 
 	// The Ingress API's rules for Exact and Prefix.
 	{"/a//b", prefixType, graph.PathMatch{}, `contains "//"`},
@@ -48,12 +48,12 @@ var ingressPathTests = []struct {
 
 	// ImplementationSpecific, and no pathType: Contour's string prefix, or
 	// a regular expression when the path has ^ + * [ ] %.
-	{"/static", implSpecific, graph.PathMatch{graph.PathStringPrefix, "/static"}, ""},
-	{"/static", nil, graph.PathMatch{graph.PathStringPrefix, "/static"}, ""},
-	{"", nil, graph.PathMatch{graph.PathStringPrefix, "/"}, ""},
-	{"/items/[0-9]+", implSpecific, graph.PathMatch{graph.PathRegularExpression, "/items/[0-9]+"}, ""},
-	{"/list/.*", nil, graph.PathMatch{graph.PathRegularExpression, "/list/.*"}, ""},
-	{"/a.b", nil, graph.PathMatch{graph.PathStringPrefix, "/a.b"}, ""}, // '.' is not one of Contour's regex characters
+	{"/static", implSpecific, graph.PathMatch{Type: graph.PathStringPrefix, Value: "/static"}, ""},
+	{"/static", nil, graph.PathMatch{Type: graph.PathStringPrefix, Value: "/static"}, ""},
+	{"", nil, graph.PathMatch{Type: graph.PathStringPrefix, Value: "/"}, ""},
+	{"/items/[0-9]+", implSpecific, graph.PathMatch{Type: graph.PathRegularExpression, Value: "/items/[0-9]+"}, ""},
+	{"/list/.*", nil, graph.PathMatch{Type: graph.PathRegularExpression, Value: "/list/.*"}, ""},
+	{"/a.b", nil, graph.PathMatch{Type: graph.PathStringPrefix, Value: "/a.b"}, ""}, // '.' is not one of Contour's regex characters
 	{"/bad[", implSpecific, graph.PathMatch{}, "invalid RE2"},
 	{"^/anchored", implSpecific, graph.PathMatch{}, `does not start with "/"`},
 	{"/(x{1000}){1000}*", implSpecific, graph.PathMatch{}, "invalid RE2"},

@@ -33,9 +33,9 @@ const ReasonInternalError = "InternalError"
 // Service, or an object not in scope); the caller then says it elsewhere.
 // Status stays ordered; Events too.
 func ReportInternalError(g *graph.Graph, kind, namespace, name, message string) bool {
-	message = quote.Cap(message, MaxConditionMessage)
+	message = quote.Cap(message, graph.MaxConditionMessage)
 	if kind == "Ingress" {
-		ev := graph.Event{APIVersion: ingressAPIVersion, Kind: kind, Namespace: namespace, Name: name, Type: graph.EventWarning, Reason: ReasonInternalError, Message: quote.Cap(message, MaxEventMessage)}
+		ev := graph.Event{APIVersion: ingressAPIVersion, Kind: kind, Namespace: namespace, Name: name, Type: graph.EventWarning, Reason: ReasonInternalError, Message: quote.Cap(message, graph.MaxEventMessage)}
 		// After every Event of the same object: the story's end.
 		g.Events = append(g.Events, ev)
 		slices.SortStableFunc(g.Events, graph.CompareEventObjects)
@@ -71,13 +71,13 @@ func internalRouteError(parents []gatewayv1.RouteParentStatus, message string) {
 		if c := findCond(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid)); c != nil && c.Status == metav1.ConditionTrue {
 			message = c.Message + " " + message
 		}
-		p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid), metav1.ConditionTrue, ReasonInternalError, quote.Cap(message, MaxConditionMessage))
+		p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid), metav1.ConditionTrue, ReasonInternalError, quote.Cap(message, graph.MaxConditionMessage))
 	}
 }
 
 // internalProxyError adds an error to an HTTPProxy's status, first, as
 // the one that most needs a reader, and derives the rest anew. A list
-// already cut to MaxSubConditions stays so: the last error it listed gives
+// already cut to graph.MaxSubConditions stays so: the last error it listed gives
 // way, and its summary then counts one too few.
 func internalProxyError(st *contourv1.HTTPProxyStatus, message string) {
 	if len(st.Conditions) == 0 {
@@ -86,7 +86,7 @@ func internalProxyError(st *contourv1.HTTPProxyStatus, message string) {
 	c := &st.Conditions[0]
 	sub := contourv1.SubCondition{Type: contourv1.ConditionTypeSpecError, Status: metav1.ConditionTrue, Reason: ReasonInternalError, Message: message}
 	c.Errors = append([]contourv1.SubCondition{sub}, c.Errors...)
-	if n := len(c.Errors); n > MaxSubConditions {
+	if n := len(c.Errors); n > graph.MaxSubConditions {
 		c.Errors = slices.Delete(c.Errors, n-2, n-1)
 	}
 	summarizeProxyStatus(st)

@@ -239,7 +239,7 @@ func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
 			for _, method := range []string{"", "GET"} {
 				for _, conditions := range []int{0, 1, 2} {
 					http = append(http, &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute"}, Match: graph.RouteMatch{
-						Path: graph.PathMatch{typ, path}, Method: method, Headers: make([]graph.StringMatch, conditions), QueryParams: make([]graph.StringMatch, 2-conditions),
+						Path: graph.PathMatch{Type: typ, Value: path}, Method: method, Headers: make([]graph.StringMatch, conditions), QueryParams: make([]graph.StringMatch, 2-conditions),
 					}}})
 				}
 			}
@@ -248,9 +248,9 @@ func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
 	for _, service := range []uint16{0, 1, 7, 1<<16 - 1} {
 		for _, method := range []uint16{0, 3, 9} {
 			for _, headers := range []int{0, 1, 2} {
-				path := graph.PathMatch{graph.PathPrefix, "/"} // what a match with neither has; the others' paths do not count
+				path := graph.PathMatch{Type: graph.PathPrefix, Value: "/"} // what a match with neither has; the others' paths do not count
 				if service+method > 0 {
-					path = graph.PathMatch{graph.PathRegularExpression, "/x"}
+					path = graph.PathMatch{Type: graph.PathRegularExpression, Value: "/x"}
 				}
 				grpc = append(grpc, &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute"}, Match: graph.RouteMatch{Path: path, Headers: make([]graph.StringMatch, headers)}}, grpcService: service, grpcMethod: method})
 			}

@@ -20,23 +20,23 @@ func TestPathMatch(t *testing.T) {
 		problem string // a substring of the problem; "" when valid
 	}{
 		// Defaults: the API's default match is PathPrefix "/".
-		{"nil path", nil, graph.PathMatch{graph.PathPrefix, "/"}, ""},
-		{"no type", &gatewayv1.HTTPPathMatch{Value: new("/a")}, graph.PathMatch{graph.PathPrefix, "/a"}, ""},
-		{"no value", &gatewayv1.HTTPPathMatch{Type: &exact}, graph.PathMatch{graph.PathExact, "/"}, ""},
+		{"nil path", nil, graph.PathMatch{Type: graph.PathPrefix, Value: "/"}, ""},
+		{"no type", &gatewayv1.HTTPPathMatch{Value: new("/a")}, graph.PathMatch{Type: graph.PathPrefix, Value: "/a"}, ""},
+		{"no value", &gatewayv1.HTTPPathMatch{Type: &exact}, graph.PathMatch{Type: graph.PathExact, Value: "/"}, ""},
 
 		// Prefixes match whole segments; a trailing slash is ignored.
-		{"prefix", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/v2")}, graph.PathMatch{graph.PathPrefix, "/v2"}, ""},
-		{"prefix trailing slash", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/v2/")}, graph.PathMatch{graph.PathPrefix, "/v2"}, ""},
-		{"root prefix kept", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/")}, graph.PathMatch{graph.PathPrefix, "/"}, ""},
-		{"exact keeps trailing slash", &gatewayv1.HTTPPathMatch{Type: &exact, Value: new("/v2/")}, graph.PathMatch{graph.PathExact, "/v2/"}, ""},
+		{"prefix", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/v2")}, graph.PathMatch{Type: graph.PathPrefix, Value: "/v2"}, ""},
+		{"prefix trailing slash", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/v2/")}, graph.PathMatch{Type: graph.PathPrefix, Value: "/v2"}, ""},
+		{"root prefix kept", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/")}, graph.PathMatch{Type: graph.PathPrefix, Value: "/"}, ""},
+		{"exact keeps trailing slash", &gatewayv1.HTTPPathMatch{Type: &exact, Value: new("/v2/")}, graph.PathMatch{Type: graph.PathExact, Value: "/v2/"}, ""},
 
 		// Invalid values.
 		{"relative", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("v2")}, graph.PathMatch{}, "does not start with"},
 		{"query", &gatewayv1.HTTPPathMatch{Type: &exact, Value: new("/a?b=c")}, graph.PathMatch{}, "query or fragment"},
 		{"fragment", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/a#b")}, graph.PathMatch{}, "query or fragment"},
 		{"double slash", &gatewayv1.HTTPPathMatch{Type: &prefix, Value: new("/a//b")}, graph.PathMatch{}, `"//"`},
-		{"regex", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new("/a.*")}, graph.PathMatch{graph.PathRegularExpression, "/a.*"}, ""},
-		{"regex need not start with a slash", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new(".*/x")}, graph.PathMatch{graph.PathRegularExpression, ".*/x"}, ""},
+		{"regex", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new("/a.*")}, graph.PathMatch{Type: graph.PathRegularExpression, Value: "/a.*"}, ""},
+		{"regex need not start with a slash", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new(".*/x")}, graph.PathMatch{Type: graph.PathRegularExpression, Value: ".*/x"}, ""},
 		{"bad regex", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new("/a(")}, graph.PathMatch{}, "invalid RE2 regular expression"},
 		{"Perl-only regex", &gatewayv1.HTTPPathMatch{Type: &regex, Value: new(`/(?=a)`)}, graph.PathMatch{}, "invalid RE2"},
 		{"unknown type", &gatewayv1.HTTPPathMatch{Type: &other, Value: new("/a")}, graph.PathMatch{}, `"Glob" is not one of`},

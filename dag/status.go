@@ -1,8 +1,11 @@
 package dag
 
 import (
+	"slices"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/quote"
 )
 
@@ -31,7 +34,7 @@ func (c *conditions) set(typ string, status bool, reason, message string) {
 		ObservedGeneration: c.generation,
 		LastTransitionTime: c.now,
 		Reason:             reason,
-		Message:            quote.Cap(message, MaxConditionMessage),
+		Message:            quote.Cap(message, graph.MaxConditionMessage),
 	}
 	if status {
 		cond.Status = metav1.ConditionTrue
@@ -43,4 +46,32 @@ func (c *conditions) set(typ string, status bool, reason, message string) {
 		}
 	}
 	c.list = append(c.list, cond)
+}
+
+func findCond(conds []metav1.Condition, typ string) *metav1.Condition {
+	for i := range conds {
+		if conds[i].Type == typ {
+			return &conds[i]
+		}
+	}
+	return nil
+}
+
+// setCondition replaces or appends a condition, keeping the generation and
+// time the list's other conditions have: all of one object's conditions are
+// written at once.
+func setCondition(conds []metav1.Condition, typ string, status metav1.ConditionStatus, reason, message string) []metav1.Condition {
+	c := metav1.Condition{Type: typ, Status: status, Reason: reason, Message: quote.Cap(message, graph.MaxConditionMessage)}
+	if len(conds) > 0 {
+		c.ObservedGeneration, c.LastTransitionTime = conds[0].ObservedGeneration, conds[0].LastTransitionTime
+	}
+	if old := findCond(conds, typ); old != nil {
+		*old = c
+		return conds
+	}
+	return append(conds, c)
+}
+
+func removeCondition(conds []metav1.Condition, typ string) []metav1.Condition {
+	return slices.DeleteFunc(conds, func(c metav1.Condition) bool { return c.Type == typ })
 }
