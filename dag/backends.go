@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	corev1 "k8s.io/api/core/v1"
@@ -133,18 +135,18 @@ func (b *builder) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRe
 		fromGroup: gatewayv1.GroupName, fromKind: fromKind, fromNamespace: fromNamespace,
 		toGroup: "", toKind: "Service", toNamespace: namespace, toName: string(ref.Name),
 	}) {
-		return nil, string(gatewayv1.RouteReasonRefNotPermitted), fmt.Sprintf("Service %s is in another namespace and no ReferenceGrant in %q allows %ss from %q to refer to it.", refName(name), userValue(namespace), fromKind, fromNamespace)
+		return nil, string(gatewayv1.RouteReasonRefNotPermitted), fmt.Sprintf("Service %s is in another namespace and no ReferenceGrant in %q allows %ss from %q to refer to it.", report.RefName(name), report.Value(namespace), fromKind, fromNamespace)
 	}
 	svc := b.index.services[name]
 	if svc == nil {
-		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s not found.", refName(name))
+		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s not found.", report.RefName(name))
 	}
 	if ref.Port == nil {
-		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s: port is required.", refName(name))
+		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s: port is required.", report.RefName(name))
 	}
 	port := findServicePort(svc.Service, int32(*ref.Port))
 	if port == nil {
-		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no port %d.", refName(name), *ref.Port)
+		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no port %d.", report.RefName(name), *ref.Port)
 	}
 	proto, perr := selectProtocol(name, port, svc, protocol.Kind(from.kind))
 	if perr != nil {

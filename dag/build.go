@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -131,7 +133,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	b.graph.Events = b.events.sorted()
+	b.graph.Events = b.events.Sorted()
 	return b.graph, nil
 }
 
@@ -160,7 +162,7 @@ type builder struct {
 	// not serve, with the reason, so that routes naming them learn why.
 	unserved map[types.NamespacedName]string
 	// events are the diagnostics for objects without conditions (Ingress).
-	events events
+	events report.Events
 	// attached says, for each Gateway virtual host, under which hostname
 	// its routes were attached (virtualHosts); grpcNames holds how long
 	// the service and method are that each GRPCRoute route names. Layering
@@ -168,8 +170,8 @@ type builder struct {
 	gatewayLayering
 }
 
-func (b *builder) conditions(obj metav1.Object) *conditions {
-	return newConditions(obj.GetGeneration(), b.now)
+func (b *builder) conditions(obj metav1.Object) *report.Conditions {
+	return report.NewConditions(obj.GetGeneration(), b.now)
 }
 
 func (b *builder) addStatus(kind string, obj metav1.Object, status any) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	corev1 "k8s.io/api/core/v1"
@@ -65,7 +67,7 @@ func (b *builder) resolveCertificate(ref gatewayv1.SecretObjectReference, gw *ga
 		toGroup: "", toKind: "Secret", toNamespace: name.Namespace, toName: name.Name,
 	}) {
 		return nil, string(gatewayv1.ListenerReasonRefNotPermitted),
-			fmt.Sprintf("Secret %s is in another namespace and no ReferenceGrant in %q allows Gateways from %q to refer to it.", refName(name), userValue(name.Namespace), gw.Namespace)
+			fmt.Sprintf("Secret %s is in another namespace and no ReferenceGrant in %q allows Gateways from %q to refer to it.", report.RefName(name), report.Value(name.Namespace), gw.Namespace)
 	}
 	secret, problem := b.tlsSecret(name)
 	if problem != "" {
@@ -83,14 +85,14 @@ func (b *builder) tlsSecret(name types.NamespacedName) (*graph.Secret, string) {
 	}
 	obj := b.index.secrets[name]
 	if obj == nil {
-		return nil, fmt.Sprintf("Secret %s not found.", refName(name))
+		return nil, fmt.Sprintf("Secret %s not found.", report.RefName(name))
 	}
 	if obj.Type != corev1.SecretTypeTLS {
-		return nil, fmt.Sprintf("Secret %s has type %q; certificates are Secrets of type %s.", refName(name), userValue(obj.Type), corev1.SecretTypeTLS)
+		return nil, fmt.Sprintf("Secret %s has type %q; certificates are Secrets of type %s.", report.RefName(name), report.Value(obj.Type), corev1.SecretTypeTLS)
 	}
 	cert, key := secretValue(obj, corev1.TLSCertKey), secretValue(obj, corev1.TLSPrivateKeyKey)
 	if _, err := tls.X509KeyPair(cert, key); err != nil {
-		return nil, fmt.Sprintf("Secret %s does not hold a PEM certificate and its private key in %s and %s: %v.", refName(name), corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)
+		return nil, fmt.Sprintf("Secret %s does not hold a PEM certificate and its private key in %s and %s: %v.", report.RefName(name), corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)
 	}
 	s := &graph.Secret{Name: name, Certificate: cert, PrivateKey: key}
 	if chain, others := certificateChain(cert); len(others) > 0 {

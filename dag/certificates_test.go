@@ -98,7 +98,7 @@ func TestResolveCertificates(t *testing.T) {
 			if l.accepted != tt.accepted {
 				t.Errorf("accepted = %v, want %v", l.accepted, tt.accepted)
 			}
-			rr := findCondition(l.cond.list, "ResolvedRefs")
+			rr := findCondition(l.cond.List, "ResolvedRefs")
 			if tt.reason == "" {
 				if rr.Status != metav1.ConditionTrue {
 					t.Errorf("ResolvedRefs = %s %s: %s", rr.Status, rr.Reason, rr.Message)
@@ -149,7 +149,7 @@ func TestValidateTLS(t *testing.T) {
 			b := &builder{index: newIndex(&Input{})}
 			gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "gw", Name: "g"}}
 			l := b.validateListener(&gatewayv1.Listener{Name: "l", Protocol: tt.protocol, Port: 443, TLS: tt.tls}, gw)
-			acc := findCondition(l.cond.list, "Accepted")
+			acc := findCondition(l.cond.List, "Accepted")
 			if tt.problem == "" {
 				if !l.valid {
 					t.Errorf("rejected: %s", acc.Message)
@@ -186,7 +186,7 @@ func TestKeyInCertificateChain(t *testing.T) {
 	if got := l.certificates[0].Certificate; !bytes.Equal(got, cert) {
 		t.Errorf("chain = %q, want the certificate alone", got)
 	}
-	rr := findCondition(l.cond.list, "ResolvedRefs")
+	rr := findCondition(l.cond.List, "ResolvedRefs")
 	if rr.Status != metav1.ConditionTrue || !strings.Contains(rr.Message, "holds a private key besides its certificates") {
 		t.Errorf("ResolvedRefs = %s %q; want True, saying the key was left out", rr.Status, rr.Message)
 	}

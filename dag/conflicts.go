@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -141,7 +143,7 @@ func dropIdentical(routes []*gatewayRoute) (kept []*gatewayRoute, losses []confl
 		}
 		for _, r := range run {
 			w := winner(kept[first:], r)
-			if w != nil && sourceKey(w.Source) != sourceKey(r.Source) {
+			if w != nil && report.SourceKey(w.Source) != report.SourceKey(r.Source) {
 				losses = append(losses, conflict{loser: r, winner: w})
 				continue
 			}
@@ -293,15 +295,15 @@ func (b *builder) applyConflicts(parents []gatewayv1.RouteParentStatus, rules *c
 	}
 	for i := range parents {
 		p := &parents[i]
-		accepted := findCond(p.Conditions, string(gatewayv1.RouteConditionAccepted))
+		accepted := report.FindCondition(p.Conditions, string(gatewayv1.RouteConditionAccepted))
 		if string(p.ControllerName) != b.opts.controllerName() || accepted == nil || accepted.Status != metav1.ConditionTrue {
 			continue
 		}
 		if !rules.anyKept() {
 			lostAll = true
-			p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionAccepted), metav1.ConditionFalse, ReasonConflicted,
+			p.Conditions = report.SetCondition(p.Conditions, string(gatewayv1.RouteConditionAccepted), metav1.ConditionFalse, ReasonConflicted,
 				"Every match of the route loses to "+lostTo+": "+lost)
-			p.Conditions = removeCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid))
+			p.Conditions = report.RemoveCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid))
 			continue
 		}
 		accepted.Message += " Not served: " + lost // each loss says who serves it, and why

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 )
 
@@ -131,7 +133,7 @@ func TestDropIdenticalLongRuns(t *testing.T) {
 			case !ok:
 				first[r.Match.Path.Value] = r
 				wantKept = append(wantKept, fmt.Sprint(r.Source))
-			case sourceKey(w.Source) == sourceKey(r.Source):
+			case report.SourceKey(w.Source) == report.SourceKey(r.Source):
 				wantKept = append(wantKept, fmt.Sprint(r.Source))
 			default:
 				wantLost = append(wantLost, fmt.Sprint(r.Source, "<", w.Source))

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -60,7 +62,7 @@ func (b *builder) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRou
 		case gatewayv1.HTTPRouteFilterCORS, gatewayv1.HTTPRouteFilterExternalAuth:
 			problem = fmt.Sprintf("filter %s is not supported by this version of Sesame.", f.Type)
 		default:
-			problem = fmt.Sprintf("filter type %q is not one of the Gateway API's.", userValue(f.Type))
+			problem = fmt.Sprintf("filter type %q is not one of the Gateway API's.", report.Value(f.Type))
 		}
 		if problem != "" {
 			return out, at + ": " + problem
@@ -178,9 +180,9 @@ func headerModifier(f *gatewayv1.HTTPHeaderFilter, response bool) (graph.HeaderM
 		n := strings.ToLower(raw)
 		switch {
 		case !validHeaderName(n):
-			return "", at + fmt.Sprintf("%q is not a header name (a token of at most 256 characters).", userValue(raw))
+			return "", at + fmt.Sprintf("%q is not a header name (a token of at most 256 characters).", report.Value(raw))
 		case seen[n] != "":
-			return "", at + fmt.Sprintf("header %q is named in %s already; a filter may act on a header once.", userValue(raw), seen[n])
+			return "", at + fmt.Sprintf("header %q is named in %s already; a filter may act on a header once.", report.Value(raw), seen[n])
 		case response && n == "server":
 			return "", at + "Envoy writes the Server header of every response after the route's filters, so a filter cannot change it."
 		case response && n == "date" && list == "remove":
@@ -239,7 +241,7 @@ func headerValueProblem(v string) string {
 // carries it and Envoy may refuse it.
 func controlProblem(v string) string {
 	if i := strings.IndexAny(v, "\x00\r\n"); i >= 0 {
-		return fmt.Sprintf("the value %q holds the control character %q at byte %d; header values and paths cannot.", userValue(v), v[i], i)
+		return fmt.Sprintf("the value %q holds the control character %q at byte %d; header values and paths cannot.", report.Value(v), v[i], i)
 	}
 	return ""
 }
@@ -257,7 +259,7 @@ func redirect(f *gatewayv1.HTTPRequestRedirectFilter) (*graph.Redirect, string) 
 	if f.Scheme != nil {
 		out.Scheme = *f.Scheme
 		if out.Scheme != "http" && out.Scheme != "https" {
-			return nil, fmt.Sprintf("requestRedirect.scheme %q is not http or https.", userValue(out.Scheme))
+			return nil, fmt.Sprintf("requestRedirect.scheme %q is not http or https.", report.Value(out.Scheme))
 		}
 	}
 	if f.Hostname != nil {
@@ -328,7 +330,7 @@ func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*graph.PathRewri
 		}
 		return &graph.PathRewrite{Prefix: prefix, ReplacePrefix: true}, ""
 	default:
-		return nil, fmt.Sprintf("%s.type %q is not ReplaceFullPath or ReplacePrefixMatch.", field, userValue(p.Type))
+		return nil, fmt.Sprintf("%s.type %q is not ReplaceFullPath or ReplacePrefixMatch.", field, report.Value(p.Type))
 	}
 }
 
@@ -378,7 +380,7 @@ func timeouts(t *gatewayv1.HTTPRouteTimeouts, field string) (request, backend *t
 		}
 		v, ok := parseDuration(string(*d))
 		if !ok {
-			return nil, fmt.Sprintf("%s.timeouts.%s: %q is not a duration such as 10s, 1m30s or 500ms (GEP-2257: up to four groups of up to five digits and a unit, h, m, s or ms).", field, name, userValue(*d))
+			return nil, fmt.Sprintf("%s.timeouts.%s: %q is not a duration such as 10s, 1m30s or 500ms (GEP-2257: up to four groups of up to five digits and a unit, h, m, s or ms).", field, name, report.Value(*d))
 		}
 		return &v, ""
 	}

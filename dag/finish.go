@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -228,15 +230,15 @@ func (b *builder) gatewayStatus(g *gateway) graph.StatusUpdate {
 	wide := wideCountsOf(g)
 	for _, l := range g.listeners {
 		if l.accepted {
-			accepted = append(accepted, fmt.Sprintf("%q", userValue(l.spec.Name)))
+			accepted = append(accepted, fmt.Sprintf("%q", report.Value(l.spec.Name)))
 		} else {
-			rejected = append(rejected, fmt.Sprintf("%q", userValue(l.spec.Name)))
+			rejected = append(rejected, fmt.Sprintf("%q", report.Value(l.spec.Name)))
 		}
 		status.Listeners = append(status.Listeners, gatewayv1.ListenerStatus{
 			Name:           l.spec.Name,
 			SupportedKinds: nonNilKinds(l.kinds),
 			AttachedRoutes: b.attachedRoutes(g, l, wide),
-			Conditions:     l.cond.list,
+			Conditions:     l.cond.List,
 		})
 	}
 	cond := b.conditions(g.obj)
@@ -246,17 +248,17 @@ func (b *builder) gatewayStatus(g *gateway) graph.StatusUpdate {
 		if len(g.listeners) == 0 {
 			msg = "The Gateway has no listeners."
 		}
-		cond.set(string(gatewayv1.GatewayConditionAccepted), false, string(gatewayv1.GatewayReasonListenersNotValid), msg)
-		cond.set(string(gatewayv1.GatewayConditionProgrammed), false, string(gatewayv1.GatewayReasonInvalid), msg)
+		cond.Set(string(gatewayv1.GatewayConditionAccepted), false, string(gatewayv1.GatewayReasonListenersNotValid), msg)
+		cond.Set(string(gatewayv1.GatewayConditionProgrammed), false, string(gatewayv1.GatewayReasonInvalid), msg)
 	case len(rejected) > 0:
 		msg := fmt.Sprintf("Not accepted, see their status: %s. Accepted: %s.", strings.Join(rejected, ", "), strings.Join(accepted, ", "))
-		cond.set(string(gatewayv1.GatewayConditionAccepted), true, string(gatewayv1.GatewayReasonListenersNotValid), msg)
-		cond.set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Accepted listeners are programmed.")
+		cond.Set(string(gatewayv1.GatewayConditionAccepted), true, string(gatewayv1.GatewayReasonListenersNotValid), msg)
+		cond.Set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Accepted listeners are programmed.")
 	default:
-		cond.set(string(gatewayv1.GatewayConditionAccepted), true, string(gatewayv1.GatewayReasonAccepted), "Gateway is accepted.")
-		cond.set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Gateway is programmed.")
+		cond.Set(string(gatewayv1.GatewayConditionAccepted), true, string(gatewayv1.GatewayReasonAccepted), "Gateway is accepted.")
+		cond.Set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Gateway is programmed.")
 	}
-	status.Conditions = cond.list
+	status.Conditions = cond.List
 	return b.statusUpdate("Gateway", g.obj, status)
 }
 

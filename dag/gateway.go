@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -56,7 +58,7 @@ func (b *builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 		l := b.validateListener(&gw.Spec.Listeners[i], gw)
 		if names[l.spec.Name] > 1 {
 			l.reject(string(gatewayv1.ListenerReasonUnsupportedValue),
-				fmt.Sprintf("Listener name %q is used by %d listeners; names must be unique.", userValue(l.spec.Name), names[l.spec.Name]))
+				fmt.Sprintf("Listener name %q is used by %d listeners; names must be unique.", report.Value(l.spec.Name), names[l.spec.Name]))
 		}
 		g.listeners = append(g.listeners, l)
 		if l.valid {
@@ -70,11 +72,11 @@ func (b *builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 	for i, reason := range merged.Conflicts {
 		l := candidateOf[i]
 		if reason == listenermerge.NoConflict {
-			l.cond.set(string(gatewayv1.ListenerConditionConflicted), false, string(gatewayv1.ListenerReasonNoConflicts), "No conflicts.")
+			l.cond.Set(string(gatewayv1.ListenerConditionConflicted), false, string(gatewayv1.ListenerReasonNoConflicts), "No conflicts.")
 			continue
 		}
 		msg := conflictMessage(l, candidateOf, reason)
-		l.cond.set(string(gatewayv1.ListenerConditionConflicted), true, string(reason), msg)
+		l.cond.Set(string(gatewayv1.ListenerConditionConflicted), true, string(reason), msg)
 		l.reject(string(reason), msg)
 	}
 	for _, group := range merged.Groups {
@@ -148,9 +150,9 @@ func markOverlappingTLS(listeners []*listener) {
 		slices.Sort(others)
 		overlaps := make([]string, len(others))
 		for k, o := range others {
-			overlaps[k] = fmt.Sprintf("%q", userValue(terminating[o].spec.Name))
+			overlaps[k] = fmt.Sprintf("%q", report.Value(terminating[o].spec.Name))
 		}
-		l.cond.set(string(gatewayv1.ListenerConditionOverlappingTLSConfig), true, string(gatewayv1.ListenerReasonOverlappingHostnames),
+		l.cond.Set(string(gatewayv1.ListenerConditionOverlappingTLSConfig), true, string(gatewayv1.ListenerReasonOverlappingHostnames),
 			fmt.Sprintf("Listeners %s on the same port terminate TLS for hostnames this listener also matches; clients reusing connections may reach the other listener's certificate.", strings.Join(overlaps, ", ")))
 	}
 }
@@ -165,7 +167,7 @@ func conflictMessage(l *listener, all []*listener, reason listenermerge.Reason) 
 		if reason == listenermerge.HostnameConflict && o.hostname != l.hostname {
 			continue
 		}
-		names = append(names, fmt.Sprintf("%q", userValue(o.spec.Name)))
+		names = append(names, fmt.Sprintf("%q", report.Value(o.spec.Name)))
 	}
 	if reason == listenermerge.ProtocolConflict {
 		return fmt.Sprintf("Listeners %s share port %d, and HTTP cannot share a port with HTTPS or TLS; none of them is accepted.", strings.Join(names, ", "), l.spec.Port)

@@ -30,16 +30,16 @@ func (b *builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSel
 		cond := b.conditions(class)
 		if sel.selected == nil {
 			sel.selected = class
-			cond.set(string(gatewayv1.GatewayClassConditionStatusAccepted), true,
+			cond.Set(string(gatewayv1.GatewayClassConditionStatusAccepted), true,
 				string(gatewayv1.GatewayClassReasonAccepted),
 				fmt.Sprintf("Accepted by controller %s.", b.opts.controllerName()))
 		} else {
 			sel.rejected[class.Name] = true
-			cond.set(string(gatewayv1.GatewayClassConditionStatusAccepted), false,
+			cond.Set(string(gatewayv1.GatewayClassConditionStatusAccepted), false,
 				string(gatewayv1.GatewayClassReasonUnsupported),
 				fmt.Sprintf("GatewayClass %q has the same controllerName and is older; one controller serves one GatewayClass, the oldest.", sel.selected.Name))
 		}
-		b.addStatus("GatewayClass", class, &gatewayv1.GatewayClassStatus{Conditions: cond.list})
+		b.addStatus("GatewayClass", class, &gatewayv1.GatewayClassStatus{Conditions: cond.List})
 	}
 	return sel
 }
@@ -69,9 +69,9 @@ func (b *builder) selectGateways(gateways []*gatewayv1.Gateway, classes classSel
 		msg := fmt.Sprintf("Gateway %s/%s of the same GatewayClass is older; one Envoy fleet serves one Gateway, the oldest.", selected[0].Namespace, selected[0].Name)
 		b.unserved[key] = msg
 		cond := b.conditions(gw)
-		cond.set(string(gatewayv1.GatewayConditionAccepted), false, ReasonNotSelected, msg)
-		cond.set(string(gatewayv1.GatewayConditionProgrammed), false, string(gatewayv1.GatewayReasonInvalid), msg)
-		b.addStatus("Gateway", gw, &gatewayv1.GatewayStatus{Conditions: cond.list})
+		cond.Set(string(gatewayv1.GatewayConditionAccepted), false, ReasonNotSelected, msg)
+		cond.Set(string(gatewayv1.GatewayConditionProgrammed), false, string(gatewayv1.GatewayReasonInvalid), msg)
+		b.addStatus("Gateway", gw, &gatewayv1.GatewayStatus{Conditions: cond.List})
 	}
 	return selected
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -159,10 +161,10 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (grpcRouteMatch, string) {
 		switch typ := valueOr(mm.Type, string(gatewayv1.GRPCMethodMatchExact)); typ {
 		case string(gatewayv1.GRPCMethodMatchExact):
 			if service != "" && !grpcService.MatchString(service) {
-				return grpcRouteMatch{}, fmt.Sprintf("method.service: %q is not a gRPC service name.", userValue(service))
+				return grpcRouteMatch{}, fmt.Sprintf("method.service: %q is not a gRPC service name.", report.Value(service))
 			}
 			if method != "" && !grpcMethod.MatchString(method) {
-				return grpcRouteMatch{}, fmt.Sprintf("method.method: %q is not a gRPC method name.", userValue(method))
+				return grpcRouteMatch{}, fmt.Sprintf("method.method: %q is not a gRPC method name.", report.Value(method))
 			}
 			switch {
 			case method == "":
@@ -184,7 +186,7 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (grpcRouteMatch, string) {
 				}
 				var ok bool
 				if parts[i], ok = unanchor(part.re); !ok {
-					return grpcRouteMatch{}, fmt.Sprintf("method.%s: the regular expression %q has an anchor (^, $, \\A or \\z) that neither begins nor ends it; anchors may only begin or end the expression, which matches the whole %s name.", part.name, userValue(part.re), part.name)
+					return grpcRouteMatch{}, fmt.Sprintf("method.%s: the regular expression %q has an anchor (^, $, \\A or \\z) that neither begins nor ends it; anchors may only begin or end the expression, which matches the whole %s name.", part.name, report.Value(part.re), part.name)
 				}
 			}
 			out.Path = graph.PathMatch{Type: graph.PathRegularExpression, Value: "/(" + orAny(parts[0]) + ")/(" + orAny(parts[1]) + ")"}
@@ -195,7 +197,7 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (grpcRouteMatch, string) {
 			}
 			out.service, out.method = charCount(parts[0]), charCount(parts[1])
 		default:
-			return grpcRouteMatch{}, fmt.Sprintf("method.type %q is not one of Exact, RegularExpression.", userValue(typ))
+			return grpcRouteMatch{}, fmt.Sprintf("method.type %q is not one of Exact, RegularExpression.", report.Value(typ))
 		}
 	}
 	var problem string

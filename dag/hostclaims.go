@@ -44,6 +44,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	networkingv1 "k8s.io/api/networking/v1"
@@ -168,7 +170,7 @@ func (ib *ingressBuild) refuseOwned(ing *networkingv1.Ingress, field, host, what
 		"%s (%s): the hostname belongs to HTTPProxy %s, a root in namespace %q, and only Ingresses in that namespace may add to it; %s. Have the root include an HTTPProxy of yours, or use another hostname.",
 		field, describeHost(host), root, root.Namespace, what)
 	ib.refusals = append(ib.refusals, notice{
-		to:  objectKey{contourv1.HTTPProxyKind, root.Namespace, root.Name},
+		to:  report.ObjectKey{Kind: contourv1.HTTPProxyKind, Namespace: root.Namespace, Name: root.Name},
 		typ: contourv1.ConditionTypeVirtualHostError, reason: "IngressRefused",
 		message: fmt.Sprintf("Ingress %s/%s %s adds to %s, which this root owns; Ingresses outside namespace %q may not, so it is not served.",
 			ing.Namespace, ing.Name, field, describeHost(host), root.Namespace),

@@ -32,6 +32,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -71,9 +73,9 @@ func parseConditions(list []contourv1.MatchCondition, field, suffix string, incl
 			set, paths = true, paths+1
 			switch {
 			case !strings.HasPrefix(c.Prefix, "/"):
-				return b, fmt.Sprintf("%s: prefix %q does not start with \"/\".", at, userValue(c.Prefix))
+				return b, fmt.Sprintf("%s: prefix %q does not start with \"/\".", at, report.Value(c.Prefix))
 			case include && strings.Contains(c.Prefix, "*"):
-				return b, fmt.Sprintf("%s: prefix %q has a wildcard; wildcards are not allowed in includes (seed 003: two includes \"/blog/*/info\" and \"/blog/tech/info\" would leave no one with authority over \"/blog/tech/info\"). Put the wildcard in the included proxy's routes.", at, userValue(c.Prefix))
+				return b, fmt.Sprintf("%s: prefix %q has a wildcard; wildcards are not allowed in includes (seed 003: two includes \"/blog/*/info\" and \"/blog/tech/info\" would leave no one with authority over \"/blog/tech/info\"). Put the wildcard in the included proxy's routes.", at, report.Value(c.Prefix))
 			}
 			b.prefix = c.Prefix
 		}
@@ -81,9 +83,9 @@ func parseConditions(list []contourv1.MatchCondition, field, suffix string, incl
 			set, paths = true, paths+1
 			switch {
 			case include:
-				return b, fmt.Sprintf("%s: exact %q: exact conditions are not allowed in includes; an include delegates a prefix. Put it in the included proxy's routes.", at, userValue(c.Exact))
+				return b, fmt.Sprintf("%s: exact %q: exact conditions are not allowed in includes; an include delegates a prefix. Put it in the included proxy's routes.", at, report.Value(c.Exact))
 			case !strings.HasPrefix(c.Exact, "/"):
-				return b, fmt.Sprintf("%s: exact %q does not start with \"/\".", at, userValue(c.Exact))
+				return b, fmt.Sprintf("%s: exact %q does not start with \"/\".", at, report.Value(c.Exact))
 			}
 			b.exact, b.hasExact = c.Exact, true
 		}

@@ -35,6 +35,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -71,7 +73,7 @@ func (h headerCondition) String() string {
 	case opPresent, opNotPresent:
 		return string(h.op)
 	}
-	return fmt.Sprintf("%s %q", h.op, userValue(h.value))
+	return fmt.Sprintf("%s %q", h.op, report.Value(h.value))
 }
 
 // describe is the condition with its origin, for messages.
@@ -81,7 +83,7 @@ func (h headerCondition) describe() string { return fmt.Sprintf("%s (%s)", h, h.
 func parseHeaderCondition(c *contourv1.HeaderMatchCondition, origin string) (headerCondition, string) {
 	h := headerCondition{name: strings.ToLower(c.Name), ignoreCase: c.IgnoreCase, origin: origin}
 	if !validProxyHeaderName(h.name) {
-		return h, fmt.Sprintf("%s: header name %q is not a header field name (a token of at most 256 characters).", origin, userValue(c.Name))
+		return h, fmt.Sprintf("%s: header name %q is not a header field name (a token of at most 256 characters).", origin, report.Value(c.Name))
 	}
 	var set []string
 	pick := func(op headerOp, on bool, value string) {
@@ -99,10 +101,10 @@ func parseHeaderCondition(c *contourv1.HeaderMatchCondition, origin string) (hea
 	pick(opRegex, c.Regex != "", c.Regex)
 	switch len(set) {
 	case 0:
-		return h, fmt.Sprintf("%s: header %q sets no test; set one of present, notpresent, exact, notexact, contains, notcontains, regex.", origin, userValue(c.Name))
+		return h, fmt.Sprintf("%s: header %q sets no test; set one of present, notpresent, exact, notexact, contains, notcontains, regex.", origin, report.Value(c.Name))
 	case 1:
 	default:
-		return h, fmt.Sprintf("%s: header %q sets %s; set one test per condition (write several conditions to AND them).", origin, userValue(c.Name), strings.Join(set, " and "))
+		return h, fmt.Sprintf("%s: header %q sets %s; set one test per condition (write several conditions to AND them).", origin, report.Value(c.Name), strings.Join(set, " and "))
 	}
 	problem := ""
 	switch h.op {
@@ -112,7 +114,7 @@ func parseHeaderCondition(c *contourv1.HeaderMatchCondition, origin string) (hea
 		problem = headerValueProblem(h.value) // no request carries CR, LF or NUL
 	}
 	if problem != "" {
-		return h, fmt.Sprintf("%s: header %q: %s", origin, userValue(c.Name), problem)
+		return h, fmt.Sprintf("%s: header %q: %s", origin, report.Value(c.Name), problem)
 	}
 	if h.op == opNotExact || h.op == opNotContains {
 		h.missingAsEmpty = c.TreatMissingAsEmpty
@@ -135,7 +137,7 @@ func checkHeaderSet(hs []headerCondition) string {
 				continue
 			}
 			if why := contradiction(hs[i], hs[j]); why != "" {
-				return fmt.Sprintf("header %q: %s and %s %s; no request can match.", userValue(hs[j].name), hs[i].describe(), hs[j].describe(), why)
+				return fmt.Sprintf("header %q: %s and %s %s; no request can match.", report.Value(hs[j].name), hs[i].describe(), hs[j].describe(), why)
 			}
 		}
 	}
@@ -160,7 +162,7 @@ func contradiction(a, b headerCondition) string {
 		return "contradict: one needs the header absent, the other needs it present"
 	case opExact:
 		if !a.ignoreCase && !headerValueMatches(b, a.value) {
-			return fmt.Sprintf("contradict: the only value the first allows, %q, fails the second", userValue(a.value))
+			return fmt.Sprintf("contradict: the only value the first allows, %q, fails the second", report.Value(a.value))
 		}
 		if a.ignoreCase && b.op == opNotExact && b.ignoreCase && strings.EqualFold(a.value, b.value) {
 			return "contradict: they test the same value"

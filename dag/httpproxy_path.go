@@ -48,6 +48,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/internal/re2"
 )
 
@@ -88,16 +90,16 @@ func parsePrefix(prefix string) (wildcardPattern, string) {
 	switch {
 	case !p.hasWildcard():
 	case strings.HasSuffix(prefix, "*"):
-		return nil, fmt.Sprintf("prefix %q ends with \"*\": a wildcard must be followed by a literal, e.g. \"/app/*/foo\" (seed 003).", userValue(prefix))
+		return nil, fmt.Sprintf("prefix %q ends with \"*\": a wildcard must be followed by a literal, e.g. \"/app/*/foo\" (seed 003).", report.Value(prefix))
 	case strings.Contains(prefix, "**"):
-		return nil, fmt.Sprintf("prefix %q has two \"*\" in a row; one \"*\" already matches one or more characters.", userValue(prefix))
+		return nil, fmt.Sprintf("prefix %q has two \"*\" in a row; one \"*\" already matches one or more characters.", report.Value(prefix))
 	default:
 		n, err := re2.Size(p.regex())
 		if err != nil {
-			return nil, fmt.Sprintf("the prefix's regular expression is refused: %v.", regexError(err))
+			return nil, fmt.Sprintf("the prefix's regular expression is refused: %v.", report.RegexError(err))
 		}
 		if n > re2.EnvoyLimit {
-			return nil, fmt.Sprintf("prefix %q becomes a regular expression of %d instructions; Envoy refuses more than %d (use fewer wildcards or a shorter prefix).", userValue(prefix), n, re2.EnvoyLimit)
+			return nil, fmt.Sprintf("prefix %q becomes a regular expression of %d instructions; Envoy refuses more than %d (use fewer wildcards or a shorter prefix).", report.Value(prefix), n, re2.EnvoyLimit)
 		}
 	}
 	return p, ""
@@ -107,13 +109,13 @@ func parsePrefix(prefix string) (wildcardPattern, string) {
 func checkPath(path string) string {
 	switch {
 	case !strings.HasPrefix(path, "/"):
-		return fmt.Sprintf("%q does not start with \"/\".", userValue(path))
+		return fmt.Sprintf("%q does not start with \"/\".", report.Value(path))
 	case !utf8.ValidString(path):
-		return fmt.Sprintf("%q is not valid UTF-8.", userValue(path))
+		return fmt.Sprintf("%q is not valid UTF-8.", report.Value(path))
 	case strings.ContainsAny(path, "?#"):
-		return fmt.Sprintf("%q holds a query or fragment; conditions match the path only.", userValue(path))
+		return fmt.Sprintf("%q holds a query or fragment; conditions match the path only.", report.Value(path))
 	case hasDotSegment(path):
-		return fmt.Sprintf("%q holds a \".\" or \"..\" segment, which Envoy's path normalisation removes from every request, so it would never match.", userValue(path))
+		return fmt.Sprintf("%q holds a \".\" or \"..\" segment, which Envoy's path normalisation removes from every request, so it would never match.", report.Value(path))
 	}
 	return controlProblem(path)
 }

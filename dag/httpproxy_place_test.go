@@ -84,7 +84,7 @@ func TestPlaceProxyHostsPortConflicts(t *testing.T) {
 	gw := types.NamespacedName{Namespace: "default", Name: "gw"}
 	tlsGateway := &graph.Listener{Gateway: gw, Port: 443, BindPort: 8080, Secure: true}
 	listeners, notices := placeHosts([]*graph.Listener{tlsGateway}, gatewayLayering{}, proxyServedHosts(h), IngressPorts{HTTP: 8080, HTTPS: 8443}, nil)
-	if len(listeners) != 1 || !listeners[0].Secure || len(notices) != 1 || !strings.Contains(notices[0].message, "Gateway default/gw for TLS") || notices[0].to.name != "p" {
+	if len(listeners) != 1 || !listeners[0].Secure || len(notices) != 1 || !strings.Contains(notices[0].message, "Gateway default/gw for TLS") || notices[0].to.Name != "p" {
 		t.Errorf("HTTP port taken for TLS: listeners %d, notices %+v", len(listeners), notices)
 	}
 	listeners, notices = placeHosts(nil, gatewayLayering{}, proxyServedHosts(h), IngressPorts{HTTP: 8080, HTTPS: 8080}, nil)

@@ -26,6 +26,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -47,9 +49,9 @@ func proxyHeadersPolicy(hp *contourv1.HeadersPolicy, field string, allowHost boo
 		name := strings.ToLower(h.Name)
 		switch {
 		case !validHeaderName(name):
-			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: %q is not a header name (a token of at most 256 characters).", field, i, userValue(h.Name))
+			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: %q is not a header name (a token of at most 256 characters).", field, i, report.Value(h.Name))
 		case seen[name]:
-			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: header %q is set twice.", field, i, userValue(h.Name))
+			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: header %q is set twice.", field, i, report.Value(h.Name))
 		case name == "host" && !allowHost:
 			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: Host cannot be set in a response.", field, i)
 		case name == "host":
@@ -64,9 +66,9 @@ func proxyHeadersPolicy(hp *contourv1.HeadersPolicy, field string, allowHost boo
 		name := strings.ToLower(r)
 		switch {
 		case !validHeaderName(name):
-			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.remove[%d]: %q is not a header name (a token of at most 256 characters).", field, i, userValue(r))
+			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.remove[%d]: %q is not a header name (a token of at most 256 characters).", field, i, report.Value(r))
 		case removed[name]:
-			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.remove[%d]: header %q is removed twice.", field, i, userValue(r))
+			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.remove[%d]: header %q is removed twice.", field, i, report.Value(r))
 		case name == "host":
 			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.remove[%d]: Host cannot be removed.", field, i)
 		}
@@ -87,7 +89,7 @@ func proxyDuration(v, field string) (*time.Duration, string) {
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d < 0 {
-		return nil, fmt.Sprintf("%s %q is not a duration such as 10s or 1m30s, or \"infinity\".", field, userValue(v))
+		return nil, fmt.Sprintf("%s %q is not a duration such as 10s or 1m30s, or \"infinity\".", field, report.Value(v))
 	}
 	return &d, ""
 }
@@ -131,7 +133,7 @@ func proxyRetry(rp *contourv1.RetryPolicy, field string) (*graph.RetryPolicy, st
 		out.On = nil
 		for i, on := range rp.RetryOn {
 			if !slices.Contains(retryConditions, string(on)) {
-				return nil, fmt.Sprintf("%s.retryOn[%d] %q is not one of %s.", field, i, userValue(on), strings.Join(retryConditions, ", "))
+				return nil, fmt.Sprintf("%s.retryOn[%d] %q is not one of %s.", field, i, report.Value(on), strings.Join(retryConditions, ", "))
 			}
 			out.On = append(out.On, string(on))
 		}
@@ -165,11 +167,11 @@ func proxyRewrite(prp *contourv1.PathRewritePolicy, m proxyMatch, field string) 
 		r := &prp.ReplacePrefix[i]
 		at := fmt.Sprintf("%s.replacePrefix[%d]", field, i)
 		if j, dup := prefixes[r.Prefix]; dup {
-			return nil, fmt.Sprintf("%s has the same prefix %q as replacePrefix[%d].", at, userValue(r.Prefix), j)
+			return nil, fmt.Sprintf("%s has the same prefix %q as replacePrefix[%d].", at, report.Value(r.Prefix), j)
 		}
 		prefixes[r.Prefix] = i
 		if !strings.HasPrefix(r.Replacement, "/") {
-			return nil, fmt.Sprintf("%s.replacement %q does not start with \"/\".", at, userValue(r.Replacement))
+			return nil, fmt.Sprintf("%s.replacement %q does not start with \"/\".", at, report.Value(r.Replacement))
 		}
 		if problem := headerValueProblem(r.Replacement); problem != "" {
 			return nil, fmt.Sprintf("%s.replacement: %s", at, problem)
@@ -202,7 +204,7 @@ func sameIgnoringTrailingSlash(a, b string) bool {
 
 func describeProxyPath(m proxyMatch) string {
 	if m.exact {
-		return fmt.Sprintf("exact %q", userValue(m.path[0]))
+		return fmt.Sprintf("exact %q", report.Value(m.path[0]))
 	}
 	return fmt.Sprintf("prefix %q", m.path)
 }

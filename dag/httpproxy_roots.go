@@ -38,6 +38,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -64,7 +66,7 @@ func (pb *proxyBuild) roots(names []types.NamespacedName) []*proxyHost {
 			st.addError(contourv1.ConditionTypeVirtualHostError, "FQDNNotSpecified", "spec.virtualhost.fqdn must be specified.")
 			continue
 		case hostmatch.Validate(fqdn) != nil:
-			st.addError(contourv1.ConditionTypeVirtualHostError, "FQDNNotValid", "spec.virtualhost.fqdn %q: %v.", userValue(vh.Fqdn), hostmatch.Validate(fqdn))
+			st.addError(contourv1.ConditionTypeVirtualHostError, "FQDNNotValid", "spec.virtualhost.fqdn %q: %v.", report.Value(vh.Fqdn), hostmatch.Validate(fqdn))
 			continue
 		case !pb.b.opts.rootAllowed(name.Namespace):
 			st.addError(contourv1.ConditionTypeRootNamespaceError, "RootProxyNotAllowedInNamespace",

@@ -24,6 +24,8 @@ package dag
 import (
 	"fmt"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -134,11 +136,11 @@ func (b *builder) proxyCluster(namespace string, s *contourv1.Service, tcp bool)
 	}
 	svc := b.index.services[name]
 	if svc == nil {
-		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s not found.", refName(name))
+		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s not found.", report.RefName(name))
 	}
 	port := findServicePort(svc.Service, int32(s.Port))
 	if port == nil {
-		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s has no TCP port %d.", refName(name), s.Port)
+		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s has no TCP port %d.", report.RefName(name), s.Port)
 	}
 	var p protocol.Protocol
 	switch {

@@ -43,6 +43,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	networkingv1 "k8s.io/api/networking/v1"
@@ -83,16 +85,16 @@ type ingressHost struct {
 	// route with the same match is left out.
 	first map[string]*graph.Route
 	// owners are the Ingresses with routes for the host.
-	owners []objectKey
+	owners []report.ObjectKey
 }
 
-func ingressKey(ing *networkingv1.Ingress) objectKey {
-	return objectKey{"Ingress", ing.Namespace, ing.Name}
+func ingressKey(ing *networkingv1.Ingress) report.ObjectKey {
+	return report.ObjectKey{Kind: "Ingress", Namespace: ing.Namespace, Name: ing.Name}
 }
 
 // event records an Event about an Ingress.
 func (ib *ingressBuild) event(ing *networkingv1.Ingress, typ, reason, format string, args ...any) {
-	ib.b.events.addf(ingressKey(ing), ingressAPIVersion, typ, reason, format, args...)
+	ib.b.events.Addf(ingressKey(ing), ingressAPIVersion, typ, reason, format, args...)
 }
 
 // buildIngresses translates the Ingresses of the class Build acts for into
@@ -192,7 +194,7 @@ func (ib *ingressBuild) ruleHost(ing *networkingv1.Ingress, i int) (string, bool
 		return "", true
 	}
 	if err := hostmatch.Validate(host); err != nil {
-		ib.event(ing, graph.EventWarning, "InvalidHost", "spec.rules[%d].host %q: %v; the rule is not served. Use a DNS name, or \"*.\" and a DNS name (which matches one label).", i, userValue(ing.Spec.Rules[i].Host), err)
+		ib.event(ing, graph.EventWarning, "InvalidHost", "spec.rules[%d].host %q: %v; the rule is not served. Use a DNS name, or \"*.\" and a DNS name (which matches one label).", i, report.Value(ing.Spec.Rules[i].Host), err)
 		return "", false
 	}
 	return host, true
@@ -299,7 +301,7 @@ func describeHost(host string) string {
 	if host == "" {
 		return "any host"
 	}
-	return fmt.Sprintf("host %q", userValue(host))
+	return fmt.Sprintf("host %q", report.Value(host))
 }
 
 // servedHosts turns the hosts into placement's input, sorted by hostname.
@@ -323,7 +325,7 @@ func (ib *ingressBuild) servedHosts() []*servedHost {
 				hosts: []*layeredHost{{layer: ingressLayer, hostname: name, routes: h.https}},
 				// The Ingress that holds the certificate is told about the
 				// chain; the others learn of their routes through overrides.
-				owners: []objectKey{claim.owner},
+				owners: []report.ObjectKey{claim.owner},
 			}
 		}
 		out = append(out, sh)

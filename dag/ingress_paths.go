@@ -36,6 +36,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	corev1 "k8s.io/api/core/v1"
@@ -61,7 +63,7 @@ func ingressPathMatch(path string, pathType *networkingv1.PathType) (graph.PathM
 	}
 	if typ == networkingv1.PathTypeImplementationSpecific && strings.ContainsAny(path, regexChars) {
 		if !strings.HasPrefix(path, "/") {
-			return graph.PathMatch{}, fmt.Sprintf("%q does not start with \"/\".", userValue(path))
+			return graph.PathMatch{}, fmt.Sprintf("%q does not start with \"/\".", report.Value(path))
 		}
 		if problem := checkRegex(path); problem != "" {
 			return graph.PathMatch{}, problem
@@ -86,7 +88,7 @@ func ingressPathMatch(path string, pathType *networkingv1.PathType) (graph.PathM
 	case networkingv1.PathTypeImplementationSpecific:
 		return graph.PathMatch{Type: graph.PathStringPrefix, Value: path}, ""
 	}
-	return graph.PathMatch{}, fmt.Sprintf("pathType %q is not one of Exact, Prefix, ImplementationSpecific.", userValue(typ))
+	return graph.PathMatch{}, fmt.Sprintf("pathType %q is not one of Exact, Prefix, ImplementationSpecific.", report.Value(typ))
 }
 
 // ingressAPIPathRules checks what the Ingress API requires of Exact and
@@ -94,12 +96,12 @@ func ingressPathMatch(path string, pathType *networkingv1.PathType) (graph.PathM
 func ingressAPIPathRules(path string) string {
 	for _, bad := range []string{"//", "/./", "/../", "%2f", "%2F"} {
 		if strings.Contains(path, bad) {
-			return fmt.Sprintf("%q contains %q, which the Ingress API does not allow in Exact and Prefix paths.", userValue(path), bad)
+			return fmt.Sprintf("%q contains %q, which the Ingress API does not allow in Exact and Prefix paths.", report.Value(path), bad)
 		}
 	}
 	for _, bad := range []string{"/..", "/."} {
 		if strings.HasSuffix(path, bad) {
-			return fmt.Sprintf("%q ends with %q, which the Ingress API does not allow in Exact and Prefix paths.", userValue(path), bad)
+			return fmt.Sprintf("%q ends with %q, which the Ingress API does not allow in Exact and Prefix paths.", report.Value(path), bad)
 		}
 	}
 	return ""
@@ -109,11 +111,11 @@ func ingressAPIPathRules(path string) string {
 func describeMatch(p graph.PathMatch) string {
 	switch p.Type {
 	case graph.PathStringPrefix:
-		return fmt.Sprintf("string prefix %q", userValue(p.Value))
+		return fmt.Sprintf("string prefix %q", report.Value(p.Value))
 	case graph.PathPrefix:
-		return fmt.Sprintf("Prefix %q", userValue(p.Value))
+		return fmt.Sprintf("Prefix %q", report.Value(p.Value))
 	}
-	return fmt.Sprintf("%s %q", p.Type, userValue(p.Value))
+	return fmt.Sprintf("%s %q", p.Type, report.Value(p.Value))
 }
 
 // pathRoute translates one path of a rule for host.
@@ -159,19 +161,19 @@ func (b *builder) ingressBackend(namespace string, be *networkingv1.IngressBacke
 	name := types.NamespacedName{Namespace: namespace, Name: be.Service.Name}
 	svc := b.index.services[name]
 	if svc == nil {
-		return nil, "ServiceNotFound", fmt.Sprintf("Service %s not found", refName(name))
+		return nil, "ServiceNotFound", fmt.Sprintf("Service %s not found", report.RefName(name))
 	}
 	var port *corev1.ServicePort
 	switch sp := be.Service.Port; {
 	case sp.Name != "" && sp.Number != 0:
-		return nil, "InvalidBackend", fmt.Sprintf("service.port sets both name %q and number %d; set one", userValue(sp.Name), sp.Number)
+		return nil, "InvalidBackend", fmt.Sprintf("service.port sets both name %q and number %d; set one", report.Value(sp.Name), sp.Number)
 	case sp.Name != "":
 		if port = findServicePortByName(svc.Service, sp.Name); port == nil {
-			return nil, "ServicePortNotFound", fmt.Sprintf("Service %s has no TCP port named %q (it has %s)", refName(name), userValue(sp.Name), describePorts(svc.Service))
+			return nil, "ServicePortNotFound", fmt.Sprintf("Service %s has no TCP port named %q (it has %s)", report.RefName(name), report.Value(sp.Name), describePorts(svc.Service))
 		}
 	case sp.Number != 0:
 		if port = findServicePort(svc.Service, sp.Number); port == nil {
-			return nil, "ServicePortNotFound", fmt.Sprintf("Service %s has no TCP port %d (it has %s)", refName(name), sp.Number, describePorts(svc.Service))
+			return nil, "ServicePortNotFound", fmt.Sprintf("Service %s has no TCP port %d (it has %s)", report.RefName(name), sp.Number, describePorts(svc.Service))
 		}
 	default:
 		return nil, "InvalidBackend", "service.port sets neither name nor number"

@@ -256,7 +256,7 @@ func TestRuleHost(t *testing.T) {
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("%q: %q %v, want %q %v", tt.host, got, ok, tt.want, tt.ok)
 		}
-		if events := ib.b.events.list; ok == (len(events) > 0) || (!ok && !strings.Contains(events[0].Message, "spec.rules[0].host")) {
+		if events := ib.b.events.List; ok == (len(events) > 0) || (!ok && !strings.Contains(events[0].Message, "spec.rules[0].host")) {
 			t.Errorf("%q: events %+v", tt.host, events)
 		}
 	}

@@ -34,6 +34,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	networkingv1 "k8s.io/api/networking/v1"
@@ -45,7 +47,7 @@ import (
 // ingressTLSClaim is the spec.tls entry that serves a host over TLS.
 type ingressTLSClaim struct {
 	secret *graph.Secret
-	owner  objectKey
+	owner  report.ObjectKey
 	field  string // spec.tls[i].hosts[j]
 }
 
@@ -94,7 +96,7 @@ func (ib *ingressBuild) claimTLS(ing *networkingv1.Ingress) {
 				continue
 			}
 			if err := hostmatch.Validate(host); err != nil {
-				ib.event(ing, graph.EventWarning, "InvalidHost", "%s %q: %v; it is not served over TLS.", at, userValue(h), err)
+				ib.event(ing, graph.EventWarning, "InvalidHost", "%s %q: %v; it is not served over TLS.", at, report.Value(h), err)
 				continue
 			}
 			if ib.refuseOwned(ing, at, host, "its Secret is not used for it") {
@@ -107,7 +109,7 @@ func (ib *ingressBuild) claimTLS(ing *networkingv1.Ingress) {
 			case old.secret != secret:
 				by := fmt.Sprintf("an earlier entry of this Ingress (%s)", old.field)
 				if old.owner != ingressKey(ing) {
-					by = fmt.Sprintf("Ingress %s/%s (%s), which is older,", old.owner.namespace, old.owner.name, old.field)
+					by = fmt.Sprintf("Ingress %s/%s (%s), which is older,", old.owner.Namespace, old.owner.Name, old.field)
 				}
 				ib.event(ing, graph.EventWarning, "TLSCertificateConflict",
 					"%s %q: %s serves it with Secret %s, so this entry's Secret %s is not used for it. Use one Secret per host.",

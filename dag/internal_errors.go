@@ -3,6 +3,8 @@ package dag
 import (
 	"slices"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -54,7 +56,7 @@ func ReportInternalError(g *graph.Graph, kind, namespace, name, message string) 
 		case *gatewayv1.TLSRouteStatus:
 			internalRouteError(st.Parents, message)
 		case *gatewayv1.GatewayStatus:
-			st.Conditions = setCondition(st.Conditions, string(gatewayv1.GatewayConditionProgrammed), metav1.ConditionFalse, string(gatewayv1.GatewayReasonInvalid), message)
+			st.Conditions = report.SetCondition(st.Conditions, string(gatewayv1.GatewayConditionProgrammed), metav1.ConditionFalse, string(gatewayv1.GatewayReasonInvalid), message)
 		case *contourv1.HTTPProxyStatus:
 			internalProxyError(st, message)
 		default:
@@ -68,10 +70,10 @@ func ReportInternalError(g *graph.Graph, kind, namespace, name, message string) 
 func internalRouteError(parents []gatewayv1.RouteParentStatus, message string) {
 	for i := range parents {
 		p := &parents[i]
-		if c := findCond(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid)); c != nil && c.Status == metav1.ConditionTrue {
+		if c := report.FindCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid)); c != nil && c.Status == metav1.ConditionTrue {
 			message = c.Message + " " + message
 		}
-		p.Conditions = setCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid), metav1.ConditionTrue, ReasonInternalError, quote.Cap(message, graph.MaxConditionMessage))
+		p.Conditions = report.SetCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid), metav1.ConditionTrue, ReasonInternalError, quote.Cap(message, graph.MaxConditionMessage))
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,7 +22,7 @@ type listener struct {
 	spec      *gatewayv1.Listener
 	namespace string // the Gateway's
 	hostname  string
-	cond      *conditions
+	cond      *report.Conditions
 	// valid is false when the listener itself is invalid or unsupported;
 	// accepted is false, in addition, when it conflicts with another or has
 	// no usable certificate.
@@ -78,9 +80,9 @@ func (b *builder) validateListener(spec *gatewayv1.Listener, gw *gatewayv1.Gatew
 		tlsRoutes: map[string]*graph.TCPRoute{},
 		from:      gatewayv1.NamespacesFromSame,
 	}
-	l.cond.set(string(gatewayv1.ListenerConditionAccepted), true, string(gatewayv1.ListenerReasonAccepted), "Listener is valid.")
-	l.cond.set(string(gatewayv1.ListenerConditionProgrammed), true, string(gatewayv1.ListenerReasonProgrammed), "Listener is programmed.")
-	l.cond.set(string(gatewayv1.ListenerConditionResolvedRefs), true, string(gatewayv1.ListenerReasonResolvedRefs), "All references are resolved.")
+	l.cond.Set(string(gatewayv1.ListenerConditionAccepted), true, string(gatewayv1.ListenerReasonAccepted), "Listener is valid.")
+	l.cond.Set(string(gatewayv1.ListenerConditionProgrammed), true, string(gatewayv1.ListenerReasonProgrammed), "Listener is programmed.")
+	l.cond.Set(string(gatewayv1.ListenerConditionResolvedRefs), true, string(gatewayv1.ListenerReasonResolvedRefs), "All references are resolved.")
 
 	if _, ok := routeKinds[spec.Protocol]; !ok {
 		l.reject(string(gatewayv1.ListenerReasonUnsupportedProtocol),
@@ -138,7 +140,7 @@ func (l *listener) validateTLS() {
 // refNotice adds to the ResolvedRefs condition something the listener
 // should know of a reference it resolved, while it stays True.
 func (l *listener) refNotice(message string) {
-	if c := findCond(l.cond.list, string(gatewayv1.ListenerConditionResolvedRefs)); c != nil && c.Status == metav1.ConditionTrue {
+	if c := report.FindCondition(l.cond.List, string(gatewayv1.ListenerConditionResolvedRefs)); c != nil && c.Status == metav1.ConditionTrue {
 		c.Message += " " + message
 	}
 }
@@ -148,8 +150,8 @@ func (l *listener) refNotice(message string) {
 // given, except that RefNotPermitted wins: the spec allows the other reasons
 // "only when the reference is allowed".
 func (l *listener) refProblem(reason, message string) {
-	for i := range l.cond.list {
-		c := &l.cond.list[i]
+	for i := range l.cond.List {
+		c := &l.cond.List[i]
 		if c.Type != string(gatewayv1.ListenerConditionResolvedRefs) {
 			continue
 		}
@@ -171,8 +173,8 @@ func (l *listener) reject(reason, message string) {
 		return
 	}
 	l.valid, l.accepted = false, false
-	l.cond.set(string(gatewayv1.ListenerConditionAccepted), false, reason, message)
-	l.cond.set(string(gatewayv1.ListenerConditionProgrammed), false, string(gatewayv1.ListenerReasonInvalid), "Listener is not accepted: "+message)
+	l.cond.Set(string(gatewayv1.ListenerConditionAccepted), false, reason, message)
+	l.cond.Set(string(gatewayv1.ListenerConditionProgrammed), false, string(gatewayv1.ListenerReasonInvalid), "Listener is not accepted: "+message)
 }
 
 func (b *builder) allowedNamespaces(l *listener, ns *gatewayv1.RouteNamespaces) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -28,7 +30,7 @@ func compileMatch(m *gatewayv1.HTTPRouteMatch) (graph.RouteMatch, string) {
 	if m.Method != nil {
 		out.Method = string(*m.Method)
 		if !gatewayMethod(out.Method) {
-			return graph.RouteMatch{}, fmt.Sprintf("method: %q is not one of the methods the API allows (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH; upper case).", userValue(out.Method))
+			return graph.RouteMatch{}, fmt.Sprintf("method: %q is not one of the methods the API allows (GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH; upper case).", report.Value(out.Method))
 		}
 	}
 	if out.Headers, problem = headerMatches(len(m.Headers), func(i int) (string, *string, string) {
@@ -48,7 +50,7 @@ func compileMatch(m *gatewayv1.HTTPRouteMatch) (graph.RouteMatch, string) {
 			problem = "the name is empty."
 		}
 		if problem == "" && !validHeaderName(name) { // the API's type for it is HTTPHeaderName
-			problem = fmt.Sprintf("%q is not a query parameter name (a token of at most 256 characters).", userValue(name))
+			problem = fmt.Sprintf("%q is not a query parameter name (a token of at most 256 characters).", report.Value(name))
 		}
 		if problem != "" {
 			return graph.RouteMatch{}, fmt.Sprintf("queryParams[%d]: %s", i, problem)
@@ -73,7 +75,7 @@ func headerMatches(n int, at func(int) (string, *string, string)) ([]graph.Strin
 		seen[name] = true
 		sm, problem := stringMatch(name, typ, value)
 		if problem == "" && !validHeaderName(name) {
-			problem = fmt.Sprintf("%q is not a header name (a token of at most 256 characters).", userValue(raw))
+			problem = fmt.Sprintf("%q is not a header name (a token of at most 256 characters).", report.Value(raw))
 		}
 		if problem != "" {
 			return nil, fmt.Sprintf("headers[%d]: %s", i, problem)
@@ -102,7 +104,7 @@ func stringMatch(name string, typ *string, value string) (graph.StringMatch, str
 			return graph.StringMatch{}, problem
 		}
 	default:
-		return graph.StringMatch{}, fmt.Sprintf("type %q is not one of Exact, RegularExpression.", userValue(t))
+		return graph.StringMatch{}, fmt.Sprintf("type %q is not one of Exact, RegularExpression.", report.Value(t))
 	}
 	return graph.StringMatch{Name: name, Type: t, Value: value}, ""
 }
@@ -119,10 +121,10 @@ func checkRegex(value string) string {
 		return err.Error() + "." // not quoted: status would carry all of it
 	}
 	if err != nil {
-		return fmt.Sprintf("invalid RE2 regular expression %q: %v.", userValue(value), regexError(err))
+		return fmt.Sprintf("invalid RE2 regular expression %q: %v.", report.Value(value), report.RegexError(err))
 	}
 	if n > re2.EnvoyLimit {
-		return fmt.Sprintf("the regular expression %q compiles to %d instructions; Envoy refuses large ones, so Sesame allows %d (simplify it, e.g. avoid large {n} repetitions).", userValue(value), n, re2.EnvoyLimit)
+		return fmt.Sprintf("the regular expression %q compiles to %d instructions; Envoy refuses large ones, so Sesame allows %d (simplify it, e.g. avoid large {n} repetitions).", report.Value(value), n, re2.EnvoyLimit)
 	}
 	return ""
 }
@@ -147,13 +149,13 @@ func pathMatch(p *gatewayv1.HTTPPathMatch) (graph.PathMatch, string) {
 		return graph.PathMatch{Type: graph.PathRegularExpression, Value: value}, ""
 	}
 	if !strings.HasPrefix(value, "/") {
-		return graph.PathMatch{}, fmt.Sprintf("value %q does not start with \"/\".", userValue(value))
+		return graph.PathMatch{}, fmt.Sprintf("value %q does not start with \"/\".", report.Value(value))
 	}
 	if i := strings.IndexAny(value, "?#"); i >= 0 {
-		return graph.PathMatch{}, fmt.Sprintf("value %q contains %q; a path match cannot hold a query or fragment.", userValue(value), value[i])
+		return graph.PathMatch{}, fmt.Sprintf("value %q contains %q; a path match cannot hold a query or fragment.", report.Value(value), value[i])
 	}
 	if strings.Contains(value, "//") {
-		return graph.PathMatch{}, fmt.Sprintf("value %q contains \"//\".", userValue(value))
+		return graph.PathMatch{}, fmt.Sprintf("value %q contains \"//\".", report.Value(value))
 	}
 	if problem := controlProblem(value); problem != "" {
 		return graph.PathMatch{}, problem
@@ -167,7 +169,7 @@ func pathMatch(p *gatewayv1.HTTPPathMatch) (graph.PathMatch, string) {
 		}
 		return graph.PathMatch{Type: graph.PathPrefix, Value: value}, ""
 	default:
-		return graph.PathMatch{}, fmt.Sprintf("type %q is not one of Exact, PathPrefix, RegularExpression.", userValue(typ))
+		return graph.PathMatch{}, fmt.Sprintf("type %q is not one of Exact, PathPrefix, RegularExpression.", report.Value(typ))
 	}
 }
 

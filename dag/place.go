@@ -34,6 +34,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -48,7 +50,7 @@ type servedHost struct {
 	hostname string
 	// owners are told when the host cannot be placed: an HTTPProxy root;
 	// the Ingresses with routes for the hostname.
-	owners []objectKey
+	owners []report.ObjectKey
 	// http is the virtual host for the HTTP port, nil when the host is not
 	// served over HTTP; tls the filter chain for the HTTPS port.
 	http *layeredHost
@@ -65,7 +67,7 @@ type layeredChain struct {
 	fc    *graph.FilterChain
 	hosts []*layeredHost
 	// owners are told what happens to the chain.
-	owners []objectKey
+	owners []report.ObjectKey
 }
 
 // routesHTTP reports whether the chain terminates TLS and routes HTTP.
@@ -74,7 +76,7 @@ func (c *layeredChain) routesHTTP() bool { return c.fc.RoutesHTTP() && !c.fc.Rej
 // notice is something placement tells an HTTPProxy (a status error or
 // warning) or an Ingress (an Event).
 type notice struct {
-	to objectKey
+	to report.ObjectKey
 	// severe says the object's configuration is not served as written
 	// (an HTTPProxy error rather than a warning).
 	severe bool
@@ -92,7 +94,7 @@ type placer struct {
 	gateway gatewayLayering
 }
 
-func (p *placer) tell(to []objectKey, severe bool, typ, reason, format string, args ...any) {
+func (p *placer) tell(to []report.ObjectKey, severe bool, typ, reason, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	for _, o := range to {
 		n := notice{to: o, severe: severe, typ: typ, reason: reason, message: msg}
@@ -106,7 +108,7 @@ func (p *placer) tell(to []objectKey, severe bool, typ, reason, format string, a
 // same match under the same hostname.
 func (p *placer) override(loser, winner layeredRoute, hostname string) {
 	l, w := loser.route.Source, winner.route.Source
-	p.tell([]objectKey{sourceKey(l)}, false, contourv1.ConditionTypeRouteError, "RouteOverridden",
+	p.tell([]report.ObjectKey{report.SourceKey(l)}, false, contourv1.ConditionTypeRouteError, "RouteOverridden",
 		"%s (%s) on %s: %s has the same match under the same hostname and takes precedence (Gateway API over HTTPProxy over Ingress), so this route serves no request there. Remove it, or give it another match.",
 		describeField(l), describeMatch(loser.route.Match.Path), describeHost(hostname), describeSource(w))
 }
@@ -131,7 +133,7 @@ func placeHosts(gateways []*graph.Listener, gw gatewayLayering, hosts []*servedH
 	p := &placer{claims: claims, gateway: gw}
 	var vhosts [numLayers][]*layeredHost
 	var chains [numLayers][]*layeredChain
-	var httpOwners, tlsOwners []objectKey
+	var httpOwners, tlsOwners []report.ObjectKey
 	for _, h := range hosts {
 		if h.http != nil {
 			vhosts[h.layer] = append(vhosts[h.layer], h.http)
@@ -196,7 +198,7 @@ func appendNew[T comparable](list []T, items ...T) []T {
 // proxyServedHost is what an HTTPProxy root serves, for placement: the
 // virtual host and filter chain the table in httpproxy_place.go describes.
 func proxyServedHost(h *proxyHost) *servedHost {
-	owner := objectKey{contourv1.HTTPProxyKind, h.root.Namespace, h.root.Name}
+	owner := report.ObjectKey{Kind: contourv1.HTTPProxyKind, Namespace: h.root.Namespace, Name: h.root.Name}
 	routes := hostRoutes(h)
 	layered := func(rs []*graph.Route) *layeredHost {
 		lh := &layeredHost{layer: proxyLayer, hostname: h.fqdn, vh: &graph.VirtualHost{Hostname: h.fqdn, Routes: rs}}
@@ -209,7 +211,7 @@ func proxyServedHost(h *proxyHost) *servedHost {
 		}
 		return lh
 	}
-	sh := &servedHost{layer: proxyLayer, hostname: h.fqdn, owners: []objectKey{owner}, http: layered(insecureRoutes(h, routes))}
+	sh := &servedHost{layer: proxyLayer, hostname: h.fqdn, owners: []report.ObjectKey{owner}, http: layered(insecureRoutes(h, routes))}
 	if !h.secure {
 		return sh
 	}
@@ -255,16 +257,16 @@ func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*servedHost, 
 // deliver hands each notice to the HTTPProxy status or the Ingress Events.
 func (b *builder) deliver(pb *proxyBuild, notices []notice) {
 	for _, n := range notices {
-		switch n.to.kind {
+		switch n.to.Kind {
 		case contourv1.HTTPProxyKind:
-			st := pb.status[types.NamespacedName{Namespace: n.to.namespace, Name: n.to.name}]
+			st := pb.status[types.NamespacedName{Namespace: n.to.Namespace, Name: n.to.Name}]
 			if n.severe {
 				st.addError(n.typ, n.reason, "%s", n.message)
 			} else {
 				st.addWarning(n.typ, n.reason, "%s", n.message)
 			}
 		default:
-			b.events.addf(n.to, ingressAPIVersion, graph.EventWarning, n.reason, "%s", n.message)
+			b.events.Addf(n.to, ingressAPIVersion, graph.EventWarning, n.reason, "%s", n.message)
 		}
 	}
 }
@@ -273,13 +275,13 @@ func (b *builder) deliver(pb *proxyBuild, notices []notice) {
 func describeChainOwner(c *layeredChain) string {
 	switch {
 	case c.layer == gatewayLayer && c.fc.TCP != nil:
-		return fmt.Sprintf("%s %s/%s on Gateway listener %q", c.fc.TCP.Source.Kind, c.fc.TCP.Source.Namespace, c.fc.TCP.Source.Name, userValue(c.fc.Listener))
+		return fmt.Sprintf("%s %s/%s on Gateway listener %q", c.fc.TCP.Source.Kind, c.fc.TCP.Source.Namespace, c.fc.TCP.Source.Name, report.Value(c.fc.Listener))
 	case c.layer == gatewayLayer:
-		return fmt.Sprintf("Gateway listener %q", userValue(c.fc.Listener))
+		return fmt.Sprintf("Gateway listener %q", report.Value(c.fc.Listener))
 	}
 	var names []string
 	for _, o := range c.owners {
-		names = append(names, fmt.Sprintf("%s %s/%s", o.kind, o.namespace, o.name))
+		names = append(names, fmt.Sprintf("%s %s/%s", o.Kind, o.Namespace, o.Name))
 	}
 	return strings.Join(names, ", ")
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -42,11 +44,11 @@ func TestMergeChains(t *testing.T) {
 	}
 	routed := func(l layer, name, certName string, paths ...string) *layeredChain {
 		return &layeredChain{layer: l, fc: &graph.FilterChain{Listener: name, Protocol: "HTTPS", ServerNames: serverNames(name), Certificates: cert(certName)},
-			hosts: []*layeredHost{lh(l, name, paths...)}, owners: []objectKey{{l.String(), "ns", certName}}}
+			hosts: []*layeredHost{lh(l, name, paths...)}, owners: []report.ObjectKey{{Kind: l.String(), Namespace: "ns", Name: certName}}}
 	}
 	tcp := func(l layer, name string) *layeredChain {
 		return &layeredChain{layer: l, fc: &graph.FilterChain{Listener: name, Protocol: "TLS", ServerNames: serverNames(name), TCP: &graph.TCPRoute{}},
-			owners: []objectKey{{l.String(), "ns", "tcp"}}}
+			owners: []report.ObjectKey{{Kind: l.String(), Namespace: "ns", Name: "tcp"}}}
 	}
 	gateway := func(name, certName string, paths ...string) *graph.FilterChain {
 		vh := &graph.VirtualHost{Listener: "gw-" + name, Hostname: name}
@@ -113,7 +115,7 @@ func TestMergeChains(t *testing.T) {
 			}
 			var told []string
 			for _, n := range p.notices {
-				told = append(told, n.reason+" "+n.to.name)
+				told = append(told, n.reason+" "+n.to.Name)
 			}
 			if !slices.Equal(told, tt.told) {
 				t.Errorf("told %q, want %q", told, tt.told)

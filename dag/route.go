@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -51,13 +53,13 @@ func (b *builder) attachRoute(gateways map[types.NamespacedName]*gateway, r *rou
 	var parents []gatewayv1.RouteParentStatus
 	for _, ref := range r.spec.ParentRefs {
 		target := parentTarget(ref, r.meta.GetNamespace())
-		var cond *conditions
+		var cond *report.Conditions
 		switch g := gateways[target]; {
 		case g != nil:
 			cond = b.attachToParent(g, r, ref, r.rules)
 		case b.unserved[target] != "":
 			cond = b.conditions(r.meta)
-			cond.set(string(gatewayv1.RouteConditionAccepted), false, string(gatewayv1.RouteReasonNoMatchingParent),
+			cond.Set(string(gatewayv1.RouteConditionAccepted), false, string(gatewayv1.RouteReasonNoMatchingParent),
 				fmt.Sprintf("Gateway %s is not served: %s", target, b.unserved[target]))
 		default:
 			continue // not ours: another controller writes that parent's status
@@ -65,7 +67,7 @@ func (b *builder) attachRoute(gateways map[types.NamespacedName]*gateway, r *rou
 		parents = append(parents, gatewayv1.RouteParentStatus{
 			ParentRef:      ref,
 			ControllerName: gatewayv1.GatewayController(b.opts.controllerName()),
-			Conditions:     cond.list,
+			Conditions:     cond.List,
 		})
 	}
 	foreign, hadOurs := b.foreignParents(r.status.Parents)
@@ -74,7 +76,7 @@ func (b *builder) attachRoute(gateways map[types.NamespacedName]*gateway, r *rou
 
 // attachToParent handles one parentRef naming the served Gateway and returns
 // the conditions of that parent's status.
-func (b *builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.ParentReference, rules *compiledRules) *conditions {
+func (b *builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.ParentReference, rules *compiledRules) *report.Conditions {
 	cond := b.conditions(r.meta)
 	attachments, reason, msg := b.selectListeners(g, r, ref)
 	if reason == "" && !rules.servable() {
@@ -97,20 +99,20 @@ func (b *builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.Paren
 		}
 	}
 	if reason != "" {
-		cond.set(string(gatewayv1.RouteConditionAccepted), false, reason, msg)
+		cond.Set(string(gatewayv1.RouteConditionAccepted), false, reason, msg)
 	} else {
-		cond.set(string(gatewayv1.RouteConditionAccepted), true, string(gatewayv1.RouteReasonAccepted), "Route is accepted."+msg)
+		cond.Set(string(gatewayv1.RouteConditionAccepted), true, string(gatewayv1.RouteReasonAccepted), "Route is accepted."+msg)
 		b.countAttachment(g, r, ref)
 	}
 	if rules.resolvedRefs {
-		cond.set(string(gatewayv1.RouteConditionResolvedRefs), true, string(gatewayv1.RouteReasonResolvedRefs), "All references are resolved.")
+		cond.Set(string(gatewayv1.RouteConditionResolvedRefs), true, string(gatewayv1.RouteReasonResolvedRefs), "All references are resolved.")
 	} else {
-		cond.set(string(gatewayv1.RouteConditionResolvedRefs), false, rules.refReason, strings.Join(rules.refProblems, " "))
+		cond.Set(string(gatewayv1.RouteConditionResolvedRefs), false, rules.refReason, strings.Join(rules.refProblems, " "))
 	}
 	// The spec sets PartiallyInvalid only on accepted routes, and its
 	// message must start with "Dropped Rule".
 	if reason == "" && len(rules.problems) > 0 {
-		cond.set(string(gatewayv1.RouteConditionPartiallyInvalid), true, string(gatewayv1.RouteReasonUnsupportedValue),
+		cond.Set(string(gatewayv1.RouteConditionPartiallyInvalid), true, string(gatewayv1.RouteReasonUnsupportedValue),
 			"Dropped Rule: "+strings.Join(rules.problems, " "))
 	}
 	return cond
@@ -142,7 +144,7 @@ func (b *builder) addRules(r *routeObject, attachments []attachment, rules *comp
 			}
 		} else {
 			if owner, ok := l.otherKindOwner(r.kind, a.hostnames); ok {
-				taken = append(taken, fmt.Sprintf("listener %q (%s %s/%s has intersecting hostnames; of an HTTPRoute and a GRPCRoute only the one that comes first is accepted)", userValue(l.spec.Name), owner.kind, owner.meta.GetNamespace(), owner.meta.GetName()))
+				taken = append(taken, fmt.Sprintf("listener %q (%s %s/%s has intersecting hostnames; of an HTTPRoute and a GRPCRoute only the one that comes first is accepted)", report.Value(l.spec.Name), owner.kind, owner.meta.GetNamespace(), owner.meta.GetName()))
 				continue
 			}
 			for _, host := range a.hostnames {
@@ -223,7 +225,7 @@ func (b *builder) selectListeners(g *gateway, r *routeObject, ref gatewayv1.Pare
 		var unaccepted []string
 		for _, l := range g.selectedBy(ref) {
 			if !l.accepted && intersectsAny(l.hostname, routeHosts) {
-				unaccepted = append(unaccepted, fmt.Sprintf("%q", userValue(l.spec.Name)))
+				unaccepted = append(unaccepted, fmt.Sprintf("%q", report.Value(l.spec.Name)))
 			}
 		}
 		if len(unaccepted) > 0 {
@@ -240,7 +242,7 @@ func (b *builder) selectListeners(g *gateway, r *routeObject, ref gatewayv1.Pare
 		}
 		hosts := l.siblings.Attach(l.hostname, meets)
 		if len(hosts) == 0 {
-			isolated = append(isolated, fmt.Sprintf("%q", userValue(l.spec.Name)))
+			isolated = append(isolated, fmt.Sprintf("%q", report.Value(l.spec.Name)))
 			continue
 		}
 		attachments = append(attachments, attachment{listener: l, hostnames: hosts})
@@ -313,7 +315,7 @@ func (b *builder) foreignParents(existing []gatewayv1.RouteParentStatus) ([]gate
 func describeRef(ref gatewayv1.ParentReference) string {
 	var s string
 	if ref.SectionName != nil {
-		s += fmt.Sprintf(" named %q", userValue(*ref.SectionName))
+		s += fmt.Sprintf(" named %q", report.Value(*ref.SectionName))
 	}
 	if ref.Port != nil {
 		s += fmt.Sprintf(" on port %d", *ref.Port)

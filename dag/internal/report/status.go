@@ -1,4 +1,4 @@
-package dag
+package report
 
 import (
 	"slices"
@@ -9,25 +9,25 @@ import (
 	"github.com/projectsesame/sesame/internal/quote"
 )
 
-// conditions builds the conditions of one object or listener, all with the
+// Conditions builds the conditions of one object or listener, all with the
 // same observedGeneration and lastTransitionTime.
-type conditions struct {
+type Conditions struct {
 	generation int64
 	now        metav1.Time
-	list       []metav1.Condition
+	List       []metav1.Condition
 	// first holds the first conditions, as many as a route's parent has:
 	// one allocation for the builder and the list together.
 	first [3]metav1.Condition
 }
 
-func newConditions(generation int64, now metav1.Time) *conditions {
-	c := &conditions{generation: generation, now: now}
-	c.list = c.first[:0]
+func NewConditions(generation int64, now metav1.Time) *Conditions {
+	c := &Conditions{generation: generation, now: now}
+	c.List = c.first[:0]
 	return c
 }
 
-// set adds a condition, or replaces the one of the same type.
-func (c *conditions) set(typ string, status bool, reason, message string) {
+// Set adds a condition, or replaces the one of the same type.
+func (c *Conditions) Set(typ string, status bool, reason, message string) {
 	cond := metav1.Condition{
 		Type:               typ,
 		Status:             metav1.ConditionFalse,
@@ -39,16 +39,16 @@ func (c *conditions) set(typ string, status bool, reason, message string) {
 	if status {
 		cond.Status = metav1.ConditionTrue
 	}
-	for i := range c.list {
-		if c.list[i].Type == typ {
-			c.list[i] = cond
+	for i := range c.List {
+		if c.List[i].Type == typ {
+			c.List[i] = cond
 			return
 		}
 	}
-	c.list = append(c.list, cond)
+	c.List = append(c.List, cond)
 }
 
-func findCond(conds []metav1.Condition, typ string) *metav1.Condition {
+func FindCondition(conds []metav1.Condition, typ string) *metav1.Condition {
 	for i := range conds {
 		if conds[i].Type == typ {
 			return &conds[i]
@@ -57,21 +57,21 @@ func findCond(conds []metav1.Condition, typ string) *metav1.Condition {
 	return nil
 }
 
-// setCondition replaces or appends a condition, keeping the generation and
+// SetCondition replaces or appends a condition, keeping the generation and
 // time the list's other conditions have: all of one object's conditions are
 // written at once.
-func setCondition(conds []metav1.Condition, typ string, status metav1.ConditionStatus, reason, message string) []metav1.Condition {
+func SetCondition(conds []metav1.Condition, typ string, status metav1.ConditionStatus, reason, message string) []metav1.Condition {
 	c := metav1.Condition{Type: typ, Status: status, Reason: reason, Message: quote.Cap(message, graph.MaxConditionMessage)}
 	if len(conds) > 0 {
 		c.ObservedGeneration, c.LastTransitionTime = conds[0].ObservedGeneration, conds[0].LastTransitionTime
 	}
-	if old := findCond(conds, typ); old != nil {
+	if old := FindCondition(conds, typ); old != nil {
 		*old = c
 		return conds
 	}
 	return append(conds, c)
 }
 
-func removeCondition(conds []metav1.Condition, typ string) []metav1.Condition {
+func RemoveCondition(conds []metav1.Condition, typ string) []metav1.Condition {
 	return slices.DeleteFunc(conds, func(c metav1.Condition) bool { return c.Type == typ })
 }

@@ -1,4 +1,4 @@
-package dag
+package report
 
 import (
 	"errors"
@@ -10,22 +10,22 @@ import (
 	"github.com/projectsesame/sesame/internal/quote"
 )
 
-// userValue is a value from the user's objects, formatted for a message
+// Value is a value from the user's objects, formatted for a message
 // (quote.Value): %q quotes at most graph.MaxQuoted bytes of it.
-type userValue = quote.Value
+type Value = quote.Value
 
-// refName is an object's namespace/name as a message names it: a name a
+// RefName is an object's namespace/name as a message names it: a name a
 // reference gives may be any length (the API server caps names at 253
 // bytes; the library takes typed objects that no API server checked).
-func refName(n types.NamespacedName) userValue { return userValue(n.String()) }
+func RefName(n types.NamespacedName) Value { return Value(n.String()) }
 
-// regexError describes a regular expression's parse error with at most
+// RegexError describes a regular expression's parse error with at most
 // graph.MaxQuoted bytes of the part it names: regexp/syntax's own text quotes
 // that part whole, which may be the whole expression.
-func regexError(err error) string {
+func RegexError(err error) string {
 	var se *syntax.Error
 	if errors.As(err, &se) {
-		return fmt.Sprintf("%s: %q", se.Code, userValue(se.Expr))
+		return fmt.Sprintf("%s: %q", se.Code, Value(se.Expr))
 	}
-	return fmt.Sprintf("%v", userValue(err.Error()))
+	return fmt.Sprintf("%v", Value(err.Error()))
 }
