@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/projectsesame/sesame/dag/internal/order"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -70,7 +72,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	for _, r := range in.GRPCRoutes {
 		httpRoutes = append(httpRoutes, r)
 	}
-	httpRoutes = sortedOldestFirst(httpRoutes)
+	httpRoutes = order.OldestFirst(httpRoutes)
 	b.routeStatus = make([]pendingRouteStatus, 0, len(httpRoutes)+len(in.TLSRoutes))
 	services.Wait()
 	if err := ctx.Err(); err != nil {
@@ -90,7 +92,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		}
 	}
 	compiled.wait()
-	for _, route := range sortedOldestFirst(in.TLSRoutes) {
+	for _, route := range order.OldestFirst(in.TLSRoutes) {
 		b.attachTLSRoute(byName, route)
 	}
 	for _, g := range gateways {

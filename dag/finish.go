@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/internal/order"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -86,7 +88,7 @@ func compareRoutes(x, y *gatewayRoute) int {
 	if c := x.age.compare(y.age); c != 0 {
 		return c
 	}
-	if c := compareNamespacedName(x.Source.Namespace, x.Source.Name, y.Source.Namespace, y.Source.Name); c != 0 {
+	if c := order.CompareNames(x.Source.Namespace, x.Source.Name, y.Source.Namespace, y.Source.Name); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(x.Source.Rule, y.Source.Rule); c != 0 {

@@ -3,6 +3,8 @@ package dag
 import (
 	"fmt"
 
+	"github.com/projectsesame/sesame/dag/internal/order"
+
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -23,7 +25,7 @@ type classSelection struct {
 // controllers are out of scope and get no status.
 func (b *builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSelection {
 	sel := classSelection{rejected: map[string]bool{}}
-	for _, class := range sortedOldestFirst(classes) {
+	for _, class := range order.OldestFirst(classes) {
 		if string(class.Spec.ControllerName) != b.opts.controllerName() {
 			continue
 		}
@@ -53,7 +55,7 @@ func (b *builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSel
 // why), but routes that name them are told.
 func (b *builder) selectGateways(gateways []*gatewayv1.Gateway, classes classSelection) []*gatewayv1.Gateway {
 	var selected []*gatewayv1.Gateway
-	for _, gw := range sortedOldestFirst(gateways) {
+	for _, gw := range order.OldestFirst(gateways) {
 		key := types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name}
 		class := string(gw.Spec.GatewayClassName)
 		switch {

@@ -32,6 +32,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/projectsesame/sesame/dag/internal/order"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -125,7 +127,7 @@ func (b *builder) buildHTTPProxies(in []*contourv1.HTTPProxy) *proxyBuild {
 			pb.otherClass[name] = class
 			continue
 		}
-		keepOlder(pb.proxies, name, p)
+		order.KeepOlder(pb.proxies, name, p)
 	}
 	names := make([]types.NamespacedName, 0, len(pb.proxies))
 	for name, p := range pb.proxies {
@@ -175,7 +177,7 @@ func (pb *proxyBuild) writeStatus() {
 }
 
 func compareNames(a, b types.NamespacedName) int {
-	return compareNamespacedName(a.Namespace, a.Name, b.Namespace, b.Name)
+	return order.CompareNames(a.Namespace, a.Name, b.Namespace, b.Name)
 }
 
 // finishHost orders a host's routes and drops those whose match an earlier

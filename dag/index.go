@@ -1,13 +1,11 @@
 package dag
 
 import (
-	"cmp"
-
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/order"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -39,10 +37,10 @@ func newIndexWithoutServices(in *Input) *index {
 		referenceGrants: map[string][]*gatewayv1.ReferenceGrant{},
 	}
 	for _, secret := range in.Secrets {
-		keepOlder(idx.secrets, types.NamespacedName{Namespace: secret.Namespace, Name: secret.Name}, secret)
+		order.KeepOlder(idx.secrets, types.NamespacedName{Namespace: secret.Namespace, Name: secret.Name}, secret)
 	}
 	for _, ns := range in.Namespaces {
-		keepOlder(idx.namespaces, ns.Name, ns)
+		order.KeepOlder(idx.namespaces, ns.Name, ns)
 	}
 	for _, grant := range in.ReferenceGrants {
 		idx.referenceGrants[grant.Namespace] = append(idx.referenceGrants[grant.Namespace], grant)
@@ -62,7 +60,7 @@ func (idx *index) indexServices(in *Input) {
 		if svc != nil {
 			e := &entries[i]
 			e.Service, e.slices = svc, e.firstSlice[:0:1]
-			keepOlder(idx.services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, e)
+			order.KeepOlder(idx.services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, e)
 		}
 	}
 	owners := make([]*service, len(in.EndpointSlices))
@@ -93,23 +91,6 @@ type service struct {
 	// allocations than its entry.
 	firstCluster graph.Cluster
 	clusterSlot  [1]*graph.Cluster
-}
-
-// keepOlder stores obj under key unless an older object is there. Two
-// objects of one name and age are told apart by UID and resourceVersion,
-// so that input order never decides.
-func keepOlder[K comparable, T metav1.Object](m map[K]T, key K, obj T) {
-	old, ok := m[key]
-	if ok {
-		c := compareAge(old, obj)
-		if c == 0 {
-			c = cmp.Or(cmp.Compare(old.GetUID(), obj.GetUID()), cmp.Compare(old.GetResourceVersion(), obj.GetResourceVersion()))
-		}
-		if c <= 0 {
-			return
-		}
-	}
-	m[key] = obj
 }
 
 // reference is one object referring to another across namespaces.

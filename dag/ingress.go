@@ -43,6 +43,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/order"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -106,7 +108,7 @@ func (b *builder) buildIngresses(in []*networkingv1.Ingress, claims rootClaims) 
 	}
 	byName := map[types.NamespacedName]*networkingv1.Ingress{}
 	for _, ing := range in {
-		keepOlder(byName, types.NamespacedName{Namespace: ing.Namespace, Name: ing.Name}, ing)
+		order.KeepOlder(byName, types.NamespacedName{Namespace: ing.Namespace, Name: ing.Name}, ing)
 	}
 	var selected []*networkingv1.Ingress
 	for _, ing := range byName {
@@ -114,7 +116,7 @@ func (b *builder) buildIngresses(in []*networkingv1.Ingress, claims rootClaims) 
 			selected = append(selected, ing)
 		}
 	}
-	selected = sortedOldestFirst(selected)
+	selected = order.OldestFirst(selected)
 	ib := &ingressBuild{b: b, hosts: map[string]*ingressHost{}, tls: map[string]*ingressTLSClaim{}, claims: claims}
 	for _, ing := range selected {
 		ib.event(ing, graph.EventNormal, "Translated", "%s.", b.opts.describeIngress(ing))

@@ -1,4 +1,4 @@
-package dag
+package order
 
 import (
 	"cmp"
@@ -21,17 +21,17 @@ func compareAge(a, b metav1.Object) int {
 	if c := ta.Time.Compare(tb.Time); c != 0 {
 		return c
 	}
-	if c := compareNamespacedName(a.GetNamespace(), a.GetName(), b.GetNamespace(), b.GetName()); c != 0 {
+	if c := CompareNames(a.GetNamespace(), a.GetName(), b.GetNamespace(), b.GetName()); c != 0 {
 		return c
 	}
 	return cmp.Compare(kindOf(a), kindOf(b))
 }
 
-// compareNamespacedName orders by the string "<namespace>/<name>", as the
+// CompareNames orders by the string "<namespace>/<name>", as the
 // spec breaks ties ("alphabetical order by {namespace}/{name}"), without
 // building the strings: "team-b/web" sorts before "team/api" because '-'
 // comes before '/'.
-func compareNamespacedName(ans, aname, bns, bname string) int {
+func CompareNames(ans, aname, bns, bname string) int {
 	if ans == bns {
 		return strings.Compare(aname, bname)
 	}
@@ -50,12 +50,12 @@ func compareNamespacedName(ans, aname, bns, bname string) int {
 	return cmp.Compare(ans[n], '/')
 }
 
-// sortedOldestFirst returns a copy of objs, oldest first, in compareAge's
+// OldestFirst returns a copy of objs, oldest first, in compareAge's
 // order, and then, for objects that only hostile input has twice, by UID
 // and resourceVersion, as the index keeps one of them. Each object's
 // fields are read once into a packed key (package bykey), rather than
 // through the interface at every comparison.
-func sortedOldestFirst[T metav1.Object](objs []T) []T {
+func OldestFirst[T metav1.Object](objs []T) []T {
 	if len(objs) < 2 {
 		return slices.Clone(objs) // most inputs have one GatewayClass and one Gateway
 	}
@@ -65,7 +65,7 @@ func sortedOldestFirst[T metav1.Object](objs []T) []T {
 		created := o.GetCreationTimestamp().Time
 		k.Int64(created.Unix())
 		k.Int32(int32(created.Nanosecond()))
-		k.String(o.GetNamespace(), "/", o.GetName()) // compareNamespacedName's order
+		k.String(o.GetNamespace(), "/", o.GetName()) // CompareNames' order
 		k.String(kindOf(o))
 		k.String(string(o.GetUID()))
 		k.String(o.GetResourceVersion())
@@ -76,3 +76,20 @@ func sortedOldestFirst[T metav1.Object](objs []T) []T {
 // kindOf breaks the last tie, between objects of different kinds with one
 // namespace, name and age, so that sorting stays a total order.
 func kindOf(o metav1.Object) string { return reflect.TypeOf(o).String() }
+
+// KeepOlder stores obj under key unless an older object is there. Two
+// objects of one name and age are told apart by UID and resourceVersion,
+// so that input order never decides.
+func KeepOlder[K comparable, T metav1.Object](m map[K]T, key K, obj T) {
+	old, ok := m[key]
+	if ok {
+		c := compareAge(old, obj)
+		if c == 0 {
+			c = cmp.Or(cmp.Compare(old.GetUID(), obj.GetUID()), cmp.Compare(old.GetResourceVersion(), obj.GetResourceVersion()))
+		}
+		if c <= 0 {
+			return
+		}
+	}
+	m[key] = obj
+}

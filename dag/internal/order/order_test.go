@@ -1,4 +1,4 @@
-package dag
+package order
 
 import (
 	"cmp"
@@ -23,17 +23,17 @@ func TestCompareNamespacedName(t *testing.T) {
 	}
 	for _, p := range pairs {
 		want := cmp.Compare(p[0]+"/"+p[1], p[2]+"/"+p[3])
-		if got := compareNamespacedName(p[0], p[1], p[2], p[3]); got != want {
+		if got := CompareNames(p[0], p[1], p[2], p[3]); got != want {
 			t.Errorf("compare(%s/%s, %s/%s) = %d, want %d", p[0], p[1], p[2], p[3], got, want)
 		}
-		if got := compareNamespacedName(p[2], p[3], p[0], p[1]); got != -want {
+		if got := CompareNames(p[2], p[3], p[0], p[1]); got != -want {
 			t.Errorf("reverse compare(%s/%s, %s/%s) = %d, want %d", p[2], p[3], p[0], p[1], got, -want)
 		}
 	}
 }
 
 // TestSortedOldestFirstIsCompareAgeOrder checks the packed keys of
-// sortedOldestFirst against compareAge, over objects that tie in every way
+// OldestFirst against compareAge, over objects that tie in every way
 // it breaks: the same age, namespaces that are prefixes of one another
 // (and "a0", whose digit sorts after the "/" of "a/..."),
 // names with '/' in them, ages before 1970 and with nanoseconds, and two
@@ -62,7 +62,7 @@ func TestSortedOldestFirstIsCompareAgeOrder(t *testing.T) {
 			objs = append(objs, &gatewayv1.GRPCRoute{ObjectMeta: meta})
 		}
 	}
-	got := sortedOldestFirst(objs)
+	got := OldestFirst(objs)
 	for i := 1; i < len(got); i++ {
 		a, b := got[i-1], got[i]
 		c := compareAge(a, b)
