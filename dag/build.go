@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/projectsesame/sesame/dag/internal/refs"
+
 	"github.com/projectsesame/sesame/dag/internal/order"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
@@ -36,9 +38,8 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		ctx:      ctx,
 		opts:     opts,
 		now:      metav1.NewTime(opts.Now),
-		index:    newIndexWithoutServices(in),
+		index:    refs.NewIndex(in.Secrets, in.Namespaces, in.ReferenceGrants),
 		graph:    &graph.Graph{},
-		secret:   map[types.NamespacedName]*graph.Secret{},
 		unserved: map[types.NamespacedName]string{},
 	}
 	b.attached = &attachRuns{}
@@ -46,9 +47,9 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	// the sorting of routes; compiling routes is the first to need them.
 	var services sync.WaitGroup
 	if len(in.Services)+len(in.EndpointSlices) >= parallel.Min {
-		services.Go(func() { b.index.indexServices(in) })
+		services.Go(func() { b.index.IndexServices(in.Services, in.EndpointSlices) })
 	} else {
-		b.index.indexServices(in)
+		b.index.IndexServices(in.Services, in.EndpointSlices)
 	}
 	classes := b.selectGatewayClass(in.GatewayClasses)
 	var gateways []*gateway
@@ -150,12 +151,8 @@ type builder struct {
 	ctx   context.Context
 	opts  Options
 	now   metav1.Time
-	index *index
+	index *refs.Index
 	graph *graph.Graph
-	// shared, while routes compile in parallel, guards the clusters of
-	// indexed Services (see compileHTTPRoutes).
-	shared *sync.Mutex
-	secret map[types.NamespacedName]*graph.Secret
 	// routeStatus completes route status once every route is placed: a
 	// route learns only at the end whether an older one took its matches
 	// (compiledRules.lost).

@@ -2,16 +2,12 @@ package dag
 
 import (
 	"bytes"
-	"encoding/pem"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/projectsesame/sesame/dag/graph"
-
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -85,7 +81,7 @@ func TestResolveCertificates(t *testing.T) {
 			if tt.grants {
 				in.ReferenceGrants = []*gatewayv1.ReferenceGrant{grant}
 			}
-			b := &builder{index: newIndex(in), secret: map[types.NamespacedName]*graph.Secret{}}
+			b := &builder{index: newIndex(in)}
 			gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "gw", Name: "g"}}
 			spec := &gatewayv1.Listener{Name: "https", Protocol: gatewayv1.HTTPSProtocolType, Port: 443,
 				TLS: &gatewayv1.ListenerTLSConfig{CertificateRefs: tt.refs}}
@@ -173,7 +169,7 @@ func TestKeyInCertificateChain(t *testing.T) {
 		Type:       corev1.SecretTypeTLS,
 		Data:       map[string][]byte{corev1.TLSCertKey: append(append([]byte(nil), cert...), key...), corev1.TLSPrivateKeyKey: key},
 	}}}
-	b := &builder{index: newIndex(in), secret: map[types.NamespacedName]*graph.Secret{}}
+	b := &builder{index: newIndex(in)}
 	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "gw", Name: "g"}}
 	spec := &gatewayv1.Listener{Name: "https", Protocol: gatewayv1.HTTPSProtocolType, Port: 443,
 		TLS: &gatewayv1.ListenerTLSConfig{CertificateRefs: []gatewayv1.SecretObjectReference{{Name: "appended"}}}}
@@ -193,46 +189,4 @@ func TestKeyInCertificateChain(t *testing.T) {
 	if strings.Contains(rr.Message, "PRIVATE KEY") || strings.Contains(rr.Message, string(key[30:60])) {
 		t.Errorf("message leaks key material: %q", rr.Message)
 	}
-	// A chain of certificates alone is used byte for byte.
-	if chain, others := certificateChain(cert); !bytes.Equal(chain, cert) || others != nil {
-		t.Errorf("certificateChain(cert) = %q, %v", chain, others)
-	}
-}
-
-// FuzzCertificateChain: whatever tls.crt holds, the chain holds only
-// CERTIFICATE blocks, each of the input's, in order, and the other blocks
-// are all named.
-func FuzzCertificateChain(f *testing.F) {
-	f.Add([]byte("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n-----BEGIN EC PRIVATE KEY-----\nBBBB\n-----END EC PRIVATE KEY-----\n"))
-	f.Add([]byte("garbage"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		chain, others := certificateChain(data)
-		var in, out []*pem.Block
-		for rest := data; ; {
-			var b *pem.Block
-			if b, rest = pem.Decode(rest); b == nil {
-				break
-			}
-			in = append(in, b)
-		}
-		for rest := chain; ; {
-			var b *pem.Block
-			if b, rest = pem.Decode(rest); b == nil {
-				break
-			}
-			out = append(out, b)
-		}
-		certs := 0
-		for _, b := range in {
-			if b.Type == "CERTIFICATE" {
-				if certs >= len(out) || !bytes.Equal(out[certs].Bytes, b.Bytes) {
-					t.Fatalf("certificate %d is not in the chain in order", certs)
-				}
-				certs++
-			}
-		}
-		if certs != len(out) || certs+len(others) != len(in) {
-			t.Fatalf("%d blocks in, %d certificates, %d in the chain, %d others", len(in), certs, len(out), len(others))
-		}
-	})
 }

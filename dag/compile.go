@@ -50,7 +50,7 @@ func (b *builder) compileHTTPRoutes(routes []metav1.Object, gateways map[types.N
 	if len(routes) < parallel.Min {
 		return c // get compiles each chunk as attachment reaches it
 	}
-	b.shared = &sync.Mutex{}
+	b.index.Shared = &sync.Mutex{}
 	for range runtime.GOMAXPROCS(0) - 1 {
 		c.workers.Go(func() {
 			for !c.b.stopped() && c.compileNext() {
@@ -84,7 +84,7 @@ func (c *compilation) abort() {
 // wait waits for the other goroutines, once every route has been got.
 func (c *compilation) wait() {
 	c.workers.Wait()
-	c.b.shared = nil
+	c.b.index.Shared = nil
 }
 
 // compileNext compiles the next chunk nobody has taken, and reports whether
@@ -149,19 +149,3 @@ func namesServedGateway(refs []gatewayv1.ParentReference, namespace string, gate
 
 // stopped reports whether the Build is given up (BuildContext).
 func (b *builder) stopped() bool { return b.ctx != nil && b.ctx.Err() != nil }
-
-// lock and unlock guard the state compiling goroutines share; from
-// compileHTTPRoutes to the compilation's wait, that is while routes are
-// compiled and attached, and otherwise there is one goroutine and they do
-// nothing.
-func (b *builder) lock() {
-	if b.shared != nil {
-		b.shared.Lock()
-	}
-}
-
-func (b *builder) unlock() {
-	if b.shared != nil {
-		b.shared.Unlock()
-	}
-}

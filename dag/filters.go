@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/internal/refs"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -82,7 +84,7 @@ func extensionRefName(ref *gatewayv1.LocalObjectReference) string {
 	if ref == nil {
 		return "(none)"
 	}
-	return fmt.Sprintf("%s %q", groupKind(string(ref.Group), string(ref.Kind)), ref.Name)
+	return fmt.Sprintf("%s %q", refs.GroupKind(string(ref.Group), string(ref.Kind)), ref.Name)
 }
 
 // hostHeader moves a RequestHeaderModifier that sets Host into a host

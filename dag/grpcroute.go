@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/projectsesame/sesame/dag/internal/refs"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -154,11 +156,11 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (grpcRouteMatch, string) {
 	var out grpcRouteMatch
 	out.Path = graph.PathMatch{Type: graph.PathPrefix, Value: "/"}
 	if mm := m.Method; mm != nil {
-		service, method := valueOr(mm.Service, ""), valueOr(mm.Method, "")
+		service, method := refs.ValueOr(mm.Service, ""), refs.ValueOr(mm.Method, "")
 		if service == "" && method == "" {
 			return grpcRouteMatch{}, "method: give a service, a method or both."
 		}
-		switch typ := valueOr(mm.Type, string(gatewayv1.GRPCMethodMatchExact)); typ {
+		switch typ := refs.ValueOr(mm.Type, string(gatewayv1.GRPCMethodMatchExact)); typ {
 		case string(gatewayv1.GRPCMethodMatchExact):
 			if service != "" && !grpcService.MatchString(service) {
 				return grpcRouteMatch{}, fmt.Sprintf("method.service: %q is not a gRPC service name.", report.Value(service))

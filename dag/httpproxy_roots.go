@@ -175,7 +175,7 @@ func (pb *proxyBuild) rootTLS(p *contourv1.HTTPProxy, t *contourv1.TLS, hasTCPPr
 	if ns != p.Namespace {
 		return nil, fmt.Sprintf("secretName %q is in another namespace; this version of Sesame does not read TLSCertificateDelegation, so the Secret must be in %q.", t.SecretName, p.Namespace)
 	}
-	secret, problem := pb.b.tlsSecret(types.NamespacedName{Namespace: ns, Name: name})
+	secret, problem := pb.b.index.TLSSecret(types.NamespacedName{Namespace: ns, Name: name})
 	if problem != "" {
 		return nil, "secretName: " + problem
 	}

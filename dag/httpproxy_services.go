@@ -24,6 +24,8 @@ package dag
 import (
 	"fmt"
 
+	"github.com/projectsesame/sesame/dag/internal/refs"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -103,7 +105,7 @@ func (b *builder) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 			out.backends = append(out.backends, graph.WeightedCluster{Cluster: cluster, Weight: weight, Headers: headers})
 		}
 	}
-	if problem := weightSumProblem(total); problem != "" {
+	if problem := refs.WeightSumProblem(total); problem != "" {
 		return refuse("WeightNotValid", "%s.services: %s", field, problem)
 	}
 	return out, true
@@ -134,11 +136,11 @@ func (b *builder) proxyCluster(namespace string, s *contourv1.Service, tcp bool)
 	if s.Port < 1 || s.Port > 65535 {
 		return nil, "ServicePortInvalid", fmt.Sprintf("port %d is not in 1-65535.", s.Port)
 	}
-	svc := b.index.services[name]
+	svc := b.index.Services[name]
 	if svc == nil {
 		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s not found.", report.RefName(name))
 	}
-	port := findServicePort(svc.Service, int32(s.Port))
+	port := refs.FindServicePort(svc.Service, int32(s.Port))
 	if port == nil {
 		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s has no TCP port %d.", report.RefName(name), s.Port)
 	}
@@ -158,12 +160,12 @@ func (b *builder) proxyCluster(namespace string, s *contourv1.Service, tcp bool)
 		p = protocol.Stream
 	default:
 		var err *protocol.Error
-		p, err = selectProtocol(name, port, svc, protocol.HTTPProxy)
+		p, err = refs.SelectProtocol(name, port, svc, protocol.HTTPProxy)
 		if err != nil {
 			return nil, err.Reason, err.Message
 		}
 	}
-	return b.clusterOf(svc, port, proxyClusterProtocol(p)), "", ""
+	return b.index.ClusterOf(svc, port, proxyClusterProtocol(p)), "", ""
 }
 
 // proxyClusterProtocol is the Cluster.Protocol of an HTTPProxy service:
@@ -176,5 +178,5 @@ func proxyClusterProtocol(p protocol.Protocol) string {
 	case protocol.H2:
 		return "h2"
 	}
-	return clusterProtocol(p)
+	return refs.ClusterProtocol(p)
 }

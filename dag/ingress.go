@@ -43,6 +43,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/refs"
+
 	"github.com/projectsesame/sesame/dag/internal/order"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
@@ -136,7 +138,7 @@ func (b *builder) buildIngresses(in []*networkingv1.Ingress, claims rootClaims) 
 // translation acts for.
 func (o Options) ingressSelected(ing *networkingv1.Ingress) bool {
 	// The annotation wins over the spec, as in Contour.
-	return o.servesClass(cmp.Or(ing.Annotations[ingressClassAnnotation], valueOr(ing.Spec.IngressClassName, "")))
+	return o.servesClass(cmp.Or(ing.Annotations[ingressClassAnnotation], refs.ValueOr(ing.Spec.IngressClassName, "")))
 }
 
 // servesClass reports whether an object naming an ingress class ("" for

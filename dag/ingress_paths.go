@@ -36,6 +36,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/refs"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -153,13 +155,13 @@ func (ib *ingressBuild) route(ing *networkingv1.Ingress, field string, m graph.P
 // or returns an Event reason and the problem.
 func (b *builder) ingressBackend(namespace string, be *networkingv1.IngressBackend, field string) (*graph.Cluster, string, string) {
 	if be.Resource != nil {
-		return nil, "UnsupportedBackend", fmt.Sprintf("resource backend %s %q is not supported; Sesame serves Service backends only (set service instead of resource)", groupKind(valueOr(be.Resource.APIGroup, ""), be.Resource.Kind), be.Resource.Name)
+		return nil, "UnsupportedBackend", fmt.Sprintf("resource backend %s %q is not supported; Sesame serves Service backends only (set service instead of resource)", refs.GroupKind(refs.ValueOr(be.Resource.APIGroup, ""), be.Resource.Kind), be.Resource.Name)
 	}
 	if be.Service == nil {
 		return nil, "UnsupportedBackend", "neither service nor resource is set"
 	}
 	name := types.NamespacedName{Namespace: namespace, Name: be.Service.Name}
-	svc := b.index.services[name]
+	svc := b.index.Services[name]
 	if svc == nil {
 		return nil, "ServiceNotFound", fmt.Sprintf("Service %s not found", report.RefName(name))
 	}
@@ -172,21 +174,21 @@ func (b *builder) ingressBackend(namespace string, be *networkingv1.IngressBacke
 			return nil, "ServicePortNotFound", fmt.Sprintf("Service %s has no TCP port named %q (it has %s)", report.RefName(name), report.Value(sp.Name), describePorts(svc.Service))
 		}
 	case sp.Number != 0:
-		if port = findServicePort(svc.Service, sp.Number); port == nil {
+		if port = refs.FindServicePort(svc.Service, sp.Number); port == nil {
 			return nil, "ServicePortNotFound", fmt.Sprintf("Service %s has no TCP port %d (it has %s)", report.RefName(name), sp.Number, describePorts(svc.Service))
 		}
 	default:
 		return nil, "InvalidBackend", "service.port sets neither name nor number"
 	}
-	p, err := selectProtocol(name, port, svc, protocol.Ingress)
+	p, err := refs.SelectProtocol(name, port, svc, protocol.Ingress)
 	if err != nil {
 		return nil, err.Reason, err.Message
 	}
-	return b.clusterOf(svc, port, clusterProtocol(p)), "", ""
+	return b.index.ClusterOf(svc, port, refs.ClusterProtocol(p)), "", ""
 }
 
 func findServicePortByName(svc *corev1.Service, name string) *corev1.ServicePort {
-	return findTCPPort(svc, func(p *corev1.ServicePort) bool { return p.Name == name })
+	return refs.FindTCPPort(svc, func(p *corev1.ServicePort) bool { return p.Name == name })
 }
 
 // describePorts lists a Service's TCP ports for a message: `80 ("http"), 443`.

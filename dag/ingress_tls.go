@@ -131,7 +131,7 @@ func (ib *ingressBuild) ingressSecret(ing *networkingv1.Ingress, secretName stri
 	if ns != ing.Namespace {
 		return nil, fmt.Sprintf("%q is in another namespace; Sesame does not read TLSCertificateDelegation, so the Secret must be in %q.", secretName, ing.Namespace)
 	}
-	return ib.b.tlsSecret(types.NamespacedName{Namespace: ns, Name: name})
+	return ib.b.index.TLSSecret(types.NamespacedName{Namespace: ns, Name: name})
 }
 
 // checkTLSHosts tells an Ingress about TLS that cannot work as written: a

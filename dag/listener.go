@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/refs"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -220,7 +222,7 @@ func allowedKinds(l *listener, asked []gatewayv1.RouteGroupKind) []gatewayv1.Rou
 	var supported []gatewayv1.RouteGroupKind
 	var invalid []string
 	for _, k := range asked {
-		g := valueOr(k.Group, gatewayv1.GroupName)
+		g := refs.ValueOr(k.Group, gatewayv1.GroupName)
 		switch {
 		case g == gatewayv1.GroupName && slices.Contains(served, k.Kind):
 			if !containsKind(supported, k.Kind) {
@@ -246,7 +248,7 @@ func (b *builder) allowsNamespace(l *listener, namespace string) bool {
 	case gatewayv1.NamespacesFromAll:
 		return true
 	case gatewayv1.NamespacesFromSelector:
-		ns := b.index.namespaces[namespace]
+		ns := b.index.Namespaces[namespace]
 		if ns == nil || l.selector == nil {
 			return false // labels unknown: do not guess in favour of access
 		}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/refs"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -289,10 +291,10 @@ func (r *routeObject) carriedBy(l *listener) bool {
 // parentTarget is the Gateway a parentRef names, or the zero name when it
 // names something else.
 func parentTarget(ref gatewayv1.ParentReference, routeNamespace string) types.NamespacedName {
-	if valueOr(ref.Group, gatewayv1.GroupName) != gatewayv1.GroupName || valueOr(ref.Kind, "Gateway") != "Gateway" {
+	if refs.ValueOr(ref.Group, gatewayv1.GroupName) != gatewayv1.GroupName || refs.ValueOr(ref.Kind, "Gateway") != "Gateway" {
 		return types.NamespacedName{}
 	}
-	return types.NamespacedName{Namespace: valueOr(ref.Namespace, routeNamespace), Name: string(ref.Name)}
+	return types.NamespacedName{Namespace: refs.ValueOr(ref.Namespace, routeNamespace), Name: string(ref.Name)}
 }
 
 // foreignParents returns the parent statuses other controllers wrote, which a

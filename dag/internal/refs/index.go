@@ -1,6 +1,8 @@
-package dag
+package refs
 
 import (
+	"sync"
+
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/order"
 
@@ -12,76 +14,83 @@ import (
 	"github.com/projectsesame/sesame/internal/parallel"
 )
 
-// index finds input objects by name. When two objects share a namespace and
+// Index finds input objects by name. When two objects share a namespace and
 // name, which only hostile input does, the older one is kept (then the first
 // by namespace/name and kind, as compareAge orders), so the result does not
 // depend on input order.
-type index struct {
-	services        map[types.NamespacedName]*service
+type Index struct {
+	Services        map[types.NamespacedName]*Service
 	secrets         map[types.NamespacedName]*corev1.Secret
-	namespaces      map[string]*corev1.Namespace
+	Namespaces      map[string]*corev1.Namespace
 	referenceGrants map[string][]*gatewayv1.ReferenceGrant // by namespace
+	// secret holds the Secrets read as certificates (tlsSecret), so that
+	// each is read and checked once.
+	secret map[types.NamespacedName]*graph.Secret
+	// Shared, while routes compile in parallel, guards the clusters of
+	// indexed Services (see clusterOf).
+	Shared *sync.Mutex
 }
 
-// newIndexWithoutServices indexes everything but Services and their
+// NewIndex indexes everything but Services and their
 // EndpointSlices, the most numerous objects, which indexServices adds:
 // Build lets that run beside the Gateways, which do not use them.
 //
 // Each kind takes one pass, without sorting: of objects sharing a name,
 // which only hostile input has, the older is kept; everything else that
 // reads these lists is independent of their order.
-func newIndexWithoutServices(in *Input) *index {
-	idx := &index{
+func NewIndex(secrets []*corev1.Secret, namespaces []*corev1.Namespace, grants []*gatewayv1.ReferenceGrant) *Index {
+	idx := &Index{
 		secrets:         map[types.NamespacedName]*corev1.Secret{},
-		namespaces:      map[string]*corev1.Namespace{},
+		Namespaces:      map[string]*corev1.Namespace{},
 		referenceGrants: map[string][]*gatewayv1.ReferenceGrant{},
+		secret:          map[types.NamespacedName]*graph.Secret{},
 	}
-	for _, secret := range in.Secrets {
+	for _, secret := range secrets {
 		order.KeepOlder(idx.secrets, types.NamespacedName{Namespace: secret.Namespace, Name: secret.Name}, secret)
 	}
-	for _, ns := range in.Namespaces {
-		order.KeepOlder(idx.namespaces, ns.Name, ns)
+	for _, ns := range namespaces {
+		order.KeepOlder(idx.Namespaces, ns.Name, ns)
 	}
-	for _, grant := range in.ReferenceGrants {
+	for _, grant := range grants {
 		idx.referenceGrants[grant.Namespace] = append(idx.referenceGrants[grant.Namespace], grant)
 	}
 	return idx
 }
 
-// indexServices indexes the Services, each with its EndpointSlices. The
+// IndexServices indexes the Services, each with its EndpointSlices. The
 // entries are allocated together, and the one slice most Services have
 // lives in the entry. Which Service each slice belongs to is looked up on
 // every processor, once the Services are indexed; the slices are then
 // added in their order.
-func (idx *index) indexServices(in *Input) {
-	idx.services = make(map[types.NamespacedName]*service, len(in.Services))
-	entries := make([]service, len(in.Services))
-	for i, svc := range in.Services {
+func (idx *Index) IndexServices(services []*corev1.Service, slices []*discoveryv1.EndpointSlice) {
+	idx.Services = make(map[types.NamespacedName]*Service, len(services))
+	entries := make([]Service, len(services))
+	for i, svc := range services {
 		if svc != nil {
 			e := &entries[i]
 			e.Service, e.slices = svc, e.firstSlice[:0:1]
-			order.KeepOlder(idx.services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, e)
+			order.KeepOlder(idx.Services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, e)
 		}
 	}
-	owners := make([]*service, len(in.EndpointSlices))
-	parallel.For(len(in.EndpointSlices), func(i int) {
-		slice := in.EndpointSlices[i]
+	owners := make([]*Service, len(slices))
+	parallel.For(len(slices), func(i int) {
+		slice := slices[i]
 		if service := slice.Labels[discoveryv1.LabelServiceName]; service != "" {
-			owners[i] = idx.services[types.NamespacedName{Namespace: slice.Namespace, Name: service}]
+			owners[i] = idx.Services[types.NamespacedName{Namespace: slice.Namespace, Name: service}]
 		}
 	})
 	for i, svc := range owners {
 		if svc != nil {
-			svc.slices = append(svc.slices, in.EndpointSlices[i])
+			svc.slices = append(svc.slices, slices[i])
 		}
 	}
 }
 
-// service is a Service with what translation finds by it: its
+// Service is a Service with what translation finds by it: its
 // EndpointSlices (those whose kubernetes.io/service-name label names it),
 // and the Clusters routes made of its ports (see clusterOf). Keeping them
 // together makes resolving a backendRef one map lookup.
-type service struct {
+type Service struct {
 	*corev1.Service
 	slices     []*discoveryv1.EndpointSlice
 	clusters   []*graph.Cluster
@@ -93,20 +102,20 @@ type service struct {
 	clusterSlot  [1]*graph.Cluster
 }
 
-// reference is one object referring to another across namespaces.
-type reference struct {
-	fromGroup, fromKind, fromNamespace string
-	toGroup, toKind, toNamespace       string
-	toName                             string
+// Reference is one object referring to another across namespaces.
+type Reference struct {
+	FromGroup, FromKind, FromNamespace string
+	ToGroup, ToKind, ToNamespace       string
+	ToName                             string
 }
 
-// permitted reports whether a ReferenceGrant in the target namespace allows
+// Permitted reports whether a ReferenceGrant in the target namespace allows
 // ref. References within one namespace need no grant.
-func (idx *index) permitted(ref reference) bool {
-	if ref.fromNamespace == ref.toNamespace {
+func (idx *Index) Permitted(ref Reference) bool {
+	if ref.FromNamespace == ref.ToNamespace {
 		return true
 	}
-	for _, grant := range idx.referenceGrants[ref.toNamespace] {
+	for _, grant := range idx.referenceGrants[ref.ToNamespace] {
 		if grantAllows(grant, ref) {
 			return true
 		}
@@ -114,10 +123,10 @@ func (idx *index) permitted(ref reference) bool {
 	return false
 }
 
-func grantAllows(grant *gatewayv1.ReferenceGrant, ref reference) bool {
+func grantAllows(grant *gatewayv1.ReferenceGrant, ref Reference) bool {
 	fromOK := false
 	for _, from := range grant.Spec.From {
-		if string(from.Group) == ref.fromGroup && string(from.Kind) == ref.fromKind && string(from.Namespace) == ref.fromNamespace {
+		if string(from.Group) == ref.FromGroup && string(from.Kind) == ref.FromKind && string(from.Namespace) == ref.FromNamespace {
 			fromOK = true
 			break
 		}
@@ -126,7 +135,7 @@ func grantAllows(grant *gatewayv1.ReferenceGrant, ref reference) bool {
 		return false
 	}
 	for _, to := range grant.Spec.To {
-		if string(to.Group) == ref.toGroup && string(to.Kind) == ref.toKind && (to.Name == nil || string(*to.Name) == ref.toName) {
+		if string(to.Group) == ref.ToGroup && string(to.Kind) == ref.ToKind && (to.Name == nil || string(*to.Name) == ref.ToName) {
 			return true
 		}
 	}

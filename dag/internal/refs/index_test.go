@@ -1,4 +1,4 @@
-package dag
+package refs
 
 import (
 	"testing"
@@ -21,17 +21,17 @@ func TestPermitted(t *testing.T) {
 			},
 		}
 	}
-	ref := reference{
-		fromGroup: gatewayv1.GroupName, fromKind: "HTTPRoute", fromNamespace: "apps",
-		toGroup: "", toKind: "Service", toNamespace: "backends", toName: "web",
+	ref := Reference{
+		FromGroup: gatewayv1.GroupName, FromKind: "HTTPRoute", FromNamespace: "apps",
+		ToGroup: "", ToKind: "Service", ToNamespace: "backends", ToName: "web",
 	}
 	tests := []struct {
 		name   string
 		grants []*gatewayv1.ReferenceGrant
-		ref    reference
+		ref    Reference
 		want   bool
 	}{
-		{"same namespace needs no grant", nil, reference{fromNamespace: "a", toNamespace: "a"}, true},
+		{"same namespace needs no grant", nil, Reference{FromNamespace: "a", ToNamespace: "a"}, true},
 		{"no grant", nil, ref, false},
 		{"grant for all services", []*gatewayv1.ReferenceGrant{grant("backends", "apps", "Service", nil)}, ref, true},
 		{"grant for this service", []*gatewayv1.ReferenceGrant{grant("backends", "apps", "Service", new("web"))}, ref, true},
@@ -43,7 +43,7 @@ func TestPermitted(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			idx := newIndex(&Input{ReferenceGrants: tt.grants})
-			if got := idx.permitted(tt.ref); got != tt.want {
+			if got := idx.Permitted(tt.ref); got != tt.want {
 				t.Errorf("permitted = %v, want %v", got, tt.want)
 			}
 		})
@@ -61,7 +61,7 @@ func TestIndexKeepsOlder(t *testing.T) {
 	}
 	tests := []struct {
 		name     string
-		services []*corev1.Service
+		Services []*corev1.Service
 		want     types.UID
 	}{
 		{"older wins", []*corev1.Service{svc("b", 2), svc("a", 5)}, "b"},
@@ -70,16 +70,9 @@ func TestIndexKeepsOlder(t *testing.T) {
 		{"same age: lower UID, other order", []*corev1.Service{svc("y", 1), svc("z", 1)}, "y"},
 	}
 	for _, tt := range tests {
-		idx := newIndex(&Input{Services: tt.services})
-		if got := idx.services[types.NamespacedName{Namespace: "ns", Name: "web"}].UID; got != tt.want {
+		idx := newIndex(&Input{Services: tt.Services})
+		if got := idx.Services[types.NamespacedName{Namespace: "ns", Name: "web"}].UID; got != tt.want {
 			t.Errorf("%s: kept %s, want %s", tt.name, got, tt.want)
 		}
 	}
-}
-
-// newIndex indexes everything, as Build does in two parts.
-func newIndex(in *Input) *index {
-	idx := newIndexWithoutServices(in)
-	idx.indexServices(in)
-	return idx
 }

@@ -1,0 +1,191 @@
+package refs
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"net/netip"
+	"slices"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/protocol"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// WeightSumProblem says why Envoy would refuse weights that add up to
+// total: it adds them in 32 bits, and refuses the whole route table when
+// they do not fit.
+func WeightSumProblem(total uint64) string {
+	if total > math.MaxUint32 {
+		return fmt.Sprintf("the weights add up to %d; Envoy takes at most %d.", total, uint64(math.MaxUint32))
+	}
+	return ""
+}
+
+// ClusterProtocol is the Cluster.Protocol for a backend protocol: HTTP/1.1
+// and streams (a TLSRoute forwards TLS without reading it) need no settings
+// on the cluster; h2c and WebSocket backends get a cluster of their own.
+func ClusterProtocol(p protocol.Protocol) string {
+	switch p {
+	case protocol.H2C, protocol.WebSocket:
+		return string(p)
+	}
+	return ""
+}
+
+// SelectProtocol is protocol.Select for a port of an indexed Service. The
+// backend's name appears only in error messages, so it is written only for
+// them: every backendRef of every route comes here.
+func SelectProtocol(name types.NamespacedName, port *corev1.ServicePort, svc *Service, kind protocol.Kind) (protocol.Protocol, *protocol.Error) {
+	backend := protocol.Backend{
+		ServiceAppProtocol: ValueOr(port.AppProtocol, ""),
+		SliceAppProtocols:  sliceAppProtocols(svc, port.Name),
+	}
+	p, err := protocol.Select(backend, kind)
+	if err != nil {
+		backend.Name = name.String() + ":" + strconv.Itoa(int(port.Port))
+		p, err = protocol.Select(backend, kind)
+	}
+	return p, err
+}
+
+// sliceAppProtocols lists the appProtocols the Service's EndpointSlices set
+// on the port named portName. Slices that set none are left out, which
+// protocol.Select reads the same as "" and which spares the common case a
+// slice.
+func sliceAppProtocols(svc *Service, portName string) []string {
+	var out []string
+	for _, slice := range svc.slices {
+		for _, sp := range slice.Ports {
+			if ValueOr(sp.Name, "") == portName && ValueOr(sp.AppProtocol, "") != "" {
+				out = append(out, *sp.AppProtocol)
+			}
+		}
+	}
+	return out
+}
+
+func GroupKind(group, kind string) string {
+	if group == "" {
+		return "core/" + kind
+	}
+	return group + "/" + kind
+}
+
+func FindServicePort(svc *corev1.Service, port int32) *corev1.ServicePort {
+	return FindTCPPort(svc, func(p *corev1.ServicePort) bool { return p.Port == port })
+}
+
+// FindTCPPort returns the first TCP port of svc that is, or nil: Envoy
+// forwards TCP only.
+func FindTCPPort(svc *corev1.Service, is func(*corev1.ServicePort) bool) *corev1.ServicePort {
+	for i := range svc.Spec.Ports {
+		p := &svc.Spec.Ports[i]
+		if (p.Protocol == "" || p.Protocol == corev1.ProtocolTCP) && is(p) {
+			return p
+		}
+	}
+	return nil
+}
+
+// ClusterOf returns the one Cluster of a port of svc spoken to in protocol,
+// creating it on first use, so that routes sharing a backend share its
+// cluster. A Service has a cluster per port and protocol in use, a handful:
+// a scan finds it.
+func (idx *Index) ClusterOf(svc *Service, port *corev1.ServicePort, protocol string) *graph.Cluster {
+	if idx.Shared != nil {
+		idx.Shared.Lock()
+		defer idx.Shared.Unlock()
+	}
+	for _, c := range svc.clusters {
+		if c.Port == port.Port && c.Protocol == protocol {
+			return c
+		}
+	}
+	var c *graph.Cluster
+	if svc.clusters == nil {
+		// Most Services have one cluster: it lives in the index entry.
+		c, svc.clusters = &svc.firstCluster, svc.clusterSlot[:0:1]
+	} else {
+		c = &graph.Cluster{}
+	}
+	*c = graph.Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol}
+	svc.clusters = append(svc.clusters, c)
+	return c
+}
+
+// Endpoints collects the ready addresses of a Service port from the
+// Service's EndpointSlices. A slice port belongs to the Service port of the
+// same name (Kubernetes names them alike); endpoints that are not ready, and
+// FQDN slices, which Envoy cannot use as EDS addresses, are left out.
+func (idx *Index) Endpoints(c *graph.Cluster) []graph.Endpoint {
+	svc := idx.Services[c.Service]
+	if svc == nil {
+		return nil // clusters are made of indexed Services only
+	}
+	n := 0 // nearly always an address per endpoint: room for them at once
+	for _, slice := range svc.slices {
+		n += len(slice.Endpoints)
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]graph.Endpoint, 0, n)
+	for _, slice := range svc.slices {
+		if slice.AddressType != discoveryv1.AddressTypeIPv4 && slice.AddressType != discoveryv1.AddressTypeIPv6 {
+			continue
+		}
+		for _, sp := range slice.Ports {
+			if sp.Port == nil || *sp.Port < 1 || *sp.Port > 65535 || ValueOr(sp.Name, "") != c.PortName ||
+				(sp.Protocol != nil && *sp.Protocol != corev1.ProtocolTCP) {
+				continue
+			}
+			for _, ep := range slice.Endpoints {
+				if ep.Conditions.Ready != nil && !*ep.Conditions.Ready {
+					continue
+				}
+				for _, addr := range ep.Addresses {
+					if a, ok := canonicalAddress(addr); ok {
+						out = append(out, graph.Endpoint{Address: a, Port: *sp.Port})
+					}
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	slices.SortFunc(out, func(x, y graph.Endpoint) int {
+		return cmp.Or(cmp.Compare(x.Address, y.Address), cmp.Compare(x.Port, y.Port))
+	})
+	return slices.Compact(out)
+}
+
+// canonicalAddress returns addr in canonical form, or false if it is not an
+// IP address Envoy can use: zoned IPv6 addresses name an interface of the
+// node, which means nothing to Envoy. Addresses are nearly always written
+// canonically already; they are then returned as they are, without a copy.
+func canonicalAddress(addr string) (string, bool) {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil || ip.Zone() != "" {
+		return "", false
+	}
+	var buf [64]byte
+	if canon := ip.AppendTo(buf[:0]); string(canon) != addr {
+		return string(canon), true
+	}
+	return addr, true
+}
+
+// ValueOr returns *p, or def when p is nil: the API's defaulting of optional
+// fields.
+func ValueOr[T ~string](p *T, def string) string {
+	if p == nil {
+		return def
+	}
+	return string(*p)
+}

@@ -1,0 +1,76 @@
+package refs
+
+import (
+	"crypto/tls"
+	"encoding/pem"
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/report"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// TLSSecret reads a kubernetes.io/tls Secret and checks that its
+// certificate and key belong together. Messages never quote its data:
+// crypto/tls errors describe the problem, never the key.
+func (idx *Index) TLSSecret(name types.NamespacedName) (*graph.Secret, string) {
+	if s := idx.secret[name]; s != nil {
+		return s, ""
+	}
+	obj := idx.secrets[name]
+	if obj == nil {
+		return nil, fmt.Sprintf("Secret %s not found.", report.RefName(name))
+	}
+	if obj.Type != corev1.SecretTypeTLS {
+		return nil, fmt.Sprintf("Secret %s has type %q; certificates are Secrets of type %s.", report.RefName(name), report.Value(obj.Type), corev1.SecretTypeTLS)
+	}
+	cert, key := secretValue(obj, corev1.TLSCertKey), secretValue(obj, corev1.TLSPrivateKeyKey)
+	if _, err := tls.X509KeyPair(cert, key); err != nil {
+		return nil, fmt.Sprintf("Secret %s does not hold a PEM certificate and its private key in %s and %s: %v.", report.RefName(name), corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)
+	}
+	s := &graph.Secret{Name: name, Certificate: cert, PrivateKey: key}
+	if chain, others := certificateChain(cert); len(others) > 0 {
+		s.Certificate = chain
+		what := "PEM blocks that are not certificates"
+		if slices.ContainsFunc(others, func(t string) bool { return strings.HasSuffix(t, "PRIVATE KEY") }) {
+			what = "a private key"
+		}
+		s.Notice = fmt.Sprintf("Secret %s: %s holds %s besides its certificates; only the certificates are sent to Envoy (which would show the rest in its configuration dumps). Keep the key in %s alone, and replace it if %s was shared.",
+			name, corev1.TLSCertKey, what, corev1.TLSPrivateKeyKey, corev1.TLSCertKey)
+	}
+	idx.secret[name] = s
+	return s, ""
+}
+
+// certificateChain returns the CERTIFICATE blocks of a PEM tls.crt, in
+// order, and the types of the other blocks it leaves out ("EC PRIVATE
+// KEY", say, for a key appended to the chain).
+func certificateChain(data []byte) ([]byte, []string) {
+	var chain []byte
+	var others []string
+	for {
+		var block *pem.Block
+		block, data = pem.Decode(data)
+		if block == nil {
+			return chain, others
+		}
+		if block.Type == "CERTIFICATE" {
+			chain = append(chain, pem.EncodeToMemory(block)...)
+		} else {
+			others = append(others, block.Type)
+		}
+	}
+}
+
+// secretValue reads a key of a Secret as the API server stores it: a
+// stringData entry, which manifests often use, overrides data.
+func secretValue(s *corev1.Secret, key string) []byte {
+	if v, ok := s.StringData[key]; ok {
+		return []byte(v)
+	}
+	return s.Data[key]
+}
