@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/internal/check"
+
 	"github.com/projectsesame/sesame/dag/internal/refs"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
@@ -181,7 +183,7 @@ func headerModifier(f *gatewayv1.HTTPHeaderFilter, response bool) (graph.HeaderM
 		at := fmt.Sprintf("%s.%s[%d]: ", field, list, i)
 		n := strings.ToLower(raw)
 		switch {
-		case !validHeaderName(n):
+		case !check.ValidHeaderName(n):
 			return "", at + fmt.Sprintf("%q is not a header name (a token of at most 256 characters).", report.Value(raw))
 		case seen[n] != "":
 			return "", at + fmt.Sprintf("header %q is named in %s already; a filter may act on a header once.", report.Value(raw), seen[n])
@@ -191,7 +193,7 @@ func headerModifier(f *gatewayv1.HTTPHeaderFilter, response bool) (graph.HeaderM
 			return "", at + "Envoy adds a Date header to every response that has none, so a filter cannot remove it."
 		}
 		seen[n] = list
-		if problem := headerValueProblem(value); problem != "" {
+		if problem := check.HeaderValue(value); problem != "" {
 			return "", at + problem
 		}
 		return n, ""
@@ -223,33 +225,6 @@ func headerModifier(f *gatewayv1.HTTPHeaderFilter, response bool) (graph.HeaderM
 	}
 	return out, ""
 }
-
-// headerValueProblem says why Envoy would refuse v as a header value (or
-// a path it writes into the request line): NUL, CR and LF end a header, and
-// a value may be 16 KiB long. Envoy refuses a configuration holding such a
-// value whole, which would take every route of the listener with it.
-func headerValueProblem(v string) string {
-	if problem := controlProblem(v); problem != "" {
-		return problem
-	}
-	if len(v) > maxHeaderValue {
-		return fmt.Sprintf("the value is %d bytes long; Envoy takes at most %d.", len(v), maxHeaderValue)
-	}
-	return ""
-}
-
-// controlProblem says why v cannot be a header value or a path: it holds
-// NUL, CR or LF, which end a header or a request line, so that no request
-// carries it and Envoy may refuse it.
-func controlProblem(v string) string {
-	if i := strings.IndexAny(v, "\x00\r\n"); i >= 0 {
-		return fmt.Sprintf("the value %q holds the control character %q at byte %d; header values and paths cannot.", report.Value(v), v[i], i)
-	}
-	return ""
-}
-
-// maxHeaderValue is the longest header value Envoy's configuration takes.
-const maxHeaderValue = 16384
 
 // redirect validates a RequestRedirect filter. The status defaults to 302,
 // as the API does.
@@ -315,7 +290,7 @@ func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*graph.PathRewri
 		if p.ReplaceFullPath == nil || !strings.HasPrefix(*p.ReplaceFullPath, "/") {
 			return nil, field + ".replaceFullPath must be a path starting with \"/\"."
 		}
-		if problem := headerValueProblem(*p.ReplaceFullPath); problem != "" {
+		if problem := check.HeaderValue(*p.ReplaceFullPath); problem != "" {
 			return nil, field + ".replaceFullPath: " + problem
 		}
 		return &graph.PathRewrite{Full: *p.ReplaceFullPath}, ""
@@ -327,7 +302,7 @@ func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*graph.PathRewri
 		if !strings.HasPrefix(prefix, "/") {
 			return nil, field + ".replacePrefixMatch must start with \"/\"."
 		}
-		if problem := headerValueProblem(prefix); problem != "" {
+		if problem := check.HeaderValue(prefix); problem != "" {
 			return nil, field + ".replacePrefixMatch: " + problem
 		}
 		return &graph.PathRewrite{Prefix: prefix, ReplacePrefix: true}, ""

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/projectsesame/sesame/dag/internal/check"
+
 	"github.com/projectsesame/sesame/dag/internal/refs"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
@@ -183,7 +185,7 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (grpcRouteMatch, string) {
 				if part.re == "" {
 					continue
 				}
-				if problem := checkRegex(part.re); problem != "" {
+				if problem := check.Regex(part.re); problem != "" {
 					return grpcRouteMatch{}, "method." + part.name + ": " + problem
 				}
 				var ok bool
@@ -194,7 +196,7 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (grpcRouteMatch, string) {
 			out.Path = graph.PathMatch{Type: graph.PathRegularExpression, Value: "/(" + orAny(parts[0]) + ")/(" + orAny(parts[1]) + ")"}
 			// Each part can be within Envoy's limit and the path they
 			// make, which Envoy compiles, not.
-			if problem := checkRegex(out.Path.Value); problem != "" {
+			if problem := check.Regex(out.Path.Value); problem != "" {
 				return grpcRouteMatch{}, "method: the service and method expressions together make a path expression Envoy would refuse: " + problem
 			}
 			out.service, out.method = charCount(parts[0]), charCount(parts[1])

@@ -32,6 +32,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/check"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -123,7 +125,7 @@ func (g grant) include(b conditionBlock, to types.NamespacedName) (grant, string
 		headers: append(slices.Clip(g.headers), b.headers...),
 		chain:   append(slices.Clip(g.chain), to),
 	}
-	if problem := checkPath(orRoot(out.prefix)); problem != "" {
+	if problem := check.Path(orRoot(out.prefix)); problem != "" {
 		return out, "prefix " + problem
 	}
 	return out, checkHeaderSet(out.headers)
@@ -143,7 +145,7 @@ func (g grant) route(b conditionBlock) (proxyMatch, string) {
 	m := proxyMatch{headers: append(slices.Clip(g.headers), b.headers...)}
 	if b.hasExact {
 		path := joinPrefixes(g.prefix, b.exact)
-		if problem := checkPath(path); problem != "" {
+		if problem := check.Path(path); problem != "" {
 			return m, "exact path " + problem
 		}
 		m.exact, m.path = true, wildcardPattern{path}

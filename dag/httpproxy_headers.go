@@ -35,6 +35,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/check"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -109,9 +111,9 @@ func parseHeaderCondition(c *contourv1.HeaderMatchCondition, origin string) (hea
 	problem := ""
 	switch h.op {
 	case opRegex:
-		problem = checkRegex(h.value)
+		problem = check.Regex(h.value)
 	case opExact, opNotExact, opContains, opNotContains:
-		problem = headerValueProblem(h.value) // no request carries CR, LF or NUL
+		problem = check.HeaderValue(h.value) // no request carries CR, LF or NUL
 	}
 	if problem != "" {
 		return h, fmt.Sprintf("%s: header %q: %s", origin, report.Value(c.Name), problem)
@@ -125,7 +127,7 @@ func parseHeaderCondition(c *contourv1.HeaderMatchCondition, origin string) (hea
 // validProxyHeaderName accepts header field names and the pseudo-headers
 // (":authority", ":method", ...), which Envoy matches like headers.
 func validProxyHeaderName(name string) bool {
-	return validHeaderName(strings.TrimPrefix(name, ":"))
+	return check.ValidHeaderName(strings.TrimPrefix(name, ":"))
 }
 
 // checkHeaderSet reports the first pair of conditions that can never hold

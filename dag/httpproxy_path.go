@@ -46,7 +46,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/projectsesame/sesame/dag/internal/check"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
 
@@ -83,7 +84,7 @@ func (p wildcardPattern) hasWildcard() bool { return len(p) > 1 }
 // query, fragment or dot-segment: Envoy normalises request paths, so a
 // prefix with "/../" could never match.
 func parsePrefix(prefix string) (wildcardPattern, string) {
-	if problem := checkPath(prefix); problem != "" {
+	if problem := check.Path(prefix); problem != "" {
 		return nil, problem
 	}
 	p := wildcardPattern(strings.Split(prefix, "*"))
@@ -103,28 +104,6 @@ func parsePrefix(prefix string) (wildcardPattern, string) {
 		}
 	}
 	return p, ""
-}
-
-// checkPath validates a path prefix or exact path of any origin.
-func checkPath(path string) string {
-	switch {
-	case !strings.HasPrefix(path, "/"):
-		return fmt.Sprintf("%q does not start with \"/\".", report.Value(path))
-	case !utf8.ValidString(path):
-		return fmt.Sprintf("%q is not valid UTF-8.", report.Value(path))
-	case strings.ContainsAny(path, "?#"):
-		return fmt.Sprintf("%q holds a query or fragment; conditions match the path only.", report.Value(path))
-	case hasDotSegment(path):
-		return fmt.Sprintf("%q holds a \".\" or \"..\" segment, which Envoy's path normalisation removes from every request, so it would never match.", report.Value(path))
-	}
-	return controlProblem(path)
-}
-
-// hasDotSegment reports whether path has a segment "." or "..". A prefix may
-// end in the middle of a segment ("/a/." is the start of "/a/.well-known"),
-// so only segments followed by "/" count.
-func hasDotSegment(path string) bool {
-	return strings.Contains(path, "/./") || strings.Contains(path, "/../")
 }
 
 // regex is the anchored RE2 expression that matches exactly the paths the

@@ -48,7 +48,7 @@ func hostRoutes(h *proxyHost) []*graph.Route {
 		routes = []*graph.Route{{
 			Source:               graph.RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: h.root.Namespace, Name: h.root.Name, Field: "spec.virtualhost"},
 			Match:                graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathStringPrefix, Value: "/"}},
-			DirectResponseStatus: unservableStatus,
+			DirectResponseStatus: graph.UnservableStatus,
 			Chain:                []types.NamespacedName{h.root},
 		}}
 	} else {

@@ -26,6 +26,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/internal/check"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -43,12 +45,12 @@ func proxyHeadersPolicy(hp *contourv1.HeadersPolicy, field string, allowHost boo
 	}
 	seen := map[string]bool{}
 	for i, h := range hp.Set {
-		if problem := headerValueProblem(h.Value); problem != "" {
+		if problem := check.HeaderValue(h.Value); problem != "" {
 			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: %s", field, i, problem)
 		}
 		name := strings.ToLower(h.Name)
 		switch {
-		case !validHeaderName(name):
+		case !check.ValidHeaderName(name):
 			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: %q is not a header name (a token of at most 256 characters).", field, i, report.Value(h.Name))
 		case seen[name]:
 			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.set[%d]: header %q is set twice.", field, i, report.Value(h.Name))
@@ -65,7 +67,7 @@ func proxyHeadersPolicy(hp *contourv1.HeadersPolicy, field string, allowHost boo
 	for i, r := range hp.Remove {
 		name := strings.ToLower(r)
 		switch {
-		case !validHeaderName(name):
+		case !check.ValidHeaderName(name):
 			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.remove[%d]: %q is not a header name (a token of at most 256 characters).", field, i, report.Value(r))
 		case removed[name]:
 			return graph.HeaderModifier{}, "", fmt.Sprintf("%s.remove[%d]: header %q is removed twice.", field, i, report.Value(r))
@@ -173,7 +175,7 @@ func proxyRewrite(prp *contourv1.PathRewritePolicy, m proxyMatch, field string) 
 		if !strings.HasPrefix(r.Replacement, "/") {
 			return nil, fmt.Sprintf("%s.replacement %q does not start with \"/\".", at, report.Value(r.Replacement))
 		}
-		if problem := headerValueProblem(r.Replacement); problem != "" {
+		if problem := check.HeaderValue(r.Replacement); problem != "" {
 			return nil, fmt.Sprintf("%s.replacement: %s", at, problem)
 		}
 		switch {

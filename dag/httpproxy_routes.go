@@ -21,13 +21,10 @@ import (
 	"fmt"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/report"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
-
-// unservableStatus answers the requests of a route, or a whole hostname,
-// that Sesame cannot serve as written.
-const unservableStatus = 503
 
 // compileRoute compiles spec.routes[i] of p under grant g. ok is false when
 // the route is left out.
@@ -46,7 +43,7 @@ func (pb *proxyBuild) compileRoute(p *contourv1.HTTPProxy, i int, g grant, st *p
 	if len(g.chain) > 1 {
 		via = fmt.Sprintf(" (reached through %s, whose includes add %s)", describeChain(g.chain), describeGrant(g))
 	}
-	st.addError(contourv1.ConditionTypeRouteError, "ConditionsNotValid", "%s%s. The route is not served.", trimDot(problem), via)
+	st.addError(contourv1.ConditionTypeRouteError, "ConditionsNotValid", "%s%s. The route is not served.", report.TrimDot(problem), via)
 	return orderedRoute{}, false
 }
 
@@ -61,7 +58,7 @@ func (pb *proxyBuild) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route,
 	out := orderedRoute{route: r, match: m, permitInsecure: spec.PermitInsecure}
 	unservable := func() orderedRoute {
 		r.Backends, r.InvalidWeight, r.Filters = nil, 0, nil
-		r.DirectResponseStatus = unservableStatus
+		r.DirectResponseStatus = graph.UnservableStatus
 		return out
 	}
 	refuse := func(typ, reason, format string, args ...any) orderedRoute {
@@ -104,6 +101,6 @@ func (pb *proxyBuild) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route,
 		return unservable()
 	}
 	r.Backends, r.InvalidWeight, f.Mirrors = backends.backends, backends.invalidWeight, backends.mirrors
-	r.DirectResponseStatus = unservableStatus
+	r.DirectResponseStatus = graph.UnservableStatus
 	return out
 }

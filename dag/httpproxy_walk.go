@@ -31,6 +31,7 @@ import (
 	"slices"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -78,7 +79,7 @@ func (pb *proxyBuild) walk(h *proxyHost, name types.NamespacedName, g grant, seq
 		target := types.NamespacedName{Namespace: cmp.Or(inc.Namespace, p.Namespace), Name: inc.Name}
 		block, problem := parseConditions(inc.Conditions, field, " of "+name.String(), true)
 		if problem != "" {
-			st.addError(contourv1.ConditionTypeIncludeError, "ConditionsNotValid", "%s; the include of %s is not followed.", trimDot(problem), target)
+			st.addError(contourv1.ConditionTypeIncludeError, "ConditionsNotValid", "%s; the include of %s is not followed.", report.TrimDot(problem), target)
 			continue
 		}
 		if key := includeKey(block); key != "" {
@@ -159,14 +160,6 @@ func describeGrant(g grant) string {
 	s := fmt.Sprintf("prefix %q", orRoot(g.prefix))
 	for _, h := range g.headers {
 		s += fmt.Sprintf(", header %s %s", h.name, h)
-	}
-	return s
-}
-
-// trimDot drops a final period, so that a problem can be continued.
-func trimDot(s string) string {
-	if len(s) > 0 && s[len(s)-1] == '.' {
-		return s[:len(s)-1]
 	}
 	return s
 }

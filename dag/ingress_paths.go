@@ -36,6 +36,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/internal/check"
+
 	"github.com/projectsesame/sesame/dag/internal/refs"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
@@ -67,12 +69,12 @@ func ingressPathMatch(path string, pathType *networkingv1.PathType) (graph.PathM
 		if !strings.HasPrefix(path, "/") {
 			return graph.PathMatch{}, fmt.Sprintf("%q does not start with \"/\".", report.Value(path))
 		}
-		if problem := checkRegex(path); problem != "" {
+		if problem := check.Regex(path); problem != "" {
 			return graph.PathMatch{}, problem
 		}
 		return graph.PathMatch{Type: graph.PathRegularExpression, Value: path}, ""
 	}
-	if problem := checkPath(path); problem != "" {
+	if problem := check.Path(path); problem != "" {
 		return graph.PathMatch{}, problem
 	}
 	switch typ {
@@ -124,7 +126,7 @@ func describeMatch(p graph.PathMatch) string {
 func (ib *ingressBuild) pathRoute(ing *networkingv1.Ingress, p *networkingv1.HTTPIngressPath, field, host string) (*graph.Route, bool) {
 	m, problem := ingressPathMatch(p.Path, p.PathType)
 	if problem != "" {
-		ib.event(ing, graph.EventWarning, "InvalidPath", "%s.path: %s; the path is not served (%s).", field, trimDot(problem), describeHost(host))
+		ib.event(ing, graph.EventWarning, "InvalidPath", "%s.path: %s; the path is not served (%s).", field, report.TrimDot(problem), describeHost(host))
 		return nil, false
 	}
 	return ib.route(ing, field, m, &p.Backend, host), true
@@ -135,7 +137,7 @@ func (ib *ingressBuild) route(ing *networkingv1.Ingress, field string, m graph.P
 	r := &graph.Route{
 		Source:               graph.RouteSource{Kind: "Ingress", Namespace: ing.Namespace, Name: ing.Name, Field: field},
 		Match:                graph.RouteMatch{Path: m},
-		DirectResponseStatus: unservableStatus,
+		DirectResponseStatus: graph.UnservableStatus,
 		WebSockets:           graph.WebSocketsByProtocol,
 	}
 	at := field + ".backend"
@@ -144,7 +146,7 @@ func (ib *ingressBuild) route(ing *networkingv1.Ingress, field string, m graph.P
 	}
 	cluster, reason, problem := ib.b.ingressBackend(ing.Namespace, be, at)
 	if problem != "" {
-		ib.event(ing, graph.EventWarning, reason, "%s: %s Requests to %s on %s are answered 503.", at, trimDot(problem)+".", describeMatch(m), describeHost(host))
+		ib.event(ing, graph.EventWarning, reason, "%s: %s Requests to %s on %s are answered 503.", at, report.TrimDot(problem)+".", describeMatch(m), describeHost(host))
 		return r
 	}
 	r.Backends = []graph.WeightedCluster{{Cluster: cluster, Weight: 1}}

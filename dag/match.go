@@ -1,17 +1,16 @@
 package dag
 
 import (
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/projectsesame/sesame/dag/internal/check"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
-
-	"github.com/projectsesame/sesame/internal/re2"
 )
 
 // compileMatch turns one HTTPRouteMatch into a RouteMatch, or says what is
@@ -49,7 +48,7 @@ func compileMatch(m *gatewayv1.HTTPRouteMatch) (graph.RouteMatch, string) {
 		if problem == "" && name == "" {
 			problem = "the name is empty."
 		}
-		if problem == "" && !validHeaderName(name) { // the API's type for it is HTTPHeaderName
+		if problem == "" && !check.ValidHeaderName(name) { // the API's type for it is HTTPHeaderName
 			problem = fmt.Sprintf("%q is not a query parameter name (a token of at most 256 characters).", report.Value(name))
 		}
 		if problem != "" {
@@ -74,7 +73,7 @@ func headerMatches(n int, at func(int) (string, *string, string)) ([]graph.Strin
 		}
 		seen[name] = true
 		sm, problem := stringMatch(name, typ, value)
-		if problem == "" && !validHeaderName(name) {
+		if problem == "" && !check.ValidHeaderName(name) {
 			problem = fmt.Sprintf("%q is not a header name (a token of at most 256 characters).", report.Value(raw))
 		}
 		if problem != "" {
@@ -96,37 +95,17 @@ func stringMatch(name string, typ *string, value string) (graph.StringMatch, str
 	case graph.MatchExact:
 		// A value no request can carry (CR, LF, NUL) never matches, and
 		// one over 16 KiB Envoy refuses with its whole route table.
-		if problem := headerValueProblem(value); problem != "" {
+		if problem := check.HeaderValue(value); problem != "" {
 			return graph.StringMatch{}, problem
 		}
 	case graph.MatchRegularExpression:
-		if problem := checkRegex(value); problem != "" {
+		if problem := check.Regex(value); problem != "" {
 			return graph.StringMatch{}, problem
 		}
 	default:
 		return graph.StringMatch{}, fmt.Sprintf("type %q is not one of Exact, RegularExpression.", report.Value(t))
 	}
 	return graph.StringMatch{Name: name, Type: t, Value: value}, ""
-}
-
-// checkRegex reports why value is not an RE2 expression Sesame passes to
-// Envoy: Go's regexp/syntax implements RE2 syntax, and package re2 measures
-// the program against Envoy's limit.
-func checkRegex(value string) string {
-	if value == "" {
-		return "the regular expression is empty; Envoy requires one of at least one character (\".*\" matches anything)."
-	}
-	n, err := re2.Size(value)
-	if lengthErr := (*re2.LengthError)(nil); errors.As(err, &lengthErr) {
-		return err.Error() + "." // not quoted: status would carry all of it
-	}
-	if err != nil {
-		return fmt.Sprintf("invalid RE2 regular expression %q: %v.", report.Value(value), report.RegexError(err))
-	}
-	if n > re2.EnvoyLimit {
-		return fmt.Sprintf("the regular expression %q compiles to %d instructions; Envoy refuses large ones, so Sesame allows %d (simplify it, e.g. avoid large {n} repetitions).", report.Value(value), n, re2.EnvoyLimit)
-	}
-	return ""
 }
 
 // pathMatch validates one path match and normalises it: a prefix loses its
@@ -143,7 +122,7 @@ func pathMatch(p *gatewayv1.HTTPPathMatch) (graph.PathMatch, string) {
 		}
 	}
 	if typ == gatewayv1.PathMatchRegularExpression {
-		if problem := checkRegex(value); problem != "" {
+		if problem := check.Regex(value); problem != "" {
 			return graph.PathMatch{}, problem
 		}
 		return graph.PathMatch{Type: graph.PathRegularExpression, Value: value}, ""
@@ -157,7 +136,7 @@ func pathMatch(p *gatewayv1.HTTPPathMatch) (graph.PathMatch, string) {
 	if strings.Contains(value, "//") {
 		return graph.PathMatch{}, fmt.Sprintf("value %q contains \"//\".", report.Value(value))
 	}
-	if problem := controlProblem(value); problem != "" {
+	if problem := check.ControlChars(value); problem != "" {
 		return graph.PathMatch{}, problem
 	}
 	switch typ {
@@ -185,36 +164,4 @@ func gatewayMethod(m string) bool {
 		return true
 	}
 	return false
-}
-
-// isToken reports whether s is an RFC 9110 token (tchar+).
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isTokenChar(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// validHeaderName reports whether a lower-cased name is a header field name
-// (RFC 9110 token) of at most maxHeaderName bytes. Pseudo-headers such as
-// ":authority" are not allowed: the spec's HTTPHeaderName excludes them.
-func validHeaderName(name string) bool { return len(name) <= maxHeaderName && isToken(name) }
-
-// maxHeaderName is the longest header (or query parameter) name Sesame
-// accepts: the Gateway API's limit for HTTPHeaderName, applied to every
-// source. Envoy refuses a route table whose query parameter name is over
-// 1 KiB, or whose header name is over 16 KiB.
-const maxHeaderName = 256
-
-func isTokenChar(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/internal/check"
+
 	networkingv1 "k8s.io/api/networking/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -60,7 +62,7 @@ func TestRegexLength(t *testing.T) {
 	}
 	// At the limit, the expression is parsed and measured as before.
 	atLimit := "[" + strings.Repeat("a", re2.MaxLength-2) + "]"
-	if p := checkRegex(atLimit); p != "" {
+	if p := check.Regex(atLimit); p != "" {
 		t.Errorf("checkRegex(%d bytes, one class) = %q, want none", len(atLimit), p)
 	}
 }

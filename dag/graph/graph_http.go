@@ -283,3 +283,7 @@ type Mirror struct {
 	Cluster                *Cluster
 	Numerator, Denominator uint32
 }
+
+// UnservableStatus answers the requests of a route, or a whole hostname,
+// that Sesame cannot serve as written.
+const UnservableStatus = 503

@@ -29,3 +29,11 @@ func RegexError(err error) string {
 	}
 	return fmt.Sprintf("%v", Value(err.Error()))
 }
+
+// TrimDot drops a final period, so that a problem can be continued.
+func TrimDot(s string) string {
+	if len(s) > 0 && s[len(s)-1] == '.' {
+		return s[:len(s)-1]
+	}
+	return s
+}
