@@ -1,7 +1,6 @@
 package dag
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 
@@ -199,80 +198,13 @@ func recordLoss(loser, winner *gatewayRoute, host string) {
 	}
 }
 
-// matchKey is equal for matches that select the same requests as written:
-// the same path, method, and sets of header and query conditions. It is
-// built by hand, not with fmt, as every route needs one.
-func matchKey(m graph.RouteMatch) string {
-	var b strings.Builder
-	b.Grow(matchKeyLen(m))
-	writeMatchKey(&b, m)
-	return b.String()
-}
-
-// matchKeyLen is the length of matchKey(m).
-func matchKeyLen(m graph.RouteMatch) int {
-	n := len(m.Path.Type) + len(m.Path.Value) + len(m.Method) + 4
-	for _, set := range [][]graph.StringMatch{m.Headers, m.QueryParams} {
-		for _, x := range set {
-			n += len(x.Name) + len(x.Type) + len(x.Value) + 5
-		}
-	}
-	return n
-}
-
-func writeMatchKey(b *strings.Builder, m graph.RouteMatch) {
-	b.WriteString(string(m.Path.Type))
-	b.WriteByte(0)
-	b.WriteString(m.Path.Value)
-	b.WriteByte(0)
-	b.WriteString(m.Method)
-	for _, set := range [][]graph.StringMatch{m.Headers, m.QueryParams} {
-		b.WriteByte(1)
-		sorted := set
-		if len(set) > 1 {
-			sorted = slices.Clone(set)
-			slices.SortFunc(sorted, compareStringMatch)
-		}
-		for _, x := range sorted {
-			b.WriteString(x.Name)
-			b.WriteByte(0)
-			b.WriteString(string(x.Type))
-			b.WriteByte(0)
-			b.WriteString(x.Value)
-			b.WriteByte(0)
-			b.WriteByte('0' + matchFlags(x))
-			b.WriteByte(2)
-		}
-	}
-}
-
 // setMatchKeys gives routes their match keys, in one allocation
 // (strpack.Strings) rather than one each.
 func setMatchKeys(routes []*gatewayRoute) {
 	strpack.Strings(len(routes),
-		func(i int) int { return matchKeyLen(routes[i].Match) },
-		func(b *strings.Builder, i int) { writeMatchKey(b, routes[i].Match) },
+		func(i int) int { return graph.MatchKeyLen(routes[i].Match) },
+		func(b *strings.Builder, i int) { graph.WriteMatchKey(b, routes[i].Match) },
 		func(i int, key string) { routes[i].key = key })
-}
-
-// compareStringMatch orders conditions by name, type, value and flags.
-func compareStringMatch(a, b graph.StringMatch) int {
-	return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Value, b.Value), cmp.Compare(matchFlags(a), matchFlags(b)))
-}
-
-// matchFlags packs the boolean options of a condition into three bits.
-func matchFlags(s graph.StringMatch) byte {
-	var f byte
-	if s.IgnoreCase {
-		f |= 1
-	}
-	if s.Invert {
-		f |= 2
-	}
-	if s.MissingAsEmpty {
-		f |= 4
-	}
-	return f
 }
 
 // applyConflicts tells a route's accepted parents what its matches lost to

@@ -189,15 +189,15 @@ func TestMatchKeyLenIsExactAndPackedKeysAreTheSame(t *testing.T) {
 	}
 	routes := make([]*gatewayRoute, len(matches))
 	for i, m := range matches {
-		if key := matchKey(m); len(key) != matchKeyLen(m) {
-			t.Errorf("matchKey(%+v) has %d bytes, matchKeyLen says %d", m, len(key), matchKeyLen(m))
+		if key := graph.MatchKey(m); len(key) != graph.MatchKeyLen(m) {
+			t.Errorf("graph.MatchKey(%+v) has %d bytes, matchKeyLen says %d", m, len(key), graph.MatchKeyLen(m))
 		}
 		routes[i] = &gatewayRoute{Route: graph.Route{Match: m}}
 	}
 	setMatchKeys(routes)
 	for i, r := range routes {
-		if r.key != matchKey(matches[i]) {
-			t.Errorf("packed key of match %d is %q, alone %q", i, r.key, matchKey(matches[i]))
+		if r.key != graph.MatchKey(matches[i]) {
+			t.Errorf("packed key of match %d is %q, alone %q", i, r.key, graph.MatchKey(matches[i]))
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/layer"
+
 	"github.com/projectsesame/sesame/dag/internal/order"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
@@ -106,11 +108,11 @@ func compareRoutes(x, y *gatewayRoute) int {
 // and method characters).
 func compareShape(x, y *gatewayRoute) int {
 	a, b := &x.Match, &y.Match
-	rank := pathRank(x.Source.Kind, a.Path.Type)
-	if c := cmp.Compare(rank, pathRank(y.Source.Kind, b.Path.Type)); c != 0 {
+	rank := layer.PathRank(x.Source.Kind, a.Path.Type)
+	if c := cmp.Compare(rank, layer.PathRank(y.Source.Kind, b.Path.Type)); c != 0 {
 		return c
 	}
-	if rank == grpcRank {
+	if rank == layer.GRPCRank {
 		if c := cmp.Compare(y.grpcService, x.grpcService); c != 0 {
 			return c
 		}
@@ -122,7 +124,7 @@ func compareShape(x, y *gatewayRoute) int {
 	if c := cmp.Compare(len(b.Path.Value), len(a.Path.Value)); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(boolRank(b.Method != ""), boolRank(a.Method != "")); c != 0 {
+	if c := cmp.Compare(layer.BoolRank(b.Method != ""), layer.BoolRank(a.Method != "")); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(len(b.Headers), len(a.Headers)); c != 0 {
@@ -153,9 +155,9 @@ func shapeCode(r *gatewayRoute) uint32 {
 		}
 		return uint32(most - n)
 	}
-	rank := pathRank(r.Source.Kind, m.Path.Type)
+	rank := layer.PathRank(r.Source.Kind, m.Path.Type)
 	code := uint32(1)<<31 | uint32(rank)<<29
-	if rank == grpcRank {
+	if rank == layer.GRPCRank {
 		code |= countDown(int(r.grpcService), 11)<<18 | countDown(int(r.grpcMethod), 11)<<7 | countDown(len(m.Headers), 6)<<1
 	} else {
 		code |= countDown(len(m.Path.Value), 16) << 13
@@ -194,35 +196,6 @@ func (a age) compare(b age) int {
 		return c
 	}
 	return cmp.Compare(a.nsec, b.nsec)
-}
-
-// pathRank orders path match types: an Exact path 0, a RegularExpression
-// 1, a prefix 2. A GRPCRoute's routes rank grpcRank whatever their path,
-// which does not rank them: the spec ranks GRPCRoute matches by the
-// service and method they name (compareShape). HTTPRoutes and GRPCRoutes
-// never share a virtual host (v1 accepts only one of them where hostnames
-// intersect), so the two orders never meet, but the rank keeps one total
-// order over both kinds: GRPCRoute routes come after.
-func pathRank(kind string, t graph.PathMatchType) int {
-	switch {
-	case kind == "GRPCRoute":
-		return grpcRank
-	case t == graph.PathExact:
-		return 0
-	case t == graph.PathRegularExpression:
-		return 1
-	}
-	return 2
-}
-
-// grpcRank is the path rank of every GRPCRoute route.
-const grpcRank = 3
-
-func boolRank(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // gatewayStatus returns the status of the Gateway being translated.

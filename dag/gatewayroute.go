@@ -21,7 +21,7 @@ type gatewayRoute struct {
 	// rules are the compiled rules of the route's object, which collect
 	// the losses of all its routes (recordLoss).
 	rules *compiledRules
-	// key caches matchKey(Match); fanRoute and fanMatch number the route
+	// key caches graph.MatchKey(Match); fanRoute and fanMatch number the route
 	// and its match while virtual hosts are built (see virtualHosts).
 	key                string
 	fanRoute, fanMatch int32
@@ -31,7 +31,7 @@ type gatewayRoute struct {
 // matchKey returns the route's match key, computing it once.
 func (r *gatewayRoute) matchKey() string {
 	if r.key == "" {
-		r.key = matchKey(r.Match)
+		r.key = graph.MatchKey(r.Match)
 	}
 	return r.key
 }

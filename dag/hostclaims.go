@@ -42,67 +42,42 @@ package dag
 import (
 	"fmt"
 	"slices"
-	"strings"
+
+	"github.com/projectsesame/sesame/dag/layer"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
 
 	networkingv1 "k8s.io/api/networking/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/hostmatch"
 )
 
-// rootClaims maps each fqdn an HTTPProxy root claims (refused roots
-// included: they still hold their fqdn) to the root. The nil map claims
-// nothing.
-type rootClaims map[string]types.NamespacedName
-
 // claims returns the fqdns the roots of pb claim; nil for a nil pb.
-func (pb *proxyBuild) claims() rootClaims {
+func (pb *proxyBuild) claims() layer.Claims {
 	if pb == nil || len(pb.hosts) == 0 {
 		return nil
 	}
-	c := make(rootClaims, len(pb.hosts))
+	c := make(layer.Claims, len(pb.hosts))
 	for _, h := range pb.hosts {
 		c[h.fqdn] = h.root
 	}
 	return c
 }
 
-// owner returns the root that owns requests to hostname: the root of that
-// fqdn, else the wildcard root one label above a precise hostname (a
-// single-label wildcard matches it), else none. "" (any host) is nobody's.
-func (c rootClaims) owner(hostname string) (types.NamespacedName, bool) {
-	if len(c) == 0 || hostname == "" {
-		return types.NamespacedName{}, false
-	}
-	if root, ok := c[hostname]; ok {
-		return root, true
-	}
-	if strings.HasPrefix(hostname, "*.") {
-		return types.NamespacedName{}, false
-	}
-	if _, rest, ok := strings.Cut(hostname, "."); ok {
-		root, ok := c["*."+rest]
-		return root, ok
-	}
-	return types.NamespacedName{}, false
-}
-
 // foreign reports whether an Ingress route may not serve requests to
 // hostname: the hostname is owned, and the route's Ingress is in another
 // namespace.
-func (c rootClaims) foreign(hostname string, r *graph.Route) bool {
-	root, ok := c.owner(hostname)
+func foreign(c layer.Claims, hostname string, r *graph.Route) bool {
+	root, ok := c.Owner(hostname)
 	return ok && r.Source.Namespace != root.Namespace
 }
 
 // owns reports whether some root owns hostname.
-func (c rootClaims) owns(hostname string) bool {
-	_, ok := c.owner(hostname)
+func owns(c layer.Claims, hostname string) bool {
+	_, ok := c.Owner(hostname)
 	return ok
 }
 
@@ -116,7 +91,7 @@ func (c rootClaims) owns(hostname string) bool {
 // does not name: without one there is nothing to shelter, and the claims
 // are not looked at, so that merging each of many filter chains does not
 // cost a walk of every root.
-func (c rootClaims) shelter(ingress hostIndex, seen map[string]bool, keep func(string) bool) []string {
+func shelter(c layer.Claims, ingress hostIndex, seen map[string]bool, keep func(string) bool) []string {
 	if len(c) == 0 || !hasWideHost(ingress) {
 		return nil
 	}
@@ -126,7 +101,7 @@ func (c rootClaims) shelter(ingress hostIndex, seen map[string]bool, keep func(s
 			continue
 		}
 		h := ingress.selectHost(hostname)
-		if h != nil && slices.ContainsFunc(h.routes, func(r layeredRoute) bool { return c.foreign(hostname, r.route) }) {
+		if h != nil && slices.ContainsFunc(h.Routes, func(r layer.Route) bool { return foreign(c, hostname, r.Route) }) {
 			out = append(out, hostname)
 		}
 	}
@@ -146,9 +121,9 @@ func hasWideHost(hosts hostIndex) bool {
 // ownedWithin returns whether a hostname is owned and lies within one of
 // the server names (every name, when there are none): the owned hostnames
 // a Gateway filter chain for those names can receive requests for.
-func (c rootClaims) ownedWithin(serverNames []string) func(string) bool {
+func ownedWithin(c layer.Claims, serverNames []string) func(string) bool {
 	return func(hostname string) bool {
-		if !c.owns(hostname) {
+		if !owns(c, hostname) {
 			return false
 		}
 		if len(serverNames) == 0 {
@@ -162,17 +137,17 @@ func (c rootClaims) ownedWithin(serverNames []string) func(string) bool {
 // refused because an HTTPProxy root in another namespace owns host, and
 // tells the Ingress and (through ib.refusals, as a notice) the root.
 func (ib *ingressBuild) refuseOwned(ing *networkingv1.Ingress, field, host, what string) bool {
-	root, ok := ib.claims.owner(host)
+	root, ok := ib.claims.Owner(host)
 	if !ok || root.Namespace == ing.Namespace {
 		return false
 	}
 	ib.event(ing, graph.EventWarning, "HostOwnedByHTTPProxy",
 		"%s (%s): the hostname belongs to HTTPProxy %s, a root in namespace %q, and only Ingresses in that namespace may add to it; %s. Have the root include an HTTPProxy of yours, or use another hostname.",
 		field, describeHost(host), root, root.Namespace, what)
-	ib.refusals = append(ib.refusals, notice{
-		to:  report.ObjectKey{Kind: contourv1.HTTPProxyKind, Namespace: root.Namespace, Name: root.Name},
-		typ: contourv1.ConditionTypeVirtualHostError, reason: "IngressRefused",
-		message: fmt.Sprintf("Ingress %s/%s %s adds to %s, which this root owns; Ingresses outside namespace %q may not, so it is not served.",
+	ib.refusals = append(ib.refusals, layer.Notice{
+		To:   report.ObjectKey{Kind: contourv1.HTTPProxyKind, Namespace: root.Namespace, Name: root.Name},
+		Type: contourv1.ConditionTypeVirtualHostError, Reason: "IngressRefused",
+		Message: fmt.Sprintf("Ingress %s/%s %s adds to %s, which this root owns; Ingresses outside namespace %q may not, so it is not served.",
 			ing.Namespace, ing.Name, field, describeHost(host), root.Namespace),
 	})
 	return true

@@ -115,7 +115,7 @@ func TestGrantChains(t *testing.T) {
 			t.Errorf("%s: %s", tt.name, problem)
 		case tt.problem != "" && !strings.Contains(problem, tt.problem):
 			t.Errorf("%s: problem %q, want it to contain %q", tt.name, problem, tt.problem)
-		case tt.problem == "" && matchKey(m.routeMatch()) != matchKey(tt.want):
+		case tt.problem == "" && graph.MatchKey(m.routeMatch()) != graph.MatchKey(tt.want):
 			t.Errorf("%s: %+v, want %+v", tt.name, m.routeMatch(), tt.want)
 		}
 	}

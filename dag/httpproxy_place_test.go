@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/layer"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -68,8 +70,8 @@ func TestPlaceProxyHosts(t *testing.T) {
 	}
 }
 
-func proxyServedHosts(hosts ...*proxyHost) []*servedHost {
-	var out []*servedHost
+func proxyServedHosts(hosts ...*proxyHost) []*layer.Served {
+	var out []*layer.Served
 	for _, h := range hosts {
 		out = append(out, proxyServedHost(h))
 	}
@@ -84,11 +86,11 @@ func TestPlaceProxyHostsPortConflicts(t *testing.T) {
 	gw := types.NamespacedName{Namespace: "default", Name: "gw"}
 	tlsGateway := &graph.Listener{Gateway: gw, Port: 443, BindPort: 8080, Secure: true}
 	listeners, notices := placeHosts([]*graph.Listener{tlsGateway}, gatewayLayering{}, proxyServedHosts(h), IngressPorts{HTTP: 8080, HTTPS: 8443}, nil)
-	if len(listeners) != 1 || !listeners[0].Secure || len(notices) != 1 || !strings.Contains(notices[0].message, "Gateway default/gw for TLS") || notices[0].to.Name != "p" {
+	if len(listeners) != 1 || !listeners[0].Secure || len(notices) != 1 || !strings.Contains(notices[0].Message, "Gateway default/gw for TLS") || notices[0].To.Name != "p" {
 		t.Errorf("HTTP port taken for TLS: listeners %d, notices %+v", len(listeners), notices)
 	}
 	listeners, notices = placeHosts(nil, gatewayLayering{}, proxyServedHosts(h), IngressPorts{HTTP: 8080, HTTPS: 8080}, nil)
-	if len(listeners) != 1 || listeners[0].Secure || len(notices) != 1 || !strings.Contains(notices[0].message, "same port") {
+	if len(listeners) != 1 || listeners[0].Secure || len(notices) != 1 || !strings.Contains(notices[0].Message, "same port") {
 		t.Errorf("one port for both: listeners %d, notices %+v", len(listeners), notices)
 	}
 }

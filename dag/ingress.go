@@ -43,6 +43,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/layer"
+
 	"github.com/projectsesame/sesame/dag/internal/refs"
 
 	"github.com/projectsesame/sesame/dag/internal/order"
@@ -75,8 +77,8 @@ type ingressBuild struct {
 	tls map[string]*ingressTLSClaim
 	// claims are the hostnames HTTPProxy roots own (hostclaims.go);
 	// refusals what the roots are told of Ingresses refused for them.
-	claims   rootClaims
-	refusals []notice
+	claims   layer.Claims
+	refusals []layer.Notice
 }
 
 // ingressHost is what the Ingresses serve under one hostname.
@@ -84,7 +86,7 @@ type ingressHost struct {
 	hostname string
 	// http and https are the routes over each, in the order found; https
 	// is served only when the host has a TLS claim.
-	http, https []layeredRoute
+	http, https []layer.Route
 	// first holds, per match key, the route that has it, so that a later
 	// route with the same match is left out.
 	first map[string]*graph.Route
@@ -104,7 +106,7 @@ func (ib *ingressBuild) event(ing *networkingv1.Ingress, typ, reason, format str
 // buildIngresses translates the Ingresses of the class Build acts for into
 // the hosts placement takes, sorted by hostname, and what to tell the
 // HTTPProxy roots whose hostnames Ingresses of other namespaces named.
-func (b *builder) buildIngresses(in []*networkingv1.Ingress, claims rootClaims) ([]*servedHost, []notice) {
+func (b *builder) buildIngresses(in []*networkingv1.Ingress, claims layer.Claims) ([]*layer.Served, []layer.Notice) {
 	if len(in) == 0 {
 		return nil, nil
 	}
@@ -245,11 +247,11 @@ func (ib *ingressBuild) add(ing *networkingv1.Ingress, host string, r *graph.Rou
 		h = &ingressHost{hostname: host, first: map[string]*graph.Route{}}
 		ib.hosts[host] = h
 	}
-	if c, ok := hostCondition(host); ok {
+	if c, ok := layer.HostCondition(host); ok {
 		r.Match.Headers = append(r.Match.Headers, c)
 	}
-	lr := newLayeredRoute(r, host, routePrecedence(r, host))
-	if w := h.first[lr.key]; w != nil {
+	lr := layer.NewRoute(r, host, layer.RoutePrecedence(r, host))
+	if w := h.first[lr.Key]; w != nil {
 		by := "this Ingress"
 		if w.Source.Namespace != r.Source.Namespace || w.Source.Name != r.Source.Name {
 			by = fmt.Sprintf("Ingress %s/%s", w.Source.Namespace, w.Source.Name)
@@ -259,7 +261,7 @@ func (ib *ingressBuild) add(ing *networkingv1.Ingress, host string, r *graph.Rou
 			r.Source.Field, describeMatch(r.Match.Path), describeHost(host), w.Source.Field, by)
 		return
 	}
-	h.first[lr.key] = r
+	h.first[lr.Key] = r
 	if key := ingressKey(ing); !slices.Contains(h.owners, key) {
 		h.owners = append(h.owners, key)
 	}
@@ -270,7 +272,7 @@ func (ib *ingressBuild) add(ing *networkingv1.Ingress, host string, r *graph.Rou
 		redirect.Backends, redirect.InvalidWeight = nil, 0
 		redirect.Filters = &graph.Filters{Redirect: &graph.Redirect{Scheme: "https", StatusCode: 301}}
 		redirect.WebSockets = graph.WebSocketsDisabled
-		h.http = append(h.http, newLayeredRoute(&redirect, host, lr.prec))
+		h.http = append(h.http, layer.NewRoute(&redirect, host, lr.Prec))
 	case ing.Annotations[allowHTTPAnnotation] == "false":
 	default:
 		h.http = append(h.http, lr)
@@ -284,18 +286,18 @@ func (ib *ingressBuild) add(ing *networkingv1.Ingress, host string, r *graph.Rou
 // get 404 instead of the any-host rules and default backend that the
 // Ingress spec gives it. Each is a copy of an any-host route that requires
 // the :authority not to be one label of the wildcard.
-func (ib *ingressBuild) beyondWildcard(host string) []layeredRoute {
-	c, ok := hostCondition(host)
+func (ib *ingressBuild) beyondWildcard(host string) []layer.Route {
+	c, ok := layer.HostCondition(host)
 	any := ib.hosts[""]
 	if !ok || any == nil {
 		return nil
 	}
 	c.Invert = true
-	out := make([]layeredRoute, 0, len(any.http))
+	out := make([]layer.Route, 0, len(any.http))
 	for _, lr := range any.http {
-		r := *lr.route
+		r := *lr.Route
 		r.Match.Headers = append(slices.Clip(r.Match.Headers), c)
-		out = append(out, newLayeredRoute(&r, "", lr.prec))
+		out = append(out, layer.NewRoute(&r, "", lr.Prec))
 	}
 	return out
 }
@@ -309,27 +311,27 @@ func describeHost(host string) string {
 }
 
 // servedHosts turns the hosts into placement's input, sorted by hostname.
-func (ib *ingressBuild) servedHosts() []*servedHost {
+func (ib *ingressBuild) servedHosts() []*layer.Served {
 	hostnames := make([]string, 0, len(ib.hosts))
 	for h := range ib.hosts {
 		hostnames = append(hostnames, h)
 	}
 	slices.SortFunc(hostnames, hostmatch.Compare)
-	var out []*servedHost
+	var out []*layer.Served
 	for _, name := range hostnames {
 		h := ib.hosts[name]
-		sh := &servedHost{layer: ingressLayer, hostname: name, owners: h.owners}
+		sh := &layer.Served{Layer: layer.Ingress, Hostname: name, Owners: h.owners}
 		if len(h.http) > 0 {
-			sh.http = &layeredHost{layer: ingressLayer, hostname: name, routes: append(h.http, ib.beyondWildcard(name)...)}
+			sh.HTTP = &layer.Host{Layer: layer.Ingress, Hostname: name, Routes: append(h.http, ib.beyondWildcard(name)...)}
 		}
 		if claim := ib.tls[name]; claim != nil && len(h.https) > 0 {
-			sh.tls = &layeredChain{
-				layer: ingressLayer,
-				fc:    &graph.FilterChain{Listener: name, Protocol: "HTTPS", ServerNames: []string{name}, Certificates: []*graph.Secret{claim.secret}},
-				hosts: []*layeredHost{{layer: ingressLayer, hostname: name, routes: h.https}},
+			sh.TLS = &layer.Chain{
+				Layer:       layer.Ingress,
+				FilterChain: &graph.FilterChain{Listener: name, Protocol: "HTTPS", ServerNames: []string{name}, Certificates: []*graph.Secret{claim.secret}},
+				Hosts:       []*layer.Host{{Layer: layer.Ingress, Hostname: name, Routes: h.https}},
 				// The Ingress that holds the certificate is told about the
 				// chain; the others learn of their routes through overrides.
-				owners: []report.ObjectKey{claim.owner},
+				Owners: []report.ObjectKey{claim.owner},
 			}
 		}
 		out = append(out, sh)

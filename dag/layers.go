@@ -63,171 +63,24 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/layer"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	"github.com/projectsesame/sesame/hostmatch"
 )
 
-// layer is where configuration comes from; a lower layer takes precedence.
-type layer uint8
-
-const (
-	gatewayLayer layer = iota
-	proxyLayer
-	ingressLayer
-	numLayers
-)
-
-func (l layer) String() string {
-	switch l {
-	case gatewayLayer:
-		return "Gateway API"
-	case proxyLayer:
-		return "HTTPProxy"
-	}
-	return "Ingress"
-}
-
-// layeredHost is one layer's virtual host in the form the merge reads.
-type layeredHost struct {
-	layer    layer
-	hostname string
-	// listener is the Gateway listener of a Gateway virtual host; "" for
-	// HTTPProxy and Ingress.
-	listener    string
-	misdirected bool
-	routes      []layeredRoute
-	// vh, when set, is the virtual host as it is, reused when nothing else
-	// merges into it.
-	vh *graph.VirtualHost
-}
-
-// layeredRoute is a route with what the merge needs to know of it.
-type layeredRoute struct {
-	route *graph.Route
-	// attach is the hostname the route was attached under: its virtual
-	// host's, or for a Gateway route that falls through, the wider one.
-	attach string
-	prec   precedence
-	key    string
-	// singleLabel is set when the route carries the :authority condition
-	// of a single-label wildcard attach hostname, so that it matches fewer
-	// hosts than its virtual host's domain.
-	singleLabel bool
-}
-
-// precedence is the order of routes under one hostname, comparable across
-// layers: rank (0 exact path, 1 regular expression, 2 prefix), a longer
-// literal path first, a wildcard prefix before a literal one of the same
-// literal length (it matches a subset), then method, more headers, more
-// query conditions. It is Gateway API precedence (sortRoutes) read so that
-// HTTPProxy's own order agrees with it: an HTTPProxy wildcard prefix ranks
-// as a prefix by the literal text before its first "*". A GRPCRoute's
-// routes rank by service and method characters instead (grpcPrecedence).
-type precedence struct {
-	rank               int
-	service, method    int // characters of a GRPCRoute match (rank grpcNamed)
-	literal            int
-	literalOnly        bool
-	hasMethod          bool
-	headers, queryArgs int
-}
-
-func comparePrecedence(a, b precedence) int {
-	return cmp.Or(
-		cmp.Compare(a.rank, b.rank),
-		-cmp.Compare(a.service, b.service),
-		-cmp.Compare(a.method, b.method),
-		-cmp.Compare(a.literal, b.literal),
-		-cmp.Compare(boolRank(!a.literalOnly), boolRank(!b.literalOnly)),
-		-cmp.Compare(boolRank(a.hasMethod), boolRank(b.hasMethod)),
-		-cmp.Compare(a.headers, b.headers),
-		-cmp.Compare(a.queryArgs, b.queryArgs),
-	)
-}
-
-// routePrecedence is the precedence of an HTTPRoute or Ingress route, from
-// its match. hostname is its virtual host's, whose :authority condition (a
-// single-label wildcard's) is not one of the route's own headers.
-func routePrecedence(r *graph.Route, hostname string) precedence {
-	m := &r.Match
-	return precedence{
-		rank:        pathRank(r.Source.Kind, m.Path.Type),
-		literal:     len(m.Path.Value),
-		literalOnly: true,
-		hasMethod:   m.Method != "",
-		headers:     len(m.Headers) - boolRank(hasHostCondition(m.Headers, hostname)),
-		queryArgs:   len(m.QueryParams),
-	}
-}
-
-// grpcPrecedence is the precedence of a GRPCRoute's route. Among
-// themselves GRPCRoute routes rank as sortRoutes ranks them: by service
-// characters, method characters, then header matches. Among the other
-// layers' routes, which rank by path, a route that names a service or
-// method matches only paths of it, and ranks before every path match
-// (grpcNamed); one that names neither matches every path, as the prefix
-// "/" that it is, and ranks as one, so that a longer prefix or an exact
-// path of another layer is not shadowed by it. Both orders agree: the
-// routes that name something come first in each.
-func grpcPrecedence(r *graph.Route, names grpcNames) precedence {
-	if names.service == 0 && names.method == 0 {
-		return precedence{rank: pathRank("", graph.PathPrefix), literal: len("/"), literalOnly: true, headers: len(r.Match.Headers)}
-	}
-	return precedence{rank: grpcNamed, service: int(names.service), method: int(names.method), literalOnly: true, headers: len(r.Match.Headers)}
-}
-
-// grpcNamed is the precedence rank of a GRPCRoute route that names a
-// service or a method: before the exact paths (0).
-const grpcNamed = -1
-
 // proxyPrecedence is the precedence of an HTTPProxy route from its match in
 // internal form.
-func proxyPrecedence(m proxyMatch) precedence {
-	p := precedence{rank: 2, literalOnly: !m.path.hasWildcard(), headers: len(headerKeys(m.headers))}
+func proxyPrecedence(m proxyMatch) layer.Precedence {
+	p := layer.Precedence{Rank: 2, LiteralOnly: !m.path.hasWildcard(), Headers: len(headerKeys(m.headers))}
 	if len(m.path) > 0 {
-		p.literal = len(m.path[0])
+		p.Literal = len(m.path[0])
 	}
 	if m.exact {
-		p.rank = 0
+		p.Rank = 0
 	}
 	return p
-}
-
-// hostCondition is the :authority condition that makes a wildcard hostname
-// match a single label (HTTPProxy and Ingress), which hostRoutes adds to
-// every route of such a host.
-func hostCondition(hostname string) (graph.StringMatch, bool) {
-	re, ok := hostmatch.AuthorityRegex(hostname)
-	return graph.StringMatch{Name: ":authority", Type: graph.MatchRegularExpression, Value: re}, ok
-}
-
-func hasHostCondition(headers []graph.StringMatch, hostname string) bool {
-	c, ok := hostCondition(hostname)
-	return ok && slices.Contains(headers, c)
-}
-
-// layerKey is equal for two routes that select the same requests as
-// written (matchKey), with two readings that make routes of different
-// layers comparable: the single-label :authority condition of the route's
-// hostname is left out, as it belongs to the hostname, not the route; and a
-// prefix "/" matches every path whether it compares segments (Gateway API,
-// Ingress Prefix) or strings (HTTPProxy, Ingress ImplementationSpecific).
-func layerKey(r *graph.Route, hostname string) string {
-	m := r.Match
-	if c, ok := hostCondition(hostname); ok && slices.Contains(m.Headers, c) {
-		m.Headers = slices.DeleteFunc(slices.Clone(m.Headers), func(h graph.StringMatch) bool { return h == c })
-	}
-	if m.Path.Value == "/" && m.Path.Type == graph.PathStringPrefix {
-		m.Path.Type = graph.PathPrefix
-	}
-	return matchKey(m)
-}
-
-// newLayeredRoute wraps a route attached under hostname, in a virtual host
-// of that hostname.
-func newLayeredRoute(r *graph.Route, hostname string, prec precedence) layeredRoute {
-	return layeredRoute{route: r, attach: hostname, prec: prec, key: layerKey(r, hostname), singleLabel: hasHostCondition(r.Match.Headers, hostname)}
 }
 
 // gatewayLayering is what the Gateway API builder kept of its virtual
@@ -241,10 +94,10 @@ type gatewayLayering struct {
 
 // hosts reads a Gateway port's virtual hosts (or an HTTPS chain's) into
 // layered form.
-func (g gatewayLayering) hosts(vhosts []*graph.VirtualHost) []*layeredHost {
-	out := make([]*layeredHost, 0, len(vhosts))
+func (g gatewayLayering) hosts(vhosts []*graph.VirtualHost) []*layer.Host {
+	out := make([]*layer.Host, 0, len(vhosts))
 	for _, vh := range vhosts {
-		lh := &layeredHost{layer: gatewayLayer, hostname: vh.Hostname, listener: vh.Listener, misdirected: vh.Misdirected, vh: vh}
+		lh := &layer.Host{Layer: layer.Gateway, Hostname: vh.Hostname, Listener: vh.Listener, Misdirected: vh.Misdirected, VirtualHost: vh}
 		runs, run := g.attached.of(vh), 0
 		for i, r := range vh.Routes {
 			attach := vh.Hostname
@@ -254,11 +107,12 @@ func (g gatewayLayering) hosts(vhosts []*graph.VirtualHost) []*layeredHost {
 			if run < len(runs) {
 				attach = runs[run].hostname
 			}
-			prec := routePrecedence(r, attach)
+			prec := layer.RoutePrecedence(r, attach)
 			if r.Source.Kind == "GRPCRoute" {
-				prec = grpcPrecedence(r, g.grpcNames[r])
+				names := g.grpcNames[r]
+				prec = layer.GRPCPrecedence(r, int(names.service), int(names.method))
 			}
-			lh.routes = append(lh.routes, newLayeredRoute(r, attach, prec))
+			lh.Routes = append(lh.Routes, layer.NewRoute(r, attach, prec))
 		}
 		out = append(out, lh)
 	}
@@ -266,13 +120,13 @@ func (g gatewayLayering) hosts(vhosts []*graph.VirtualHost) []*layeredHost {
 }
 
 // hostIndex finds a layer's virtual host for a hostname.
-type hostIndex map[string]*layeredHost
+type hostIndex map[string]*layer.Host
 
-func indexHosts(hosts []*layeredHost) hostIndex {
+func indexHosts(hosts []*layer.Host) hostIndex {
 	idx := hostIndex{}
 	for _, h := range hosts {
-		if _, ok := idx[h.hostname]; !ok {
-			idx[h.hostname] = h
+		if _, ok := idx[h.Hostname]; !ok {
+			idx[h.Hostname] = h
 		}
 	}
 	return idx
@@ -283,7 +137,7 @@ func indexHosts(hosts []*layeredHost) hostIndex {
 // with the longest suffix of it, else the catch-all "". A wildcard
 // hostname "*.b.c" chooses itself or a wider "*.c". hostname is valid
 // and lower case, as every hostname of every layer is.
-func (idx hostIndex) selectHost(hostname string) *layeredHost {
+func (idx hostIndex) selectHost(hostname string) *layer.Host {
 	if h := idx[hostname]; h != nil {
 		return h
 	}
@@ -306,7 +160,7 @@ func (idx hostIndex) selectHost(hostname string) *layeredHost {
 
 // overrideReport tells the owner of loser that winner, of a higher layer
 // under the same hostname, has the same match.
-type overrideReport func(loser, winner layeredRoute, hostname string)
+type overrideReport func(loser, winner layer.Route, hostname string)
 
 // mergeHosts merges the virtual hosts of the layers (indexed by layer) into
 // one route table, as the file comment describes. keep, when not nil,
@@ -318,41 +172,41 @@ type overrideReport func(loser, winner layeredRoute, hostname string)
 // HTTPProxy root owns only from the root's namespace (hostclaims.go), and
 // an owned hostname that an Ingress's wider host would otherwise answer
 // gets a virtual host of its own.
-func mergeHosts(layers [numLayers][]*layeredHost, keep func(hostname string) bool, report overrideReport, claims rootClaims) []*graph.VirtualHost {
-	var idx [numLayers]hostIndex
+func mergeHosts(layers [layer.Count][]*layer.Host, keep func(hostname string) bool, report overrideReport, claims layer.Claims) []*graph.VirtualHost {
+	var idx [layer.Count]hostIndex
 	seen := map[string]bool{}
 	var hostnames []string
 	for l, hosts := range layers {
 		idx[l] = indexHosts(hosts)
 		for _, h := range hosts {
-			if !seen[h.hostname] && (keep == nil || keep(h.hostname)) {
-				seen[h.hostname] = true
-				hostnames = append(hostnames, h.hostname)
+			if !seen[h.Hostname] && (keep == nil || keep(h.Hostname)) {
+				seen[h.Hostname] = true
+				hostnames = append(hostnames, h.Hostname)
 			}
 		}
 	}
-	hostnames = append(hostnames, claims.shelter(idx[ingressLayer], seen, keep)...)
+	hostnames = append(hostnames, shelter(claims, idx[layer.Ingress], seen, keep)...)
 	slices.SortFunc(hostnames, hostmatch.Compare)
 	var out, misdirected []*graph.VirtualHost
 	for _, host := range hostnames {
-		var selected [numLayers]*layeredHost
+		var selected [layer.Count]*layer.Host
 		n := 0
-		for l := range numLayers {
+		for l := range layer.Count {
 			if selected[l] = idx[l].selectHost(host); selected[l] != nil {
 				n++
 			}
 		}
-		if g := selected[gatewayLayer]; g != nil && g.misdirected {
-			vh := g.vh
-			if g.hostname != host || vh == nil {
-				vh = &graph.VirtualHost{Listener: g.listener, Hostname: host, Misdirected: true}
+		if g := selected[layer.Gateway]; g != nil && g.Misdirected {
+			vh := g.VirtualHost
+			if g.Hostname != host || vh == nil {
+				vh = &graph.VirtualHost{Listener: g.Listener, Hostname: host, Misdirected: true}
 			}
 			misdirected = append(misdirected, vh)
 			continue
 		}
-		if n == 1 && (selected[ingressLayer] == nil || !claims.owns(host)) {
-			if only := firstNonNil(selected); only.hostname == host && only.vh != nil {
-				out = append(out, only.vh)
+		if n == 1 && (selected[layer.Ingress] == nil || !owns(claims, host)) {
+			if only := firstNonNil(selected); only.Hostname == host && only.VirtualHost != nil {
+				out = append(out, only.VirtualHost)
 				continue
 			}
 		}
@@ -361,7 +215,7 @@ func mergeHosts(layers [numLayers][]*layeredHost, keep func(hostname string) boo
 	return append(out, misdirected...)
 }
 
-func firstNonNil(hosts [numLayers]*layeredHost) *layeredHost {
+func firstNonNil(hosts [layer.Count]*layer.Host) *layer.Host {
 	for _, h := range hosts {
 		if h != nil {
 			return h
@@ -372,14 +226,14 @@ func firstNonNil(hosts [numLayers]*layeredHost) *layeredHost {
 
 // mergeHost builds the virtual host for hostname from what each layer
 // selected for it.
-func mergeHost(hostname string, selected [numLayers]*layeredHost, report overrideReport, claims rootClaims) *graph.VirtualHost {
+func mergeHost(hostname string, selected [layer.Count]*layer.Host, report overrideReport, claims layer.Claims) *graph.VirtualHost {
 	vh := &graph.VirtualHost{Hostname: hostname}
-	if g := selected[gatewayLayer]; g != nil && g.hostname == hostname {
-		vh.Listener = g.listener // the Gateway's virtual host, with more in it
+	if g := selected[layer.Gateway]; g != nil && g.Hostname == hostname {
+		vh.Listener = g.Listener // the Gateway's virtual host, with more in it
 	}
 	type candidate struct {
-		layeredRoute
-		layer layer
+		layer.Route
+		layer layer.Layer
 		order int
 	}
 	var all []candidate
@@ -387,40 +241,40 @@ func mergeHost(hostname string, selected [numLayers]*layeredHost, report overrid
 		if h == nil {
 			continue
 		}
-		for _, r := range h.routes {
-			if layer(l) == ingressLayer && claims.foreign(hostname, r.route) {
+		for _, r := range h.Routes {
+			if layer.Layer(l) == layer.Ingress && foreign(claims, hostname, r.Route) {
 				continue
 			}
-			all = append(all, candidate{r, layer(l), len(all)})
+			all = append(all, candidate{r, layer.Layer(l), len(all)})
 		}
 	}
 	better := func(a, b candidate) bool { // a wins an identical match over b
-		if c := hostmatch.Compare(a.attach, b.attach); c != 0 {
+		if c := hostmatch.Compare(a.Attach, b.Attach); c != 0 {
 			return c < 0
 		}
 		return a.layer < b.layer || (a.layer == b.layer && a.order < b.order)
 	}
 	winners := map[string]candidate{}
 	for _, c := range all {
-		if w, ok := winners[c.key]; !ok || better(c, w) {
-			winners[c.key] = c
+		if w, ok := winners[c.Key]; !ok || better(c, w) {
+			winners[c.Key] = c
 		}
 	}
 	kept := all[:0:0]
 	for _, c := range all {
-		w := winners[c.key]
+		w := winners[c.Key]
 		switch {
 		case w.order == c.order:
 			kept = append(kept, c)
-		case w.attach == c.attach:
+		case w.Attach == c.Attach:
 			// The same match under the same hostname: an override. The
 			// winner, of a lower layer, matches every request the loser
 			// does (a Gateway wildcard is a suffix, an HTTPProxy's and an
 			// Ingress's carry the same single-label condition).
 			if w.layer != c.layer && report != nil {
-				report(c.layeredRoute, w.layeredRoute, c.attach)
+				report(c.Route, w.Route, c.Attach)
 			}
-		case w.singleLabel:
+		case w.SingleLabel:
 			// The winner's hostname is a single-label wildcard: the
 			// loser still serves the hosts of more labels, after it.
 			kept = append(kept, c)
@@ -430,15 +284,15 @@ func mergeHost(hostname string, selected [numLayers]*layeredHost, report overrid
 	}
 	slices.SortStableFunc(kept, func(a, b candidate) int {
 		return cmp.Or(
-			hostmatch.Compare(a.attach, b.attach),
-			comparePrecedence(a.prec, b.prec),
+			hostmatch.Compare(a.Attach, b.Attach),
+			layer.ComparePrecedence(a.Prec, b.Prec),
 			cmp.Compare(a.layer, b.layer),
 			cmp.Compare(a.order, b.order),
 		)
 	})
 	vh.Routes = make([]*graph.Route, len(kept))
 	for i, c := range kept {
-		vh.Routes[i] = c.route
+		vh.Routes[i] = c.Route.Route
 	}
 	return vh
 }

@@ -5,14 +5,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/layer"
+
 	"github.com/projectsesame/sesame/dag/graph"
 )
 
 func TestSelectHost(t *testing.T) {
-	idx := indexHosts([]*layeredHost{
-		{hostname: "www.example.com"}, {hostname: "*.example.com"}, {hostname: "*.b.example.com"}, {hostname: ""},
+	idx := indexHosts([]*layer.Host{
+		{Hostname: "www.example.com"}, {Hostname: "*.example.com"}, {Hostname: "*.b.example.com"}, {Hostname: ""},
 	})
-	noCatchAll := indexHosts([]*layeredHost{{hostname: "*.example.com"}})
+	noCatchAll := indexHosts([]*layer.Host{{Hostname: "*.example.com"}})
 	tests := []struct {
 		idx        hostIndex
 		host, want string // want "-" for none
@@ -38,7 +40,7 @@ func TestSelectHost(t *testing.T) {
 	for _, tt := range tests {
 		got := "-"
 		if h := tt.idx.selectHost(tt.host); h != nil {
-			got = h.hostname
+			got = h.Hostname
 		}
 		if got != tt.want {
 			t.Errorf("selectHost(%q) = %q, want %q", tt.host, got, tt.want)
@@ -50,7 +52,7 @@ func TestLayerKey(t *testing.T) {
 	route := func(typ graph.PathMatchType, value string, headers ...graph.StringMatch) *graph.Route {
 		return &graph.Route{Match: graph.RouteMatch{Path: graph.PathMatch{Type: typ, Value: value}, Headers: headers}}
 	}
-	wild, _ := hostCondition("*.example.com")
+	wild, _ := layer.HostCondition("*.example.com")
 	x := graph.StringMatch{Name: "x", Type: graph.MatchExact, Value: "1"}
 	tests := []struct {
 		name string
@@ -69,12 +71,12 @@ func TestLayerKey(t *testing.T) {
 		{"headers in any order", route(graph.PathPrefix, "/a", x, wild), route(graph.PathPrefix, "/a", wild, x), "*.example.com", true},
 	}
 	for _, tt := range tests {
-		if got := layerKey(tt.a, tt.host) == layerKey(tt.b, tt.host); got != tt.same {
+		if got := layer.MatchKey(tt.a, tt.host) == layer.MatchKey(tt.b, tt.host); got != tt.same {
 			t.Errorf("%s: same key %v, want %v", tt.name, got, tt.same)
 		}
 	}
 	r := route(graph.PathPrefix, "/a", wild, x)
-	layerKey(r, "*.example.com")
+	layer.MatchKey(r, "*.example.com")
 	if len(r.Match.Headers) != 2 {
 		t.Error("layerKey changed the route")
 	}
@@ -82,8 +84,8 @@ func TestLayerKey(t *testing.T) {
 
 // lh builds a layered virtual host whose routes are prefix paths ("=/a"
 // for an exact path), each attached under the host's hostname.
-func lh(l layer, hostname string, paths ...string) *layeredHost {
-	h := &layeredHost{layer: l, hostname: hostname}
+func lh(l layer.Layer, hostname string, paths ...string) *layer.Host {
+	h := &layer.Host{Layer: l, Hostname: hostname}
 	for _, p := range paths {
 		r := &graph.Route{Source: graph.RouteSource{Kind: []string{"HTTPRoute", "HTTPProxy", "Ingress"}[l], Name: l.String(), Field: p}}
 		switch {
@@ -92,10 +94,10 @@ func lh(l layer, hostname string, paths ...string) *layeredHost {
 		default:
 			r.Match.Path = graph.PathMatch{Type: graph.PathPrefix, Value: p}
 		}
-		if c, ok := hostCondition(hostname); ok && l != gatewayLayer {
+		if c, ok := layer.HostCondition(hostname); ok && l != layer.Gateway {
 			r.Match.Headers = []graph.StringMatch{c}
 		}
-		h.routes = append(h.routes, newLayeredRoute(r, hostname, routePrecedence(r, hostname)))
+		h.Routes = append(h.Routes, layer.NewRoute(r, hostname, layer.RoutePrecedence(r, hostname)))
 	}
 	return h
 }
@@ -110,45 +112,45 @@ func describeRoutes(vh *graph.VirtualHost) string {
 }
 
 func TestMergeHosts(t *testing.T) {
-	G, P, I := gatewayLayer, proxyLayer, ingressLayer
+	G, P, I := layer.Gateway, layer.HTTPProxy, layer.Ingress
 	tests := []struct {
 		name     string
-		hosts    []*layeredHost
+		hosts    []*layer.Host
 		want     map[string]string // hostname -> routes, "G:/a" for the Gateway's /a
 		overrule []string          // "loser>winner" overrides reported
 	}{
 		// Identical matches under one hostname: the higher layer wins.
-		{"Gateway over HTTPProxy", []*layeredHost{lh(G, "a.com", "/x"), lh(P, "a.com", "/x", "/")},
+		{"Gateway over HTTPProxy", []*layer.Host{lh(G, "a.com", "/x"), lh(P, "a.com", "/x", "/")},
 			map[string]string{"a.com": "G:/x H:/"}, []string{"H:/x>G:/x"}},
-		{"HTTPProxy over Ingress", []*layeredHost{lh(P, "a.com", "/x"), lh(I, "a.com", "/x")},
+		{"HTTPProxy over Ingress", []*layer.Host{lh(P, "a.com", "/x"), lh(I, "a.com", "/x")},
 			map[string]string{"a.com": "H:/x"}, []string{"I:/x>H:/x"}},
-		{"Gateway over Ingress", []*layeredHost{lh(G, "a.com", "=/x"), lh(I, "a.com", "=/x")},
+		{"Gateway over Ingress", []*layer.Host{lh(G, "a.com", "=/x"), lh(I, "a.com", "=/x")},
 			map[string]string{"a.com": "G:=/x"}, []string{"I:=/x>G:=/x"}},
 		// Under different hostnames, the more specific wins, silently.
-		{"Ingress under a precise host over the Gateway's catch-all", []*layeredHost{lh(G, "", "/x"), lh(I, "a.com", "/x")},
+		{"Ingress under a precise host over the Gateway's catch-all", []*layer.Host{lh(G, "", "/x"), lh(I, "a.com", "/x")},
 			map[string]string{"a.com": "I:/x", "": "G:/x"}, nil},
 		// A single-label winner leaves the wider route for longer hosts.
-		{"Ingress wildcard before the Gateway's catch-all", []*layeredHost{lh(G, "", "/x"), lh(I, "*.a.com", "/x")},
+		{"Ingress wildcard before the Gateway's catch-all", []*layer.Host{lh(G, "", "/x"), lh(I, "*.a.com", "/x")},
 			map[string]string{"*.a.com": "I:/x G:/x", "": "G:/x"}, nil},
 		// Different matches under one hostname: path precedence.
-		{"longest prefix first, across layers", []*layeredHost{lh(G, "a.com", "/a"), lh(P, "a.com", "/a/b/c", "/"), lh(I, "a.com", "=/a", "/a/b")},
+		{"longest prefix first, across layers", []*layer.Host{lh(G, "a.com", "/a"), lh(P, "a.com", "/a/b/c", "/"), lh(I, "a.com", "=/a", "/a/b")},
 			map[string]string{"a.com": "I:=/a H:/a/b/c I:/a/b G:/a H:/"}, nil},
 		// A more specific hostname's routes come first (hostname precedence).
-		{"tiers", []*layeredHost{lh(G, "", "/a/b"), lh(P, "a.com", "/")},
+		{"tiers", []*layer.Host{lh(G, "", "/a/b"), lh(P, "a.com", "/")},
 			map[string]string{"a.com": "H:/ G:/a/b", "": "G:/a/b"}, nil},
 		// A hostname one layer adds carries the others' routes for it.
-		{"vice versa", []*layeredHost{lh(G, "a.com", "/g"), lh(I, "*.com", "/i")},
+		{"vice versa", []*layer.Host{lh(G, "a.com", "/g"), lh(I, "*.com", "/i")},
 			map[string]string{"a.com": "G:/g I:/i", "*.com": "I:/i"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var layers [numLayers][]*layeredHost
+			var layers [layer.Count][]*layer.Host
 			for _, h := range tt.hosts {
-				layers[h.layer] = append(layers[h.layer], h)
+				layers[h.Layer] = append(layers[h.Layer], h)
 			}
 			var reports []string
-			vhosts := mergeHosts(layers, nil, func(loser, winner layeredRoute, _ string) {
-				reports = append(reports, loser.route.Source.Name[:1]+":"+loser.route.Source.Field+">"+winner.route.Source.Name[:1]+":"+winner.route.Source.Field)
+			vhosts := mergeHosts(layers, nil, func(loser, winner layer.Route, _ string) {
+				reports = append(reports, loser.Route.Source.Name[:1]+":"+loser.Route.Source.Field+">"+winner.Route.Source.Name[:1]+":"+winner.Route.Source.Field)
 			}, nil)
 			got := map[string]string{}
 			for _, vh := range vhosts {
@@ -174,9 +176,9 @@ func TestMergeHosts(t *testing.T) {
 func TestMergeHostsReuse(t *testing.T) {
 	vh := &graph.VirtualHost{Listener: "l", Hostname: "a.com"}
 	mis := &graph.VirtualHost{Listener: "other", Hostname: "b.com", Misdirected: true}
-	var layers [numLayers][]*layeredHost
-	layers[gatewayLayer] = gatewayLayering{}.hosts([]*graph.VirtualHost{vh, mis})
-	layers[ingressLayer] = []*layeredHost{lh(ingressLayer, "c.com", "/")}
+	var layers [layer.Count][]*layer.Host
+	layers[layer.Gateway] = gatewayLayering{}.hosts([]*graph.VirtualHost{vh, mis})
+	layers[layer.Ingress] = []*layer.Host{lh(layer.Ingress, "c.com", "/")}
 	out := mergeHosts(layers, nil, nil, nil)
 	if len(out) != 3 || out[0] != vh || out[2] != mis || out[1].Listener != "" || out[1].Hostname != "c.com" {
 		t.Errorf("got %+v", out)
@@ -211,7 +213,7 @@ func TestProxyPrecedenceAgreesWithProxyOrder(t *testing.T) {
 	for i := range routes {
 		for j := i + 1; j < len(routes); j++ {
 			a, b := routes[i].match, routes[j].match
-			if comparePrecedence(proxyPrecedence(a), proxyPrecedence(b)) <= 0 {
+			if layer.ComparePrecedence(proxyPrecedence(a), proxyPrecedence(b)) <= 0 {
 				continue
 			}
 			for k := range sets[i] {
@@ -257,16 +259,16 @@ func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
 		}
 	}
 	// what gatewayLayering.hosts makes of a route under hostname ""
-	precedenceOf := func(r *gatewayRoute) precedence {
+	precedenceOf := func(r *gatewayRoute) layer.Precedence {
 		if r.Source.Kind == "GRPCRoute" {
-			return grpcPrecedence(&r.Route, grpcNames{r.grpcService, r.grpcMethod})
+			return layer.GRPCPrecedence(&r.Route, int(r.grpcService), int(r.grpcMethod))
 		}
-		return routePrecedence(&r.Route, "")
+		return layer.RoutePrecedence(&r.Route, "")
 	}
 	for _, routes := range [][]*gatewayRoute{http, grpc} {
 		for _, x := range routes {
 			for _, y := range routes {
-				if got, want := comparePrecedence(precedenceOf(x), precedenceOf(y)), compareShape(x, y); got != want {
+				if got, want := layer.ComparePrecedence(precedenceOf(x), precedenceOf(y)), compareShape(x, y); got != want {
 					t.Fatalf("%s vs %s: precedence %d, compareShape %d", describeShape(x), describeShape(y), got, want)
 				}
 			}

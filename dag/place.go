@@ -34,6 +34,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/layer"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -43,53 +45,12 @@ import (
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
 
-// servedHost is what one HTTPProxy root, or the Ingresses together, serve
-// under one hostname: placement's input.
-type servedHost struct {
-	layer    layer
-	hostname string
-	// owners are told when the host cannot be placed: an HTTPProxy root;
-	// the Ingresses with routes for the hostname.
-	owners []report.ObjectKey
-	// http is the virtual host for the HTTP port, nil when the host is not
-	// served over HTTP; tls the filter chain for the HTTPS port.
-	http *layeredHost
-	tls  *layeredChain
-}
-
-// layeredChain is one layer's filter chain on a secure port.
-type layeredChain struct {
-	layer layer
-	// fc holds the chain's settings: server names, certificates, TLS
-	// versions, TCP route or Reject. For a chain that routes HTTP, hosts
-	// are its virtual hosts in layered form (and fc.VirtualHosts is what a
-	// Gateway chain had).
-	fc    *graph.FilterChain
-	hosts []*layeredHost
-	// owners are told what happens to the chain.
-	owners []report.ObjectKey
-}
-
-// routesHTTP reports whether the chain terminates TLS and routes HTTP.
-func (c *layeredChain) routesHTTP() bool { return c.fc.RoutesHTTP() && !c.fc.Reject }
-
-// notice is something placement tells an HTTPProxy (a status error or
-// warning) or an Ingress (an Event).
-type notice struct {
-	to report.ObjectKey
-	// severe says the object's configuration is not served as written
-	// (an HTTPProxy error rather than a warning).
-	severe bool
-	// typ is the HTTPProxy sub-condition type.
-	typ, reason, message string
-}
-
 // placer collects the notices of one placement.
 type placer struct {
-	notices []notice
+	notices []layer.Notice
 	// claims are the hostnames HTTPProxy roots own, whose virtual hosts
 	// take Ingress routes of the owner's namespace only (hostclaims.go).
-	claims rootClaims
+	claims layer.Claims
 	// gateway reads the Gateway virtual hosts into layered form.
 	gateway gatewayLayering
 }
@@ -97,7 +58,7 @@ type placer struct {
 func (p *placer) tell(to []report.ObjectKey, severe bool, typ, reason, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	for _, o := range to {
-		n := notice{to: o, severe: severe, typ: typ, reason: reason, message: msg}
+		n := layer.Notice{To: o, Severe: severe, Type: typ, Reason: reason, Message: msg}
 		if !slices.Contains(p.notices, n) {
 			p.notices = append(p.notices, n)
 		}
@@ -106,11 +67,11 @@ func (p *placer) tell(to []report.ObjectKey, severe bool, typ, reason, format st
 
 // override tells the owner of a route that a higher layer's route has the
 // same match under the same hostname.
-func (p *placer) override(loser, winner layeredRoute, hostname string) {
-	l, w := loser.route.Source, winner.route.Source
+func (p *placer) override(loser, winner layer.Route, hostname string) {
+	l, w := loser.Route.Source, winner.Route.Source
 	p.tell([]report.ObjectKey{report.SourceKey(l)}, false, contourv1.ConditionTypeRouteError, "RouteOverridden",
 		"%s (%s) on %s: %s has the same match under the same hostname and takes precedence (Gateway API over HTTPProxy over Ingress), so this route serves no request there. Remove it, or give it another match.",
-		describeField(l), describeMatch(loser.route.Match.Path), describeHost(hostname), describeSource(w))
+		describeField(l), describeMatch(loser.Route.Match.Path), describeHost(hostname), describeSource(w))
 }
 
 // describeField names the part of an object a route came from.
@@ -129,19 +90,19 @@ func describeSource(s graph.RouteSource) string {
 // placeHosts puts the hosts on the ingress ports, joining the graph's
 // Gateway Listeners that bind them, and returns the Listeners of their own
 // (HTTP first) and what to tell whom.
-func placeHosts(gateways []*graph.Listener, gw gatewayLayering, hosts []*servedHost, ports IngressPorts, claims rootClaims) ([]*graph.Listener, []notice) {
+func placeHosts(gateways []*graph.Listener, gw gatewayLayering, hosts []*layer.Served, ports IngressPorts, claims layer.Claims) ([]*graph.Listener, []layer.Notice) {
 	p := &placer{claims: claims, gateway: gw}
-	var vhosts [numLayers][]*layeredHost
-	var chains [numLayers][]*layeredChain
+	var vhosts [layer.Count][]*layer.Host
+	var chains [layer.Count][]*layer.Chain
 	var httpOwners, tlsOwners []report.ObjectKey
 	for _, h := range hosts {
-		if h.http != nil {
-			vhosts[h.layer] = append(vhosts[h.layer], h.http)
-			httpOwners = appendNew(httpOwners, h.owners...)
+		if h.HTTP != nil {
+			vhosts[h.Layer] = append(vhosts[h.Layer], h.HTTP)
+			httpOwners = appendNew(httpOwners, h.Owners...)
 		}
-		if h.tls != nil {
-			chains[h.layer] = append(chains[h.layer], h.tls)
-			tlsOwners = appendNew(tlsOwners, h.tls.owners...)
+		if h.TLS != nil {
+			chains[h.Layer] = append(chains[h.Layer], h.TLS)
+			tlsOwners = appendNew(tlsOwners, h.TLS.Owners...)
 		}
 	}
 	var out []*graph.Listener
@@ -154,7 +115,7 @@ func placeHosts(gateways []*graph.Listener, gw gatewayLayering, hosts []*servedH
 				continue
 			}
 			layers := vhosts
-			layers[gatewayLayer] = p.gateway.hosts(gl.VirtualHosts)
+			layers[layer.Gateway] = p.gateway.hosts(gl.VirtualHosts)
 			gl.VirtualHosts = mergeHosts(layers, nil, p.override, p.claims)
 		}
 		if len(shared) == 0 {
@@ -197,38 +158,38 @@ func appendNew[T comparable](list []T, items ...T) []T {
 
 // proxyServedHost is what an HTTPProxy root serves, for placement: the
 // virtual host and filter chain the table in httpproxy_place.go describes.
-func proxyServedHost(h *proxyHost) *servedHost {
+func proxyServedHost(h *proxyHost) *layer.Served {
 	owner := report.ObjectKey{Kind: contourv1.HTTPProxyKind, Namespace: h.root.Namespace, Name: h.root.Name}
 	routes := hostRoutes(h)
-	layered := func(rs []*graph.Route) *layeredHost {
-		lh := &layeredHost{layer: proxyLayer, hostname: h.fqdn, vh: &graph.VirtualHost{Hostname: h.fqdn, Routes: rs}}
+	layered := func(rs []*graph.Route) *layer.Host {
+		lh := &layer.Host{Layer: layer.HTTPProxy, Hostname: h.fqdn, VirtualHost: &graph.VirtualHost{Hostname: h.fqdn, Routes: rs}}
 		for i, r := range rs {
-			prec := precedence{rank: 2, literal: 1, literalOnly: true} // a refused host's "/"
+			prec := layer.Precedence{Rank: 2, Literal: 1, LiteralOnly: true} // a refused host's "/"
 			if i < len(h.routes) && !h.refused {
 				prec = proxyPrecedence(h.routes[i].match)
 			}
-			lh.routes = append(lh.routes, newLayeredRoute(r, h.fqdn, prec))
+			lh.Routes = append(lh.Routes, layer.NewRoute(r, h.fqdn, prec))
 		}
 		return lh
 	}
-	sh := &servedHost{layer: proxyLayer, hostname: h.fqdn, owners: []report.ObjectKey{owner}, http: layered(insecureRoutes(h, routes))}
+	sh := &layer.Served{Layer: layer.HTTPProxy, Hostname: h.fqdn, Owners: []report.ObjectKey{owner}, HTTP: layered(insecureRoutes(h, routes))}
 	if !h.secure {
 		return sh
 	}
 	fc := &graph.FilterChain{Listener: h.fqdn, Protocol: "HTTPS", ServerNames: []string{h.fqdn}}
-	lc := &layeredChain{layer: proxyLayer, fc: fc, owners: sh.owners}
+	lc := &layer.Chain{Layer: layer.HTTPProxy, FilterChain: fc, Owners: sh.Owners}
 	switch {
 	case h.refused || h.tls == nil:
 		fc.Protocol, fc.Reject = "TLS", true
 	case h.tcp != nil:
 		fc.Protocol, fc.TCP = "TLS", h.tcp
 	default:
-		lc.hosts = []*layeredHost{layered(routes)}
+		lc.Hosts = []*layer.Host{layered(routes)}
 	}
 	if h.tls != nil && !fc.Reject {
 		fc.Certificates, fc.MinTLSVersion, fc.MaxTLSVersion = h.tls.certificates, h.tls.minVersion, h.tls.maxVersion
 	}
-	sh.tls = lc
+	sh.TLS = lc
 	return sh
 }
 
@@ -236,9 +197,9 @@ func proxyServedHost(h *proxyHost) *servedHost {
 // the Listeners of their own to the graph, and hands each notice, those
 // building the Ingresses gave (told) first, to the HTTPProxy status or the
 // Ingress Events.
-func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*servedHost, claims rootClaims, told []notice) {
+func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*layer.Served, claims layer.Claims, told []layer.Notice) {
 	b.deliver(pb, told)
-	var hosts []*servedHost
+	var hosts []*layer.Served
 	if pb != nil {
 		for _, h := range pb.hosts {
 			hosts = append(hosts, proxyServedHost(h))
@@ -255,32 +216,32 @@ func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*servedHost, 
 }
 
 // deliver hands each notice to the HTTPProxy status or the Ingress Events.
-func (b *builder) deliver(pb *proxyBuild, notices []notice) {
+func (b *builder) deliver(pb *proxyBuild, notices []layer.Notice) {
 	for _, n := range notices {
-		switch n.to.Kind {
+		switch n.To.Kind {
 		case contourv1.HTTPProxyKind:
-			st := pb.status[types.NamespacedName{Namespace: n.to.Namespace, Name: n.to.Name}]
-			if n.severe {
-				st.addError(n.typ, n.reason, "%s", n.message)
+			st := pb.status[types.NamespacedName{Namespace: n.To.Namespace, Name: n.To.Name}]
+			if n.Severe {
+				st.addError(n.Type, n.Reason, "%s", n.Message)
 			} else {
-				st.addWarning(n.typ, n.reason, "%s", n.message)
+				st.addWarning(n.Type, n.Reason, "%s", n.Message)
 			}
 		default:
-			b.events.Addf(n.to, ingressAPIVersion, graph.EventWarning, n.reason, "%s", n.message)
+			b.events.Addf(n.To, ingressAPIVersion, graph.EventWarning, n.Reason, "%s", n.Message)
 		}
 	}
 }
 
 // describeChainOwner names what a chain serves, for messages.
-func describeChainOwner(c *layeredChain) string {
+func describeChainOwner(c *layer.Chain) string {
 	switch {
-	case c.layer == gatewayLayer && c.fc.TCP != nil:
-		return fmt.Sprintf("%s %s/%s on Gateway listener %q", c.fc.TCP.Source.Kind, c.fc.TCP.Source.Namespace, c.fc.TCP.Source.Name, report.Value(c.fc.Listener))
-	case c.layer == gatewayLayer:
-		return fmt.Sprintf("Gateway listener %q", report.Value(c.fc.Listener))
+	case c.Layer == layer.Gateway && c.FilterChain.TCP != nil:
+		return fmt.Sprintf("%s %s/%s on Gateway listener %q", c.FilterChain.TCP.Source.Kind, c.FilterChain.TCP.Source.Namespace, c.FilterChain.TCP.Source.Name, report.Value(c.FilterChain.Listener))
+	case c.Layer == layer.Gateway:
+		return fmt.Sprintf("Gateway listener %q", report.Value(c.FilterChain.Listener))
 	}
 	var names []string
-	for _, o := range c.owners {
+	for _, o := range c.Owners {
 		names = append(names, fmt.Sprintf("%s %s/%s", o.Kind, o.Namespace, o.Name))
 	}
 	return strings.Join(names, ", ")

@@ -44,6 +44,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/layer"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
@@ -52,17 +54,17 @@ import (
 
 // chainIndex finds a layer's chain for a server name.
 type chainIndex struct {
-	byName   map[string]*layeredChain
-	catchAll *layeredChain
+	byName   map[string]*layer.Chain
+	catchAll *layer.Chain
 }
 
-func indexChains(chains []*layeredChain) chainIndex {
-	idx := chainIndex{byName: map[string]*layeredChain{}}
+func indexChains(chains []*layer.Chain) chainIndex {
+	idx := chainIndex{byName: map[string]*layer.Chain{}}
 	for _, c := range chains {
-		if len(c.fc.ServerNames) == 0 && idx.catchAll == nil {
+		if len(c.FilterChain.ServerNames) == 0 && idx.catchAll == nil {
 			idx.catchAll = c
 		}
-		for _, n := range c.fc.ServerNames {
+		for _, n := range c.FilterChain.ServerNames {
 			if _, ok := idx.byName[n]; !ok {
 				idx.byName[n] = c
 			}
@@ -73,7 +75,7 @@ func indexChains(chains []*layeredChain) chainIndex {
 
 // chainFor returns the chain Envoy would choose for SNI name: the same
 // name, else the wildcard with the longest suffix, else the catch-all.
-func (idx chainIndex) chainFor(name string) *layeredChain {
+func (idx chainIndex) chainFor(name string) *layer.Chain {
 	if c := idx.byName[name]; c != nil {
 		return c
 	}
@@ -93,12 +95,12 @@ func (idx chainIndex) chainFor(name string) *layeredChain {
 
 // servesRoutesFor reports whether chain c routes HTTP and has routes for
 // requests to hostname.
-func servesRoutesFor(c *layeredChain, hostname string) bool {
-	if !c.routesHTTP() {
+func servesRoutesFor(c *layer.Chain, hostname string) bool {
+	if !c.RoutesHTTP() {
 		return false
 	}
-	h := indexHosts(c.hosts).selectHost(hostname)
-	return h != nil && !h.misdirected && len(h.routes) > 0
+	h := indexHosts(c.Hosts).selectHost(hostname)
+	return h != nil && !h.Misdirected && len(h.Routes) > 0
 }
 
 // within returns whether hostname is host or more specific than it: the
@@ -118,31 +120,31 @@ func within(host string) func(string) bool {
 // The HTTPProxy chains are decided first, then the Ingress chains, so that
 // rule 3 holds an Ingress chain back only for an HTTPProxy chain that is
 // itself on the port.
-func (p *placer) mergeChains(gw []*graph.FilterChain, chains [numLayers][]*layeredChain, onGateway bool) []*graph.FilterChain {
+func (p *placer) mergeChains(gw []*graph.FilterChain, chains [layer.Count][]*layer.Chain, onGateway bool) []*graph.FilterChain {
 	for _, fc := range gw {
-		c := &layeredChain{layer: gatewayLayer, fc: fc}
-		if c.routesHTTP() {
-			c.hosts = p.gateway.hosts(fc.VirtualHosts)
+		c := &layer.Chain{Layer: layer.Gateway, FilterChain: fc}
+		if c.RoutesHTTP() {
+			c.Hosts = p.gateway.hosts(fc.VirtualHosts)
 		}
-		chains[gatewayLayer] = append(chains[gatewayLayer], c)
+		chains[layer.Gateway] = append(chains[layer.Gateway], c)
 	}
-	var idx [numLayers]chainIndex
-	for l := range numLayers {
+	var idx [layer.Count]chainIndex
+	for l := range layer.Count {
 		idx[l] = indexChains(chains[l])
 	}
 	// placed indexes the chains that serve their server name on the port:
 	// the Gateway's, and the HTTPProxy chains once decided.
 	placed := idx
-	placed[proxyLayer], placed[ingressLayer] = indexChains(nil), indexChains(nil)
+	placed[layer.HTTPProxy], placed[layer.Ingress] = indexChains(nil), indexChains(nil)
 	var added []*graph.FilterChain
-	for _, l := range []layer{proxyLayer, ingressLayer} {
+	for _, l := range []layer.Layer{layer.HTTPProxy, layer.Ingress} {
 		var names []string
 		for _, c := range chains[l] {
-			names = appendNew(names, c.fc.ServerNames...)
+			names = appendNew(names, c.FilterChain.ServerNames...)
 		}
 		slices.SortFunc(names, hostmatch.Compare)
 		for _, name := range names {
-			if placed[proxyLayer].byName[name] != nil {
+			if placed[layer.HTTPProxy].byName[name] != nil {
 				continue // an HTTPProxy chain serves it, with the Ingress routes (rule 2)
 			}
 			if fc := p.addChain(name, l, idx, placed, onGateway); fc != nil {
@@ -152,7 +154,7 @@ func (p *placer) mergeChains(gw []*graph.FilterChain, chains [numLayers][]*layer
 		}
 	}
 	var out []*graph.FilterChain
-	for _, g := range chains[gatewayLayer] {
+	for _, g := range chains[layer.Gateway] {
 		out = append(out, p.extendGatewayChain(g, idx, added))
 	}
 	out = append(out, added...)
@@ -163,55 +165,55 @@ func (p *placer) mergeChains(gw []*graph.FilterChain, chains [numLayers][]*layer
 // addChain applies rules 1 to 4 to server name H of a chain of layer l and
 // returns the chain H gets, or nil. idx holds every chain; placed those
 // that serve their name on the port.
-func (p *placer) addChain(name string, l layer, idx, placed [numLayers]chainIndex, onGateway bool) *graph.FilterChain {
+func (p *placer) addChain(name string, l layer.Layer, idx, placed [layer.Count]chainIndex, onGateway bool) *graph.FilterChain {
 	base := idx[l].byName[name]
-	var ingress *layeredChain // an Ingress chain for the same name, below an HTTPProxy's
-	if l == proxyLayer {
-		ingress = idx[ingressLayer].byName[name]
+	var ingress *layer.Chain // an Ingress chain for the same name, below an HTTPProxy's
+	if l == layer.HTTPProxy {
+		ingress = idx[layer.Ingress].byName[name]
 	}
-	if g := idx[gatewayLayer].byName[name]; g != nil { // rule 1
-		for _, c := range []*layeredChain{base, ingress} {
+	if g := idx[layer.Gateway].byName[name]; g != nil { // rule 1
+		for _, c := range []*layer.Chain{base, ingress} {
 			if c == nil {
 				continue
 			}
-			if g.routesHTTP() && c.routesHTTP() {
-				p.tell(c.owners, false, contourv1.ConditionTypeTLSError, "CertificateOverridden",
+			if g.RoutesHTTP() && c.RoutesHTTP() {
+				p.tell(c.Owners, false, contourv1.ConditionTypeTLSError, "CertificateOverridden",
 					"TLS for %q: %s serves this server name with its own certificate and takes precedence (Gateway API over HTTPProxy over Ingress); this certificate is not used, and the routes for %q join the listener's.", name, describeChainOwner(g), name)
 			} else {
-				p.tell(c.owners, true, contourv1.ConditionTypeTLSError, "ServerNameTaken",
+				p.tell(c.Owners, true, contourv1.ConditionTypeTLSError, "ServerNameTaken",
 					"TLS for %q: %s serves this server name and takes precedence (Gateway API over HTTPProxy over Ingress); %s, so nothing of this is served over TLS for it.", name, describeChainOwner(g), whyNotJoined(g, c))
 			}
 		}
 		return nil
 	}
-	for higher := gatewayLayer; higher < l; higher++ { // rule 3
+	for higher := layer.Gateway; higher < l; higher++ { // rule 3
 		w := placed[higher].chainFor(name)
-		if w == nil || (w.routesHTTP() && (base.routesHTTP() || !servesRoutesFor(w, name))) {
+		if w == nil || (w.RoutesHTTP() && (base.RoutesHTTP() || !servesRoutesFor(w, name))) {
 			continue
 		}
-		p.tell(base.owners, true, contourv1.ConditionTypeTLSError, "ServerNameTaken",
+		p.tell(base.Owners, true, contourv1.ConditionTypeTLSError, "ServerNameTaken",
 			"TLS for %q: %s already serves this server name through %s and takes precedence (Gateway API over HTTPProxy over Ingress); %s, so it is not served over TLS here. Use another hostname, or serve it there.",
-			name, describeChainOwner(w), describeServerNames(w.fc), whyNotJoined(w, base))
+			name, describeChainOwner(w), describeServerNames(w.FilterChain), whyNotJoined(w, base))
 		return nil // an Ingress chain for the name gets its own turn
 	}
 	if ingress != nil { // rule 2
-		if base.routesHTTP() && ingress.routesHTTP() {
-			p.tell(ingress.owners, false, contourv1.ConditionTypeTLSError, "CertificateOverridden",
+		if base.RoutesHTTP() && ingress.RoutesHTTP() {
+			p.tell(ingress.Owners, false, contourv1.ConditionTypeTLSError, "CertificateOverridden",
 				"TLS for %q: %s serves this server name with its certificate and takes precedence over Ingress; this Ingress's certificate is not used for it, and its routes for %q join the HTTPProxy's.", name, describeChainOwner(base), name)
 		} else {
-			p.tell(ingress.owners, true, contourv1.ConditionTypeTLSError, "ServerNameTaken",
+			p.tell(ingress.Owners, true, contourv1.ConditionTypeTLSError, "ServerNameTaken",
 				"TLS for %q: %s serves this server name and takes precedence over Ingress; %s, so the Ingress routes for it are not served over TLS.", name, describeChainOwner(base), whyNotJoined(base, ingress))
 		}
 	}
-	fc := *base.fc // rule 4
+	fc := *base.FilterChain // rule 4
 	if onGateway {
 		fc.Listener = "ingress/" + name
 	}
-	if base.routesHTTP() {
-		var layers [numLayers][]*layeredHost
-		for l := range numLayers {
-			if c := idx[l].chainFor(name); c != nil && c.routesHTTP() {
-				layers[l] = c.hosts
+	if base.RoutesHTTP() {
+		var layers [layer.Count][]*layer.Host
+		for l := range layer.Count {
+			if c := idx[l].chainFor(name); c != nil && c.RoutesHTTP() {
+				layers[l] = c.Hosts
 			}
 		}
 		fc.VirtualHosts = mergeHosts(layers, within(name), p.override, p.claims)
@@ -220,13 +222,13 @@ func (p *placer) addChain(name string, l layer, idx, placed [numLayers]chainInde
 }
 
 // whyNotJoined says why chain c cannot join winner w.
-func whyNotJoined(w, c *layeredChain) string {
+func whyNotJoined(w, c *layer.Chain) string {
 	switch {
-	case !w.routesHTTP() && w.fc.Reject:
+	case !w.RoutesHTTP() && w.FilterChain.Reject:
 		return "that chain closes every connection"
-	case !w.routesHTTP():
+	case !w.RoutesHTTP():
 		return "that chain forwards connections without routing HTTP"
-	case c.fc.Reject:
+	case c.FilterChain.Reject:
 		return "this host is refused (see the other conditions)"
 	}
 	return "this chain forwards connections (a TCP proxy or TLS passthrough) and cannot join routes"
@@ -240,33 +242,33 @@ func describeServerNames(fc *graph.FilterChain) string {
 }
 
 // extendGatewayChain applies rules 5 and 6 to Gateway chain g.
-func (p *placer) extendGatewayChain(g *layeredChain, idx [numLayers]chainIndex, added []*graph.FilterChain) *graph.FilterChain {
-	if !g.routesHTTP() {
-		return g.fc
+func (p *placer) extendGatewayChain(g *layer.Chain, idx [layer.Count]chainIndex, added []*graph.FilterChain) *graph.FilterChain {
+	if !g.RoutesHTTP() {
+		return g.FilterChain
 	}
-	var layers [numLayers][]*layeredHost
-	layers[gatewayLayer] = g.hosts
+	var layers [layer.Count][]*layer.Host
+	layers[layer.Gateway] = g.Hosts
 	joined := false
-	for _, l := range []layer{proxyLayer, ingressLayer} {
-		for _, name := range g.fc.ServerNames {
-			if c := idx[l].chainFor(name); c != nil && c.routesHTTP() {
-				layers[l] = append(layers[l], c.hosts...)
+	for _, l := range []layer.Layer{layer.HTTPProxy, layer.Ingress} {
+		for _, name := range g.FilterChain.ServerNames {
+			if c := idx[l].chainFor(name); c != nil && c.RoutesHTTP() {
+				layers[l] = append(layers[l], c.Hosts...)
 				joined = true
 			}
 		}
 	}
 	own := map[string]bool{} // false for a 421 virtual host's hostname
-	for _, h := range g.hosts {
-		own[h.hostname] = !h.misdirected
+	for _, h := range g.Hosts {
+		own[h.Hostname] = !h.Misdirected
 	}
-	vhosts := g.fc.VirtualHosts
+	vhosts := g.FilterChain.VirtualHosts
 	if joined {
-		sheltered := p.claims.ownedWithin(g.fc.ServerNames)
+		sheltered := ownedWithin(p.claims, g.FilterChain.ServerNames)
 		vhosts = mergeHosts(layers, func(h string) bool {
 			mine, ok := own[h]
 			return mine || (!ok && sheltered(h))
 		}, p.override, p.claims)
-		vhosts = append(vhosts, misdirectedOf(g.fc.VirtualHosts)...)
+		vhosts = append(vhosts, misdirectedOf(g.FilterChain.VirtualHosts)...)
 	}
 	// Rule 6: hostnames whose server name now selects an added chain.
 	var names []string
@@ -281,7 +283,7 @@ func (p *placer) extendGatewayChain(g *layeredChain, idx [numLayers]chainIndex, 
 		if addedIdx[host] {
 			return true
 		}
-		if idx[gatewayLayer].byName[host] != nil {
+		if idx[layer.Gateway].byName[host] != nil {
 			return false
 		}
 		rest := strings.TrimPrefix(host, "*.")
@@ -294,14 +296,14 @@ func (p *placer) extendGatewayChain(g *layeredChain, idx [numLayers]chainIndex, 
 			if addedIdx["*."+rest] {
 				return true
 			}
-			if idx[gatewayLayer].byName["*."+rest] != nil {
+			if idx[layer.Gateway].byName["*."+rest] != nil {
 				return false
 			}
 		}
 	}
 	hostIdx := hostIndex{}
 	for _, vh := range vhosts {
-		hostIdx[vh.Hostname] = &layeredHost{hostname: vh.Hostname, misdirected: vh.Misdirected}
+		hostIdx[vh.Hostname] = &layer.Host{Hostname: vh.Hostname, Misdirected: vh.Misdirected}
 	}
 	changed := joined
 	var regular, misdirected []*graph.VirtualHost
@@ -309,7 +311,7 @@ func (p *placer) extendGatewayChain(g *layeredChain, idx [numLayers]chainIndex, 
 		switch {
 		case vh.Misdirected:
 			misdirected = append(misdirected, vh)
-		case finalFor(vh.Hostname) && !slices.Contains(g.fc.ServerNames, vh.Hostname):
+		case finalFor(vh.Hostname) && !slices.Contains(g.FilterChain.ServerNames, vh.Hostname):
 			misdirected = append(misdirected, &graph.VirtualHost{Listener: vh.Listener, Hostname: vh.Hostname, Misdirected: true})
 			changed = true
 		default:
@@ -317,18 +319,18 @@ func (p *placer) extendGatewayChain(g *layeredChain, idx [numLayers]chainIndex, 
 		}
 	}
 	for _, n := range names {
-		if h := hostIdx.selectHost(n); h == nil || h.misdirected || h.hostname == n {
+		if h := hostIdx.selectHost(n); h == nil || h.Misdirected || h.Hostname == n {
 			continue
 		}
 		misdirected = append(misdirected, &graph.VirtualHost{Hostname: n, Misdirected: true})
 		changed = true
 	}
 	if !changed {
-		return g.fc
+		return g.FilterChain
 	}
 	slices.SortFunc(misdirected, func(x, y *graph.VirtualHost) int { return hostmatch.Compare(x.Hostname, y.Hostname) })
 	misdirected = slices.CompactFunc(misdirected, func(x, y *graph.VirtualHost) bool { return x.Hostname == y.Hostname })
-	fc := *g.fc
+	fc := *g.FilterChain
 	fc.VirtualHosts = append(regular, misdirected...)
 	return &fc
 }
