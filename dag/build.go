@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/projectsesame/sesame/dag/ingress"
+
 	"github.com/projectsesame/sesame/dag/internal/refs"
 
 	"github.com/projectsesame/sesame/dag/internal/order"
@@ -118,7 +120,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	// ports a Gateway binds, below it (layering).
 	proxies := b.buildHTTPProxies(in.HTTPProxies)
 	claims := proxies.claims()
-	ingressHosts, refusals := b.buildIngresses(in.Ingresses, claims)
+	ingressHosts, refusals := ingress.Build(in.Ingresses, ingress.Options{Class: b.opts.ingressClass()}, claims, b.index, &b.events)
 	b.placeIngressHosts(proxies, ingressHosts, claims, refusals)
 	proxies.writeStatus() // after placement, which may add to it
 	if err := ctx.Err(); err != nil {

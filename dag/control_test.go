@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/ingress"
+
 	networkingv1 "k8s.io/api/networking/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -48,7 +50,7 @@ func TestMatchValuesWithControlCharacters(t *testing.T) {
 		}},
 		{"HTTPProxy prefix with CR LF", func() string { _, p := parsePrefix("/a\r\nb"); return p }},
 		// Ingress
-		{"Ingress Prefix path with LF", func() string { _, p := ingressPathMatch("/a\nb", &ingressPrefix); return p }},
+		{"Ingress Prefix path with LF", func() string { _, p := ingress.PathMatch("/a\nb", &ingressPrefix); return p }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

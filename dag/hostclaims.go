@@ -40,18 +40,12 @@
 package dag
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/projectsesame/sesame/dag/layer"
 
-	"github.com/projectsesame/sesame/dag/internal/report"
-
 	"github.com/projectsesame/sesame/dag/graph"
 
-	networkingv1 "k8s.io/api/networking/v1"
-
-	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/hostmatch"
 )
 
@@ -131,24 +125,4 @@ func ownedWithin(c layer.Claims, serverNames []string) func(string) bool {
 		}
 		return slices.ContainsFunc(serverNames, func(n string) bool { return within(n)(hostname) })
 	}
-}
-
-// refuseOwned reports whether the part of ing at field, for host, is
-// refused because an HTTPProxy root in another namespace owns host, and
-// tells the Ingress and (through ib.refusals, as a notice) the root.
-func (ib *ingressBuild) refuseOwned(ing *networkingv1.Ingress, field, host, what string) bool {
-	root, ok := ib.claims.Owner(host)
-	if !ok || root.Namespace == ing.Namespace {
-		return false
-	}
-	ib.event(ing, graph.EventWarning, "HostOwnedByHTTPProxy",
-		"%s (%s): the hostname belongs to HTTPProxy %s, a root in namespace %q, and only Ingresses in that namespace may add to it; %s. Have the root include an HTTPProxy of yours, or use another hostname.",
-		field, describeHost(host), root, root.Namespace, what)
-	ib.refusals = append(ib.refusals, layer.Notice{
-		To:   report.ObjectKey{Kind: contourv1.HTTPProxyKind, Namespace: root.Namespace, Name: root.Name},
-		Type: contourv1.ConditionTypeVirtualHostError, Reason: "IngressRefused",
-		Message: fmt.Sprintf("Ingress %s/%s %s adds to %s, which this root owns; Ingresses outside namespace %q may not, so it is not served.",
-			ing.Namespace, ing.Name, field, describeHost(host), root.Namespace),
-	})
-	return true
 }

@@ -45,10 +45,14 @@ import (
 // HTTPProxies, before kubernetes.io/ingress.class.
 const contourClassAnnotation = "projectcontour.io/ingress.class"
 
+// kubernetesClassAnnotation is the class annotation of Ingresses, which
+// Contour reads on HTTPProxies too.
+const kubernetesClassAnnotation = "kubernetes.io/ingress.class"
+
 // proxyClass is the ingress class an HTTPProxy names, or "": the Contour
 // annotation, else kubernetes.io/ingress.class, else spec.ingressClassName.
 func proxyClass(p *contourv1.HTTPProxy) string {
-	return cmp.Or(p.Annotations[contourClassAnnotation], p.Annotations[ingressClassAnnotation], p.Spec.IngressClassName)
+	return cmp.Or(p.Annotations[contourClassAnnotation], p.Annotations[kubernetesClassAnnotation], p.Spec.IngressClassName)
 }
 
 // notFound says why an include of target finds no HTTPProxy.

@@ -112,7 +112,7 @@ func TestProxyClass(t *testing.T) {
 			p.Annotations[contourClassAnnotation] = contour
 		}
 		if k8s != "" {
-			p.Annotations[ingressClassAnnotation] = k8s
+			p.Annotations[kubernetesClassAnnotation] = k8s
 		}
 		p.Spec.IngressClassName = spec
 		return p

@@ -3,6 +3,8 @@ package dag
 import (
 	"slices"
 
+	"github.com/projectsesame/sesame/dag/ingress"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -37,7 +39,7 @@ const ReasonInternalError = "InternalError"
 func ReportInternalError(g *graph.Graph, kind, namespace, name, message string) bool {
 	message = quote.Cap(message, graph.MaxConditionMessage)
 	if kind == "Ingress" {
-		ev := graph.Event{APIVersion: ingressAPIVersion, Kind: kind, Namespace: namespace, Name: name, Type: graph.EventWarning, Reason: ReasonInternalError, Message: quote.Cap(message, graph.MaxEventMessage)}
+		ev := graph.Event{APIVersion: ingress.APIVersion, Kind: kind, Namespace: namespace, Name: name, Type: graph.EventWarning, Reason: ReasonInternalError, Message: quote.Cap(message, graph.MaxEventMessage)}
 		// After every Event of the same object: the story's end.
 		g.Events = append(g.Events, ev)
 		slices.SortStableFunc(g.Events, graph.CompareEventObjects)

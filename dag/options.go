@@ -107,3 +107,9 @@ func (o Options) bindPort(port int32) int32 {
 	}
 	return port
 }
+
+// servesClass reports whether an object naming an ingress class ("" for
+// none) belongs to the class this translation acts for: its own, or none.
+func (o Options) servesClass(class string) bool {
+	return class == "" || class == o.ingressClass()
+}

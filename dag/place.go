@@ -34,6 +34,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/ingress"
+
 	"github.com/projectsesame/sesame/dag/layer"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
@@ -71,7 +73,7 @@ func (p *placer) override(loser, winner layer.Route, hostname string) {
 	l, w := loser.Route.Source, winner.Route.Source
 	p.tell([]report.ObjectKey{report.SourceKey(l)}, false, contourv1.ConditionTypeRouteError, "RouteOverridden",
 		"%s (%s) on %s: %s has the same match under the same hostname and takes precedence (Gateway API over HTTPProxy over Ingress), so this route serves no request there. Remove it, or give it another match.",
-		describeField(l), describeMatch(loser.Route.Match.Path), describeHost(hostname), describeSource(w))
+		describeField(l), report.DescribeMatch(loser.Route.Match.Path), report.DescribeHost(hostname), describeSource(w))
 }
 
 // describeField names the part of an object a route came from.
@@ -227,7 +229,7 @@ func (b *builder) deliver(pb *proxyBuild, notices []layer.Notice) {
 				st.addWarning(n.Type, n.Reason, "%s", n.Message)
 			}
 		default:
-			b.events.Addf(n.To, ingressAPIVersion, graph.EventWarning, n.Reason, "%s", n.Message)
+			b.events.Addf(n.To, ingress.APIVersion, graph.EventWarning, n.Reason, "%s", n.Message)
 		}
 	}
 }

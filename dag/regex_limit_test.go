@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/ingress"
+
 	"github.com/projectsesame/sesame/dag/internal/check"
 
 	networkingv1 "k8s.io/api/networking/v1"
@@ -41,7 +43,7 @@ func TestRegexLength(t *testing.T) {
 			return p
 		}},
 		// Ingress: an ImplementationSpecific path with regex characters.
-		{"Ingress path", func() string { _, p := ingressPathMatch(long, &implementationSpecific); return p }},
+		{"Ingress path", func() string { _, p := ingress.PathMatch(long, &implementationSpecific); return p }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/quote"
 )
 
@@ -36,4 +37,23 @@ func TrimDot(s string) string {
 		return s[:len(s)-1]
 	}
 	return s
+}
+
+// DescribeHost names a host in a message.
+func DescribeHost(host string) string {
+	if host == "" {
+		return "any host"
+	}
+	return fmt.Sprintf("host %q", Value(host))
+}
+
+// DescribeMatch names a path match in a message: `Prefix "/api"`.
+func DescribeMatch(p graph.PathMatch) string {
+	switch p.Type {
+	case graph.PathStringPrefix:
+		return fmt.Sprintf("string prefix %q", Value(p.Value))
+	case graph.PathPrefix:
+		return fmt.Sprintf("Prefix %q", Value(p.Value))
+	}
+	return fmt.Sprintf("%s %q", p.Type, Value(p.Value))
 }

@@ -27,14 +27,16 @@
 // retries, websocket routes and TLS versions). Sesame does not translate
 // them; an Ingress that sets them is told they are ignored.
 
-package dag
+package ingress
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/dag/layer"
 
 	"github.com/projectsesame/sesame/dag/graph"
 
@@ -131,7 +133,7 @@ func (ib *ingressBuild) ingressSecret(ing *networkingv1.Ingress, secretName stri
 	if ns != ing.Namespace {
 		return nil, fmt.Sprintf("%q is in another namespace; Sesame does not read TLSCertificateDelegation, so the Secret must be in %q.", secretName, ing.Namespace)
 	}
-	return ib.b.index.TLSSecret(types.NamespacedName{Namespace: ns, Name: name})
+	return ib.index.TLSSecret(types.NamespacedName{Namespace: ns, Name: name})
 }
 
 // checkTLSHosts tells an Ingress about TLS that cannot work as written: a
@@ -156,16 +158,36 @@ func (ib *ingressBuild) checkTLSHosts(ing *networkingv1.Ingress) {
 	var plain []string
 	for i := range ing.Spec.Rules {
 		host := strings.ToLower(ing.Spec.Rules[i].Host)
-		if ib.tls[host] == nil && !slices.Contains(plain, describeHost(host)) {
-			plain = append(plain, describeHost(host))
+		if ib.tls[host] == nil && !slices.Contains(plain, report.DescribeHost(host)) {
+			plain = append(plain, report.DescribeHost(host))
 		}
 	}
-	if ing.Spec.DefaultBackend != nil && !slices.Contains(plain, describeHost("")) {
-		plain = append(plain, describeHost(""))
+	if ing.Spec.DefaultBackend != nil && !slices.Contains(plain, report.DescribeHost("")) {
+		plain = append(plain, report.DescribeHost(""))
 	}
 	if len(plain) > 0 {
 		ib.event(ing, graph.EventWarning, "RedirectWithoutTLS",
 			"annotation %s redirects every request over HTTP to https, but no Ingress serves %s over TLS (spec.tls), so those redirects lead nowhere Sesame serves. Add a spec.tls entry for the host, or remove the annotation.",
 			forceSSLRedirectAnnotation, strings.Join(plain, ", "))
 	}
+}
+
+// refuseOwned reports whether the part of ing at field, for host, is
+// refused because an HTTPProxy root in another namespace owns host, and
+// tells the Ingress and (through ib.refusals, as a notice) the root.
+func (ib *ingressBuild) refuseOwned(ing *networkingv1.Ingress, field, host, what string) bool {
+	root, ok := ib.claims.Owner(host)
+	if !ok || root.Namespace == ing.Namespace {
+		return false
+	}
+	ib.event(ing, graph.EventWarning, "HostOwnedByHTTPProxy",
+		"%s (%s): the hostname belongs to HTTPProxy %s, a root in namespace %q, and only Ingresses in that namespace may add to it; %s. Have the root include an HTTPProxy of yours, or use another hostname.",
+		field, report.DescribeHost(host), root, root.Namespace, what)
+	ib.refusals = append(ib.refusals, layer.Notice{
+		To:   report.ObjectKey{Kind: contourv1.HTTPProxyKind, Namespace: root.Namespace, Name: root.Name},
+		Type: contourv1.ConditionTypeVirtualHostError, Reason: "IngressRefused",
+		Message: fmt.Sprintf("Ingress %s/%s %s adds to %s, which this root owns; Ingresses outside namespace %q may not, so it is not served.",
+			ing.Namespace, ing.Name, field, report.DescribeHost(host), root.Namespace),
+	})
+	return true
 }

@@ -30,7 +30,7 @@
 // (spec.rules[].http.paths[].backend.resource), which names an object of
 // another API that Sesame does not know how to serve.
 
-package dag
+package ingress
 
 import (
 	"fmt"
@@ -55,9 +55,9 @@ import (
 // regular expression, as in Contour.
 const regexChars = "^+*[]%"
 
-// ingressPathMatch translates a path and its type, or says why it cannot
+// PathMatch translates a path and its type, or says why it cannot
 // be served.
-func ingressPathMatch(path string, pathType *networkingv1.PathType) (graph.PathMatch, string) {
+func PathMatch(path string, pathType *networkingv1.PathType) (graph.PathMatch, string) {
 	typ := networkingv1.PathTypeImplementationSpecific
 	if pathType != nil {
 		typ = *pathType
@@ -111,22 +111,11 @@ func ingressAPIPathRules(path string) string {
 	return ""
 }
 
-// describeMatch names a path match in a message: `Prefix "/api"`.
-func describeMatch(p graph.PathMatch) string {
-	switch p.Type {
-	case graph.PathStringPrefix:
-		return fmt.Sprintf("string prefix %q", report.Value(p.Value))
-	case graph.PathPrefix:
-		return fmt.Sprintf("Prefix %q", report.Value(p.Value))
-	}
-	return fmt.Sprintf("%s %q", p.Type, report.Value(p.Value))
-}
-
 // pathRoute translates one path of a rule for host.
 func (ib *ingressBuild) pathRoute(ing *networkingv1.Ingress, p *networkingv1.HTTPIngressPath, field, host string) (*graph.Route, bool) {
-	m, problem := ingressPathMatch(p.Path, p.PathType)
+	m, problem := PathMatch(p.Path, p.PathType)
 	if problem != "" {
-		ib.event(ing, graph.EventWarning, "InvalidPath", "%s.path: %s; the path is not served (%s).", field, report.TrimDot(problem), describeHost(host))
+		ib.event(ing, graph.EventWarning, "InvalidPath", "%s.path: %s; the path is not served (%s).", field, report.TrimDot(problem), report.DescribeHost(host))
 		return nil, false
 	}
 	return ib.route(ing, field, m, &p.Backend, host), true
@@ -144,9 +133,9 @@ func (ib *ingressBuild) route(ing *networkingv1.Ingress, field string, m graph.P
 	if field == "spec.defaultBackend" {
 		at = field
 	}
-	cluster, reason, problem := ib.b.ingressBackend(ing.Namespace, be, at)
+	cluster, reason, problem := ib.ingressBackend(ing.Namespace, be, at)
 	if problem != "" {
-		ib.event(ing, graph.EventWarning, reason, "%s: %s Requests to %s on %s are answered 503.", at, report.TrimDot(problem)+".", describeMatch(m), describeHost(host))
+		ib.event(ing, graph.EventWarning, reason, "%s: %s Requests to %s on %s are answered 503.", at, report.TrimDot(problem)+".", report.DescribeMatch(m), report.DescribeHost(host))
 		return r
 	}
 	r.Backends = []graph.WeightedCluster{{Cluster: cluster, Weight: 1}}
@@ -155,7 +144,7 @@ func (ib *ingressBuild) route(ing *networkingv1.Ingress, field string, m graph.P
 
 // ingressBackend resolves the backend at field of an Ingress in namespace,
 // or returns an Event reason and the problem.
-func (b *builder) ingressBackend(namespace string, be *networkingv1.IngressBackend, field string) (*graph.Cluster, string, string) {
+func (ib *ingressBuild) ingressBackend(namespace string, be *networkingv1.IngressBackend, field string) (*graph.Cluster, string, string) {
 	if be.Resource != nil {
 		return nil, "UnsupportedBackend", fmt.Sprintf("resource backend %s %q is not supported; Sesame serves Service backends only (set service instead of resource)", refs.GroupKind(refs.ValueOr(be.Resource.APIGroup, ""), be.Resource.Kind), be.Resource.Name)
 	}
@@ -163,7 +152,7 @@ func (b *builder) ingressBackend(namespace string, be *networkingv1.IngressBacke
 		return nil, "UnsupportedBackend", "neither service nor resource is set"
 	}
 	name := types.NamespacedName{Namespace: namespace, Name: be.Service.Name}
-	svc := b.index.Services[name]
+	svc := ib.index.Services[name]
 	if svc == nil {
 		return nil, "ServiceNotFound", fmt.Sprintf("Service %s not found", report.RefName(name))
 	}
@@ -186,7 +175,7 @@ func (b *builder) ingressBackend(namespace string, be *networkingv1.IngressBacke
 	if err != nil {
 		return nil, err.Reason, err.Message
 	}
-	return b.index.ClusterOf(svc, port, refs.ClusterProtocol(p)), "", ""
+	return ib.index.ClusterOf(svc, port, refs.ClusterProtocol(p)), "", ""
 }
 
 func findServicePortByName(svc *corev1.Service, name string) *corev1.ServicePort {

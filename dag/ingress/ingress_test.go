@@ -1,12 +1,14 @@
-package dag
+package ingress
 
 import (
+	"cmp"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/refs"
+	"github.com/projectsesame/sesame/dag/internal/report"
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -65,7 +67,7 @@ var ingressPathTests = []struct {
 
 func TestIngressPathMatch(t *testing.T) {
 	for _, tt := range ingressPathTests {
-		got, problem := ingressPathMatch(tt.path, tt.typ)
+		got, problem := PathMatch(tt.path, tt.typ)
 		switch {
 		case tt.problem == "" && (problem != "" || got != tt.want):
 			t.Errorf("%q %v: %+v %q, want %+v", tt.path, tt.typ, got, problem, tt.want)
@@ -91,7 +93,7 @@ func FuzzIngressPathMatch(f *testing.F) {
 		if typ != "" {
 			p = pathType(networkingv1.PathType(typ))
 		}
-		m, problem := ingressPathMatch(path, p)
+		m, problem := PathMatch(path, p)
 		if (problem == "") == (m == graph.PathMatch{}) {
 			t.Fatalf("%q %q: match %+v and problem %q", path, typ, m, problem)
 		}
@@ -142,7 +144,7 @@ func TestIngressSelected(t *testing.T) {
 		{"nginx", "", "", true},
 	}
 	for _, tt := range tests {
-		if got := (Options{IngressClass: tt.option}).ingressSelected(ing(tt.annotation, tt.spec)); got != tt.want {
+		if got := (Options{Class: cmp.Or(tt.option, "sesame")}).selects(ing(tt.annotation, tt.spec)); got != tt.want {
 			t.Errorf("class %q, annotation %q, spec %q: %v, want %v", tt.option, tt.annotation, tt.spec, got, tt.want)
 		}
 	}
@@ -153,12 +155,14 @@ func TestIngressBackend(t *testing.T) {
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web"},
 		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{
 			{Name: "http", Port: 80},
-			{Name: "grpc", Port: 9000, AppProtocol: ptr("kubernetes.io/h2c")},
+			{Name: "grpc", Port: 9000, AppProtocol: new("kubernetes.io/h2c")},
 			{Name: "dns", Port: 53, Protocol: corev1.ProtocolUDP},
-			{Name: "tls", Port: 443, AppProtocol: ptr("https")},
+			{Name: "tls", Port: 443, AppProtocol: new("https")},
 		}},
 	}
-	b := &builder{index: newIndex(&Input{Services: []*corev1.Service{svc}})}
+	idx := refs.NewIndex(nil, nil, nil)
+	idx.IndexServices([]*corev1.Service{svc}, nil)
+	ib := &ingressBuild{index: idx}
 	service := func(name string, port networkingv1.ServiceBackendPort) *networkingv1.IngressBackend {
 		return &networkingv1.IngressBackend{Service: &networkingv1.IngressServiceBackend{Name: name, Port: port}}
 	}
@@ -182,56 +186,13 @@ func TestIngressBackend(t *testing.T) {
 		{"nothing", &networkingv1.IngressBackend{}, 0, "", "UnsupportedBackend"},
 	}
 	for _, tt := range tests {
-		c, reason, problem := b.ingressBackend("ns", tt.backend, "spec.defaultBackend")
+		c, reason, problem := ib.ingressBackend("ns", tt.backend, "spec.defaultBackend")
 		switch {
 		case tt.reason == "" && (c == nil || c.Port != tt.port || c.Protocol != tt.protocol):
 			t.Errorf("%s: %+v %s %s", tt.name, c, reason, problem)
 		case tt.reason != "" && (c != nil || reason != tt.reason || problem == ""):
 			t.Errorf("%s: %+v %q %q, want reason %s", tt.name, c, reason, problem, tt.reason)
 		}
-	}
-}
-
-// TestBuildIngresses checks what golden files show less directly: hosts
-// gather the routes of every Ingress for them in precedence order; the
-// older of two objects with one name is used; a host is served over TLS
-// only where a spec.tls entry claims it; Events name their Ingress.
-func TestBuildIngresses(t *testing.T) {
-	at := func(minute int) metav1.Time { return metav1.NewTime(time.Date(2026, 1, 1, 0, minute, 0, 0, time.UTC)) }
-	rule := func(host string, paths ...string) networkingv1.IngressRule {
-		r := networkingv1.IngressRule{Host: host, IngressRuleValue: networkingv1.IngressRuleValue{HTTP: &networkingv1.HTTPIngressRuleValue{}}}
-		for _, p := range paths {
-			r.HTTP.Paths = append(r.HTTP.Paths, networkingv1.HTTPIngressPath{Path: p, PathType: prefixType,
-				Backend: networkingv1.IngressBackend{Service: &networkingv1.IngressServiceBackend{Name: "web", Port: networkingv1.ServiceBackendPort{Number: 80}}}})
-		}
-		return r
-	}
-	in := &Input{
-		Ingresses: []*networkingv1.Ingress{
-			{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "a", CreationTimestamp: at(0)},
-				Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{rule("www.example.com", "/a")}}},
-			{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "b", CreationTimestamp: at(1)},
-				Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{rule("www.example.com", "/a/b", "/")}}},
-			// A newer object with the same name: ignored.
-			{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "b", CreationTimestamp: at(2)},
-				Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{rule("newer.example.com", "/")}}},
-		},
-		Services: []*corev1.Service{{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web"}, Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}}}},
-	}
-	g := Build(in, Options{})
-	if len(g.Listeners) != 1 || g.Listeners[0].Secure || len(g.Listeners[0].VirtualHosts) != 1 {
-		t.Fatalf("listeners %+v", g.Listeners)
-	}
-	vh := g.Listeners[0].VirtualHosts[0]
-	var got []string
-	for _, r := range vh.Routes {
-		got = append(got, r.Source.Name+r.Match.Path.Value)
-	}
-	if vh.Hostname != "www.example.com" || strings.Join(got, " ") != "b/a/b a/a b/" {
-		t.Errorf("%s: routes %v, want b/a/b a/a b/", vh.Hostname, got)
-	}
-	if len(g.Status) != 0 || len(g.Events) != 2 || g.Events[0].Name != "a" || g.Events[1].Name != "b" || g.Events[1].Type != graph.EventNormal {
-		t.Errorf("status %v, events %+v", g.Status, g.Events)
 	}
 }
 
@@ -250,13 +211,13 @@ func TestRuleHost(t *testing.T) {
 		{"-bad.example.com", "", false},
 	}
 	for _, tt := range tests {
-		ib := &ingressBuild{b: &builder{}}
+		ib := &ingressBuild{events: &report.Events{}}
 		ing := &networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Name: "i"}, Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{{Host: tt.host}}}}
 		got, ok := ib.ruleHost(ing, 0)
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("%q: %q %v, want %q %v", tt.host, got, ok, tt.want, tt.ok)
 		}
-		if events := ib.b.events.List; ok == (len(events) > 0) || (!ok && !strings.Contains(events[0].Message, "spec.rules[0].host")) {
+		if events := ib.events.List; ok == (len(events) > 0) || (!ok && !strings.Contains(events[0].Message, "spec.rules[0].host")) {
 			t.Errorf("%q: events %+v", tt.host, events)
 		}
 	}

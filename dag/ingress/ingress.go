@@ -31,11 +31,11 @@
 // secret/default/shop-cert, in the filter chain for server name
 // shop.example.com on the HTTPS port.
 //
-// Everything that goes wrong is an Event on the Ingress (events.go), as an
+// Everything that goes wrong is an Event on the Ingress (report.Events), as an
 // Ingress's status has no conditions: the field, what Sesame does instead,
 // and what to change.
 
-package dag
+package ingress
 
 import (
 	"cmp"
@@ -66,13 +66,21 @@ const (
 	allowHTTPAnnotation        = "kubernetes.io/ingress.allow-http"
 )
 
-// ingressAPIVersion is the apiVersion Events name Ingresses by.
-var ingressAPIVersion = networkingv1.SchemeGroupVersion.String()
+// APIVersion is the apiVersion Events name Ingresses by.
+var APIVersion = networkingv1.SchemeGroupVersion.String()
+
+// Options are what translating Ingresses reads of the Options.
+type Options struct {
+	// class is the ingress class the translation acts for.
+	Class string
+}
 
 // ingressBuild is the state of translating the Ingresses of one Build.
 type ingressBuild struct {
-	b     *builder
-	hosts map[string]*ingressHost
+	opts   Options
+	index  *refs.Index
+	events *report.Events
+	hosts  map[string]*ingressHost
 	// tls holds, per host, the claim that serves it over TLS.
 	tls map[string]*ingressTLSClaim
 	// claims are the hostnames HTTPProxy roots own (hostclaims.go);
@@ -100,13 +108,13 @@ func ingressKey(ing *networkingv1.Ingress) report.ObjectKey {
 
 // event records an Event about an Ingress.
 func (ib *ingressBuild) event(ing *networkingv1.Ingress, typ, reason, format string, args ...any) {
-	ib.b.events.Addf(ingressKey(ing), ingressAPIVersion, typ, reason, format, args...)
+	ib.events.Addf(ingressKey(ing), APIVersion, typ, reason, format, args...)
 }
 
-// buildIngresses translates the Ingresses of the class Build acts for into
+// Build translates the Ingresses of the class Build acts for into
 // the hosts placement takes, sorted by hostname, and what to tell the
 // HTTPProxy roots whose hostnames Ingresses of other namespaces named.
-func (b *builder) buildIngresses(in []*networkingv1.Ingress, claims layer.Claims) ([]*layer.Served, []layer.Notice) {
+func Build(in []*networkingv1.Ingress, opts Options, claims layer.Claims, index *refs.Index, events *report.Events) ([]*layer.Served, []layer.Notice) {
 	if len(in) == 0 {
 		return nil, nil
 	}
@@ -116,14 +124,14 @@ func (b *builder) buildIngresses(in []*networkingv1.Ingress, claims layer.Claims
 	}
 	var selected []*networkingv1.Ingress
 	for _, ing := range byName {
-		if b.opts.ingressSelected(ing) {
+		if opts.selects(ing) {
 			selected = append(selected, ing)
 		}
 	}
 	selected = order.OldestFirst(selected)
-	ib := &ingressBuild{b: b, hosts: map[string]*ingressHost{}, tls: map[string]*ingressTLSClaim{}, claims: claims}
+	ib := &ingressBuild{opts: opts, index: index, events: events, hosts: map[string]*ingressHost{}, tls: map[string]*ingressTLSClaim{}, claims: claims}
 	for _, ing := range selected {
-		ib.event(ing, graph.EventNormal, "Translated", "%s.", b.opts.describeIngress(ing))
+		ib.event(ing, graph.EventNormal, "Translated", "%s.", opts.describe(ing))
 		ib.readAnnotations(ing)
 		ib.claimTLS(ing)
 	}
@@ -136,22 +144,17 @@ func (b *builder) buildIngresses(in []*networkingv1.Ingress, claims layer.Claims
 	return ib.servedHosts(), ib.refusals
 }
 
-// ingressSelected reports whether an Ingress belongs to the class this
-// translation acts for.
-func (o Options) ingressSelected(ing *networkingv1.Ingress) bool {
+// selects reports whether an Ingress belongs to the class this
+// translation acts for: its own, or none.
+func (o Options) selects(ing *networkingv1.Ingress) bool {
 	// The annotation wins over the spec, as in Contour.
-	return o.servesClass(cmp.Or(ing.Annotations[ingressClassAnnotation], refs.ValueOr(ing.Spec.IngressClassName, "")))
-}
-
-// servesClass reports whether an object naming an ingress class ("" for
-// none) belongs to the class this translation acts for: its own, or none.
-func (o Options) servesClass(class string) bool {
-	return class == "" || class == o.ingressClass()
+	class := cmp.Or(ing.Annotations[ingressClassAnnotation], refs.ValueOr(ing.Spec.IngressClassName, ""))
+	return class == "" || class == o.Class
 }
 
 // describeIngress summarises what an Ingress asks for, and why it is
 // selected, for its Translated Event.
-func (o Options) describeIngress(ing *networkingv1.Ingress) string {
+func (o Options) describe(ing *networkingv1.Ingress) string {
 	why := "it names no class"
 	if ing.Annotations[ingressClassAnnotation] != "" {
 		why = "annotation " + ingressClassAnnotation
@@ -164,11 +167,11 @@ func (o Options) describeIngress(ing *networkingv1.Ingress) string {
 		if r.HTTP != nil {
 			paths += len(r.HTTP.Paths)
 		}
-		if h := describeHost(strings.ToLower(r.Host)); !slices.Contains(hosts, h) {
+		if h := report.DescribeHost(strings.ToLower(r.Host)); !slices.Contains(hosts, h) {
 			hosts = append(hosts, h)
 		}
 	}
-	s := fmt.Sprintf("Translated for Ingress class %q (%s): %s", o.ingressClass(), why, plural(paths, "path"))
+	s := fmt.Sprintf("Translated for Ingress class %q (%s): %s", o.Class, why, plural(paths, "path"))
 	if len(hosts) > 0 {
 		s += " for " + strings.Join(hosts, ", ")
 	}
@@ -220,7 +223,7 @@ func (ib *ingressBuild) addRoutes(ing *networkingv1.Ingress) {
 			continue
 		}
 		if rule.HTTP == nil || len(rule.HTTP.Paths) == 0 {
-			ib.event(ing, graph.EventWarning, "NoPaths", "spec.rules[%d] (%s) has no http.paths, so nothing is served for it; add a path, such as Prefix \"/\".", i, describeHost(host))
+			ib.event(ing, graph.EventWarning, "NoPaths", "spec.rules[%d] (%s) has no http.paths, so nothing is served for it; add a path, such as Prefix \"/\".", i, report.DescribeHost(host))
 			continue
 		}
 		if ib.refuseOwned(ing, fmt.Sprintf("spec.rules[%d]", i), host, "none of its paths is served") {
@@ -258,7 +261,7 @@ func (ib *ingressBuild) add(ing *networkingv1.Ingress, host string, r *graph.Rou
 		}
 		ib.event(ing, graph.EventWarning, "DuplicatePath",
 			"%s (%s) on %s has the same match as %s of %s, which comes first (the older Ingress, then rules in order, then the default backend), so it never serves a request. Remove one of them.",
-			r.Source.Field, describeMatch(r.Match.Path), describeHost(host), w.Source.Field, by)
+			r.Source.Field, report.DescribeMatch(r.Match.Path), report.DescribeHost(host), w.Source.Field, by)
 		return
 	}
 	h.first[lr.Key] = r
@@ -300,14 +303,6 @@ func (ib *ingressBuild) beyondWildcard(host string) []layer.Route {
 		out = append(out, layer.NewRoute(&r, "", lr.Prec))
 	}
 	return out
-}
-
-// describeHost names a host in a message.
-func describeHost(host string) string {
-	if host == "" {
-		return "any host"
-	}
-	return fmt.Sprintf("host %q", report.Value(host))
 }
 
 // servedHosts turns the hosts into placement's input, sorted by hostname.
