@@ -118,11 +118,11 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	})
 	// HTTPProxies and Ingresses come after the Gateways: they may join the
 	// ports a Gateway binds, below it (layering).
-	proxies := b.buildHTTPProxies(in.HTTPProxies)
+	proxies := buildHTTPProxies(in.HTTPProxies, proxyOptions{class: b.opts.ingressClass(), rootNamespaces: b.opts.RootNamespaces, now: b.now}, b.index)
 	claims := proxies.claims()
 	ingressHosts, refusals := ingress.Build(in.Ingresses, ingress.Options{Class: b.opts.ingressClass()}, claims, b.index, &b.events)
 	b.placeIngressHosts(proxies, ingressHosts, claims, refusals)
-	proxies.writeStatus() // after placement, which may add to it
+	b.graph.Status = append(b.graph.Status, proxies.status()...) // after placement, which may add to it
 	if err := ctx.Err(); err != nil {
 		statusWritten()
 		return nil, err

@@ -49,18 +49,6 @@ import (
 	"github.com/projectsesame/sesame/hostmatch"
 )
 
-// claims returns the fqdns the roots of pb claim; nil for a nil pb.
-func (pb *proxyBuild) claims() layer.Claims {
-	if pb == nil || len(pb.hosts) == 0 {
-		return nil
-	}
-	c := make(layer.Claims, len(pb.hosts))
-	for _, h := range pb.hosts {
-		c[h.fqdn] = h.root
-	}
-	return c
-}
-
 // foreign reports whether an Ingress route may not serve requests to
 // hostname: the hostname is owned, and the route's Ingress is in another
 // namespace.

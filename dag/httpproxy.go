@@ -32,7 +32,11 @@ import (
 	"fmt"
 	"slices"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/projectsesame/sesame/dag/internal/order"
+	"github.com/projectsesame/sesame/dag/internal/refs"
+	"github.com/projectsesame/sesame/dag/layer"
 
 	"github.com/projectsesame/sesame/dag/graph"
 
@@ -58,16 +62,17 @@ func proxyClass(p *contourv1.HTTPProxy) string {
 // notFound says why an include of target finds no HTTPProxy.
 func (pb *proxyBuild) notFound(target types.NamespacedName) string {
 	if class, ok := pb.otherClass[target]; ok {
-		return fmt.Sprintf("HTTPProxy %s is of ingress class %q, which another controller serves (Sesame serves %q)", target, class, pb.b.opts.ingressClass())
+		return fmt.Sprintf("HTTPProxy %s is of ingress class %q, which another controller serves (Sesame serves %q)", target, class, pb.opts.class)
 	}
 	return fmt.Sprintf("HTTPProxy %s not found", target)
 }
 
 // proxyBuild is the state of translating the HTTPProxies of one Build.
 type proxyBuild struct {
-	b       *builder
-	proxies map[types.NamespacedName]*contourv1.HTTPProxy
-	status  map[types.NamespacedName]*proxyStatus
+	opts     proxyOptions
+	index    *refs.Index
+	proxies  map[types.NamespacedName]*contourv1.HTTPProxy
+	statuses map[types.NamespacedName]*proxyStatus
 	// includedBy lists, per proxy, the proxies whose includes name it, for
 	// orphan messages.
 	includedBy map[types.NamespacedName][]types.NamespacedName
@@ -109,17 +114,34 @@ type proxyTLS struct {
 	minVersion, maxVersion string
 }
 
+// proxyOptions are what translating HTTPProxies reads of the Options.
+type proxyOptions struct {
+	// class is the ingress class the translation acts for.
+	class string
+	// rootNamespaces, when not empty, are the namespaces that may hold
+	// roots.
+	rootNamespaces []string
+	// now is the time conditions are written at.
+	now metav1.Time
+}
+
+// rootAllowed reports whether namespace may hold root HTTPProxies.
+func (o proxyOptions) rootAllowed(namespace string) bool {
+	return len(o.rootNamespaces) == 0 || slices.Contains(o.rootNamespaces, namespace)
+}
+
 // buildHTTPProxies translates every HTTPProxy into the hosts its roots
 // serve, for placement; writeStatus writes their status afterwards. It
 // returns nil when there are none.
-func (b *builder) buildHTTPProxies(in []*contourv1.HTTPProxy) *proxyBuild {
+func buildHTTPProxies(in []*contourv1.HTTPProxy, opts proxyOptions, index *refs.Index) *proxyBuild {
 	if len(in) == 0 {
 		return nil
 	}
 	pb := &proxyBuild{
-		b:          b,
+		opts:       opts,
+		index:      index,
 		proxies:    map[types.NamespacedName]*contourv1.HTTPProxy{},
-		status:     map[types.NamespacedName]*proxyStatus{},
+		statuses:   map[types.NamespacedName]*proxyStatus{},
 		includedBy: map[types.NamespacedName][]types.NamespacedName{},
 		otherClass: map[types.NamespacedName]string{},
 	}
@@ -127,7 +149,7 @@ func (b *builder) buildHTTPProxies(in []*contourv1.HTTPProxy) *proxyBuild {
 		// HTTPProxies of another class are another controller's: out of
 		// scope, as if absent (an include naming one finds nothing).
 		name := types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
-		if class := proxyClass(p); !b.opts.servesClass(class) {
+		if class := proxyClass(p); class != "" && class != opts.class {
 			pb.otherClass[name] = class
 			continue
 		}
@@ -136,7 +158,7 @@ func (b *builder) buildHTTPProxies(in []*contourv1.HTTPProxy) *proxyBuild {
 	names := make([]types.NamespacedName, 0, len(pb.proxies))
 	for name, p := range pb.proxies {
 		names = append(names, name)
-		pb.status[name] = &proxyStatus{obj: p}
+		pb.statuses[name] = &proxyStatus{obj: p}
 		for _, inc := range p.Spec.Includes {
 			target := types.NamespacedName{Namespace: cmp.Or(inc.Namespace, p.Namespace), Name: inc.Name}
 			if !slices.Contains(pb.includedBy[target], name) {
@@ -164,20 +186,22 @@ func (b *builder) buildHTTPProxies(in []*contourv1.HTTPProxy) *proxyBuild {
 // than for each status.
 var httpProxyAPIVersion = contourv1.GroupVersion.String()
 
-// writeStatus writes the status of every HTTPProxy; nil writes none.
-func (pb *proxyBuild) writeStatus() {
+// status returns the status of every HTTPProxy; nil has none.
+func (pb *proxyBuild) status() []graph.StatusUpdate {
 	if pb == nil {
-		return
+		return nil
 	}
+	out := make([]graph.StatusUpdate, 0, len(pb.names))
 	for _, name := range pb.names {
-		pb.b.graph.Status = append(pb.b.graph.Status, graph.StatusUpdate{
+		out = append(out, graph.StatusUpdate{
 			APIVersion: httpProxyAPIVersion,
 			Kind:       contourv1.HTTPProxyKind,
 			Namespace:  name.Namespace,
 			Name:       name.Name,
-			Status:     pb.status[name].httpProxyStatus(pb.b.now, pb.includedBy[name]),
+			Status:     pb.statuses[name].httpProxyStatus(pb.opts.now, pb.includedBy[name]),
 		})
 	}
+	return out
 }
 
 func compareNames(a, b types.NamespacedName) int {
@@ -195,7 +219,7 @@ func (pb *proxyBuild) finishHost(h *proxyHost) {
 		if chain := d[0].route.Chain; len(chain) > 1 {
 			via = fmt.Sprintf(" (reached through %s)", describeChain(chain))
 		}
-		pb.status[types.NamespacedName{Namespace: src.Namespace, Name: src.Name}].addWarning(contourv1.ConditionTypeRouteError, "DuplicateMatchConditions",
+		pb.statuses[types.NamespacedName{Namespace: src.Namespace, Name: src.Name}].addWarning(contourv1.ConditionTypeRouteError, "DuplicateMatchConditions",
 			"%s on %s%s has the same conditions as %s of %s/%s, which comes first, so it never serves a request.",
 			src.Field, h.fqdn, via, w.Field, w.Namespace, w.Name)
 	}
@@ -211,4 +235,16 @@ func describeChain(chain []types.NamespacedName) string {
 		s += n.String()
 	}
 	return s
+}
+
+// claims returns the fqdns the roots of pb claim; nil for a nil pb.
+func (pb *proxyBuild) claims() layer.Claims {
+	if pb == nil || len(pb.hosts) == 0 {
+		return nil
+	}
+	c := make(layer.Claims, len(pb.hosts))
+	for _, h := range pb.hosts {
+		c[h.fqdn] = h.root
+	}
+	return c
 }

@@ -29,16 +29,13 @@ package dag
 
 import (
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/dag/layer"
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/hostmatch"
 )
-
-// httpPortClients and httpsPortClients are the ports clients use to reach
-// the HTTPProxy ports (the Listeners' Port); a redirect to https names the
-// latter, as its default, by leaving the port out.
-const httpPortClients, httpsPortClients = 80, 443
 
 // hostRoutes are the routes of a host in order, with the :authority
 // condition of a wildcard fqdn added; a refused host answers 503.
@@ -81,6 +78,69 @@ func insecureRoutes(h *proxyHost, routes []*graph.Route) []*graph.Route {
 		redirect.Filters = &graph.Filters{Redirect: &graph.Redirect{Scheme: "https", StatusCode: 301}}
 		redirect.WebSockets = graph.WebSocketsDisabled
 		out[i] = &redirect
+	}
+	return out
+}
+
+// proxyPrecedence is the precedence of an HTTPProxy route from its match in
+// internal form.
+func proxyPrecedence(m proxyMatch) layer.Precedence {
+	p := layer.Precedence{Rank: 2, LiteralOnly: !m.path.hasWildcard(), Headers: len(headerKeys(m.headers))}
+	if len(m.path) > 0 {
+		p.Literal = len(m.path[0])
+	}
+	if m.exact {
+		p.Rank = 0
+	}
+	return p
+}
+
+// proxyServedHost is what an HTTPProxy root serves, for placement: the
+// virtual host and filter chain the table in httpproxy_place.go describes.
+func proxyServedHost(h *proxyHost) *layer.Served {
+	owner := report.ObjectKey{Kind: contourv1.HTTPProxyKind, Namespace: h.root.Namespace, Name: h.root.Name}
+	routes := hostRoutes(h)
+	layered := func(rs []*graph.Route) *layer.Host {
+		lh := &layer.Host{Layer: layer.HTTPProxy, Hostname: h.fqdn, VirtualHost: &graph.VirtualHost{Hostname: h.fqdn, Routes: rs}}
+		for i, r := range rs {
+			prec := layer.Precedence{Rank: 2, Literal: 1, LiteralOnly: true} // a refused host's "/"
+			if i < len(h.routes) && !h.refused {
+				prec = proxyPrecedence(h.routes[i].match)
+			}
+			lh.Routes = append(lh.Routes, layer.NewRoute(r, h.fqdn, prec))
+		}
+		return lh
+	}
+	sh := &layer.Served{Layer: layer.HTTPProxy, Hostname: h.fqdn, Owners: []report.ObjectKey{owner}, HTTP: layered(insecureRoutes(h, routes))}
+	if !h.secure {
+		return sh
+	}
+	fc := &graph.FilterChain{Listener: h.fqdn, Protocol: "HTTPS", ServerNames: []string{h.fqdn}}
+	lc := &layer.Chain{Layer: layer.HTTPProxy, FilterChain: fc, Owners: sh.Owners}
+	switch {
+	case h.refused || h.tls == nil:
+		fc.Protocol, fc.Reject = "TLS", true
+	case h.tcp != nil:
+		fc.Protocol, fc.TCP = "TLS", h.tcp
+	default:
+		lc.Hosts = []*layer.Host{layered(routes)}
+	}
+	if h.tls != nil && !fc.Reject {
+		fc.Certificates, fc.MinTLSVersion, fc.MaxTLSVersion = h.tls.certificates, h.tls.minVersion, h.tls.maxVersion
+	}
+	sh.TLS = lc
+	return sh
+}
+
+// served returns what the roots serve, for placement: a host each, in the
+// order of the roots; nil for a nil pb.
+func (pb *proxyBuild) served() []*layer.Served {
+	if pb == nil {
+		return nil
+	}
+	out := make([]*layer.Served, 0, len(pb.hosts))
+	for _, h := range pb.hosts {
+		out = append(out, proxyServedHost(h))
 	}
 	return out
 }

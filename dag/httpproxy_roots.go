@@ -59,7 +59,7 @@ func (pb *proxyBuild) roots(names []types.NamespacedName) []*proxyHost {
 		if vh == nil {
 			continue
 		}
-		st := pb.status[name]
+		st := pb.statuses[name]
 		fqdn := strings.ToLower(vh.Fqdn)
 		switch {
 		case strings.TrimSpace(vh.Fqdn) == "":
@@ -68,10 +68,10 @@ func (pb *proxyBuild) roots(names []types.NamespacedName) []*proxyHost {
 		case hostmatch.Validate(fqdn) != nil:
 			st.addError(contourv1.ConditionTypeVirtualHostError, "FQDNNotValid", "spec.virtualhost.fqdn %q: %v.", report.Value(vh.Fqdn), hostmatch.Validate(fqdn))
 			continue
-		case !pb.b.opts.rootAllowed(name.Namespace):
+		case !pb.opts.rootAllowed(name.Namespace):
 			st.addError(contourv1.ConditionTypeRootNamespaceError, "RootProxyNotAllowedInNamespace",
 				"root HTTPProxy cannot be defined in namespace %q: roots (HTTPProxies with spec.virtualhost) are allowed only in %s. Move it there, or remove spec.virtualhost and have a root include it.",
-				name.Namespace, quoteAll(pb.b.opts.RootNamespaces))
+				name.Namespace, quoteAll(pb.opts.rootNamespaces))
 			continue
 		}
 		claims[fqdn] = append(claims[fqdn], name)
@@ -79,7 +79,7 @@ func (pb *proxyBuild) roots(names []types.NamespacedName) []*proxyHost {
 	}
 	var hosts []*proxyHost
 	for _, h := range candidates {
-		st := pb.status[h.root]
+		st := pb.statuses[h.root]
 		st.reached = true
 		if owners := claims[h.fqdn]; len(owners) > 1 {
 			st.addError(contourv1.ConditionTypeVirtualHostError, "DuplicateVhost",
@@ -102,7 +102,7 @@ func (pb *proxyBuild) roots(names []types.NamespacedName) []*proxyHost {
 // its TLS and TCP proxy. It reports whether the root can serve.
 func (pb *proxyBuild) checkRoot(h *proxyHost) bool {
 	p := pb.proxies[h.root]
-	st := pb.status[h.root]
+	st := pb.statuses[h.root]
 	spec := &p.Spec
 	ok := true
 	if len(spec.Routes) == 0 && len(spec.Includes) == 0 && spec.TCPProxy == nil {
@@ -175,7 +175,7 @@ func (pb *proxyBuild) rootTLS(p *contourv1.HTTPProxy, t *contourv1.TLS, hasTCPPr
 	if ns != p.Namespace {
 		return nil, fmt.Sprintf("secretName %q is in another namespace; this version of Sesame does not read TLSCertificateDelegation, so the Secret must be in %q.", t.SecretName, p.Namespace)
 	}
-	secret, problem := pb.b.index.TLSSecret(types.NamespacedName{Namespace: ns, Name: name})
+	secret, problem := pb.index.TLSSecret(types.NamespacedName{Namespace: ns, Name: name})
 	if problem != "" {
 		return nil, "secretName: " + problem
 	}

@@ -96,7 +96,7 @@ func (pb *proxyBuild) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route,
 	if path != nil || host != "" {
 		f.Rewrite = &graph.Rewrite{Hostname: host, Path: path}
 	}
-	backends, ok := pb.b.resolveProxyServices(p, spec.Services, field, st)
+	backends, ok := pb.resolveProxyServices(p, spec.Services, field, st)
 	if !ok {
 		return unservable()
 	}

@@ -47,7 +47,7 @@ type proxyBackends struct {
 // with one service are recorded in st and cost that service its share. ok is
 // false, the problem recorded, when the route as a whole cannot be served
 // as written.
-func (b *builder) resolveProxyServices(p *contourv1.HTTPProxy, services []contourv1.Service, field string, st *proxyStatus) (out proxyBackends, ok bool) {
+func (pb *proxyBuild) resolveProxyServices(p *contourv1.HTTPProxy, services []contourv1.Service, field string, st *proxyStatus) (out proxyBackends, ok bool) {
 	refuse := func(reason, format string, args ...any) (proxyBackends, bool) {
 		st.addError(contourv1.ConditionTypeServiceError, reason, "%s The route answers 503.", fmt.Sprintf(format, args...))
 		return proxyBackends{}, false
@@ -72,7 +72,7 @@ func (b *builder) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 		if allZero {
 			weight = 1
 		}
-		cluster, reason, msg := b.proxyCluster(p.Namespace, s, false)
+		cluster, reason, msg := pb.proxyCluster(p.Namespace, s, false)
 		if s.Mirror {
 			if len(out.mirrors) > 0 {
 				return refuse("OnlyOneMirror", "%s: only one service per route may be a mirror.", at)
@@ -131,12 +131,12 @@ func serviceHeaders(s *contourv1.Service, at string) (*graph.BackendHeaders, str
 // proxyCluster finds the Cluster of a service of a proxy in namespace, or
 // the reason and message why it cannot be used. A TCP proxy's service is a
 // stream, or TLS that Envoy originates.
-func (b *builder) proxyCluster(namespace string, s *contourv1.Service, tcp bool) (*graph.Cluster, string, string) {
+func (pb *proxyBuild) proxyCluster(namespace string, s *contourv1.Service, tcp bool) (*graph.Cluster, string, string) {
 	name := types.NamespacedName{Namespace: namespace, Name: s.Name}
 	if s.Port < 1 || s.Port > 65535 {
 		return nil, "ServicePortInvalid", fmt.Sprintf("port %d is not in 1-65535.", s.Port)
 	}
-	svc := b.index.Services[name]
+	svc := pb.index.Services[name]
 	if svc == nil {
 		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s not found.", report.RefName(name))
 	}
@@ -165,7 +165,7 @@ func (b *builder) proxyCluster(namespace string, s *contourv1.Service, tcp bool)
 			return nil, err.Reason, err.Message
 		}
 	}
-	return b.index.ClusterOf(svc, port, proxyClusterProtocol(p)), "", ""
+	return pb.index.ClusterOf(svc, port, proxyClusterProtocol(p)), "", ""
 }
 
 // proxyClusterProtocol is the Cluster.Protocol of an HTTPProxy service:

@@ -37,6 +37,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/layer"
 	"github.com/projectsesame/sesame/internal/quote"
 )
 
@@ -137,4 +138,15 @@ func listedSubs(list []contourv1.SubCondition, what string) []contourv1.SubCondi
 		Type: list[graph.MaxSubConditions-1].Type, Status: metav1.ConditionTrue, Reason: "TooMany",
 		Message: fmt.Sprintf("and %d more %s, not listed so that the status stays within the API server's limits; fix the ones above and translate again.", len(list)-graph.MaxSubConditions+1, what),
 	})
+}
+
+// tell adds what placement says of a proxy to its status: an error when
+// the notice is severe, else a warning.
+func (pb *proxyBuild) tell(n layer.Notice) {
+	st := pb.statuses[types.NamespacedName{Namespace: n.To.Namespace, Name: n.To.Name}]
+	if n.Severe {
+		st.addError(n.Type, n.Reason, "%s", n.Message)
+	} else {
+		st.addWarning(n.Type, n.Reason, "%s", n.Message)
+	}
 }

@@ -37,7 +37,7 @@ func (pb *proxyBuild) tcpProxy(p *contourv1.HTTPProxy) (*graph.TCPRoute, types.N
 	for {
 		name := chain[len(chain)-1]
 		cur := pb.proxies[name]
-		st := pb.status[name]
+		st := pb.statuses[name]
 		st.reached = true
 		t := cur.Spec.TCPProxy
 		reportUntranslated(st, "spec.tcpproxy", tcpProxyUntranslated(t), "")
@@ -69,7 +69,7 @@ func (pb *proxyBuild) tcpProxy(p *contourv1.HTTPProxy) (*graph.TCPRoute, types.N
 			return nil, name
 		case next.Spec.TCPProxy == nil:
 			st.addError(contourv1.ConditionTypeTCPProxyIncludeError, "NothingDefined", "spec.tcpproxy.include: HTTPProxy %s has no spec.tcpproxy.", target)
-			pb.status[target].reached = true
+			pb.statuses[target].reached = true
 			return nil, name
 		}
 		chain = append(chain, target)
@@ -95,7 +95,7 @@ func (pb *proxyBuild) tcpServices(p *contourv1.HTTPProxy, st *proxyStatus) *grap
 		if allZero {
 			weight = 1
 		}
-		cluster, reason, msg := pb.b.proxyCluster(p.Namespace, s, true)
+		cluster, reason, msg := pb.proxyCluster(p.Namespace, s, true)
 		if reason != "" {
 			st.addError(contourv1.ConditionTypeTCPProxyError, reason, "%s: %s Its share of connections is closed.", at, msg)
 			route.RejectWeight += weight

@@ -57,7 +57,7 @@ func (pb *proxyBuild) walkRoot(h *proxyHost) {
 func (pb *proxyBuild) visit(h *proxyHost) bool {
 	h.visits++
 	if h.visits == maxIncludeVisits+1 {
-		pb.status[h.root].addError(contourv1.ConditionTypeIncludeError, "TooManyIncludes",
+		pb.statuses[h.root].addError(contourv1.ConditionTypeIncludeError, "TooManyIncludes",
 			"the includes under this root reach more than %d proxies, counting a proxy once per include chain that reaches it (proxies that include one another twice over several levels multiply); the rest are not followed.", maxIncludeVisits)
 	}
 	return h.visits <= maxIncludeVisits
@@ -67,7 +67,7 @@ func (pb *proxyBuild) visit(h *proxyHost) bool {
 // proxies it includes.
 func (pb *proxyBuild) walk(h *proxyHost, name types.NamespacedName, g grant, seq *int) {
 	p := pb.proxies[name]
-	st := pb.status[name]
+	st := pb.statuses[name]
 	st.reached = true
 	if p.Spec.TCPProxy != nil && p.Spec.VirtualHost == nil && len(g.chain) > 1 {
 		st.addWarning(contourv1.ConditionTypeTCPProxyError, "IgnoredField", "spec.tcpproxy is not served through spec.includes of %s; a root's spec.tcpproxy.include delegates a TCP proxy.", describeChain(g.chain[:len(g.chain)-1]))
@@ -111,7 +111,7 @@ func (pb *proxyBuild) walk(h *proxyHost, name types.NamespacedName, g grant, seq
 	}
 	for i := range p.Spec.Routes {
 		if len(h.routes) >= maxHostRoutes {
-			pb.status[h.root].addError(contourv1.ConditionTypeRouteError, "TooManyRoutes",
+			pb.statuses[h.root].addError(contourv1.ConditionTypeRouteError, "TooManyRoutes",
 				"the routes under this root, with those of every proxy it includes, number more than %d; the rest are not served.", maxHostRoutes)
 			break
 		}

@@ -70,19 +70,6 @@ import (
 	"github.com/projectsesame/sesame/hostmatch"
 )
 
-// proxyPrecedence is the precedence of an HTTPProxy route from its match in
-// internal form.
-func proxyPrecedence(m proxyMatch) layer.Precedence {
-	p := layer.Precedence{Rank: 2, LiteralOnly: !m.path.hasWildcard(), Headers: len(headerKeys(m.headers))}
-	if len(m.path) > 0 {
-		p.Literal = len(m.path[0])
-	}
-	if m.exact {
-		p.Rank = 0
-	}
-	return p
-}
-
 // gatewayLayering is what the Gateway API builder kept of its virtual
 // hosts for layering, which the graph does not carry: under which hostname
 // their routes were attached (virtualHosts), and the lengths of the names

@@ -42,8 +42,6 @@ import (
 
 	"github.com/projectsesame/sesame/dag/graph"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
 
@@ -121,7 +119,7 @@ func placeHosts(gateways []*graph.Listener, gw gatewayLayering, hosts []*layer.S
 			gl.VirtualHosts = mergeHosts(layers, nil, p.override, p.claims)
 		}
 		if len(shared) == 0 {
-			out = append(out, &graph.Listener{Port: httpPortClients, BindPort: ports.HTTP, VirtualHosts: mergeHosts(vhosts, nil, p.override, p.claims)})
+			out = append(out, &graph.Listener{Port: layer.HTTPPortClients, BindPort: ports.HTTP, VirtualHosts: mergeHosts(vhosts, nil, p.override, p.claims)})
 		}
 	}
 	if len(tlsOwners) > 0 {
@@ -132,7 +130,7 @@ func placeHosts(gateways []*graph.Listener, gw gatewayLayering, hosts []*layer.S
 				"the ingress HTTPS port is the same port as the ingress HTTP port (%d); TLS virtual hosts are not served.", ports.HTTPS)
 			shared = nil
 		case len(shared) == 0:
-			l := &graph.Listener{Port: httpsPortClients, BindPort: ports.HTTPS, Secure: true, FilterChains: p.mergeChains(nil, chains, false)}
+			l := &graph.Listener{Port: layer.HTTPSPortClients, BindPort: ports.HTTPS, Secure: true, FilterChains: p.mergeChains(nil, chains, false)}
 			if len(l.FilterChains) > 0 {
 				out = append(out, l)
 			}
@@ -158,56 +156,13 @@ func appendNew[T comparable](list []T, items ...T) []T {
 	return list
 }
 
-// proxyServedHost is what an HTTPProxy root serves, for placement: the
-// virtual host and filter chain the table in httpproxy_place.go describes.
-func proxyServedHost(h *proxyHost) *layer.Served {
-	owner := report.ObjectKey{Kind: contourv1.HTTPProxyKind, Namespace: h.root.Namespace, Name: h.root.Name}
-	routes := hostRoutes(h)
-	layered := func(rs []*graph.Route) *layer.Host {
-		lh := &layer.Host{Layer: layer.HTTPProxy, Hostname: h.fqdn, VirtualHost: &graph.VirtualHost{Hostname: h.fqdn, Routes: rs}}
-		for i, r := range rs {
-			prec := layer.Precedence{Rank: 2, Literal: 1, LiteralOnly: true} // a refused host's "/"
-			if i < len(h.routes) && !h.refused {
-				prec = proxyPrecedence(h.routes[i].match)
-			}
-			lh.Routes = append(lh.Routes, layer.NewRoute(r, h.fqdn, prec))
-		}
-		return lh
-	}
-	sh := &layer.Served{Layer: layer.HTTPProxy, Hostname: h.fqdn, Owners: []report.ObjectKey{owner}, HTTP: layered(insecureRoutes(h, routes))}
-	if !h.secure {
-		return sh
-	}
-	fc := &graph.FilterChain{Listener: h.fqdn, Protocol: "HTTPS", ServerNames: []string{h.fqdn}}
-	lc := &layer.Chain{Layer: layer.HTTPProxy, FilterChain: fc, Owners: sh.Owners}
-	switch {
-	case h.refused || h.tls == nil:
-		fc.Protocol, fc.Reject = "TLS", true
-	case h.tcp != nil:
-		fc.Protocol, fc.TCP = "TLS", h.tcp
-	default:
-		lc.Hosts = []*layer.Host{layered(routes)}
-	}
-	if h.tls != nil && !fc.Reject {
-		fc.Certificates, fc.MinTLSVersion, fc.MaxTLSVersion = h.tls.certificates, h.tls.minVersion, h.tls.maxVersion
-	}
-	sh.TLS = lc
-	return sh
-}
-
 // placeIngressHosts places the hosts of HTTPProxy roots and Ingresses, adds
 // the Listeners of their own to the graph, and hands each notice, those
 // building the Ingresses gave (told) first, to the HTTPProxy status or the
 // Ingress Events.
 func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*layer.Served, claims layer.Claims, told []layer.Notice) {
 	b.deliver(pb, told)
-	var hosts []*layer.Served
-	if pb != nil {
-		for _, h := range pb.hosts {
-			hosts = append(hosts, proxyServedHost(h))
-		}
-	}
-	hosts = append(hosts, ingressHosts...)
+	hosts := append(pb.served(), ingressHosts...)
 	if len(hosts) == 0 {
 		return
 	}
@@ -222,12 +177,7 @@ func (b *builder) deliver(pb *proxyBuild, notices []layer.Notice) {
 	for _, n := range notices {
 		switch n.To.Kind {
 		case contourv1.HTTPProxyKind:
-			st := pb.status[types.NamespacedName{Namespace: n.To.Namespace, Name: n.To.Name}]
-			if n.Severe {
-				st.addError(n.Type, n.Reason, "%s", n.Message)
-			} else {
-				st.addWarning(n.Type, n.Reason, "%s", n.Message)
-			}
+			pb.tell(n)
 		default:
 			b.events.Addf(n.To, ingress.APIVersion, graph.EventWarning, n.Reason, "%s", n.Message)
 		}

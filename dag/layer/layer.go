@@ -254,3 +254,8 @@ func (c Claims) Owner(hostname string) (types.NamespacedName, bool) {
 	}
 	return types.NamespacedName{}, false
 }
+
+// HTTPPortClients and HTTPSPortClients are the ports clients use to reach
+// the HTTPProxy ports (the Listeners' Port); a redirect to https names the
+// latter, as its default, by leaving the port out.
+const HTTPPortClients, HTTPSPortClients = 80, 443
