@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/projectsesame/sesame/dag/httpproxy"
+
 	"github.com/projectsesame/sesame/dag/ingress"
 
 	"github.com/projectsesame/sesame/dag/internal/refs"
@@ -118,11 +120,11 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	})
 	// HTTPProxies and Ingresses come after the Gateways: they may join the
 	// ports a Gateway binds, below it (layering).
-	proxies := buildHTTPProxies(in.HTTPProxies, proxyOptions{class: b.opts.ingressClass(), rootNamespaces: b.opts.RootNamespaces, now: b.now}, b.index)
-	claims := proxies.claims()
+	proxies := httpproxy.Build(in.HTTPProxies, httpproxy.Options{Class: b.opts.ingressClass(), RootNamespaces: b.opts.RootNamespaces, Now: b.now}, b.index)
+	claims := proxies.Claims()
 	ingressHosts, refusals := ingress.Build(in.Ingresses, ingress.Options{Class: b.opts.ingressClass()}, claims, b.index, &b.events)
 	b.placeIngressHosts(proxies, ingressHosts, claims, refusals)
-	b.graph.Status = append(b.graph.Status, proxies.status()...) // after placement, which may add to it
+	b.graph.Status = append(b.graph.Status, proxies.Status()...) // after placement, which may add to it
 	if err := ctx.Err(); err != nil {
 		statusWritten()
 		return nil, err

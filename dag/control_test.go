@@ -8,8 +8,6 @@ import (
 
 	networkingv1 "k8s.io/api/networking/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
-
-	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
 
 // TestMatchValuesWithControlCharacters: a match value no request can carry
@@ -39,16 +37,7 @@ func TestMatchValuesWithControlCharacters(t *testing.T) {
 			_, p := compileMatch(&gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{{Name: "q", Value: "a\nb"}}})
 			return p
 		}},
-		// HTTPProxy
-		{"HTTPProxy exact header with CR", func() string {
-			_, p := parseHeaderCondition(&contourv1.HeaderMatchCondition{Name: "x-a", Exact: "a\r"}, "spec.routes[0]")
-			return p
-		}},
-		{"HTTPProxy notcontains header with LF", func() string {
-			_, p := parseHeaderCondition(&contourv1.HeaderMatchCondition{Name: "x-a", NotContains: "\n"}, "spec.routes[0]")
-			return p
-		}},
-		{"HTTPProxy prefix with CR LF", func() string { _, p := parsePrefix("/a\r\nb"); return p }},
+		// HTTPProxy: package httpproxy's TestProxyValuesWithControlCharacters.
 		// Ingress
 		{"Ingress Prefix path with LF", func() string { _, p := ingress.PathMatch("/a\nb", &ingressPrefix); return p }},
 	}
@@ -62,9 +51,6 @@ func TestMatchValuesWithControlCharacters(t *testing.T) {
 	// The same values without the control character are accepted.
 	if _, p := stringMatch("x-a", &headerExact, "a b"); p != "" {
 		t.Errorf("a header value with a space: %q", p)
-	}
-	if _, p := parsePrefix("/a b"); p != "" {
-		t.Errorf("an HTTPProxy prefix with a space: %q", p)
 	}
 }
 
@@ -83,10 +69,6 @@ func TestHeaderNameLength(t *testing.T) {
 		}},
 		{"HTTPRoute query parameter", func(n string) string {
 			_, p := compileMatch(&gatewayv1.HTTPRouteMatch{QueryParams: []gatewayv1.HTTPQueryParamMatch{{Name: gatewayv1.HTTPHeaderName(n), Value: "v"}}})
-			return p
-		}},
-		{"HTTPProxy header condition", func(n string) string {
-			_, p := parseHeaderCondition(&contourv1.HeaderMatchCondition{Name: n, Exact: "v"}, "spec.routes[0]")
 			return p
 		}},
 	} {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/checktest"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -143,7 +144,7 @@ func TestCompileFilters(t *testing.T) {
 				f, problem = cf.forMatch(graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/api"}})
 				cf.Filters = f
 			}
-			if problemChecked(t, problem, tt.problem) {
+			if checktest.ProblemChecked(t, problem, tt.problem) {
 				return
 			}
 			if got := summarize(cf); got != tt.want {

@@ -3,6 +3,8 @@ package dag
 import (
 	"slices"
 
+	"github.com/projectsesame/sesame/dag/httpproxy"
+
 	"github.com/projectsesame/sesame/dag/ingress"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
@@ -93,5 +95,5 @@ func internalProxyError(st *contourv1.HTTPProxyStatus, message string) {
 	if n := len(c.Errors); n > graph.MaxSubConditions {
 		c.Errors = slices.Delete(c.Errors, n-2, n-1)
 	}
-	summarizeProxyStatus(st)
+	httpproxy.SummarizeStatus(st)
 }

@@ -53,7 +53,7 @@
 //
 // Within a layer nothing changes: Gateway virtual hosts keep their
 // fall-through order (finish.go), HTTPProxy routes their order
-// (httpproxy_order.go), which the precedence key below agrees with for
+// (package httpproxy, order.go), which the precedence key below agrees with for
 // every pair of routes that can match the same request.
 
 package dag

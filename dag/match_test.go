@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/checktest"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -64,7 +65,7 @@ func TestCompileMatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, problem := compileMatch(&tt.match)
-			if problemChecked(t, problem, tt.problem) {
+			if checktest.ProblemChecked(t, problem, tt.problem) {
 				return
 			}
 			if s := fmt.Sprint(got.Method, " ", got.Headers, " ", got.QueryParams); s != tt.want {

@@ -1,7 +1,6 @@
 package dag
 
 import (
-	"slices"
 	"time"
 )
 
@@ -88,11 +87,6 @@ func (p IngressPorts) withDefaults() IngressPorts {
 	return p
 }
 
-// rootAllowed reports whether namespace may hold root HTTPProxies.
-func (o Options) rootAllowed(namespace string) bool {
-	return len(o.RootNamespaces) == 0 || slices.Contains(o.RootNamespaces, namespace)
-}
-
 func (o Options) controllerName() string {
 	if o.ControllerName == "" {
 		return DefaultControllerName
@@ -106,10 +100,4 @@ func (o Options) bindPort(port int32) int32 {
 		return p
 	}
 	return port
-}
-
-// servesClass reports whether an object naming an ingress class ("" for
-// none) belongs to the class this translation acts for: its own, or none.
-func (o Options) servesClass(class string) bool {
-	return class == "" || class == o.ingressClass()
 }

@@ -34,6 +34,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/httpproxy"
+
 	"github.com/projectsesame/sesame/dag/ingress"
 
 	"github.com/projectsesame/sesame/dag/layer"
@@ -160,9 +162,9 @@ func appendNew[T comparable](list []T, items ...T) []T {
 // the Listeners of their own to the graph, and hands each notice, those
 // building the Ingresses gave (told) first, to the HTTPProxy status or the
 // Ingress Events.
-func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*layer.Served, claims layer.Claims, told []layer.Notice) {
+func (b *builder) placeIngressHosts(pb *httpproxy.Result, ingressHosts []*layer.Served, claims layer.Claims, told []layer.Notice) {
 	b.deliver(pb, told)
-	hosts := append(pb.served(), ingressHosts...)
+	hosts := append(pb.Served(), ingressHosts...)
 	if len(hosts) == 0 {
 		return
 	}
@@ -173,11 +175,11 @@ func (b *builder) placeIngressHosts(pb *proxyBuild, ingressHosts []*layer.Served
 }
 
 // deliver hands each notice to the HTTPProxy status or the Ingress Events.
-func (b *builder) deliver(pb *proxyBuild, notices []layer.Notice) {
+func (b *builder) deliver(pb *httpproxy.Result, notices []layer.Notice) {
 	for _, n := range notices {
 		switch n.To.Kind {
 		case contourv1.HTTPProxyKind:
-			pb.tell(n)
+			pb.Tell(n)
 		default:
 			b.events.Addf(n.To, ingress.APIVersion, graph.EventWarning, n.Reason, "%s", n.Message)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/checktest"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -44,7 +45,7 @@ func TestPathMatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, problem := pathMatch(tt.path)
-			if !problemChecked(t, problem, tt.problem) && got != tt.want {
+			if !checktest.ProblemChecked(t, problem, tt.problem) && got != tt.want {
 				t.Errorf("pathMatch = %v; want %v", got, tt.want)
 			}
 		})

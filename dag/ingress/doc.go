@@ -13,7 +13,7 @@
 // (Contour). Others belong to another controller and get nothing. Rules give
 // routes under their host ("" is any host; "*.example.com" matches exactly
 // one label, as the Ingress spec says, enforced with an :authority condition
-// as for HTTPProxy); paths (ingress_paths.go): Exact, Prefix by whole
+// as for HTTPProxy); paths (paths.go): Exact, Prefix by whole
 // segments ("/foo/" means "/foo"), and ImplementationSpecific as Contour reads
 // it, a string prefix, or an RE2 expression when the path holds any of
 // ^ + * [ ] %; spec.defaultBackend serves "/" (a string prefix) under any
@@ -25,7 +25,7 @@
 // (Contour), unless ingress.kubernetes.io/force-ssl-redirect: "true" turns
 // the Ingress's HTTP routes into 301s to https, or
 // kubernetes.io/ingress.allow-http: "false" leaves them off HTTP
-// (ingress_tls.go). Choices where the texts leave room:
+// (tls.go). Choices where the texts leave room:
 //
 //   - Several Ingresses for one host share it (Contour). Of two routes with
 //     the same match there, the older Ingress's wins, then the earlier rule,

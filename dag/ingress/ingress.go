@@ -8,10 +8,10 @@
 //     ("sesame" by default), or when it names no class at all (as Contour
 //     does; the annotation wins when both are set, as in Contour). Others
 //     belong to another controller: no Events, no output.
-//  2. TLS (ingress_tls.go): every spec.tls entry's Secret is read, and each
+//  2. TLS (tls.go): every spec.tls entry's Secret is read, and each
 //     host it lists is claimed for TLS; of several claims on one host with
 //     different Secrets, the oldest Ingress's first entry wins.
-//  3. Routes (ingress_paths.go): every path of every rule becomes a route
+//  3. Routes (paths.go): every path of every rule becomes a route
 //     under the rule's host ("" is any host), and spec.defaultBackend a
 //     route for "/" under any host. A host gathers the routes of every
 //     Ingress that names it; of two with the same match, the first wins

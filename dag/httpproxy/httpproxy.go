@@ -2,22 +2,22 @@
 //
 // The steps, each in its own file:
 //
-//  1. Roots (httpproxy_roots.go): a proxy with spec.virtualhost is a root.
+//  1. Roots (roots.go): a proxy with spec.virtualhost is a root.
 //     Its namespace must be allowed (Options.RootNamespaces), its fqdn valid
 //     and claimed by no other root, its TLS and TCP proxy usable, and it
 //     may ask for no protection Sesame does not translate.
-//  2. Delegation (httpproxy_walk.go): from each valid root, includes are
+//  2. Delegation (walk.go): from each valid root, includes are
 //     followed depth first, each narrowing the grant of conditions
-//     (httpproxy_conditions.go); every proxy reached adds its routes
-//     (httpproxy_routes.go) under the grant. Missing includes, roots
+//     (conditions.go); every proxy reached adds its routes
+//     (routes.go) under the grant. Missing includes, roots
 //     included by roots, cycles and duplicate include conditions are
 //     reported where they are written.
-//  3. Order (httpproxy_order.go): each root's routes are sorted, and routes
+//  3. Order (order.go): each root's routes are sorted, and routes
 //     whose match an earlier one already has are dropped with a warning.
 //  4. Placement (place.go, with the Ingresses): the roots' virtual hosts
 //     become graph Listeners on Options.IngressPorts, or join a Gateway's
 //     Listener that binds the same port.
-//  5. Status (httpproxy_status.go): every proxy gets one; proxies no valid
+//  5. Status (status.go): every proxy gets one; proxies no valid
 //     root reached are orphaned.
 //
 // Example: root default/www (fqdn www.example.com) includes team-a/blog
@@ -25,7 +25,7 @@
 // "/blog/posts" with Chain [default/www, team-a/blog]; step 4 puts it in
 // the virtual host www.example.com of the listener on port 8080.
 
-package dag
+package httpproxy
 
 import (
 	"cmp"
@@ -60,16 +60,16 @@ func proxyClass(p *contourv1.HTTPProxy) string {
 }
 
 // notFound says why an include of target finds no HTTPProxy.
-func (pb *proxyBuild) notFound(target types.NamespacedName) string {
+func (pb *Result) notFound(target types.NamespacedName) string {
 	if class, ok := pb.otherClass[target]; ok {
-		return fmt.Sprintf("HTTPProxy %s is of ingress class %q, which another controller serves (Sesame serves %q)", target, class, pb.opts.class)
+		return fmt.Sprintf("HTTPProxy %s is of ingress class %q, which another controller serves (Sesame serves %q)", target, class, pb.opts.Class)
 	}
 	return fmt.Sprintf("HTTPProxy %s not found", target)
 }
 
-// proxyBuild is the state of translating the HTTPProxies of one Build.
-type proxyBuild struct {
-	opts     proxyOptions
+// Result is the state of translating the HTTPProxies of one Build.
+type Result struct {
+	opts     Options
 	index    *refs.Index
 	proxies  map[types.NamespacedName]*contourv1.HTTPProxy
 	statuses map[types.NamespacedName]*proxyStatus
@@ -77,7 +77,7 @@ type proxyBuild struct {
 	// orphan messages.
 	includedBy map[types.NamespacedName][]types.NamespacedName
 	// otherClass holds the proxies left out as another class's, by the
-	// class they name, so that an include naming one says why it is not
+	// Class they name, so that an include naming one says why it is not
 	// followed.
 	otherClass map[types.NamespacedName]string
 	// names are the proxies, sorted; hosts what their roots serve, for
@@ -114,30 +114,36 @@ type proxyTLS struct {
 	minVersion, maxVersion string
 }
 
-// proxyOptions are what translating HTTPProxies reads of the Options.
-type proxyOptions struct {
-	// class is the ingress class the translation acts for.
-	class string
-	// rootNamespaces, when not empty, are the namespaces that may hold
+// Options are what translating HTTPProxies reads of the Options.
+type Options struct {
+	// Class is the ingress class the translation acts for.
+	Class string
+	// RootNamespaces, when not empty, are the namespaces that may hold
 	// roots.
-	rootNamespaces []string
-	// now is the time conditions are written at.
-	now metav1.Time
+	RootNamespaces []string
+	// Now is the time conditions are written at.
+	Now metav1.Time
+}
+
+// serves reports whether an HTTPProxy naming an ingress class ("" for
+// none) belongs to the class this translation acts for: its own, or none.
+func (o Options) serves(class string) bool {
+	return class == "" || class == o.Class
 }
 
 // rootAllowed reports whether namespace may hold root HTTPProxies.
-func (o proxyOptions) rootAllowed(namespace string) bool {
-	return len(o.rootNamespaces) == 0 || slices.Contains(o.rootNamespaces, namespace)
+func (o Options) rootAllowed(namespace string) bool {
+	return len(o.RootNamespaces) == 0 || slices.Contains(o.RootNamespaces, namespace)
 }
 
-// buildHTTPProxies translates every HTTPProxy into the hosts its roots
+// Build translates every HTTPProxy into the hosts its roots
 // serve, for placement; writeStatus writes their status afterwards. It
 // returns nil when there are none.
-func buildHTTPProxies(in []*contourv1.HTTPProxy, opts proxyOptions, index *refs.Index) *proxyBuild {
+func Build(in []*contourv1.HTTPProxy, opts Options, index *refs.Index) *Result {
 	if len(in) == 0 {
 		return nil
 	}
-	pb := &proxyBuild{
+	pb := &Result{
 		opts:       opts,
 		index:      index,
 		proxies:    map[types.NamespacedName]*contourv1.HTTPProxy{},
@@ -149,7 +155,7 @@ func buildHTTPProxies(in []*contourv1.HTTPProxy, opts proxyOptions, index *refs.
 		// HTTPProxies of another class are another controller's: out of
 		// scope, as if absent (an include naming one finds nothing).
 		name := types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
-		if class := proxyClass(p); class != "" && class != opts.class {
+		if class := proxyClass(p); !opts.serves(class) {
 			pb.otherClass[name] = class
 			continue
 		}
@@ -186,8 +192,8 @@ func buildHTTPProxies(in []*contourv1.HTTPProxy, opts proxyOptions, index *refs.
 // than for each status.
 var httpProxyAPIVersion = contourv1.GroupVersion.String()
 
-// status returns the status of every HTTPProxy; nil has none.
-func (pb *proxyBuild) status() []graph.StatusUpdate {
+// Status returns the status of every HTTPProxy; nil has none.
+func (pb *Result) Status() []graph.StatusUpdate {
 	if pb == nil {
 		return nil
 	}
@@ -198,7 +204,7 @@ func (pb *proxyBuild) status() []graph.StatusUpdate {
 			Kind:       contourv1.HTTPProxyKind,
 			Namespace:  name.Namespace,
 			Name:       name.Name,
-			Status:     pb.statuses[name].httpProxyStatus(pb.opts.now, pb.includedBy[name]),
+			Status:     pb.statuses[name].httpProxyStatus(pb.opts.Now, pb.includedBy[name]),
 		})
 	}
 	return out
@@ -210,7 +216,7 @@ func compareNames(a, b types.NamespacedName) int {
 
 // finishHost orders a host's routes and drops those whose match an earlier
 // route already has, telling the proxy that wrote the dropped one.
-func (pb *proxyBuild) finishHost(h *proxyHost) {
+func (pb *Result) finishHost(h *proxyHost) {
 	var dropped [][2]orderedRoute
 	h.routes, dropped = sortProxyRoutes(h.routes)
 	for _, d := range dropped {
@@ -237,8 +243,8 @@ func describeChain(chain []types.NamespacedName) string {
 	return s
 }
 
-// claims returns the fqdns the roots of pb claim; nil for a nil pb.
-func (pb *proxyBuild) claims() layer.Claims {
+// Claims returns the fqdns the roots of pb claim; nil for a nil pb.
+func (pb *Result) Claims() layer.Claims {
 	if pb == nil || len(pb.hosts) == 0 {
 		return nil
 	}

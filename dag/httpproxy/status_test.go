@@ -1,4 +1,4 @@
-package dag
+package httpproxy
 
 import (
 	"strings"
@@ -20,7 +20,7 @@ func TestProxyStatus(t *testing.T) {
 		st         *proxyStatus
 		includedBy []types.NamespacedName
 		current    string
-		status     metav1.ConditionStatus
+		Status     metav1.ConditionStatus
 		reason     string
 		message    string // substring
 	}{
@@ -38,7 +38,7 @@ func TestProxyStatus(t *testing.T) {
 		got := tt.st.httpProxyStatus(now, tt.includedBy)
 		c := got.Conditions[0]
 		switch {
-		case got.CurrentStatus != tt.current || c.Status != tt.status || c.Reason != tt.reason || !strings.Contains(c.Message, tt.message):
+		case got.CurrentStatus != tt.current || c.Status != tt.Status || c.Reason != tt.reason || !strings.Contains(c.Message, tt.message):
 			t.Errorf("%s: %s, condition %s/%s %q", tt.name, got.CurrentStatus, c.Status, c.Reason, c.Message)
 		case got.Description != c.Message || c.Type != "Valid" || c.LastTransitionTime != now || c.ObservedGeneration != tt.st.obj.Generation:
 			t.Errorf("%s: description or condition metadata wrong: %+v", tt.name, got)

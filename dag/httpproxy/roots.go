@@ -19,9 +19,9 @@
 // creating a proxy in a namespace without the right to roots cannot take
 // a hostname away from its owner (Contour counts it; that lets any
 // namespace make another team's root invalid). A root that fails 3 or 4
-// claims its fqdn but cannot serve it: the fqdn is refused (HTTP requests
+// Claims its fqdn but cannot serve it: the fqdn is refused (HTTP requests
 // answered 503, TLS connections closed), so that its requests are not
-// served by another root, such as a wildcard, with another owner's
+// Served by another root, such as a wildcard, with another owner's
 // configuration.
 //
 // TLS: tls.secretName names a kubernetes.io/tls Secret in the root's own
@@ -31,7 +31,7 @@
 // an error. tls.passthrough forwards connections without terminating them
 // and needs spec.tcpproxy.
 
-package dag
+package httpproxy
 
 import (
 	"fmt"
@@ -50,7 +50,7 @@ import (
 
 // roots checks every root among names (sorted) and returns the hosts they
 // claim, sorted by root name.
-func (pb *proxyBuild) roots(names []types.NamespacedName) []*proxyHost {
+func (pb *Result) roots(names []types.NamespacedName) []*proxyHost {
 	var candidates []*proxyHost
 	claims := map[string][]types.NamespacedName{}
 	for _, name := range names {
@@ -71,7 +71,7 @@ func (pb *proxyBuild) roots(names []types.NamespacedName) []*proxyHost {
 		case !pb.opts.rootAllowed(name.Namespace):
 			st.addError(contourv1.ConditionTypeRootNamespaceError, "RootProxyNotAllowedInNamespace",
 				"root HTTPProxy cannot be defined in namespace %q: roots (HTTPProxies with spec.virtualhost) are allowed only in %s. Move it there, or remove spec.virtualhost and have a root include it.",
-				name.Namespace, quoteAll(pb.opts.rootNamespaces))
+				name.Namespace, quoteAll(pb.opts.RootNamespaces))
 			continue
 		}
 		claims[fqdn] = append(claims[fqdn], name)
@@ -100,7 +100,7 @@ func (pb *proxyBuild) roots(names []types.NamespacedName) []*proxyHost {
 
 // checkRoot runs check 4 on a root that claims its fqdn alone, filling in
 // its TLS and TCP proxy. It reports whether the root can serve.
-func (pb *proxyBuild) checkRoot(h *proxyHost) bool {
+func (pb *Result) checkRoot(h *proxyHost) bool {
 	p := pb.proxies[h.root]
 	st := pb.statuses[h.root]
 	spec := &p.Spec
@@ -148,7 +148,7 @@ func (pb *proxyBuild) checkRoot(h *proxyHost) bool {
 }
 
 // rootTLS reads a root's TLS settings.
-func (pb *proxyBuild) rootTLS(p *contourv1.HTTPProxy, t *contourv1.TLS, hasTCPProxy bool) (*proxyTLS, string) {
+func (pb *Result) rootTLS(p *contourv1.HTTPProxy, t *contourv1.TLS, hasTCPProxy bool) (*proxyTLS, string) {
 	out := &proxyTLS{minVersion: t.MinimumProtocolVersion, maxVersion: t.MaximumProtocolVersion}
 	for _, v := range []struct{ field, value string }{{"minimumProtocolVersion", t.MinimumProtocolVersion}, {"maximumProtocolVersion", t.MaximumProtocolVersion}} {
 		if v.value != "" && v.value != "1.2" && v.value != "1.3" {

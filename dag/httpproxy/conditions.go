@@ -5,7 +5,7 @@
 // are served as if written in the root with the include's conditions
 // added. A grant is what a chain of includes has handed down so far; each
 // include narrows it, and each route of the proxy at the end of the chain is
-// served with the grant's conditions and its own:
+// Served with the grant's conditions and its own:
 //
 //	root:   includes: [{name: a, conditions: [prefix: /api, header: {name: x-team, exact: a}]}]
 //	a:      includes: [{name: b, conditions: [prefix: /v1]}]
@@ -16,16 +16,16 @@
 //	b's route:   prefix "/api/v1/users", headers [x-team exact "a", x-beta present]
 //
 // So a proxy can never receive requests outside what its chain granted: the
-// prefixes are joined (httpproxy_path.go), never replaced, and the header
+// prefixes are joined (path.go), never replaced, and the header
 // conditions are ANDed, never dropped; a set that cannot match makes the
-// include or route invalid (httpproxy_headers.go).
+// include or route invalid (headers.go).
 //
 // What an include may hold is narrower than what a route may: a literal
 // prefix and header conditions. Exact paths and wildcard prefixes are
 // refused there (seed 003; Contour refuses exact and regex), because the
 // parent could no longer tell which requests it delegated to whom.
 
-package dag
+package httpproxy
 
 import (
 	"fmt"

@@ -2,7 +2,7 @@
 //
 // walkRoot visits the root, then each include in the order listed, depth
 // first, then the proxy's own routes; the order of visits numbers the
-// routes (rule 5 of httpproxy_order.go). An include is followed when its
+// routes (rule 5 of order.go). An include is followed when its
 // conditions are valid and can hold with the grant above it, when no
 // earlier include of the same proxy has the same conditions, and when its
 // target exists, is not a root and is not already on the path from the
@@ -23,7 +23,7 @@
 // root follows at most maxIncludeVisits includes; the rest are reported on
 // the root and not followed.
 
-package dag
+package httpproxy
 
 import (
 	"cmp"
@@ -47,14 +47,14 @@ const (
 )
 
 // walkRoot collects the routes of a valid root and everything it includes.
-func (pb *proxyBuild) walkRoot(h *proxyHost) {
+func (pb *Result) walkRoot(h *proxyHost) {
 	seq := 0
 	pb.walk(h, h.root, grant{chain: []types.NamespacedName{h.root}}, &seq)
 }
 
 // visit counts one followed include of h's root, and reports whether the
 // bound allows it.
-func (pb *proxyBuild) visit(h *proxyHost) bool {
+func (pb *Result) visit(h *proxyHost) bool {
 	h.visits++
 	if h.visits == maxIncludeVisits+1 {
 		pb.statuses[h.root].addError(contourv1.ConditionTypeIncludeError, "TooManyIncludes",
@@ -65,7 +65,7 @@ func (pb *proxyBuild) visit(h *proxyHost) bool {
 
 // walk adds the routes of proxy name, reached with grant g, and of the
 // proxies it includes.
-func (pb *proxyBuild) walk(h *proxyHost, name types.NamespacedName, g grant, seq *int) {
+func (pb *Result) walk(h *proxyHost, name types.NamespacedName, g grant, seq *int) {
 	p := pb.proxies[name]
 	st := pb.statuses[name]
 	st.reached = true
@@ -134,7 +134,7 @@ func badGateway(inc *contourv1.Include, sub grant) string {
 // addBadGateway answers the requests of an include that cannot be followed
 // with 502, as Contour does, when the include has conditions: without
 // them, the 502 would take the whole grant of the proxy.
-func (pb *proxyBuild) addBadGateway(h *proxyHost, name types.NamespacedName, field string, inc *contourv1.Include, g, sub grant, seq *int) {
+func (pb *Result) addBadGateway(h *proxyHost, name types.NamespacedName, field string, inc *contourv1.Include, g, sub grant, seq *int) {
 	if len(inc.Conditions) == 0 {
 		return
 	}

@@ -19,7 +19,7 @@
 // author wrote. A mirror service gets a copy of Weight percent of the
 // requests (all of them when Weight is 0, as in Contour) and no share.
 
-package dag
+package httpproxy
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ type proxyBackends struct {
 // with one service are recorded in st and cost that service its share. ok is
 // false, the problem recorded, when the route as a whole cannot be served
 // as written.
-func (pb *proxyBuild) resolveProxyServices(p *contourv1.HTTPProxy, services []contourv1.Service, field string, st *proxyStatus) (out proxyBackends, ok bool) {
+func (pb *Result) resolveProxyServices(p *contourv1.HTTPProxy, services []contourv1.Service, field string, st *proxyStatus) (out proxyBackends, ok bool) {
 	refuse := func(reason, format string, args ...any) (proxyBackends, bool) {
 		st.addError(contourv1.ConditionTypeServiceError, reason, "%s The route answers 503.", fmt.Sprintf(format, args...))
 		return proxyBackends{}, false
@@ -131,7 +131,7 @@ func serviceHeaders(s *contourv1.Service, at string) (*graph.BackendHeaders, str
 // proxyCluster finds the Cluster of a service of a proxy in namespace, or
 // the reason and message why it cannot be used. A TCP proxy's service is a
 // stream, or TLS that Envoy originates.
-func (pb *proxyBuild) proxyCluster(namespace string, s *contourv1.Service, tcp bool) (*graph.Cluster, string, string) {
+func (pb *Result) proxyCluster(namespace string, s *contourv1.Service, tcp bool) (*graph.Cluster, string, string) {
 	name := types.NamespacedName{Namespace: namespace, Name: s.Name}
 	if s.Port < 1 || s.Port > 65535 {
 		return nil, "ServicePortInvalid", fmt.Sprintf("port %d is not in 1-65535.", s.Port)

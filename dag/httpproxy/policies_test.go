@@ -1,4 +1,4 @@
-package dag
+package httpproxy
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/checktest"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
@@ -62,7 +63,7 @@ func TestProxyRetry(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rp, problem := proxyRetry(&tt.in, "retryPolicy")
-			if problemChecked(t, problem, tt.problem) {
+			if checktest.ProblemChecked(t, problem, tt.problem) {
 				return
 			}
 			if rp.Count != tt.count || strings.Join(rp.On, ",") != tt.on || (tt.perTry == nil) != (rp.PerTryTimeout == nil) ||
@@ -98,7 +99,7 @@ func TestProxyRewrite(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rw, problem := proxyRewrite(&contourv1.PathRewritePolicy{ReplacePrefix: tt.entries}, tt.match, "pathRewritePolicy")
 			switch {
-			case problemChecked(t, problem, tt.problem):
+			case checktest.ProblemChecked(t, problem, tt.problem):
 			case tt.want == "" && rw != nil:
 				t.Errorf("%+v, want none", rw)
 			case tt.want != "" && (rw == nil || rw.Prefix != tt.want || rw.MatchedPrefix != tt.match.path[0] || !rw.ReplacePrefix):

@@ -25,7 +25,7 @@
 // its Orphaned error says which proxies name it, if any, so that the person
 // reading it knows where to look.
 
-package dag
+package httpproxy
 
 import (
 	"fmt"
@@ -96,14 +96,14 @@ func (s *proxyStatus) httpProxyStatus(now metav1.Time, includedBy []types.Namesp
 		Warnings: listedSubs(s.warnings, "warnings"),
 	}
 	out := &contourv1.HTTPProxyStatus{Conditions: []contourv1.DetailedCondition{cond}}
-	summarizeProxyStatus(out)
+	SummarizeStatus(out)
 	return out
 }
 
-// summarizeProxyStatus derives, from the errors and warnings of a status's Valid
+// SummarizeStatus derives, from the errors and warnings of a status's Valid
 // condition, the condition's status, reason and message, the status's
 // currentStatus and its description, as the file comment says.
-func summarizeProxyStatus(st *contourv1.HTTPProxyStatus) {
+func SummarizeStatus(st *contourv1.HTTPProxyStatus) {
 	cond := &st.Conditions[0]
 	all := append(slices.Clip(cond.Errors), cond.Warnings...)
 	switch len(all) {
@@ -140,9 +140,9 @@ func listedSubs(list []contourv1.SubCondition, what string) []contourv1.SubCondi
 	})
 }
 
-// tell adds what placement says of a proxy to its status: an error when
+// Tell adds what placement says of a proxy to its status: an error when
 // the notice is severe, else a warning.
-func (pb *proxyBuild) tell(n layer.Notice) {
+func (pb *Result) Tell(n layer.Notice) {
 	st := pb.statuses[types.NamespacedName{Namespace: n.To.Namespace, Name: n.To.Name}]
 	if n.Severe {
 		st.addError(n.Type, n.Reason, "%s", n.Message)

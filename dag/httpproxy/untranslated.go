@@ -7,14 +7,14 @@
 // for. On a route it makes the route answer 503 at its match (rather than
 // drop it, which would let its requests fall through to another route,
 // probably without the protection); on a virtual host it makes the root
-// invalid, and its hostname is refused whole (httpproxy_roots.go). Fields
+// invalid, and its hostname is refused whole (roots.go). Fields
 // that say what to do instead of forwarding (requestRedirectPolicy,
 // directResponsePolicy) are treated the same way: serving the route's
 // requests to its services would do what the author did not ask. Every
 // other untranslated field (load balancing, health checks, cookie rewrites,
 // slow start, ...) is ignored with a warning that names it.
 
-package dag
+package httpproxy
 
 import (
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"

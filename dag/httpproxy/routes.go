@@ -13,9 +13,9 @@
 //     answers 503, so that its requests do not fall through to another
 //     route that lacks what this one asked for.
 //   - Some of its services cannot be used: their share answers 503
-//     (httpproxy_services.go).
+//     (services.go).
 
-package dag
+package httpproxy
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ import (
 
 // compileRoute compiles spec.routes[i] of p under grant g. ok is false when
 // the route is left out.
-func (pb *proxyBuild) compileRoute(p *contourv1.HTTPProxy, i int, g grant, st *proxyStatus) (orderedRoute, bool) {
+func (pb *Result) compileRoute(p *contourv1.HTTPProxy, i int, g grant, st *proxyStatus) (orderedRoute, bool) {
 	spec := &p.Spec.Routes[i]
 	field := fmt.Sprintf("spec.routes[%d]", i)
 	block, problem := parseConditions(spec.Conditions, field, "", false)
@@ -48,7 +48,7 @@ func (pb *proxyBuild) compileRoute(p *contourv1.HTTPProxy, i int, g grant, st *p
 }
 
 // routeAction completes a route whose match m is valid.
-func (pb *proxyBuild) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, field string, m proxyMatch, g grant, st *proxyStatus) orderedRoute {
+func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, field string, m proxyMatch, g grant, st *proxyStatus) orderedRoute {
 	r := &graph.Route{
 		Source:     graph.RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: p.Namespace, Name: p.Name, Field: field},
 		Match:      m.routeMatch(),

@@ -23,13 +23,13 @@
 // notcontains "o"), and a notcontains whose value lies inside a contains
 // value (contains "abc" + notcontains "b"). Each message names both
 // conditions and where they were written, so that the owner of a child can
-// tell a conflict with its own include from one of its own making.
+// Tell a conflict with its own include from one of its own making.
 //
 // Case: header names compare case-insensitively and are lower-cased;
 // ignoreCase folds ASCII letters of exact, notexact, contains and
 // notcontains values, as Envoy's ignore_case does.
 
-package dag
+package httpproxy
 
 import (
 	"fmt"

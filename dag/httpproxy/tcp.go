@@ -15,7 +15,7 @@
 // Weights work as for routes; an unusable service's share of connections
 // is refused (closed at once).
 
-package dag
+package httpproxy
 
 import (
 	"cmp"
@@ -32,7 +32,7 @@ import (
 // tcpProxy follows the TCP proxy of root p to the services that serve it,
 // or returns nil after recording why it cannot on the proxy at fault,
 // which it returns.
-func (pb *proxyBuild) tcpProxy(p *contourv1.HTTPProxy) (*graph.TCPRoute, types.NamespacedName) {
+func (pb *Result) tcpProxy(p *contourv1.HTTPProxy) (*graph.TCPRoute, types.NamespacedName) {
 	chain := []types.NamespacedName{{Namespace: p.Namespace, Name: p.Name}}
 	for {
 		name := chain[len(chain)-1]
@@ -78,7 +78,7 @@ func (pb *proxyBuild) tcpProxy(p *contourv1.HTTPProxy) (*graph.TCPRoute, types.N
 
 // tcpServices resolves the services of the TCP proxy of p, the proxy at the
 // end of a root's tcpproxy include chain.
-func (pb *proxyBuild) tcpServices(p *contourv1.HTTPProxy, st *proxyStatus) *graph.TCPRoute {
+func (pb *Result) tcpServices(p *contourv1.HTTPProxy, st *proxyStatus) *graph.TCPRoute {
 	route := &graph.TCPRoute{
 		Source: graph.RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: p.Namespace, Name: p.Name, Field: "spec.tcpproxy"},
 	}

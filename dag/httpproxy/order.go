@@ -43,7 +43,7 @@
 // Routes with identical matches (rules 1 to 4 equal) cannot both serve: the
 // first by rule 5 is kept, and the later one's proxy is told.
 
-package dag
+package httpproxy
 
 import (
 	"cmp"

@@ -25,7 +25,7 @@
 // with the Ingresses', onto ports of their own or onto a Gateway's Listener
 // that binds the same port (layering).
 
-package dag
+package httpproxy
 
 import (
 	"github.com/projectsesame/sesame/dag/graph"
@@ -96,7 +96,7 @@ func proxyPrecedence(m proxyMatch) layer.Precedence {
 }
 
 // proxyServedHost is what an HTTPProxy root serves, for placement: the
-// virtual host and filter chain the table in httpproxy_place.go describes.
+// virtual host and filter chain the table in place.go describes.
 func proxyServedHost(h *proxyHost) *layer.Served {
 	owner := report.ObjectKey{Kind: contourv1.HTTPProxyKind, Namespace: h.root.Namespace, Name: h.root.Name}
 	routes := hostRoutes(h)
@@ -132,9 +132,9 @@ func proxyServedHost(h *proxyHost) *layer.Served {
 	return sh
 }
 
-// served returns what the roots serve, for placement: a host each, in the
+// Served returns what the roots serve, for placement: a host each, in the
 // order of the roots; nil for a nil pb.
-func (pb *proxyBuild) served() []*layer.Served {
+func (pb *Result) Served() []*layer.Served {
 	if pb == nil {
 		return nil
 	}

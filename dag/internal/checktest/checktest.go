@@ -1,14 +1,16 @@
-package dag
+// Package checktest helps the source packages' tests check the problems
+// their validation gives.
+package checktest
 
 import (
 	"strings"
 	"testing"
 )
 
-// problemChecked checks the problem a table case got against the one it
+// ProblemChecked checks the problem a table case got against the one it
 // wants ("" for none), and reports whether the case is done: a problem was
 // wanted, or one came that was not.
-func problemChecked(t *testing.T, problem, want string) bool {
+func ProblemChecked(t *testing.T, problem, want string) bool {
 	t.Helper()
 	if want != "" {
 		if !strings.Contains(problem, want) {

@@ -40,7 +40,7 @@
 // ["/app/", "/foo"]. Every algorithm here (validation, the regular
 // expression, ordering) reads that form.
 
-package dag
+package httpproxy
 
 import (
 	"fmt"

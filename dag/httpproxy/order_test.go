@@ -1,4 +1,4 @@
-package dag
+package httpproxy
 
 import (
 	"math/bits"
