@@ -14,9 +14,10 @@
 //     reported where they are written.
 //  3. Order (order.go): each root's routes are sorted, and routes
 //     whose match an earlier one already has are dropped with a warning.
-//  4. Placement (place.go, with the Ingresses): the roots' virtual hosts
-//     become graph Listeners on Options.IngressPorts, or join a Gateway's
-//     Listener that binds the same port.
+//  4. Placement (place.go): each root's virtual host and TLS chain,
+//     for the merge in package dag, which puts them, with the Ingresses',
+//     on dag.Options.IngressPorts or on a Gateway's Listener that binds
+//     the same port.
 //  5. Status (status.go): every proxy gets one; proxies no valid
 //     root reached are orphaned.
 //

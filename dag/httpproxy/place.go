@@ -21,7 +21,7 @@
 // which answers 404, so that its hostname is not served by a wildcard
 // root's routes.
 //
-// Placement itself (place.go) takes these virtual hosts and chains together
+// Placement itself (package dag, place.go) takes these virtual hosts and chains together
 // with the Ingresses', onto ports of their own or onto a Gateway's Listener
 // that binds the same port (layering).
 
