@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/projectsesame/sesame/internal/parallel"
 	"github.com/projectsesame/sesame/protocol"
 )
 
@@ -138,15 +137,4 @@ func (b *builder) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRe
 		return nil, perr.Reason, perr.Message
 	}
 	return b.index.ClusterOf(svc, port, refs.ClusterProtocol(proto)), "", ""
-}
-
-// fillEndpoints gives the graph's clusters their endpoints. Each
-// cluster's depend on it alone, so they are collected in parallel, in the
-// order of the clusters (Graph.Index sorted them), so that on each
-// processor they are allocated in the order xdsgen reads them.
-func (b *builder) fillEndpoints() {
-	parallel.For(len(b.graph.Clusters), func(i int) {
-		c := b.graph.Clusters[i]
-		c.Endpoints = b.index.Endpoints(c)
-	})
 }

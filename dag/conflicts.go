@@ -228,7 +228,7 @@ func (b *builder) applyConflicts(parents []gatewayv1.RouteParentStatus, rules *c
 	for i := range parents {
 		p := &parents[i]
 		accepted := report.FindCondition(p.Conditions, string(gatewayv1.RouteConditionAccepted))
-		if string(p.ControllerName) != b.opts.controllerName() || accepted == nil || accepted.Status != metav1.ConditionTrue {
+		if string(p.ControllerName) != b.opts.controllerName || accepted == nil || accepted.Status != metav1.ConditionTrue {
 			continue
 		}
 		if !rules.anyKept() {

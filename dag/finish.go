@@ -51,7 +51,7 @@ func (b *builder) finishGateway(g *gateway) {
 		if gl.Secure && len(gl.FilterChains) == 0 {
 			continue // TLS listeners without routes: Envoy needs a chain
 		}
-		b.graph.Listeners = append(b.graph.Listeners, gl)
+		b.listeners = append(b.listeners, gl)
 	}
 }
 

@@ -26,7 +26,7 @@ type classSelection struct {
 func (b *builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSelection {
 	sel := classSelection{rejected: map[string]bool{}}
 	for _, class := range order.OldestFirst(classes) {
-		if string(class.Spec.ControllerName) != b.opts.controllerName() {
+		if string(class.Spec.ControllerName) != b.opts.controllerName {
 			continue
 		}
 		cond := b.conditions(class)
@@ -34,7 +34,7 @@ func (b *builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSel
 			sel.selected = class
 			cond.Set(string(gatewayv1.GatewayClassConditionStatusAccepted), true,
 				string(gatewayv1.GatewayClassReasonAccepted),
-				fmt.Sprintf("Accepted by controller %s.", b.opts.controllerName()))
+				fmt.Sprintf("Accepted by controller %s.", b.opts.controllerName))
 		} else {
 			sel.rejected[class.Name] = true
 			cond.Set(string(gatewayv1.GatewayClassConditionStatusAccepted), false,
@@ -64,7 +64,7 @@ func (b *builder) selectGateways(gateways []*gatewayv1.Gateway, classes classSel
 			continue
 		case classes.selected == nil || class != classes.selected.Name:
 			continue
-		case len(selected) == 0 || b.opts.AllGateways:
+		case len(selected) == 0 || b.opts.allGateways:
 			selected = append(selected, gw)
 			continue
 		}

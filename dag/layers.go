@@ -70,42 +70,6 @@ import (
 	"github.com/projectsesame/sesame/hostmatch"
 )
 
-// gatewayLayering is what the Gateway API builder kept of its virtual
-// hosts for layering, which the graph does not carry: under which hostname
-// their routes were attached (virtualHosts), and the lengths of the names
-// GRPCRoute routes rank by.
-type gatewayLayering struct {
-	attached  *attachRuns
-	grpcNames map[*graph.Route]grpcNames
-}
-
-// hosts reads a Gateway port's virtual hosts (or an HTTPS chain's) into
-// layered form.
-func (g gatewayLayering) hosts(vhosts []*graph.VirtualHost) []*layer.Host {
-	out := make([]*layer.Host, 0, len(vhosts))
-	for _, vh := range vhosts {
-		lh := &layer.Host{Layer: layer.Gateway, Hostname: vh.Hostname, Listener: vh.Listener, Misdirected: vh.Misdirected, VirtualHost: vh}
-		runs, run := g.attached.of(vh), 0
-		for i, r := range vh.Routes {
-			attach := vh.Hostname
-			for run < len(runs) && i >= runs[run].end {
-				run++
-			}
-			if run < len(runs) {
-				attach = runs[run].hostname
-			}
-			prec := layer.RoutePrecedence(r, attach)
-			if r.Source.Kind == "GRPCRoute" {
-				names := g.grpcNames[r]
-				prec = layer.GRPCPrecedence(r, int(names.service), int(names.method))
-			}
-			lh.Routes = append(lh.Routes, layer.NewRoute(r, attach, prec))
-		}
-		out = append(out, lh)
-	}
-	return out
-}
-
 // hostIndex finds a layer's virtual host for a hostname.
 type hostIndex map[string]*layer.Host
 

@@ -94,10 +94,3 @@ func (o Options) controllerName() string {
 	return o.ControllerName
 }
 
-// bindPort is the port Envoy binds for a Gateway listener port.
-func (o Options) bindPort(port int32) int32 {
-	if p, ok := o.BindPorts[port]; ok {
-		return p
-	}
-	return port
-}

@@ -53,8 +53,8 @@ type placer struct {
 	// claims are the hostnames HTTPProxy roots own, whose virtual hosts
 	// take Ingress routes of the owner's namespace only (hostclaims.go).
 	claims layer.Claims
-	// gateway reads the Gateway virtual hosts into layered form.
-	gateway gatewayLayering
+	// gatewayHosts reads the Gateway virtual hosts into layered form.
+	gatewayHosts func([]*graph.VirtualHost) []*layer.Host
 }
 
 func (p *placer) tell(to []report.ObjectKey, severe bool, typ, reason, format string, args ...any) {
@@ -92,8 +92,8 @@ func describeSource(s graph.RouteSource) string {
 // placeHosts puts the hosts on the ingress ports, joining the graph's
 // Gateway Listeners that bind them, and returns the Listeners of their own
 // (HTTP first) and what to tell whom.
-func placeHosts(gateways []*graph.Listener, gw gatewayLayering, hosts []*layer.Served, ports IngressPorts, claims layer.Claims) ([]*graph.Listener, []layer.Notice) {
-	p := &placer{claims: claims, gateway: gw}
+func placeHosts(gateways []*graph.Listener, gatewayHosts func([]*graph.VirtualHost) []*layer.Host, hosts []*layer.Served, ports IngressPorts, claims layer.Claims) ([]*graph.Listener, []layer.Notice) {
+	p := &placer{claims: claims, gatewayHosts: gatewayHosts}
 	var vhosts [layer.Count][]*layer.Host
 	var chains [layer.Count][]*layer.Chain
 	var httpOwners, tlsOwners []report.ObjectKey
@@ -117,7 +117,7 @@ func placeHosts(gateways []*graph.Listener, gw gatewayLayering, hosts []*layer.S
 				continue
 			}
 			layers := vhosts
-			layers[layer.Gateway] = p.gateway.hosts(gl.VirtualHosts)
+			layers[layer.Gateway] = p.gatewayHosts(gl.VirtualHosts)
 			gl.VirtualHosts = mergeHosts(layers, nil, p.override, p.claims)
 		}
 		if len(shared) == 0 {
@@ -162,26 +162,26 @@ func appendNew[T comparable](list []T, items ...T) []T {
 // the Listeners of their own to the graph, and hands each notice, those
 // building the Ingresses gave (told) first, to the HTTPProxy status or the
 // Ingress Events.
-func (b *builder) placeIngressHosts(pb *httpproxy.Result, ingressHosts []*layer.Served, claims layer.Claims, told []layer.Notice) {
-	b.deliver(pb, told)
+func (a *assembly) placeIngressHosts(pb *httpproxy.Result, ingressHosts []*layer.Served, claims layer.Claims, told []layer.Notice) {
+	a.deliver(pb, told)
 	hosts := append(pb.Served(), ingressHosts...)
 	if len(hosts) == 0 {
 		return
 	}
-	gateways := slices.Clone(b.graph.Listeners)
-	listeners, notices := placeHosts(gateways, b.gatewayLayering, hosts, b.opts.IngressPorts.withDefaults(), claims)
-	b.graph.Listeners = append(b.graph.Listeners, listeners...)
-	b.deliver(pb, notices)
+	gateways := slices.Clone(a.graph.Listeners)
+	listeners, notices := placeHosts(gateways, a.gatewayHosts, hosts, a.opts.IngressPorts.withDefaults(), claims)
+	a.graph.Listeners = append(a.graph.Listeners, listeners...)
+	a.deliver(pb, notices)
 }
 
 // deliver hands each notice to the HTTPProxy status or the Ingress Events.
-func (b *builder) deliver(pb *httpproxy.Result, notices []layer.Notice) {
+func (a *assembly) deliver(pb *httpproxy.Result, notices []layer.Notice) {
 	for _, n := range notices {
 		switch n.To.Kind {
 		case contourv1.HTTPProxyKind:
 			pb.Tell(n)
 		default:
-			b.events.Addf(n.To, ingress.APIVersion, graph.EventWarning, n.Reason, "%s", n.Message)
+			a.events.Addf(n.To, ingress.APIVersion, graph.EventWarning, n.Reason, "%s", n.Message)
 		}
 	}
 }

@@ -124,7 +124,7 @@ func (p *placer) mergeChains(gw []*graph.FilterChain, chains [layer.Count][]*lay
 	for _, fc := range gw {
 		c := &layer.Chain{Layer: layer.Gateway, FilterChain: fc}
 		if c.RoutesHTTP() {
-			c.Hosts = p.gateway.hosts(fc.VirtualHosts)
+			c.Hosts = p.gatewayHosts(fc.VirtualHosts)
 		}
 		chains[layer.Gateway] = append(chains[layer.Gateway], c)
 	}

@@ -95,7 +95,7 @@ func TestMergeChains(t *testing.T) {
 			for _, c := range tt.chains {
 				chains[c.Layer] = append(chains[c.Layer], c)
 			}
-			p := &placer{}
+			p := &placer{gatewayHosts: gatewayLayering{}.hosts}
 			out := p.mergeChains(tt.gateway, chains, len(tt.gateway) > 0)
 			var got []string
 			for _, fc := range out {

@@ -68,7 +68,7 @@ func (b *builder) attachRoute(gateways map[types.NamespacedName]*gateway, r *rou
 		}
 		parents = append(parents, gatewayv1.RouteParentStatus{
 			ParentRef:      ref,
-			ControllerName: gatewayv1.GatewayController(b.opts.controllerName()),
+			ControllerName: gatewayv1.GatewayController(b.opts.controllerName),
 			Conditions:     cond.List,
 		})
 	}
@@ -305,7 +305,7 @@ func (b *builder) foreignParents(existing []gatewayv1.RouteParentStatus) ([]gate
 	var out []gatewayv1.RouteParentStatus
 	hadOurs := false
 	for _, p := range existing {
-		if string(p.ControllerName) == b.opts.controllerName() {
+		if string(p.ControllerName) == b.opts.controllerName {
 			hadOurs = true
 		} else {
 			out = append(out, p)
