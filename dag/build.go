@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi"
+
 	"github.com/projectsesame/sesame/dag/httpproxy"
 	"github.com/projectsesame/sesame/dag/layer"
 
@@ -32,7 +34,7 @@ func Build(in *Input, opts Options) *graph.Graph {
 
 // BuildContext is Build, stopped when ctx is done: it then returns
 // ctx.Err() and no Graph, soon after, having checked ctx between its
-// stages and every checkEvery routes or Gateways within them. Goroutines
+// stages and every 64 routes or Gateways within them. Goroutines
 // it started have ended when it returns.
 func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, error) {
 	a := &assembly{
@@ -49,20 +51,20 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		a.index.IndexServices(in.Services, in.EndpointSlices)
 	}
 	now := metav1.NewTime(opts.Now)
-	gw := newBuilder(ctx, gatewayOptions{controllerName: opts.controllerName(), allGateways: opts.AllGateways, bindPorts: opts.BindPorts, now: now}, a.index)
-	err := gw.build(gatewayInput{
-		gatewayClasses: in.GatewayClasses, gateways: in.Gateways,
-		httpRoutes: in.HTTPRoutes, grpcRoutes: in.GRPCRoutes, tlsRoutes: in.TLSRoutes,
+	gw := gatewayapi.NewBuilder(ctx, gatewayapi.Options{ControllerName: opts.controllerName(), AllGateways: opts.AllGateways, BindPorts: opts.BindPorts, Now: now}, a.index)
+	err := gw.Build(gatewayapi.Input{
+		GatewayClasses: in.GatewayClasses, Gateways: in.Gateways,
+		HTTPRoutes: in.HTTPRoutes, GRPCRoutes: in.GRPCRoutes, TLSRoutes: in.TLSRoutes,
 	}, services.Wait)
 	if err != nil {
 		return nil, err
 	}
-	a.graph.Listeners = gw.listeners
-	a.gatewayHosts = gw.gatewayLayering.hosts
+	a.graph.Listeners = gw.Listeners
+	a.gatewayHosts = gw.Layering.Hosts
 	// The status of routes and Gateways depends on them alone, and what
 	// comes next reads nothing it writes: with many routes, it is written
 	// on another goroutine meanwhile, and so is the sorting of all status.
-	gatewayAPIStatus := gw.writeStatus()
+	gatewayAPIStatus := gw.WriteStatus()
 	// HTTPProxies and Ingresses come after the Gateways: they may join the
 	// ports a Gateway binds, below it (layering).
 	proxies := httpproxy.Build(in.HTTPProxies, httpproxy.Options{Class: opts.ingressClass(), RootNamespaces: opts.RootNamespaces, Now: now}, a.index)
@@ -74,7 +76,8 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		gatewayAPIStatus()
 		return nil, err
 	}
-	statusSorted := parallel.Start(len(gw.routeStatus) >= parallel.Min, func() {
+	large := len(in.HTTPRoutes)+len(in.GRPCRoutes)+len(in.TLSRoutes) >= parallel.Min
+	statusSorted := parallel.Start(large, func() {
 		a.graph.Status = append(a.graph.Status, gatewayAPIStatus()...)
 		graph.SortStatus(a.graph.Status)
 	})
@@ -87,11 +90,6 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	a.graph.Events = a.events.Sorted()
 	return a.graph, nil
 }
-
-// checkEvery is how many routes or Gateways BuildContext takes between two
-// looks at its context: often enough to stop within a millisecond or so,
-// seldom enough to cost nothing.
-const checkEvery = 64
 
 // assembly holds what Build assembles from the sources: the graph, the
 // index they share, and the Events.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi"
+
 	"github.com/projectsesame/sesame/dag/layer"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -177,57 +179,10 @@ func TestMergeHostsReuse(t *testing.T) {
 	vh := &graph.VirtualHost{Listener: "l", Hostname: "a.com"}
 	mis := &graph.VirtualHost{Listener: "other", Hostname: "b.com", Misdirected: true}
 	var layers [layer.Count][]*layer.Host
-	layers[layer.Gateway] = gatewayLayering{}.hosts([]*graph.VirtualHost{vh, mis})
+	layers[layer.Gateway] = gatewayapi.Layering{}.Hosts([]*graph.VirtualHost{vh, mis})
 	layers[layer.Ingress] = []*layer.Host{lh(layer.Ingress, "c.com", "/")}
 	out := mergeHosts(layers, nil, nil, nil)
 	if len(out) != 3 || out[0] != vh || out[2] != mis || out[1].Listener != "" || out[1].Hostname != "c.com" {
 		t.Errorf("got %+v", out)
-	}
-}
-
-// TestRoutePrecedenceAgreesWithSortRoutes: the merge sorts a Gateway
-// virtual host's routes again, by precedence, stably from their order; it
-// must not reorder two routes of one kind, which share virtual hosts, that
-// compareShape orders. Over HTTPRoute shapes and GRPCRoute shapes (service
-// and method characters, headers), every pair in both directions.
-func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
-	var http, grpc []*gatewayRoute
-	for _, typ := range []graph.PathMatchType{graph.PathExact, graph.PathPrefix, graph.PathRegularExpression} {
-		for _, path := range []string{"/", "/a", "/a/b"} {
-			for _, method := range []string{"", "GET"} {
-				for _, conditions := range []int{0, 1, 2} {
-					http = append(http, &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute"}, Match: graph.RouteMatch{
-						Path: graph.PathMatch{Type: typ, Value: path}, Method: method, Headers: make([]graph.StringMatch, conditions), QueryParams: make([]graph.StringMatch, 2-conditions),
-					}}})
-				}
-			}
-		}
-	}
-	for _, service := range []uint16{0, 1, 7, 1<<16 - 1} {
-		for _, method := range []uint16{0, 3, 9} {
-			for _, headers := range []int{0, 1, 2} {
-				path := graph.PathMatch{Type: graph.PathPrefix, Value: "/"} // what a match with neither has; the others' paths do not count
-				if service+method > 0 {
-					path = graph.PathMatch{Type: graph.PathRegularExpression, Value: "/x"}
-				}
-				grpc = append(grpc, &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute"}, Match: graph.RouteMatch{Path: path, Headers: make([]graph.StringMatch, headers)}}, grpcService: service, grpcMethod: method})
-			}
-		}
-	}
-	// what gatewayLayering.hosts makes of a route under hostname ""
-	precedenceOf := func(r *gatewayRoute) layer.Precedence {
-		if r.Source.Kind == "GRPCRoute" {
-			return layer.GRPCPrecedence(&r.Route, int(r.grpcService), int(r.grpcMethod))
-		}
-		return layer.RoutePrecedence(&r.Route, "")
-	}
-	for _, routes := range [][]*gatewayRoute{http, grpc} {
-		for _, x := range routes {
-			for _, y := range routes {
-				if got, want := layer.ComparePrecedence(precedenceOf(x), precedenceOf(y)), compareShape(x, y); got != want {
-					t.Fatalf("%s vs %s: precedence %d, compareShape %d", describeShape(x), describeShape(y), got, want)
-				}
-			}
-		}
 	}
 }

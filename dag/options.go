@@ -93,4 +93,3 @@ func (o Options) controllerName() string {
 	}
 	return o.ControllerName
 }
-

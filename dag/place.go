@@ -109,7 +109,7 @@ func placeHosts(gateways []*graph.Listener, gatewayHosts func([]*graph.VirtualHo
 	}
 	var out []*graph.Listener
 	if len(httpOwners) > 0 {
-		shared := filter(gateways, func(l *graph.Listener) bool { return l.BindPort == ports.HTTP })
+		shared := slices.DeleteFunc(slices.Clone(gateways), func(l *graph.Listener) bool { return l.BindPort != ports.HTTP })
 		for _, gl := range shared {
 			if gl.Secure {
 				p.tell(httpOwners, true, contourv1.ConditionTypeListenerError, "PortInUse",
@@ -125,7 +125,7 @@ func placeHosts(gateways []*graph.Listener, gatewayHosts func([]*graph.VirtualHo
 		}
 	}
 	if len(tlsOwners) > 0 {
-		shared := filter(gateways, func(l *graph.Listener) bool { return l.BindPort == ports.HTTPS })
+		shared := slices.DeleteFunc(slices.Clone(gateways), func(l *graph.Listener) bool { return l.BindPort != ports.HTTPS })
 		switch {
 		case ports.HTTPS == ports.HTTP:
 			p.tell(tlsOwners, true, contourv1.ConditionTypeListenerError, "PortInUse",

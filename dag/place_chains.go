@@ -158,7 +158,7 @@ func (p *placer) mergeChains(gw []*graph.FilterChain, chains [layer.Count][]*lay
 		out = append(out, p.extendGatewayChain(g, idx, added))
 	}
 	out = append(out, added...)
-	sortFilterChains(out)
+	graph.SortFilterChains(out)
 	return out
 }
 
@@ -337,5 +337,5 @@ func (p *placer) extendGatewayChain(g *layer.Chain, idx [layer.Count]chainIndex,
 
 // misdirectedOf returns the 421 virtual hosts of a list.
 func misdirectedOf(vhosts []*graph.VirtualHost) []*graph.VirtualHost {
-	return filter(vhosts, func(vh *graph.VirtualHost) bool { return vh.Misdirected })
+	return slices.DeleteFunc(slices.Clone(vhosts), func(vh *graph.VirtualHost) bool { return !vh.Misdirected })
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi"
+
 	"github.com/projectsesame/sesame/dag/layer"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
@@ -45,11 +47,11 @@ func TestMergeChains(t *testing.T) {
 		return []*graph.Secret{{Name: types.NamespacedName{Namespace: "ns", Name: name}}}
 	}
 	routed := func(l layer.Layer, name, certName string, paths ...string) *layer.Chain {
-		return &layer.Chain{Layer: l, FilterChain: &graph.FilterChain{Listener: name, Protocol: "HTTPS", ServerNames: serverNames(name), Certificates: cert(certName)},
+		return &layer.Chain{Layer: l, FilterChain: &graph.FilterChain{Listener: name, Protocol: "HTTPS", ServerNames: sni(name), Certificates: cert(certName)},
 			Hosts: []*layer.Host{lh(l, name, paths...)}, Owners: []report.ObjectKey{{Kind: l.String(), Namespace: "ns", Name: certName}}}
 	}
 	tcp := func(l layer.Layer, name string) *layer.Chain {
-		return &layer.Chain{Layer: l, FilterChain: &graph.FilterChain{Listener: name, Protocol: "TLS", ServerNames: serverNames(name), TCP: &graph.TCPRoute{}},
+		return &layer.Chain{Layer: l, FilterChain: &graph.FilterChain{Listener: name, Protocol: "TLS", ServerNames: sni(name), TCP: &graph.TCPRoute{}},
 			Owners: []report.ObjectKey{{Kind: l.String(), Namespace: "ns", Name: "tcp"}}}
 	}
 	gateway := func(name, certName string, paths ...string) *graph.FilterChain {
@@ -57,7 +59,7 @@ func TestMergeChains(t *testing.T) {
 		for _, r := range lh(layer.Gateway, name, paths...).Routes {
 			vh.Routes = append(vh.Routes, r.Route)
 		}
-		return &graph.FilterChain{Listener: "gw-" + name, Protocol: "HTTPS", ServerNames: serverNames(name), Certificates: cert(certName), VirtualHosts: []*graph.VirtualHost{vh}}
+		return &graph.FilterChain{Listener: "gw-" + name, Protocol: "HTTPS", ServerNames: sni(name), Certificates: cert(certName), VirtualHosts: []*graph.VirtualHost{vh}}
 	}
 	gatewayTLS := &graph.FilterChain{Listener: "gw-tls", Protocol: "TLS", ServerNames: []string{"*.tls.com"}, TCP: &graph.TCPRoute{}}
 	tests := []struct {
@@ -95,7 +97,7 @@ func TestMergeChains(t *testing.T) {
 			for _, c := range tt.chains {
 				chains[c.Layer] = append(chains[c.Layer], c)
 			}
-			p := &placer{gatewayHosts: gatewayLayering{}.hosts}
+			p := &placer{gatewayHosts: gatewayapi.Layering{}.Hosts}
 			out := p.mergeChains(tt.gateway, chains, len(tt.gateway) > 0)
 			var got []string
 			for _, fc := range out {
@@ -124,4 +126,12 @@ func TestMergeChains(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sni is the server names of a chain for hostname: none for "".
+func sni(hostname string) []string {
+	if hostname == "" {
+		return nil
+	}
+	return []string{hostname}
 }

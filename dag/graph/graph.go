@@ -1,6 +1,10 @@
 package graph
 
 import (
+	"cmp"
+	"slices"
+
+	"github.com/projectsesame/sesame/hostmatch"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -166,4 +170,19 @@ type Cluster struct {
 type Endpoint struct {
 	Address string
 	Port    int32
+}
+
+// SortFilterChains orders chains by their most specific server name, the
+// chain without server names last; ties, which distinct listeners cannot
+// produce, by listener name.
+func SortFilterChains(chains []*FilterChain) {
+	first := func(fc *FilterChain) string {
+		if len(fc.ServerNames) == 0 {
+			return ""
+		}
+		return fc.ServerNames[0]
+	}
+	slices.SortFunc(chains, func(x, y *FilterChain) int {
+		return cmp.Or(hostmatch.Compare(first(x), first(y)), cmp.Compare(x.Listener, y.Listener))
+	})
 }

@@ -1,0 +1,259 @@
+package gatewayapi
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/projectsesame/sesame/dag/internal/report"
+
+	"github.com/projectsesame/sesame/dag/graph"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/internal/strpack"
+)
+
+// loss is one match of a route that an identical match of a route that
+// comes first took on a hostname: an older route's, or, at the same age,
+// one first by namespace/name (byName). It is formatted only when the
+// status is written: with many routes, losses are many and most repeat.
+type loss struct {
+	rule, match int
+	host        string
+	winner      *gatewayRoute
+	byName      bool
+}
+
+func (l loss) String() string {
+	var b strings.Builder
+	l.appendTo(&b)
+	return b.String()
+}
+
+// The fixed parts of a loss's description.
+const (
+	lossRule      = "spec.rules["
+	lossMatch     = "].matches["
+	lossOn        = "] on "
+	lossAnyHost   = "any host"
+	lossWinner    = ": "
+	lossEnd       = " is older and has the same match, so its rule serves those requests."
+	lossEndByName = " has the same match, was created at the same time and comes first by namespace/name, so its rule serves those requests."
+	lossFixedLen  = len(lossRule) + len(lossMatch) + len(lossOn) + len(lossWinner) + len(" /")
+)
+
+// end is the end of the loss's description, which says why the winner
+// comes first.
+func (l loss) end() string {
+	if l.byName {
+		return lossEndByName
+	}
+	return lossEnd
+}
+
+// describedLen is the length of the loss's description, so that a
+// Builder can be sized once, and the message, which status keeps, holds
+// no spare bytes.
+func (l loss) describedLen() int {
+	w := &l.winner.Source
+	host := len(l.host)
+	if host == 0 {
+		host = len(lossAnyHost)
+	}
+	return lossFixedLen + len(l.end()) + strpack.IntLen(l.rule) + strpack.IntLen(l.match) + host + len(w.Kind) + len(w.Namespace) + len(w.Name)
+}
+
+// appendTo writes the loss to b, as String says it. It is written without
+// fmt: with many routes, losses are many.
+func (l loss) appendTo(b *strings.Builder) {
+	host := l.host
+	if host == "" {
+		host = lossAnyHost
+	}
+	b.WriteString(lossRule)
+	strpack.WriteInt(b, l.rule)
+	b.WriteString(lossMatch)
+	strpack.WriteInt(b, l.match)
+	b.WriteString(lossOn)
+	b.WriteString(host)
+	b.WriteString(lossWinner)
+	b.WriteString(l.winner.Source.Kind)
+	b.WriteByte(' ')
+	b.WriteString(l.winner.Source.Namespace)
+	b.WriteByte('/')
+	b.WriteString(l.winner.Source.Name)
+	b.WriteString(l.end())
+}
+
+// describeLosses is the losses, each as String says it, separated by
+// spaces.
+func describeLosses(losses []loss) string {
+	n := len(losses)
+	for _, l := range losses {
+		n += l.describedLen()
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, l := range losses {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		l.appendTo(&b)
+	}
+	return b.String()
+}
+
+// conflict is a route that lost its match to the identical match of a
+// route that comes first.
+type conflict struct{ loser, winner *gatewayRoute }
+
+// dropIdentical removes from routes, which serve one hostname and are
+// sorted by precedence, every route whose match an earlier route of another
+// object already has. Precedence puts the oldest route first among
+// identical matches, so the first one seen wins. It returns the routes
+// kept, reusing the array of routes, and the conflicts in the order found,
+// which the caller records. It reads nothing but routes (whose match keys must be computed),
+// so that hostnames can be done in parallel.
+//
+// Identical matches have the same shape (rank, path length, method,
+// numbers of conditions; for a GRPCRoute, service and method characters,
+// which its path determines), and routes sort by shape first, so identical
+// matches are always in one run of routes of equal shape, though not
+// always next to each other: an older route with another match of that
+// shape can sit between. Each run is settled on its own, most by comparing
+// keys with the few routes kept before in the run.
+func dropIdentical(routes []*gatewayRoute) (kept []*gatewayRoute, losses []conflict) {
+	kept = routes[:0]
+	for start := 0; start < len(routes); {
+		end := start + 1
+		for end < len(routes) && compareShapeCodes(routes[end-1], routes[end]) == 0 {
+			end++
+		}
+		if end-start == 1 {
+			kept = append(kept, routes[start])
+			start = end
+			continue
+		}
+		run, first := routes[start:end], len(kept)
+		winner := scanWinner
+		if len(run) > 32 {
+			winner = mapWinner(len(run))
+		}
+		for _, r := range run {
+			w := winner(kept[first:], r)
+			if w != nil && report.SourceKey(w.Source) != report.SourceKey(r.Source) {
+				losses = append(losses, conflict{loser: r, winner: w})
+				continue
+			}
+			kept = append(kept, r)
+		}
+		start = end
+	}
+	return kept, losses
+}
+
+// scanWinner returns the first of kept with r's match, or nil. The first
+// route with a match is always kept, so it is the one that wins.
+func scanWinner(kept []*gatewayRoute, r *gatewayRoute) *gatewayRoute {
+	key := r.matchKey()
+	for _, k := range kept {
+		if k.matchKey() == key {
+			return k
+		}
+	}
+	return nil
+}
+
+// mapWinner is scanWinner for a long run, with a map of the first route
+// kept with each match; it must be called with the routes of the run in
+// order, as dropIdentical does.
+func mapWinner(n int) func(kept []*gatewayRoute, r *gatewayRoute) *gatewayRoute {
+	first := make(map[string]*gatewayRoute, n)
+	return func(_ []*gatewayRoute, r *gatewayRoute) *gatewayRoute {
+		key := r.matchKey()
+		if w, ok := first[key]; ok {
+			return w
+		}
+		first[key] = r
+		return nil
+	}
+}
+
+// recordLoss records that loser's match lost to winner's identical match
+// on host. Seeds 000/001 ("Conflict Resolution and Route merging"): "In the
+// event that two HTTPRoutes match on Hostname ... and have matching
+// HTTPRouteRules, then the oldest HTTPRoute's HTTPRouteRules should win",
+// and the other route's status says so, naming the winner; of routes of
+// the same age, the first by namespace/name wins, as precedence breaks
+// that tie, and the status says that instead. Only the losing rules are
+// left out; a route loses its acceptance only when nothing of it is left.
+// The loss is kept with the rules of the loser's object, which all its
+// routes share, rather than in a map keyed by object: with many routes,
+// losses are many.
+func recordLoss(loser, winner *gatewayRoute, host string) {
+	l := loss{rule: loser.Source.Rule, match: loser.Source.Match, host: host, winner: winner, byName: loser.age == winner.age}
+	if !slices.Contains(loser.rules.lost, l) { // few per route: a scan is fine
+		loser.rules.lost = append(loser.rules.lost, l)
+	}
+}
+
+// setMatchKeys gives routes their match keys, in one allocation
+// (strpack.Strings) rather than one each.
+func setMatchKeys(routes []*gatewayRoute) {
+	strpack.Strings(len(routes),
+		func(i int) int { return graph.MatchKeyLen(routes[i].Match) },
+		func(b *strings.Builder, i int) { graph.WriteMatchKey(b, routes[i].Match) },
+		func(i int, key string) { routes[i].key = key })
+}
+
+// applyConflicts tells a route's accepted parents what its matches lost to
+// routes that come first: Accepted=False with the Sesame reason Conflicted
+// when nothing of the route is left to serve, otherwise the Accepted
+// condition's message names what is served by whom. Not PartiallyInvalid:
+// v1 says that "MUST NOT be set if a Route is fully valid", and a route
+// whose match an older one serves is valid. It reports whether the route
+// lost everything; it only reads the builder, so that routes can be done
+// in parallel.
+func (b *Builder) applyConflicts(parents []gatewayv1.RouteParentStatus, rules *compiledRules) (lostAll bool) {
+	if rules == nil || len(rules.lost) == 0 {
+		return false
+	}
+	losses := rules.lost
+	lost := describeLosses(losses)
+	lostTo := "an older route"
+	if slices.ContainsFunc(losses, func(l loss) bool { return l.byName }) {
+		lostTo = "a route that comes first" // of the same age, by namespace/name
+	}
+	for i := range parents {
+		p := &parents[i]
+		accepted := report.FindCondition(p.Conditions, string(gatewayv1.RouteConditionAccepted))
+		if string(p.ControllerName) != b.opts.ControllerName || accepted == nil || accepted.Status != metav1.ConditionTrue {
+			continue
+		}
+		if !rules.anyKept() {
+			lostAll = true
+			p.Conditions = report.SetCondition(p.Conditions, string(gatewayv1.RouteConditionAccepted), metav1.ConditionFalse, ReasonConflicted,
+				"Every match of the route loses to "+lostTo+": "+lost)
+			p.Conditions = report.RemoveCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid))
+			continue
+		}
+		accepted.Message += " Not served: " + lost // each loss says who serves it, and why
+	}
+	return lostAll
+}
+
+// ReasonConflicted is the reason, on a route, of losing matches to
+// identical ones of a route that comes first (seeds 000/001; no v1 reason
+// describes it).
+const ReasonConflicted = "Conflicted"
+
+// anyKept reports whether any of the compiled routes is left in a hostname
+// group of a listener once conflicts are settled (Route.kept). Fall-through
+// copies into other virtual hosts add nothing a group does not have.
+func (c *compiledRules) anyKept() bool {
+	if c == nil {
+		return false
+	}
+	return slices.ContainsFunc(c.routes, func(r *gatewayRoute) bool { return r.kept })
+}

@@ -1,0 +1,202 @@
+// Finding the listeners of a Gateway a route attaches to, and counting them.
+//
+// A Gateway may have thousands of listeners (ListenerSets multiply them, and
+// the library takes typed objects that no CRD limit has checked), while a
+// route with hostnames meets few of them. So that attaching a route costs
+// what it attaches to, not the number of listeners:
+//
+//   - selectedBy finds the listeners a parentRef names by sectionName and
+//     port in maps, not by comparing every listener's name and port;
+//   - meetings finds the listeners whose hostname meets a route hostname in
+//     a hostmatch.Set of every listener's hostname, not by intersecting
+//     every listener with every route hostname; the staged checks that
+//     explain why a route attaches nowhere run only when it does;
+//   - a parentRef that names the Gateway alone selects every listener, and
+//     attachedRoutes counts such routes once for the Gateway, by kind and
+//     namespace (wideCounts), then adds to each listener those it admits,
+//     not once per listener.
+//
+// Worked example: listeners "a.example.com", "b.example.com", ... (n of
+// them) and "*.example.com" on port 80, and an HTTPRoute for
+// "b.example.com" with a parentRef naming only the Gateway. The Set gives,
+// for "b.example.com", the listeners "b.example.com" and "*.example.com";
+// on the wildcard one, Listener Isolation (the port's Set, indexSiblings)
+// finds that the sibling "b.example.com" claims the hostname, so the route
+// attaches to one listener, and costs a few lookups. It is counted in the
+// Gateway's wide routes once, and attachedRoutes then gives every one of
+// the n+1 listeners one more route, as the spec counts parentRefs and
+// allowedRoutes only.
+
+package gatewayapi
+
+import (
+	"cmp"
+	"slices"
+
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/hostmatch"
+)
+
+// listenerIndex holds a Gateway's listeners by what parentRefs and route
+// hostnames select them by. Every listener is in it, accepted or not.
+type listenerIndex struct {
+	byName map[gatewayv1.SectionName][]*listener
+	byPort map[gatewayv1.PortNumber][]*listener
+	// hostnames holds each listener's hostname, at its position in
+	// gateway.listeners.
+	hostnames *hostmatch.Set
+}
+
+// indexListeners fills g.index, in the order of g.listeners.
+func (g *gateway) indexListeners() {
+	g.index.byName = map[gatewayv1.SectionName][]*listener{}
+	g.index.byPort = map[gatewayv1.PortNumber][]*listener{}
+	hostnames := make([]string, len(g.listeners))
+	for i, l := range g.listeners {
+		g.index.byName[l.spec.Name] = append(g.index.byName[l.spec.Name], l)
+		g.index.byPort[l.spec.Port] = append(g.index.byPort[l.spec.Port], l)
+		hostnames[i] = l.hostname
+	}
+	g.index.hostnames = hostmatch.NewSet(hostnames, hostmatch.Suffix)
+}
+
+// selectedBy returns the listeners a parentRef selects by sectionName and
+// port, in the Gateway's order; both unset selects every listener. The
+// result must not be modified.
+func (g *gateway) selectedBy(ref gatewayv1.ParentReference) []*listener {
+	switch {
+	case ref.SectionName != nil:
+		return filter(g.index.byName[*ref.SectionName], func(l *listener) bool { return selects(ref, l) })
+	case ref.Port != nil:
+		return g.index.byPort[*ref.Port]
+	}
+	return g.listeners
+}
+
+// selects reports whether ref selects l by sectionName and port.
+func selects(ref gatewayv1.ParentReference, l *listener) bool {
+	return (ref.SectionName == nil || l.spec.Name == *ref.SectionName) &&
+		(ref.Port == nil || l.spec.Port == *ref.Port)
+}
+
+// meeting is a listener a route may attach to, with the route hostnames
+// that meet the listener's hostname; nil stands for all of them, which is
+// none for a route without hostnames.
+type meeting struct {
+	listener *listener
+	hosts    []string
+}
+
+// meetings appends to out the listeners that ref selects, that admit
+// accepts, and whose hostname meets one of routeHosts (every one, when
+// routeHosts is empty, as a route without hostnames takes the listener's),
+// in the Gateway's order.
+func (g *gateway) meetings(out []meeting, ref gatewayv1.ParentReference, routeHosts []string, admit func(*listener) bool) []meeting {
+	if len(routeHosts) == 0 {
+		for _, l := range g.selectedBy(ref) {
+			if admit(l) {
+				out = append(out, meeting{listener: l})
+			}
+		}
+		return out
+	}
+	type pair struct {
+		listener int
+		host     string
+	}
+	var buf [8]pair
+	pairs := buf[:0]
+	for _, h := range routeHosts {
+		for i := range g.index.hostnames.Intersecting(h) {
+			pairs = append(pairs, pair{i, h})
+		}
+	}
+	slices.SortStableFunc(pairs, func(a, b pair) int { return cmp.Compare(a.listener, b.listener) })
+	var hosts []string // of the listeners that meet some route hostnames only
+	for k := 0; k < len(pairs); {
+		j := k + 1
+		for j < len(pairs) && pairs[j].listener == pairs[k].listener {
+			j++
+		}
+		l := g.listeners[pairs[k].listener]
+		if !selects(ref, l) || !admit(l) {
+			k = j
+			continue
+		}
+		m := meeting{listener: l}
+		if j-k < len(routeHosts) {
+			start := len(hosts)
+			for _, p := range pairs[k:j] {
+				hosts = append(hosts, p.host)
+			}
+			m.hosts = hosts[start:len(hosts):len(hosts)]
+		}
+		out = append(out, m)
+		k = j
+	}
+	return out
+}
+
+// wideCounts are the routes counted for a whole Gateway (gateway.wide)
+// that stay accepted, by kind and by kind and namespace.
+type wideCounts struct {
+	byKind   map[gatewayv1.Kind]int32
+	byKindNS map[kindNamespace]int32
+}
+
+type kindNamespace struct {
+	kind      gatewayv1.Kind
+	namespace string
+}
+
+// wideCountsOf counts g.wide. It reads lostAll, so it is called once the
+// routes' status is complete.
+func wideCountsOf(g *gateway) wideCounts {
+	w := wideCounts{byKind: map[gatewayv1.Kind]int32{}, byKindNS: map[kindNamespace]int32{}}
+	for _, r := range g.wide {
+		if !r.lostAll {
+			w.byKind[r.kind]++
+			w.byKindNS[kindNamespace{r.kind, r.meta.GetNamespace()}]++
+		}
+	}
+	return w
+}
+
+// admittedBy counts the wide routes that l's allowedRoutes admit: those of
+// which allowsKind and allowsNamespace say yes, found by kind and
+// namespace rather than route by route.
+func (w wideCounts) admittedBy(b *Builder, l *listener) int32 {
+	n := int32(0)
+	switch l.from {
+	case gatewayv1.NamespacesFromAll:
+		for _, k := range l.kinds {
+			n += w.byKind[k.Kind]
+		}
+	case gatewayv1.NamespacesFromSelector:
+		for key, count := range w.byKindNS {
+			if l.allowsKind(key.kind) && b.allowsNamespace(l, key.namespace) {
+				n += count
+			}
+		}
+	default: // allowsNamespace: the Gateway's namespace
+		for _, k := range l.kinds {
+			n += w.byKindNS[kindNamespace{k.Kind, l.namespace}]
+		}
+	}
+	return n
+}
+
+// attachedRoutes counts the routes attached to l that stay accepted: a
+// route whose every match lost to older routes is not ("Routes with any
+// other value for the Accepted condition MUST NOT be included"). Routes
+// counted for the whole Gateway are in wide, not in l.attached.
+func (b *Builder) attachedRoutes(g *gateway, l *listener, wide wideCounts) int32 {
+	n := wide.admittedBy(b, l)
+	for _, r := range l.attached {
+		if !r.lostAll && !slices.Contains(r.wideOn, g) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,359 @@
+package gatewayapi
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/projectsesame/sesame/dag/graph"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// compiledRules is what a route's rules become: the routes that can be
+// served, and what is wrong with the rest.
+type compiledRules struct {
+	// routes are the HTTP routes of an HTTPRoute; tcp the connection route
+	// of a TLSRoute.
+	routes []*gatewayRoute
+	tcp    *graph.TCPRoute
+	// problems says, per dropped rule, why it is dropped.
+	problems []string
+	// resolvedRefs is false when some backendRef cannot be used; refReason
+	// and refProblems say why, for the ResolvedRefs condition.
+	resolvedRefs bool
+	refReason    string
+	refProblems  []string
+	// lost is what the routes lost to older routes' identical matches, in
+	// the order found, without repeats (recordLoss).
+	lost []loss
+}
+
+// servable reports whether any rule is left to serve.
+func (c *compiledRules) servable() bool { return len(c.routes) > 0 || c.tcp != nil }
+
+// ruleField is the field path of spec.rules[i]. Every rule of every route
+// needs one, though few are ever written out; those of the first rules are
+// made once.
+func ruleField(i int) string {
+	if i >= 0 && i < len(firstRuleFields) {
+		return firstRuleFields[i]
+	}
+	return "spec.rules[" + strconv.Itoa(i) + "]"
+}
+
+var firstRuleFields = func() (fields [16]string) {
+	for i := range fields {
+		fields[i] = "spec.rules[" + strconv.Itoa(i) + "]"
+	}
+	return fields
+}()
+
+// compileHTTPRouteRules turns the rules of route into Routes, one per match.
+// A rule that cannot be served as written is dropped whole, with a problem
+// naming it: serving it without the part that is wrong would send traffic
+// where its author did not mean it to go. For the same reason, when its
+// matches are valid and the route has other rules to serve, its matches
+// stay and answer 500 (guards): otherwise their requests would fall
+// through to the route's other rules, so that a path whose ExternalAuth
+// filter Sesame cannot apply would be served by "/" without it. The spec
+// asks this of a filter it cannot resolve ("MUST NOT be skipped");
+// Envoy Gateway does the same for every invalid filter.
+//
+// A route without rules gets the API's default, one rule matching every
+// path with no backend, so every request it matches is answered 500: the
+// API server stores that for a route written without rules, and a route
+// read from a file should translate as it would in a cluster.
+func (b *Builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRules {
+	rules := route.Spec.Rules
+	if len(rules) == 0 {
+		rules = defaultHTTPRouteRules
+	}
+	c := newCompiledRules(len(rules), func(i int) int { return len(rules[i].Matches) })
+	var g guards
+	for ri := range rules {
+		rule := &rules[ri]
+		field := ruleField(ri)
+		routes, problem := b.compileHTTPRouteRule(route, rule, ri, field, c)
+		if problem != "" {
+			g.drop(c, routes, problem)
+			continue
+		}
+		c.add(routes)
+	}
+	g.place(c, "HTTPRoute")
+	return c
+}
+
+// guards collects the routes that stand in for dropped rules whose
+// matches are valid (see compileHTTPRouteRules).
+type guards struct {
+	routes   [][]gatewayRoute
+	problems []int // the index in compiledRules.problems of each guarded rule's problem
+}
+
+// drop records a dropped rule's problem, and its guard routes, if any.
+func (g *guards) drop(c *compiledRules, routes []gatewayRoute, problem string) {
+	if len(routes) > 0 {
+		g.routes = append(g.routes, routes)
+		g.problems = append(g.problems, len(c.problems))
+	}
+	c.problems = append(c.problems, problem)
+}
+
+// place adds the guards to c when c has a valid rule to serve: a route
+// with none is not accepted, and programs nothing.
+func (g *guards) place(c *compiledRules, kind string) {
+	if !c.servable() {
+		return
+	}
+	for _, routes := range g.routes {
+		c.add(routes)
+	}
+	for _, i := range g.problems {
+		c.problems[i] = strings.TrimSuffix(c.problems[i], ".") + fmt.Sprintf("; its matches answer %d, so that their requests do not go to the route's other rules.", errorStatus(kind))
+	}
+}
+
+// guardRoutes are the routes that stand in for a dropped rule: its
+// matches, answering with an error.
+func guardRoutes(kind string, route metav1.Object, ri int, matches []graph.RouteMatch) []gatewayRoute {
+	routes := make([]gatewayRoute, len(matches))
+	for mi, match := range matches {
+		routes[mi] = gatewayRoute{
+			Route: graph.Route{
+				Source:               graph.RouteSource{Kind: kind, Namespace: route.GetNamespace(), Name: route.GetName(), Rule: ri, Match: mi},
+				Match:                match,
+				DirectResponseStatus: errorStatus(kind),
+			},
+			age: ageOf(route.GetCreationTimestamp().Time),
+		}
+	}
+	return routes
+}
+
+// defaultHTTPRouteRules is the API's default for spec.rules. It is only
+// read.
+var defaultHTTPRouteRules = []gatewayv1.HTTPRouteRule{{
+	Matches: []gatewayv1.HTTPRouteMatch{{Path: &gatewayv1.HTTPPathMatch{
+		Type:  new(gatewayv1.PathMatchPathPrefix),
+		Value: new("/"),
+	}}},
+}}
+
+// newCompiledRules returns compiledRules with room for the routes of n
+// rules, the i-th with matches(i) matches (none is one).
+func newCompiledRules(n int, matches func(i int) int) *compiledRules {
+	routes := 0
+	for i := range n {
+		routes += max(1, matches(i))
+	}
+	return &compiledRules{resolvedRefs: true, routes: make([]*gatewayRoute, 0, routes)}
+}
+
+// add adds the routes of a rule, which are allocated together.
+func (c *compiledRules) add(routes []gatewayRoute) {
+	for i := range routes {
+		c.routes = append(c.routes, &routes[i])
+	}
+}
+
+// compileHTTPRouteRule compiles one rule into its routes, one per match.
+// When the rule cannot be served, problem says why, and routes, if the
+// matches are valid, are the rule's guards (guardRoutes).
+func (b *Builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules) ([]gatewayRoute, string) {
+	var buf [4]graph.RouteMatch // each is copied into its Route: most rules have a match or two
+	matches, problem := ruleMatches(rule, field, buf[:0])
+	if problem != "" {
+		return nil, problem
+	}
+	routes, problem := b.serveHTTPRouteRule(route, rule, ri, field, c, matches)
+	if problem != "" {
+		return guardRoutes("HTTPRoute", route, ri, matches), problem
+	}
+	return routes, ""
+}
+
+// serveHTTPRouteRule compiles the rest of a rule whose matches are valid.
+func (b *Builder) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules, matches []graph.RouteMatch) ([]gatewayRoute, string) {
+	if problem := unsupportedRuleFields(rule, field); problem != "" {
+		return nil, problem
+	}
+	from := backendOrigin{kind: "HTTPRoute", namespace: route.Namespace}
+	filters, problem := b.compileFilters(from, rule.Filters, field, c)
+	if problem != "" {
+		return nil, problem
+	}
+	timeout, backendTimeout, problem := timeouts(rule.Timeouts, field)
+	if problem != "" {
+		return nil, problem
+	}
+	backends, invalid, problem := b.ruleBackends(from, len(rule.BackendRefs), func(i int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter) {
+		return rule.BackendRefs[i].BackendRef, rule.BackendRefs[i].Filters
+	}, field, c)
+	if problem != "" {
+		return nil, problem
+	}
+
+	routes := make([]gatewayRoute, len(matches))
+	for mi, match := range matches {
+		f, problem := filters.forMatch(match)
+		if problem != "" {
+			return nil, fmt.Sprintf("%s.matches[%d]: %s", field, mi, problem)
+		}
+		f.Timeout, f.BackendTimeout, f.IdleTimeout = timeout, backendTimeout, idleTimeoutFor(timeout)
+		if filters.unresolved {
+			// Requests an unknown filter would process "MUST receive a
+			// HTTP error response": a redirect is not one.
+			f.Redirect = nil
+		}
+		r := &routes[mi]
+		*r = gatewayRoute{
+			Route: graph.Route{
+				Source:        graph.RouteSource{Kind: "HTTPRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
+				Match:         match,
+				Backends:      backends,
+				InvalidWeight: invalid,
+				Filters:       f.OrNil(),
+			},
+			age: ageOf(route.CreationTimestamp.Time),
+		}
+		if filters.unresolved || r.Filters != nil && r.Filters.Redirect != nil {
+			// Nothing is forwarded: the rule answers 500, or redirects.
+			r.Backends, r.InvalidWeight = nil, 0
+		}
+		r.DirectResponseStatus = errorStatus("HTTPRoute")
+	}
+	return routes, ""
+}
+
+// idleTimeoutFor returns the idle timeout a request timeout needs, or nil.
+// Envoy ends a stream that is silent for 5 minutes (the connection
+// manager's default stream_idle_timeout), whatever the route's timeout: a
+// request timeout of 0s, which the spec says "SHOULD disable the timeout
+// completely", or one longer than that would be cut short by it while the
+// backend is quiet. The route's idle timeout then goes off (0) or to the
+// request timeout.
+func idleTimeoutFor(request *time.Duration) *time.Duration {
+	if request == nil || *request != 0 && *request <= envoyStreamIdleTimeout {
+		return nil
+	}
+	d := *request
+	return &d
+}
+
+// envoyStreamIdleTimeout is the HTTP connection manager's default
+// stream_idle_timeout, which Sesame's listeners keep.
+const envoyStreamIdleTimeout = 5 * time.Minute
+
+// errorStatus is the HTTP status with which routes of kind answer the
+// requests they cannot forward: 500, as the spec says, or for GRPCRoute
+// 503, which gRPC clients read as UNAVAILABLE.
+func errorStatus(kind string) uint32 {
+	if kind == "GRPCRoute" {
+		return 503
+	}
+	return 500
+}
+
+// ruleBackends resolves the n backendRefs of an HTTP rule, given by index
+// with their filters (HTTPRoute and GRPCRoute spell them with different
+// types). problem names a backendRef filter the rule cannot be served with.
+func (b *Builder) ruleBackends(from backendOrigin, n int, at func(int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter), field string, c *compiledRules) ([]graph.WeightedCluster, uint32, string) {
+	var buf [4]gatewayv1.BackendRef // most rules have a backendRef or two
+	refs := buf[:0]
+	var compiled []backendFilters // made only for a rule with backendRef filters
+	for i := range n {
+		ref, filters := at(i)
+		refs = append(refs, ref)
+		if len(filters) == 0 {
+			continue
+		}
+		if compiled == nil {
+			compiled = make([]backendFilters, n)
+		}
+		var problem string
+		if compiled[i], problem = compileBackendFilters(filters, fmt.Sprintf("%s.backendRefs[%d]", field, i)); problem != "" {
+			return nil, 0, problem
+		}
+	}
+	var filtersAt func(int) *backendFilters
+	if compiled != nil {
+		filtersAt = func(i int) *backendFilters { return &compiled[i] }
+	}
+	return b.resolveBackends(from, refs, field, c, filtersAt)
+}
+
+// backendFilters are the compiled filters of one backendRef: header
+// changes for the requests sent to that backend and for its responses.
+type backendFilters struct {
+	request, response graph.HeaderModifier
+	// unresolved, when not empty, names an ExtensionRef filter Sesame does
+	// not know. Such a filter "MUST NOT be skipped", and the requests it
+	// would process "MUST receive a HTTP error response": the backend's
+	// share is answered with an error, as an invalid backend's is.
+	unresolved string
+}
+
+// compileBackendFilters compiles the filters of one backendRef. Filters
+// other than header changes and ExtensionRefs are not supported per
+// backend: problem names the first, and the rule is dropped.
+func compileBackendFilters(filters []gatewayv1.HTTPRouteFilter, field string) (backendFilters, string) {
+	var out backendFilters
+	var problem string
+	for i := range filters {
+		f := &filters[i]
+		at := fmt.Sprintf("%s.filters[%d]", field, i)
+		switch f.Type {
+		case gatewayv1.HTTPRouteFilterRequestHeaderModifier:
+			out.request, problem = headerModifier(f.RequestHeaderModifier, false)
+			if problem == "" && (slices.Contains(out.request.Remove, "host") || slices.ContainsFunc(append(out.request.Set, out.request.Add...), func(h graph.Header) bool { return h.Name == "host" })) {
+				problem = "the Host header cannot be changed per backend; use the rule's filters."
+			}
+		case gatewayv1.HTTPRouteFilterResponseHeaderModifier:
+			out.response, problem = headerModifier(f.ResponseHeaderModifier, true)
+		case gatewayv1.HTTPRouteFilterExtensionRef:
+			if out.unresolved == "" {
+				out.unresolved = fmt.Sprintf("filters[%d]: extensionRef %s is not a filter Sesame knows", i, extensionRefName(f.ExtensionRef))
+			}
+		default:
+			problem = fmt.Sprintf("filter %s is not supported on a backendRef by this version of Sesame; use it on the rule.", f.Type)
+		}
+		if problem != "" {
+			return out, at + ": " + problem
+		}
+	}
+	return out, ""
+}
+
+// unsupportedRuleFields names the first field of rule that this version of
+// Sesame does not translate.
+func unsupportedRuleFields(rule *gatewayv1.HTTPRouteRule, field string) string {
+	switch {
+	case rule.Retry != nil:
+		return field + ".retry: retries are not supported by this version of Sesame."
+	case rule.SessionPersistence != nil:
+		return field + ".sessionPersistence: session persistence is not supported by this version of Sesame."
+	}
+	return ""
+}
+
+// ruleMatches compiles the matches of rule, appending them to matches. A
+// rule without matches matches every path, as the API's default
+// ("PathPrefix /") says.
+func ruleMatches(rule *gatewayv1.HTTPRouteRule, field string, matches []graph.RouteMatch) ([]graph.RouteMatch, string) {
+	if len(rule.Matches) == 0 {
+		return append(matches, graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/"}}), ""
+	}
+	for mi := range rule.Matches {
+		m, problem := compileMatch(&rule.Matches[mi])
+		if problem != "" {
+			return nil, fmt.Sprintf("%s.matches[%d].%s", field, mi, problem)
+		}
+		matches = append(matches, m)
+	}
+	return matches, ""
+}
