@@ -15,6 +15,12 @@ import (
 	"github.com/projectsesame/sesame/protocol"
 )
 
+// compiler compiles the rules of routes: what it needs beyond a route is
+// the index of what backendRefs name.
+type compiler struct {
+	index *refs.Index
+}
+
 // backendOrigin is who refers to backends: the route kind and namespace,
 // for ReferenceGrants and for the protocol the backends are spoken to in.
 type backendOrigin struct {
@@ -33,7 +39,7 @@ type backendOrigin struct {
 //
 // filters, when not nil, gives the compiled filters of the backendRef at
 // an index (HTTPRoute and GRPCRoute backendRef filters).
-func (b *Builder) resolveBackends(from backendOrigin, backendRefs []gatewayv1.BackendRef, field string, c *compiledRules, filters func(int) *backendFilters) (backends []graph.WeightedCluster, invalidWeight uint32, problem string) {
+func (b *compiler) resolveBackends(from backendOrigin, backendRefs []gatewayv1.BackendRef, field string, c *compiledRules, filters func(int) *backendFilters) (backends []graph.WeightedCluster, invalidWeight uint32, problem string) {
 	problem = weightsProblem(backendRefs, field)
 	backends = make([]graph.WeightedCluster, 0, len(backendRefs))
 	for bi := range backendRefs {
@@ -108,7 +114,7 @@ func (c *compiledRules) refProblem(reason, problem string) {
 
 // resolveServiceRef finds the Cluster for a backendRef, or the reason it
 // cannot be used.
-func (b *Builder) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRef) (*graph.Cluster, string, string) {
+func (b *compiler) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRef) (*graph.Cluster, string, string) {
 	fromKind, fromNamespace := from.kind, from.namespace
 	group, kind, namespace := refs.ValueOr(ref.Group, ""), refs.ValueOr(ref.Kind, "Service"), refs.ValueOr(ref.Namespace, fromNamespace)
 	if group != "" || kind != "Service" {

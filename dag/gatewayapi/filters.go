@@ -34,7 +34,7 @@ type compiledFilters struct {
 // filter the rule cannot be served with; then the rule is dropped. Filters
 // whose only fault is an unresolvable reference (a mirror's Service) are
 // left out and reported through c instead, as the spec keeps the rule.
-func (b *Builder) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRouteFilter, field string, c *compiledRules) (compiledFilters, string) {
+func (b *compiler) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRouteFilter, field string, c *compiledRules) (compiledFilters, string) {
 	var out compiledFilters
 	seen := map[gatewayv1.HTTPRouteFilterType]bool{}
 	for i := range filters {
@@ -313,7 +313,7 @@ func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*graph.PathRewri
 
 // mirror resolves a RequestMirror filter. An unusable backend is reported in
 // ResolvedRefs and the mirror left out; the rule still serves.
-func (b *Builder) mirror(from backendOrigin, f *gatewayv1.HTTPRequestMirrorFilter, at string, c *compiledRules) (*graph.Mirror, string) {
+func (b *compiler) mirror(from backendOrigin, f *gatewayv1.HTTPRequestMirrorFilter, at string, c *compiledRules) (*graph.Mirror, string) {
 	if f == nil {
 		return nil, "requestMirror is missing."
 	}

@@ -135,7 +135,7 @@ func TestCompileFilters(t *testing.T) {
 	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "shadow"}, Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := &Builder{index: newTestIndex(&testInput{Services: []*corev1.Service{svc}})}
+			b := &compiler{index: newTestIndex(&testInput{Services: []*corev1.Service{svc}})}
 			route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "r"}}
 			c := &compiledRules{resolvedRefs: true}
 			cf, problem := b.compileFilters(backendOrigin{kind: "HTTPRoute", namespace: route.Namespace}, tt.filters, "spec.rules[0]", c)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/projectsesame/sesame/dag/layer"
 
@@ -180,22 +179,6 @@ func compareShapeCodes(x, y *gatewayRoute) int {
 		return compareShape(x, y)
 	}
 	return cmp.Compare(x.shape, y.shape)
-}
-
-// age is an object's creation time as numbers, for ordering: time.Time
-// also points at a location, and routes, which are many, keep their age.
-type age struct {
-	sec  int64
-	nsec int32
-}
-
-func ageOf(t time.Time) age { return age{sec: t.Unix(), nsec: int32(t.Nanosecond())} }
-
-func (a age) compare(b age) int {
-	if c := cmp.Compare(a.sec, b.sec); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.nsec, b.nsec)
 }
 
 // gatewayStatus returns the status of the Gateway being translated.

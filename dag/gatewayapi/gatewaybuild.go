@@ -46,6 +46,8 @@ func (o Options) bindPort(port int32) int32 {
 // Builder holds the state of translating the Gateway API objects of one
 // Build.
 type Builder struct {
+	// compiler compiles the rules of routes.
+	*compiler
 	// ctx stops the Build when done (BuildContext).
 	ctx   context.Context
 	opts  Options
@@ -70,7 +72,7 @@ type Builder struct {
 
 // NewBuilder returns a builder for the Gateway API objects of one Build.
 func NewBuilder(ctx context.Context, opts Options, index *refs.Index) *Builder {
-	b := &Builder{ctx: ctx, opts: opts, index: index, unserved: map[types.NamespacedName]string{}}
+	b := &Builder{compiler: &compiler{index: index}, ctx: ctx, opts: opts, index: index, unserved: map[types.NamespacedName]string{}}
 	b.attached = &attachRuns{}
 	return b
 }

@@ -5,40 +5,6 @@ import (
 	"github.com/projectsesame/sesame/dag/layer"
 )
 
-// gatewayRoute is a Gateway API route as the builder keeps it: the graph's Route,
-// which virtual hosts point into (&r.Route), and what ordering and
-// conflicts need to know of it, which the graph does not carry.
-type gatewayRoute struct {
-	graph.Route
-
-	// age is the creation time of the source object, and shape the code
-	// of the match's shape (shapeCode), for ordering; they sit together,
-	// as sorting reads them for every comparison.
-	age   age
-	shape uint32
-	// grpcService and grpcMethod are, for a GRPCRoute, the numbers of
-	// characters of the service and the method its match names (see
-	// compileGRPCRouteRules), by which the spec ranks it; its path does
-	// not tell them. They fill what would be padding after shape.
-	grpcService, grpcMethod uint16
-	// rules are the compiled rules of the route's object, which collect
-	// the losses of all its routes (recordLoss).
-	rules *compiledRules
-	// key caches graph.MatchKey(Match); fanRoute and fanMatch number the route
-	// and its match while virtual hosts are built (see virtualHosts).
-	key                string
-	fanRoute, fanMatch int32
-	kept               bool // in a listener's hostname group once conflicts are settled
-}
-
-// matchKey returns the route's match key, computing it once.
-func (r *gatewayRoute) matchKey() string {
-	if r.key == "" {
-		r.key = graph.MatchKey(r.Match)
-	}
-	return r.key
-}
-
 // hostRun is a run of routes of a Gateway virtual host attached under one
 // hostname: Routes[runs[k-1].end:runs[k].end] under runs[k].hostname.
 // Layering (layers.go) reads them to tell a route of the virtual host's

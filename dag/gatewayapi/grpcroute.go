@@ -40,7 +40,7 @@ import (
 // As for HTTPRoute, a rule that cannot be served as written is dropped, and
 // its valid matches answer 503 when the route has other rules to serve
 // (guards; see compileHTTPRouteRules).
-func (b *Builder) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRules {
+func (b *compiler) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRules {
 	c := newCompiledRules(len(route.Spec.Rules), func(i int) int { return len(route.Spec.Rules[i].Matches) })
 	from := backendOrigin{kind: "GRPCRoute", namespace: route.Namespace}
 	var g guards
@@ -61,7 +61,7 @@ func (b *Builder) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRul
 // compileGRPCRouteRule compiles one rule into its routes, one per match.
 // When the rule cannot be served, problem says why, and routes, if the
 // matches are valid, are the rule's guards.
-func (b *Builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules) ([]gatewayRoute, string) {
+func (b *compiler) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules) ([]gatewayRoute, string) {
 	matches := []grpcRouteMatch{{RouteMatch: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/"}}}}
 	if len(rule.Matches) > 0 {
 		matches = matches[:0]
@@ -88,7 +88,7 @@ func (b *Builder) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gateway
 }
 
 // serveGRPCRouteRule compiles the rest of a rule whose matches are valid.
-func (b *Builder) serveGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules, matches []grpcRouteMatch) ([]gatewayRoute, string) {
+func (b *compiler) serveGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules, matches []grpcRouteMatch) ([]gatewayRoute, string) {
 	if rule.SessionPersistence != nil {
 		return nil, field + ".sessionPersistence: session persistence is not supported by this version of Sesame."
 	}

@@ -67,7 +67,7 @@ var firstRuleFields = func() (fields [16]string) {
 // path with no backend, so every request it matches is answered 500: the
 // API server stores that for a route written without rules, and a route
 // read from a file should translate as it would in a cluster.
-func (b *Builder) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRules {
+func (b *compiler) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRules {
 	rules := route.Spec.Rules
 	if len(rules) == 0 {
 		rules = defaultHTTPRouteRules
@@ -164,7 +164,7 @@ func (c *compiledRules) add(routes []gatewayRoute) {
 // compileHTTPRouteRule compiles one rule into its routes, one per match.
 // When the rule cannot be served, problem says why, and routes, if the
 // matches are valid, are the rule's guards (guardRoutes).
-func (b *Builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules) ([]gatewayRoute, string) {
+func (b *compiler) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules) ([]gatewayRoute, string) {
 	var buf [4]graph.RouteMatch // each is copied into its Route: most rules have a match or two
 	matches, problem := ruleMatches(rule, field, buf[:0])
 	if problem != "" {
@@ -178,7 +178,7 @@ func (b *Builder) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gateway
 }
 
 // serveHTTPRouteRule compiles the rest of a rule whose matches are valid.
-func (b *Builder) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules, matches []graph.RouteMatch) ([]gatewayRoute, string) {
+func (b *compiler) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules, matches []graph.RouteMatch) ([]gatewayRoute, string) {
 	if problem := unsupportedRuleFields(rule, field); problem != "" {
 		return nil, problem
 	}
@@ -262,7 +262,7 @@ func errorStatus(kind string) uint32 {
 // ruleBackends resolves the n backendRefs of an HTTP rule, given by index
 // with their filters (HTTPRoute and GRPCRoute spell them with different
 // types). problem names a backendRef filter the rule cannot be served with.
-func (b *Builder) ruleBackends(from backendOrigin, n int, at func(int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter), field string, c *compiledRules) ([]graph.WeightedCluster, uint32, string) {
+func (b *compiler) ruleBackends(from backendOrigin, n int, at func(int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter), field string, c *compiledRules) ([]graph.WeightedCluster, uint32, string) {
 	var buf [4]gatewayv1.BackendRef // most rules have a backendRef or two
 	refs := buf[:0]
 	var compiled []backendFilters // made only for a rule with backendRef filters
