@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -14,7 +16,7 @@ func testListener(name string, protocol gatewayv1.ProtocolType, hostname string)
 		spec:      &gatewayv1.Listener{Name: gatewayv1.SectionName(name), Protocol: protocol, Port: 443},
 		hostname:  hostname,
 		accepted:  true,
-		hosts:     map[string][][]*gatewayRoute{},
+		hosts:     map[string][][]*rules.Route{},
 		tlsRoutes: map[string]*graph.TCPRoute{},
 	}
 }
@@ -42,7 +44,7 @@ func TestHTTPSFilterChainMisdirected(t *testing.T) {
 	passthrough := testListener("db", gatewayv1.TLSProtocolType, "db.example.com")
 	all := []*listener{foo, wild, fallback, passthrough}
 	// A route on the wildcard listener for bar.example.com.
-	wild.hosts["bar.example.com"] = [][]*gatewayRoute{{{Route: graph.Route{Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/"}}}}}}
+	wild.hosts["bar.example.com"] = [][]*rules.Route{{{Route: graph.Route{Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/"}}}}}}
 
 	tests := []struct {
 		l    *listener

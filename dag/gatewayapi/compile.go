@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -32,7 +34,7 @@ type compilation struct {
 	b        *Builder
 	routes   []metav1.Object // each an HTTPRoute or a GRPCRoute
 	gateways map[types.NamespacedName]*gateway
-	out      []*compiledRules
+	out      []*rules.Compiled
 	next     atomic.Int64  // the next chunk to compile
 	done     []atomic.Bool // by chunk
 	workers  sync.WaitGroup
@@ -46,7 +48,7 @@ const compileChunk = 16
 // attachment is done.
 func (b *Builder) compileHTTPRoutes(routes []metav1.Object, gateways map[types.NamespacedName]*gateway) *compilation {
 	chunks := (len(routes) + compileChunk - 1) / compileChunk
-	c := &compilation{b: b, routes: routes, gateways: gateways, out: make([]*compiledRules, len(routes)), done: make([]atomic.Bool, chunks)}
+	c := &compilation{b: b, routes: routes, gateways: gateways, out: make([]*rules.Compiled, len(routes)), done: make([]atomic.Bool, chunks)}
 	if len(routes) < parallel.Min {
 		return c // get compiles each chunk as attachment reaches it
 	}
@@ -64,7 +66,7 @@ func (b *Builder) compileHTTPRoutes(routes []metav1.Object, gateways map[types.N
 // no served Gateway and so is never compiled. Routes must be asked for in
 // order. While route i is being compiled elsewhere, the caller compiles
 // later chunks rather than wait.
-func (c *compilation) get(i int) *compiledRules {
+func (c *compilation) get(i int) *rules.Compiled {
 	chunk := i / compileChunk
 	for !c.done[chunk].Load() {
 		if !c.compileNext() {
@@ -98,15 +100,15 @@ func (c *compilation) compileNext() bool {
 	n := 0
 	for i := first; i < end; i++ {
 		if c.out[i] = c.compile(c.routes[i]); c.out[i] != nil {
-			n += len(c.out[i].routes)
+			n += len(c.out[i].Routes)
 		}
 	}
 	// Every graph route needs its match key for conflicts and fan-out:
 	// the keys of a chunk are made here, in parallel and together.
-	compiled := make([]*gatewayRoute, 0, n)
-	for _, rules := range c.out[first:end] {
-		if rules != nil {
-			compiled = append(compiled, rules.routes...)
+	compiled := make([]*rules.Route, 0, n)
+	for _, rs := range c.out[first:end] {
+		if rs != nil {
+			compiled = append(compiled, rs.Routes...)
 		}
 	}
 	setMatchKeys(compiled)
@@ -114,25 +116,25 @@ func (c *compilation) compileNext() bool {
 	return true
 }
 
-func (c *compilation) compile(route metav1.Object) *compiledRules {
-	var rules *compiledRules
+func (c *compilation) compile(route metav1.Object) *rules.Compiled {
+	var compiled *rules.Compiled
 	switch route := route.(type) {
 	case *gatewayv1.HTTPRoute:
 		if namesServedGateway(route.Spec.ParentRefs, route.Namespace, c.gateways) {
-			rules = c.b.compileHTTPRouteRules(route)
+			compiled = c.b.HTTPRoute(route)
 		}
 	case *gatewayv1.GRPCRoute:
 		if namesServedGateway(route.Spec.ParentRefs, route.Namespace, c.gateways) {
-			rules = c.b.compileGRPCRouteRules(route)
+			compiled = c.b.GRPCRoute(route)
 		}
 	}
-	if rules != nil {
-		for _, r := range rules.routes {
-			r.rules = rules
-			r.shape = shapeCode(r)
+	if compiled != nil {
+		for _, r := range compiled.Routes {
+			r.Rules = compiled
+			r.Shape = shapeCode(r)
 		}
 	}
-	return rules
+	return compiled
 }
 
 // namesServedGateway reports whether a parentRef names one of the served

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -16,7 +18,7 @@ import (
 
 // conflict is a route that lost its match to the identical match of a
 // route that comes first.
-type conflict struct{ loser, winner *gatewayRoute }
+type conflict struct{ loser, winner *rules.Route }
 
 // dropIdentical removes from routes, which serve one hostname and are
 // sorted by precedence, every route whose match an earlier route of another
@@ -33,7 +35,7 @@ type conflict struct{ loser, winner *gatewayRoute }
 // always next to each other: an older route with another match of that
 // shape can sit between. Each run is settled on its own, most by comparing
 // keys with the few routes kept before in the run.
-func dropIdentical(routes []*gatewayRoute) (kept []*gatewayRoute, losses []conflict) {
+func dropIdentical(routes []*rules.Route) (kept []*rules.Route, losses []conflict) {
 	kept = routes[:0]
 	for start := 0; start < len(routes); {
 		end := start + 1
@@ -65,10 +67,10 @@ func dropIdentical(routes []*gatewayRoute) (kept []*gatewayRoute, losses []confl
 
 // scanWinner returns the first of kept with r's match, or nil. The first
 // route with a match is always kept, so it is the one that wins.
-func scanWinner(kept []*gatewayRoute, r *gatewayRoute) *gatewayRoute {
-	key := r.matchKey()
+func scanWinner(kept []*rules.Route, r *rules.Route) *rules.Route {
+	key := r.MatchKey()
 	for _, k := range kept {
-		if k.matchKey() == key {
+		if k.MatchKey() == key {
 			return k
 		}
 	}
@@ -78,10 +80,10 @@ func scanWinner(kept []*gatewayRoute, r *gatewayRoute) *gatewayRoute {
 // mapWinner is scanWinner for a long run, with a map of the first route
 // kept with each match; it must be called with the routes of the run in
 // order, as dropIdentical does.
-func mapWinner(n int) func(kept []*gatewayRoute, r *gatewayRoute) *gatewayRoute {
-	first := make(map[string]*gatewayRoute, n)
-	return func(_ []*gatewayRoute, r *gatewayRoute) *gatewayRoute {
-		key := r.matchKey()
+func mapWinner(n int) func(kept []*rules.Route, r *rules.Route) *rules.Route {
+	first := make(map[string]*rules.Route, n)
+	return func(_ []*rules.Route, r *rules.Route) *rules.Route {
+		key := r.MatchKey()
 		if w, ok := first[key]; ok {
 			return w
 		}
@@ -101,20 +103,20 @@ func mapWinner(n int) func(kept []*gatewayRoute, r *gatewayRoute) *gatewayRoute 
 // The loss is kept with the rules of the loser's object, which all its
 // routes share, rather than in a map keyed by object: with many routes,
 // losses are many.
-func recordLoss(loser, winner *gatewayRoute, host string) {
-	l := loss{rule: loser.Source.Rule, match: loser.Source.Match, host: host, winner: winner, byName: loser.age == winner.age}
-	if !slices.Contains(loser.rules.lost, l) { // few per route: a scan is fine
-		loser.rules.lost = append(loser.rules.lost, l)
+func recordLoss(loser, winner *rules.Route, host string) {
+	l := rules.Loss{Rule: loser.Source.Rule, Match: loser.Source.Match, Host: host, Winner: winner, ByName: loser.Age == winner.Age}
+	if !slices.Contains(loser.Rules.Lost, l) { // few per route: a scan is fine
+		loser.Rules.Lost = append(loser.Rules.Lost, l)
 	}
 }
 
 // setMatchKeys gives routes their match keys, in one allocation
 // (strpack.Strings) rather than one each.
-func setMatchKeys(routes []*gatewayRoute) {
+func setMatchKeys(routes []*rules.Route) {
 	strpack.Strings(len(routes),
 		func(i int) int { return graph.MatchKeyLen(routes[i].Match) },
 		func(b *strings.Builder, i int) { graph.WriteMatchKey(b, routes[i].Match) },
-		func(i int, key string) { routes[i].key = key })
+		func(i int, key string) { routes[i].Key = key })
 }
 
 // applyConflicts tells a route's accepted parents what its matches lost to
@@ -125,14 +127,14 @@ func setMatchKeys(routes []*gatewayRoute) {
 // whose match an older one serves is valid. It reports whether the route
 // lost everything; it only reads the builder, so that routes can be done
 // in parallel.
-func (b *Builder) applyConflicts(parents []gatewayv1.RouteParentStatus, rules *compiledRules) (lostAll bool) {
-	if rules == nil || len(rules.lost) == 0 {
+func (b *Builder) applyConflicts(parents []gatewayv1.RouteParentStatus, compiled *rules.Compiled) (lostAll bool) {
+	if compiled == nil || len(compiled.Lost) == 0 {
 		return false
 	}
-	losses := rules.lost
-	lost := describeLosses(losses)
+	losses := compiled.Lost
+	lost := rules.DescribeLosses(losses)
 	lostTo := "an older route"
-	if slices.ContainsFunc(losses, func(l loss) bool { return l.byName }) {
+	if slices.ContainsFunc(losses, func(l rules.Loss) bool { return l.ByName }) {
 		lostTo = "a route that comes first" // of the same age, by namespace/name
 	}
 	for i := range parents {
@@ -141,7 +143,7 @@ func (b *Builder) applyConflicts(parents []gatewayv1.RouteParentStatus, rules *c
 		if string(p.ControllerName) != b.opts.ControllerName || accepted == nil || accepted.Status != metav1.ConditionTrue {
 			continue
 		}
-		if !rules.anyKept() {
+		if !compiled.AnyKept() {
 			lostAll = true
 			p.Conditions = report.SetCondition(p.Conditions, string(gatewayv1.RouteConditionAccepted), metav1.ConditionFalse, ReasonConflicted,
 				"Every match of the route loses to "+lostTo+": "+lost)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+
 	"github.com/projectsesame/sesame/dag/internal/report"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -14,8 +16,8 @@ import (
 func TestDropConflicts(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	objects := objectRules{}
-	r := func(name string, age, rule int, m graph.RouteMatch) *gatewayRoute {
-		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule}, Match: m}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
+	r := func(name string, age, rule int, m graph.RouteMatch) *rules.Route {
+		return &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule}, Match: m}, Age: rules.AgeOf(t0.Add(time.Duration(age) * time.Minute)), Rules: objects.of(name)}
 	}
 	prefix := func(v string) graph.RouteMatch {
 		return graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: v}}
@@ -23,7 +25,7 @@ func TestDropConflicts(t *testing.T) {
 	withHeaders := func(m graph.RouteMatch, hs ...graph.StringMatch) graph.RouteMatch { m.Headers = hs; return m }
 	a, b := graph.StringMatch{Name: "a", Type: graph.MatchExact, Value: "1"}, graph.StringMatch{Name: "b", Type: graph.MatchExact, Value: "2"}
 
-	routes := []*gatewayRoute{
+	routes := []*rules.Route{
 		r("old", 1, 0, prefix("/api")),
 		r("new", 2, 0, prefix("/api")),                  // same match, newer: dropped
 		r("new", 2, 1, prefix("/web")),                  // different path: kept
@@ -42,9 +44,9 @@ func TestDropConflicts(t *testing.T) {
 	if want := "[new/4 old/0 old/2 new/1 old/1 new/3]"; fmt.Sprint(got) != want {
 		t.Errorf("kept %v, want %s", got, want)
 	}
-	lost := objects.of("new").lost
-	if len(lost) != 2 || len(objects.of("old").lost) != 0 {
-		t.Fatalf("new lost %v, old lost %v", lost, objects.of("old").lost)
+	lost := objects.of("new").Lost
+	if len(lost) != 2 || len(objects.of("old").Lost) != 0 {
+		t.Fatalf("new lost %v, old lost %v", lost, objects.of("old").Lost)
 	}
 	if want := "spec.rules[0].matches[0] on a.example.com: HTTPRoute ns/old is older and has the same match, so its rule serves those requests."; lost[0].String() != want && lost[1].String() != want {
 		t.Errorf("messages %v lack %q", lost, want)
@@ -57,16 +59,16 @@ func TestDropConflicts(t *testing.T) {
 func TestDropConflictsSameAge(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	objects := objectRules{}
-	r := func(namespace, name string) *gatewayRoute {
-		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute", Namespace: namespace, Name: name}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathExact, Value: "/pkg.Svc/Get"}}}, age: ageOf(t0), grpcService: 7, grpcMethod: 3, rules: objects.of(namespace + "/" + name)}
+	r := func(namespace, name string) *rules.Route {
+		return &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute", Namespace: namespace, Name: name}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathExact, Value: "/pkg.Svc/Get"}}}, Age: rules.AgeOf(t0), GRPCService: 7, GRPCMethod: 3, Rules: objects.of(namespace + "/" + name)}
 	}
 	// "team-b/web" comes before "team/api": '-' sorts before '/'.
-	routes := []*gatewayRoute{r("team", "api"), r("team-b", "web")}
+	routes := []*rules.Route{r("team", "api"), r("team-b", "web")}
 	sortRoutes(routes)
 	if kept := dropConflicts("a.example.com", routes); len(kept) != 1 || kept[0].Source.Name != "web" {
 		t.Fatalf("kept %v, want team-b/web alone", kept)
 	}
-	lost := objects.of("team/api").lost
+	lost := objects.of("team/api").Lost
 	want := "spec.rules[0].matches[0] on a.example.com: GRPCRoute team-b/web has the same match, was created at the same time and comes first by namespace/name, so its rule serves those requests."
 	if len(lost) != 1 || lost[0].String() != want {
 		t.Errorf("team/api lost %v, want %q", lost, want)
@@ -81,10 +83,10 @@ func TestDropConflictsSameAge(t *testing.T) {
 func TestDropConflictsApart(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	objects := objectRules{}
-	r := func(name string, age int, path string) *gatewayRoute {
-		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: path}}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), rules: objects.of(name)}
+	r := func(name string, age int, path string) *rules.Route {
+		return &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: path}}}, Age: rules.AgeOf(t0.Add(time.Duration(age) * time.Minute)), Rules: objects.of(name)}
 	}
-	routes := []*gatewayRoute{r("new", 3, "/api"), r("mid", 2, "/apx"), r("old", 1, "/api"), r("short", 4, "/a")}
+	routes := []*rules.Route{r("new", 3, "/api"), r("mid", 2, "/apx"), r("old", 1, "/api"), r("short", 4, "/a")}
 	sortRoutes(routes)
 	var got []string
 	for _, k := range dropConflicts("a.example.com", routes) {
@@ -93,17 +95,17 @@ func TestDropConflictsApart(t *testing.T) {
 	if want := "[old /api mid /apx short /a]"; fmt.Sprint(got) != want {
 		t.Errorf("kept %v, want %s", got, want)
 	}
-	if lost := objects.of("new").lost; len(lost) != 1 || lost[0].winner.Source.Name != "old" {
+	if lost := objects.of("new").Lost; len(lost) != 1 || lost[0].Winner.Source.Name != "old" {
 		t.Errorf("new lost %v, want one loss to old", lost)
 	}
 
-	distinct := []*gatewayRoute{r("a", 1, "/aaaa"), r("b", 1, "/bbb"), r("c", 1, "/cc")}
+	distinct := []*rules.Route{r("a", 1, "/aaaa"), r("b", 1, "/bbb"), r("c", 1, "/cc")}
 	sortRoutes(distinct)
 	if kept := dropConflicts("b.example.com", distinct); len(kept) != 3 {
 		t.Errorf("routes of distinct shapes: kept %d of 3", len(kept))
 	}
 	for _, d := range distinct {
-		if d.key != "" {
+		if d.Key != "" {
 			t.Errorf("%s: match key computed, though no neighbour has its shape", d.Source.Name)
 		}
 	}
@@ -115,17 +117,17 @@ func TestDropConflictsApart(t *testing.T) {
 func TestDropIdenticalLongRuns(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, n := range []int{5, 33, 200} {
-		var routes []*gatewayRoute
+		var routes []*rules.Route
 		for i := range n {
 			// Four-letter paths, one shape; names repeat so that some
 			// identical matches are of the same object.
 			path := fmt.Sprintf("/p%02d", i%7)
-			routes = append(routes, &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: fmt.Sprintf("r%d", i%5), Rule: i}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: path}}}, age: ageOf(t0.Add(time.Duration(i%11) * time.Minute))})
+			routes = append(routes, &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: fmt.Sprintf("r%d", i%5), Rule: i}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: path}}}, Age: rules.AgeOf(t0.Add(time.Duration(i%11) * time.Minute))})
 		}
 		sortRoutes(routes)
 		// What each route should become: the first route with a match
 		// wins it; a later one of another object loses.
-		first := map[string]*gatewayRoute{}
+		first := map[string]*rules.Route{}
 		var wantKept, wantLost []string
 		for _, r := range routes {
 			w, ok := first[r.Match.Path.Value]
@@ -155,7 +157,7 @@ func TestDropIdenticalLongRuns(t *testing.T) {
 
 // dropConflicts is what virtualHosts does with one hostname's routes:
 // dropIdentical, then recording the losses.
-func dropConflicts(host string, routes []*gatewayRoute) []*gatewayRoute {
+func dropConflicts(host string, routes []*rules.Route) []*rules.Route {
 	kept, losses := dropIdentical(routes)
 	for _, l := range losses {
 		recordLoss(l.loser, l.winner, host)
@@ -165,11 +167,11 @@ func dropConflicts(host string, routes []*gatewayRoute) []*gatewayRoute {
 
 // objectRules gives the routes of one test object, by name, the compiled
 // rules that compiling would share between them.
-type objectRules map[string]*compiledRules
+type objectRules map[string]*rules.Compiled
 
-func (o objectRules) of(name string) *compiledRules {
+func (o objectRules) of(name string) *rules.Compiled {
 	if o[name] == nil {
-		o[name] = &compiledRules{}
+		o[name] = &rules.Compiled{}
 	}
 	return o[name]
 }
@@ -187,17 +189,17 @@ func TestMatchKeyLenIsExactAndPackedKeysAreTheSame(t *testing.T) {
 		}, QueryParams: []graph.StringMatch{{Name: "q", Type: graph.MatchExact, Value: "1", IgnoreCase: true}}},
 		{Headers: []graph.StringMatch{{Name: "present", Type: graph.MatchPresent}}},
 	}
-	routes := make([]*gatewayRoute, len(matches))
+	routes := make([]*rules.Route, len(matches))
 	for i, m := range matches {
 		if key := graph.MatchKey(m); len(key) != graph.MatchKeyLen(m) {
 			t.Errorf("graph.MatchKey(%+v) has %d bytes, matchKeyLen says %d", m, len(key), graph.MatchKeyLen(m))
 		}
-		routes[i] = &gatewayRoute{Route: graph.Route{Match: m}}
+		routes[i] = &rules.Route{Route: graph.Route{Match: m}}
 	}
 	setMatchKeys(routes)
 	for i, r := range routes {
-		if r.key != graph.MatchKey(matches[i]) {
-			t.Errorf("packed key of match %d is %q, alone %q", i, r.key, graph.MatchKey(matches[i]))
+		if r.Key != graph.MatchKey(matches[i]) {
+			t.Errorf("packed key of match %d is %q, alone %q", i, r.Key, graph.MatchKey(matches[i]))
 		}
 	}
 }
@@ -205,23 +207,23 @@ func TestMatchKeyLenIsExactAndPackedKeysAreTheSame(t *testing.T) {
 // The description of losses is written into a buffer sized by
 // describedLen: it must be exact, and say what String says of each loss.
 func TestDescribeLossesIsExactlySized(t *testing.T) {
-	winner := &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "team-a", Name: "older"}}}
-	losses := []loss{
-		{rule: 0, match: 0, host: "", winner: winner},
-		{rule: 12, match: 345, host: "shop.example.com", winner: winner},
-		{rule: 1, match: 2, host: "*.example.com", winner: winner},
-		{rule: 3, match: 0, host: "a.example.com", winner: winner, byName: true},
+	winner := &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "team-a", Name: "older"}}}
+	losses := []rules.Loss{
+		{Rule: 0, Match: 0, Host: "", Winner: winner},
+		{Rule: 12, Match: 345, Host: "shop.example.com", Winner: winner},
+		{Rule: 1, Match: 2, Host: "*.example.com", Winner: winner},
+		{Rule: 3, Match: 0, Host: "a.example.com", Winner: winner, ByName: true},
 	}
 	var want []string
 	size := len(losses) - 1
 	for _, l := range losses {
-		if got := len(l.String()); got != l.describedLen() {
-			t.Errorf("%q: %d bytes, describedLen says %d", l.String(), got, l.describedLen())
+		if got := len(l.String()); got != l.DescribedLen() {
+			t.Errorf("%q: %d bytes, describedLen says %d", l.String(), got, l.DescribedLen())
 		}
 		want = append(want, l.String())
-		size += l.describedLen()
+		size += l.DescribedLen()
 	}
-	got := describeLosses(losses)
+	got := rules.DescribeLosses(losses)
 	if got != strings.Join(want, " ") {
 		t.Errorf("describeLosses = %q, want %q", got, strings.Join(want, " "))
 	}

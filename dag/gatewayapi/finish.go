@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+
 	"github.com/projectsesame/sesame/dag/layer"
 
 	"github.com/projectsesame/sesame/dag/internal/order"
@@ -69,10 +71,10 @@ func (b *Builder) finishGateway(g *gateway) {
 // Compiling a route codes its shape (shapeCode), and settleGroups codes
 // any other route before sorting in parallel; a route sorted otherwise,
 // which only tests sort, gets its code here.
-func sortRoutes(routes []*gatewayRoute) {
+func sortRoutes(routes []*rules.Route) {
 	for _, r := range routes {
-		if r.shape == 0 {
-			r.shape = shapeCode(r)
+		if r.Shape == 0 {
+			r.Shape = shapeCode(r)
 		}
 	}
 	slices.SortStableFunc(routes, compareRoutes)
@@ -82,11 +84,11 @@ func sortRoutes(routes []*gatewayRoute) {
 // rather than using cmp.Or, which would evaluate every tie-breaker: it runs
 // for every pair the sort compares, and most pairs differ in the shape
 // code or the age, which lie together in the route.
-func compareRoutes(x, y *gatewayRoute) int {
+func compareRoutes(x, y *rules.Route) int {
 	if c := compareShapeCodes(x, y); c != 0 {
 		return c
 	}
-	if c := x.age.compare(y.age); c != 0 {
+	if c := x.Age.Compare(y.Age); c != 0 {
 		return c
 	}
 	if c := order.CompareNames(x.Source.Namespace, x.Source.Name, y.Source.Namespace, y.Source.Name); c != 0 {
@@ -105,17 +107,17 @@ func compareRoutes(x, y *gatewayRoute) int {
 // size of the matches, not at which route has them: routes with identical
 // matches have the same shape (a GRPCRoute's path determines its service
 // and method characters).
-func compareShape(x, y *gatewayRoute) int {
+func compareShape(x, y *rules.Route) int {
 	a, b := &x.Match, &y.Match
 	rank := layer.PathRank(x.Source.Kind, a.Path.Type)
 	if c := cmp.Compare(rank, layer.PathRank(y.Source.Kind, b.Path.Type)); c != 0 {
 		return c
 	}
 	if rank == layer.GRPCRank {
-		if c := cmp.Compare(y.grpcService, x.grpcService); c != 0 {
+		if c := cmp.Compare(y.GRPCService, x.GRPCService); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(y.grpcMethod, x.grpcMethod); c != 0 {
+		if c := cmp.Compare(y.GRPCMethod, x.GRPCMethod); c != 0 {
 			return c
 		}
 		return cmp.Compare(len(b.Headers), len(a.Headers))
@@ -144,7 +146,7 @@ func compareShape(x, y *gatewayRoute) int {
 //
 //	HTTP   31: 1 | 30-29: rank 0-2 | 28-13: path length | 12: no method | 11-6: headers | 5-1: query | 0: saturated
 //	gRPC   31: 1 | 30-29: rank 3   | 28-18: service     | 17-7: method  | 6-1: headers  |            | 0: saturated
-func shapeCode(r *gatewayRoute) uint32 {
+func shapeCode(r *rules.Route) uint32 {
 	m := &r.Match
 	saturated := false
 	countDown := func(n, bits int) uint32 {
@@ -157,7 +159,7 @@ func shapeCode(r *gatewayRoute) uint32 {
 	rank := layer.PathRank(r.Source.Kind, m.Path.Type)
 	code := uint32(1)<<31 | uint32(rank)<<29
 	if rank == layer.GRPCRank {
-		code |= countDown(int(r.grpcService), 11)<<18 | countDown(int(r.grpcMethod), 11)<<7 | countDown(len(m.Headers), 6)<<1
+		code |= countDown(int(r.GRPCService), 11)<<18 | countDown(int(r.GRPCMethod), 11)<<7 | countDown(len(m.Headers), 6)<<1
 	} else {
 		code |= countDown(len(m.Path.Value), 16) << 13
 		if m.Method == "" {
@@ -174,11 +176,11 @@ func shapeCode(r *gatewayRoute) uint32 {
 // compareShapeCodes is compareShape for routes whose shapes are coded. A
 // saturated code is not exact, and a later field could decide where the
 // saturated one should: such routes compare their matches.
-func compareShapeCodes(x, y *gatewayRoute) int {
-	if (x.shape|y.shape)&1 != 0 {
+func compareShapeCodes(x, y *rules.Route) int {
+	if (x.Shape|y.Shape)&1 != 0 {
 		return compareShape(x, y)
 	}
-	return cmp.Compare(x.shape, y.shape)
+	return cmp.Compare(x.Shape, y.Shape)
 }
 
 // gatewayStatus returns the status of the Gateway being translated.

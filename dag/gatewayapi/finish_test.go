@@ -7,17 +7,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+
 	"github.com/projectsesame/sesame/dag/graph"
 )
 
 func TestSortRoutes(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	r := func(name string, age int, rule, match int, typ graph.PathMatchType, value string) *gatewayRoute {
-		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule, Match: match}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: typ, Value: value}}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute))}
+	r := func(name string, age int, rule, match int, typ graph.PathMatchType, value string) *rules.Route {
+		return &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name, Rule: rule, Match: match}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: typ, Value: value}}}, Age: rules.AgeOf(t0.Add(time.Duration(age) * time.Minute))}
 	}
 	// In the order the Gateway API requires; each line names the rule that
 	// puts it after the line before.
-	want := []*gatewayRoute{
+	want := []*rules.Route{
 		r("new", 9, 0, 0, graph.PathExact, "/a/b"),    // exact before any prefix, longer first
 		r("old", 1, 0, 0, graph.PathExact, "/a"),      //
 		r("new", 9, 0, 0, graph.PathPrefix, "/a/b/c"), // longest prefix first
@@ -29,13 +31,13 @@ func TestSortRoutes(t *testing.T) {
 		r("b", 5, 1, 1, graph.PathPrefix, "/z"),       // then match order
 		r("old", 1, 0, 0, graph.PathPrefix, "/"),      // "/" last
 	}
-	sortsFromShuffles(t, want, func(r *gatewayRoute) string { return fmt.Sprintf("%+v", *r) })
+	sortsFromShuffles(t, want, func(r *rules.Route) string { return fmt.Sprintf("%+v", *r) })
 }
 
 // sortsFromShuffles checks that sortRoutes puts twenty deterministic
 // reshuffles of want back in want's order; describe names a route in a
 // failure.
-func sortsFromShuffles(t *testing.T, want []*gatewayRoute, describe func(*gatewayRoute) string) {
+func sortsFromShuffles(t *testing.T, want []*rules.Route, describe func(*rules.Route) string) {
 	t.Helper()
 	for seed := range 20 {
 		got := slices.Clone(want)
@@ -57,12 +59,12 @@ func sortsFromShuffles(t *testing.T, want []*gatewayRoute, describe func(*gatewa
 // every route does.
 func TestSortGRPCRoutes(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	r := func(name string, age, rule int, typ graph.PathMatchType, path string, service, method uint16, headers int) *gatewayRoute {
-		return &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute", Namespace: "ns", Name: name, Rule: rule}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: typ, Value: path}, Headers: make([]graph.StringMatch, headers)}}, age: ageOf(t0.Add(time.Duration(age) * time.Minute)), grpcService: service, grpcMethod: method}
+	r := func(name string, age, rule int, typ graph.PathMatchType, path string, service, method uint16, headers int) *rules.Route {
+		return &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute", Namespace: "ns", Name: name, Rule: rule}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: typ, Value: path}, Headers: make([]graph.StringMatch, headers)}}, Age: rules.AgeOf(t0.Add(time.Duration(age) * time.Minute)), GRPCService: service, GRPCMethod: method}
 	}
 	// In the order the spec requires; each line names the rule that puts
 	// it after the line before.
-	want := []*gatewayRoute{
+	want := []*rules.Route{
 		r("a", 5, 0, graph.PathRegularExpression, `/(pkg\.v[0-9]+\.Svc)/([^/]+)`, 15, 0, 0), // the longest service first, though a regex
 		r("a", 5, 1, graph.PathExact, "/pkg.Svc/Get", 7, 3, 0),                              // then service and method
 		r("a", 5, 2, graph.PathPrefix, "/pkg.Svc", 7, 0, 1),                                 // more method characters first, then headers
@@ -72,7 +74,7 @@ func TestSortGRPCRoutes(t *testing.T) {
 		r("old", 1, 1, graph.PathPrefix, "/", 0, 0, 0),                                      // no match at all, last; older first
 		r("a", 5, 5, graph.PathPrefix, "/", 0, 0, 0),                                        //
 	}
-	sortsFromShuffles(t, want, func(r *gatewayRoute) string { return fmt.Sprintf("%s rule %d", r.Source.Name, r.Source.Rule) })
+	sortsFromShuffles(t, want, func(r *rules.Route) string { return fmt.Sprintf("%s rule %d", r.Source.Name, r.Source.Rule) })
 }
 
 // TestShapeCodeOrderIsCompareShape checks the coded shape order against
@@ -80,16 +82,16 @@ func TestSortGRPCRoutes(t *testing.T) {
 // lengths, methods and condition counts, and for GRPCRoutes service and
 // method characters, including counts too large for their bits.
 func TestShapeCodeOrderIsCompareShape(t *testing.T) {
-	var routes []*gatewayRoute
+	var routes []*rules.Route
 	for _, kind := range []string{"HTTPRoute", "GRPCRoute"} {
 		for _, typ := range []graph.PathMatchType{graph.PathExact, graph.PathPrefix, graph.PathRegularExpression} {
 			for _, n := range []int{1, 2, 1<<16 - 2, 1<<16 - 1, 1 << 16, 70000} {
 				for _, method := range []string{"", "GET"} {
 					for _, conditions := range []int{0, 1, 30, 31, 32, 62, 63, 64, 70} {
-						r := &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: kind}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: typ, Value: strings.Repeat("a", n)}, Method: method}}}
+						r := &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: kind}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: typ, Value: strings.Repeat("a", n)}, Method: method}}}
 						r.Match.Headers = make([]graph.StringMatch, conditions)
 						r.Match.QueryParams = make([]graph.StringMatch, conditions/2)
-						r.shape = shapeCode(r)
+						r.Shape = shapeCode(r)
 						routes = append(routes, r)
 					}
 				}
@@ -101,8 +103,8 @@ func TestShapeCodeOrderIsCompareShape(t *testing.T) {
 		for _, m := range []uint16{0, 1, 3, 2046, 2047, 5000} {
 			for _, headers := range []int{0, 1, 16, 62, 63, 64, 70} {
 				for _, path := range []graph.PathMatch{{Type: graph.PathPrefix, Value: "/"}, {Type: graph.PathExact, Value: "/a/b"}} {
-					r := &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute"}, Match: graph.RouteMatch{Path: path, Headers: make([]graph.StringMatch, headers)}}, grpcService: n, grpcMethod: m}
-					r.shape = shapeCode(r)
+					r := &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute"}, Match: graph.RouteMatch{Path: path, Headers: make([]graph.StringMatch, headers)}}, GRPCService: n, GRPCMethod: m}
+					r.Shape = shapeCode(r)
 					routes = append(routes, r)
 				}
 			}
@@ -117,8 +119,8 @@ func TestShapeCodeOrderIsCompareShape(t *testing.T) {
 	}
 }
 
-func describeShape(r *gatewayRoute) string {
+func describeShape(r *rules.Route) string {
 	m := &r.Match
 	return fmt.Sprintf("%s %s len %d method %q service %d method %d %d headers %d query",
-		r.Source.Kind, m.Path.Type, len(m.Path.Value), m.Method, r.grpcService, r.grpcMethod, len(m.Headers), len(m.QueryParams))
+		r.Source.Kind, m.Path.Type, len(m.Path.Value), m.Method, r.GRPCService, r.GRPCMethod, len(m.Headers), len(m.QueryParams))
 }

@@ -4,6 +4,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/dag/internal/checktest"
 	"github.com/projectsesame/sesame/dag/internal/refs"
 )
 
@@ -17,7 +18,5 @@ type testInput struct {
 
 // newTestIndex indexes in.
 func newTestIndex(in *testInput) *refs.Index {
-	idx := refs.NewIndex(in.Secrets, nil, in.ReferenceGrants)
-	idx.IndexServices(in.Services, nil)
-	return idx
+	return checktest.NewIndex(in.Services, in.Secrets, in.ReferenceGrants)
 }

@@ -3,6 +3,8 @@ package gatewayapi
 import (
 	"testing"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/layer"
 )
@@ -13,12 +15,12 @@ import (
 // compareShape orders. Over HTTPRoute shapes and GRPCRoute shapes (service
 // and method characters, headers), every pair in both directions.
 func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
-	var http, grpc []*gatewayRoute
+	var http, grpc []*rules.Route
 	for _, typ := range []graph.PathMatchType{graph.PathExact, graph.PathPrefix, graph.PathRegularExpression} {
 		for _, path := range []string{"/", "/a", "/a/b"} {
 			for _, method := range []string{"", "GET"} {
 				for _, conditions := range []int{0, 1, 2} {
-					http = append(http, &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute"}, Match: graph.RouteMatch{
+					http = append(http, &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute"}, Match: graph.RouteMatch{
 						Path: graph.PathMatch{Type: typ, Value: path}, Method: method, Headers: make([]graph.StringMatch, conditions), QueryParams: make([]graph.StringMatch, 2-conditions),
 					}}})
 				}
@@ -32,18 +34,18 @@ func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
 				if service+method > 0 {
 					path = graph.PathMatch{Type: graph.PathRegularExpression, Value: "/x"}
 				}
-				grpc = append(grpc, &gatewayRoute{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute"}, Match: graph.RouteMatch{Path: path, Headers: make([]graph.StringMatch, headers)}}, grpcService: service, grpcMethod: method})
+				grpc = append(grpc, &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute"}, Match: graph.RouteMatch{Path: path, Headers: make([]graph.StringMatch, headers)}}, GRPCService: service, GRPCMethod: method})
 			}
 		}
 	}
 	// what gatewayLayering.hosts makes of a route under hostname ""
-	precedenceOf := func(r *gatewayRoute) layer.Precedence {
+	precedenceOf := func(r *rules.Route) layer.Precedence {
 		if r.Source.Kind == "GRPCRoute" {
-			return layer.GRPCPrecedence(&r.Route, int(r.grpcService), int(r.grpcMethod))
+			return layer.GRPCPrecedence(&r.Route, int(r.GRPCService), int(r.GRPCMethod))
 		}
 		return layer.RoutePrecedence(&r.Route, "")
 	}
-	for _, routes := range [][]*gatewayRoute{http, grpc} {
+	for _, routes := range [][]*rules.Route{http, grpc} {
 		for _, x := range routes {
 			for _, y := range routes {
 				if got, want := layer.ComparePrecedence(precedenceOf(x), precedenceOf(y)), compareShape(x, y); got != want {

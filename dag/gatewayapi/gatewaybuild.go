@@ -3,6 +3,8 @@ package gatewayapi
 import (
 	"context"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -47,7 +49,7 @@ func (o Options) bindPort(port int32) int32 {
 // Build.
 type Builder struct {
 	// compiler compiles the rules of routes.
-	*compiler
+	*rules.Compiler
 	// ctx stops the Build when done (BuildContext).
 	ctx   context.Context
 	opts  Options
@@ -72,7 +74,7 @@ type Builder struct {
 
 // NewBuilder returns a builder for the Gateway API objects of one Build.
 func NewBuilder(ctx context.Context, opts Options, index *refs.Index) *Builder {
-	b := &Builder{compiler: &compiler{index: index}, ctx: ctx, opts: opts, index: index, unserved: map[types.NamespacedName]string{}}
+	b := &Builder{Compiler: &rules.Compiler{Index: index}, ctx: ctx, opts: opts, index: index, unserved: map[types.NamespacedName]string{}}
 	b.attached = &attachRuns{}
 	return b
 }

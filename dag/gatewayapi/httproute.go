@@ -1,6 +1,7 @@
 package gatewayapi
 
 import (
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
 	"github.com/projectsesame/sesame/dag/graph"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -19,44 +20,44 @@ var (
 // attachHTTPRoute attaches an HTTPRoute and records its status. rules are
 // its compiled rules (compileHTTPRoutes), which exist whenever attachment
 // needs them: for a route that names a served Gateway.
-func (b *Builder) attachHTTPRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.HTTPRoute, rules *compiledRules) {
+func (b *Builder) attachHTTPRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.HTTPRoute, compiled *rules.Compiled) {
 	b.attachAndReport(gateways, &routeObject{
 		kind: "HTTPRoute", meta: route, spec: &route.Spec.CommonRouteSpec, hostnames: route.Spec.Hostnames,
 		status: &route.Status.RouteStatus, protocols: httpListeners,
-		rules: rules,
+		rules: compiled,
 	}, func(s gatewayv1.RouteStatus) any { return &gatewayv1.HTTPRouteStatus{RouteStatus: s} })
 }
 
 // attachGRPCRoute attaches a GRPCRoute and records its status, as
 // attachHTTPRoute does.
-func (b *Builder) attachGRPCRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.GRPCRoute, rules *compiledRules) {
-	if rules != nil {
-		for _, r := range rules.routes {
-			if r.grpcService != 0 || r.grpcMethod != 0 {
+func (b *Builder) attachGRPCRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.GRPCRoute, compiled *rules.Compiled) {
+	if compiled != nil {
+		for _, r := range compiled.Routes {
+			if r.GRPCService != 0 || r.GRPCMethod != 0 {
 				if b.grpcNames == nil {
 					b.grpcNames = map[*graph.Route]grpcNames{}
 				}
-				b.grpcNames[&r.Route] = grpcNames{r.grpcService, r.grpcMethod}
+				b.grpcNames[&r.Route] = grpcNames{r.GRPCService, r.GRPCMethod}
 			}
 		}
 	}
 	b.attachAndReport(gateways, &routeObject{
 		kind: "GRPCRoute", meta: route, spec: &route.Spec.CommonRouteSpec, hostnames: route.Spec.Hostnames,
 		status: &route.Status.RouteStatus, protocols: httpListeners,
-		rules: rules,
+		rules: compiled,
 	}, func(s gatewayv1.RouteStatus) any { return &gatewayv1.GRPCRouteStatus{RouteStatus: s} })
 }
 
 // attachTLSRoute attaches a TLSRoute and records its status.
 func (b *Builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.TLSRoute) {
-	var rules *compiledRules
+	var compiled *rules.Compiled
 	if namesServedGateway(route.Spec.ParentRefs, route.Namespace, gateways) {
-		rules = b.compileTLSRouteRules(route)
+		compiled = b.TLSRoute(route)
 	}
 	b.attachAndReport(gateways, &routeObject{
 		kind: "TLSRoute", meta: route, spec: &route.Spec.CommonRouteSpec, hostnames: route.Spec.Hostnames,
 		status: &route.Status.RouteStatus, protocols: tlsListeners, strictProtocol: true,
-		rules: rules,
+		rules: compiled,
 	}, func(s gatewayv1.RouteStatus) any { return &gatewayv1.TLSRouteStatus{RouteStatus: s} })
 }
 
@@ -92,8 +93,8 @@ func (b *Builder) completeRouteStatus(n int) []graph.StatusUpdate {
 		p := &pending[i]
 		p.obj.lostAll = b.applyConflicts(p.status.Parents, p.obj.rules)
 		if p.obj.rules != nil {
-			for _, r := range p.obj.rules.routes {
-				r.key = "" // conflicts are settled: the match keys are let go
+			for _, r := range p.obj.rules.Routes {
+				r.Key = "" // conflicts are settled: the match keys are let go
 			}
 		}
 		updates[i] = b.statusUpdate(string(p.obj.kind), p.obj.meta, p.wrap(p.status))

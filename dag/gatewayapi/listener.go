@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+
 	"github.com/projectsesame/sesame/dag/internal/refs"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
@@ -50,7 +52,7 @@ type listener struct {
 	// (virtualHosts). owners holds which route objects serve each
 	// hostname, for the rule that an HTTPRoute and a GRPCRoute may not
 	// share hostnames on a listener.
-	hosts       map[string][][]*gatewayRoute
+	hosts       map[string][][]*rules.Route
 	owners      map[gatewayv1.Kind]*hostOwners // by route kind (owners.go)
 	ownersAdded int
 	// tlsRoutes holds, for a TLS listener, the route that serves each SNI
@@ -78,7 +80,7 @@ func (b *Builder) validateListener(spec *gatewayv1.Listener, gw *gatewayv1.Gatew
 		namespace: gw.Namespace,
 		cond:      b.conditions(gw),
 		valid:     true,
-		hosts:     map[string][][]*gatewayRoute{},
+		hosts:     map[string][][]*rules.Route{},
 		tlsRoutes: map[string]*graph.TCPRoute{},
 		from:      gatewayv1.NamespacesFromSame,
 	}

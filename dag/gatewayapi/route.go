@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+
 	"github.com/projectsesame/sesame/dag/internal/refs"
 
 	"github.com/projectsesame/sesame/dag/internal/report"
@@ -32,7 +34,7 @@ type routeObject struct {
 	strictProtocol bool
 	// rules are the route's compiled rules; nil when no parentRef names a
 	// served Gateway, as then nothing needs them.
-	rules *compiledRules
+	rules *rules.Compiled
 	// lostAll is set once the graph is complete when every match of the
 	// route lost to older routes (completeRouteStatus).
 	lostAll bool
@@ -78,19 +80,19 @@ func (b *Builder) attachRoute(gateways map[types.NamespacedName]*gateway, r *rou
 
 // attachToParent handles one parentRef naming the served Gateway and returns
 // the conditions of that parent's status.
-func (b *Builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.ParentReference, rules *compiledRules) *report.Conditions {
+func (b *Builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.ParentReference, compiled *rules.Compiled) *report.Conditions {
 	cond := b.conditions(r.meta)
 	attachments, reason, msg := b.selectListeners(g, r, ref)
-	if reason == "" && !rules.servable() {
-		reason, msg = string(gatewayv1.RouteReasonUnsupportedValue), "No rule can be served: "+strings.Join(rules.problems, " ")
-		if allContain(rules.problems, "(IncompatibleFilters)") {
+	if reason == "" && !compiled.Servable() {
+		reason, msg = string(gatewayv1.RouteReasonUnsupportedValue), "No rule can be served: "+strings.Join(compiled.Problems, " ")
+		if allContain(compiled.Problems, "(IncompatibleFilters)") {
 			reason = string(gatewayv1.RouteReasonIncompatibleFilters)
 		}
 	}
 	if reason == "" {
-		taken, servesNothing := b.addRules(r, attachments, rules)
+		taken, servesNothing := b.addRules(r, attachments, compiled)
 		switch {
-		case servesNothing && rules.tcp != nil:
+		case servesNothing && compiled.TCP != nil:
 			reason = ReasonHostnameTaken
 			msg = "Every hostname of the route is served by an older route: " + strings.Join(taken, ", ") + "."
 		case servesNothing:
@@ -106,16 +108,16 @@ func (b *Builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.Paren
 		cond.Set(string(gatewayv1.RouteConditionAccepted), true, string(gatewayv1.RouteReasonAccepted), "Route is accepted."+msg)
 		b.countAttachment(g, r, ref)
 	}
-	if rules.resolvedRefs {
+	if compiled.ResolvedRefs {
 		cond.Set(string(gatewayv1.RouteConditionResolvedRefs), true, string(gatewayv1.RouteReasonResolvedRefs), "All references are resolved.")
 	} else {
-		cond.Set(string(gatewayv1.RouteConditionResolvedRefs), false, rules.refReason, strings.Join(rules.refProblems, " "))
+		cond.Set(string(gatewayv1.RouteConditionResolvedRefs), false, compiled.RefReason, strings.Join(compiled.RefProblems, " "))
 	}
 	// The spec sets PartiallyInvalid only on accepted routes, and its
 	// message must start with "Dropped Rule".
-	if reason == "" && len(rules.problems) > 0 {
+	if reason == "" && len(compiled.Problems) > 0 {
 		cond.Set(string(gatewayv1.RouteConditionPartiallyInvalid), true, string(gatewayv1.RouteReasonUnsupportedValue),
-			"Dropped Rule: "+strings.Join(rules.problems, " "))
+			"Dropped Rule: "+strings.Join(compiled.Problems, " "))
 	}
 	return cond
 }
@@ -130,7 +132,7 @@ const ReasonHostnameTaken = "HostnameTaken"
 // what older routes hold instead: SNI hostnames of another TLSRoute, or
 // listeners where a route of the other HTTP kind has intersecting hostnames,
 // and whether that leaves the route nothing to serve.
-func (b *Builder) addRules(r *routeObject, attachments []attachment, rules *compiledRules) (taken []string, servesNothing bool) {
+func (b *Builder) addRules(r *routeObject, attachments []attachment, compiled *rules.Compiled) (taken []string, servesNothing bool) {
 	serves := false
 	for _, a := range attachments {
 		l := a.listener
@@ -138,8 +140,8 @@ func (b *Builder) addRules(r *routeObject, attachments []attachment, rules *comp
 			serves = true
 			continue
 		}
-		if rules.tcp != nil {
-			t := addTLSRoute(l, a.hostnames, rules.tcp)
+		if compiled.TCP != nil {
+			t := addTLSRoute(l, a.hostnames, compiled.TCP)
 			taken = append(taken, t...)
 			if len(t) == len(a.hostnames) {
 				continue
@@ -150,7 +152,7 @@ func (b *Builder) addRules(r *routeObject, attachments []attachment, rules *comp
 				continue
 			}
 			for _, host := range a.hostnames {
-				l.hosts[host] = append(l.hosts[host], rules.routes)
+				l.hosts[host] = append(l.hosts[host], compiled.Routes)
 				l.addOwner(r, host)
 			}
 		}

@@ -3,6 +3,8 @@ package gatewayapi
 import (
 	"slices"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+
 	"github.com/projectsesame/sesame/dag/graph"
 
 	"github.com/projectsesame/sesame/hostmatch"
@@ -60,22 +62,22 @@ func (l *listener) hostnames() []string {
 // cut from one array: the groups are sorted and settled in parallel. Match
 // keys and shape codes are cached in the routes, which hostnames share, so
 // they are made before (compiling makes them), on one goroutine.
-func (l *listener) settleGroups(hostnames []string) (groups [][]*gatewayRoute, losses [][]conflict) {
+func (l *listener) settleGroups(hostnames []string) (groups [][]*rules.Route, losses [][]conflict) {
 	grouped := 0
 	for _, host := range hostnames {
 		for _, routes := range l.hosts[host] {
 			grouped += len(routes)
 		}
 	}
-	flat := make([]*gatewayRoute, 0, grouped)
-	groups = make([][]*gatewayRoute, len(hostnames))
+	flat := make([]*rules.Route, 0, grouped)
+	groups = make([][]*rules.Route, len(hostnames))
 	for i, host := range hostnames {
 		start := len(flat)
 		for _, routes := range l.hosts[host] {
 			for _, r := range routes {
-				r.matchKey()
-				if r.shape == 0 {
-					r.shape = shapeCode(r)
+				r.MatchKey()
+				if r.Shape == 0 {
+					r.Shape = shapeCode(r)
 				}
 				flat = append(flat, r)
 			}
@@ -93,11 +95,11 @@ func (l *listener) settleGroups(hostnames []string) (groups [][]*gatewayRoute, l
 // recordSettled keeps the settled groups as l's routes by hostname, marks
 // their routes kept, and records the losses, in hostname order, not map
 // order, as status messages list them in the order recorded.
-func (l *listener) recordSettled(hostnames []string, groups [][]*gatewayRoute, losses [][]conflict) {
+func (l *listener) recordSettled(hostnames []string, groups [][]*rules.Route, losses [][]conflict) {
 	for i, host := range hostnames {
 		l.hosts[host] = groups[i : i+1 : i+1]
 		for _, r := range groups[i] {
-			r.kept = true
+			r.Kept = true
 		}
 		for _, lost := range losses[i] {
 			recordLoss(lost.loser, lost.winner, host)
@@ -110,28 +112,28 @@ func (l *listener) recordSettled(hostnames []string, groups [][]*gatewayRoute, l
 // virtual host holds in a slice instead of a map of its own, and returns
 // how many routes and matches there are. A route shared by listeners is
 // renumbered for each, which is safe as listeners are done one by one.
-func numberForFanOut(groups [][]*gatewayRoute) (routes, matches int) {
+func numberForFanOut(groups [][]*rules.Route) (routes, matches int) {
 	grouped := 0
 	for _, group := range groups {
 		grouped += len(group)
 		for _, r := range group {
-			r.fanRoute = -1
+			r.FanRoute = -1
 		}
 	}
 	matchID := make(map[string]int32, grouped)
 	for _, group := range groups {
 		for _, r := range group {
-			if r.fanRoute >= 0 {
+			if r.FanRoute >= 0 {
 				continue
 			}
-			r.fanRoute = int32(routes)
+			r.FanRoute = int32(routes)
 			routes++
-			id, ok := matchID[r.matchKey()]
+			id, ok := matchID[r.MatchKey()]
 			if !ok {
 				id = int32(len(matchID))
-				matchID[r.matchKey()] = id
+				matchID[r.MatchKey()] = id
 			}
-			r.fanMatch = id
+			r.FanMatch = id
 		}
 	}
 	return routes, len(matchID)
@@ -144,7 +146,7 @@ func numberForFanOut(groups [][]*gatewayRoute) (routes, matches int) {
 // virtual hosts share one array in which each has its place, so that two
 // processors can fill them. runs says, for each virtual host, under which
 // hostname its routes were attached.
-func (l *listener) fanOut(hostnames []string, groups [][]*gatewayRoute, routes, matches int) (_ []*graph.VirtualHost, runs [][]hostRun) {
+func (l *listener) fanOut(hostnames []string, groups [][]*rules.Route, routes, matches int) (_ []*graph.VirtualHost, runs [][]hostRun) {
 	// The hostnames that cover one are looked up in a Set, so that this
 	// step does not grow with the hostnames times the wildcards among them.
 	set := hostmatch.NewSet(hostnames, hostmatch.Suffix)
@@ -188,7 +190,7 @@ func (l *listener) fanOut(hostnames []string, groups [][]*gatewayRoute, routes, 
 			for _, j := range covering[i] {
 				before := n
 				for _, route := range groups[j] {
-					rid, mid := route.fanRoute, route.fanMatch
+					rid, mid := route.FanRoute, route.FanMatch
 					if routeMark[rid] == mark || (j != i && matchMark[mid] == mark) {
 						continue
 					}

@@ -5,6 +5,10 @@ package checktest
 import (
 	"strings"
 	"testing"
+
+	"github.com/projectsesame/sesame/dag/internal/refs"
+	corev1 "k8s.io/api/core/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
 // ProblemChecked checks the problem a table case got against the one it
@@ -23,4 +27,11 @@ func ProblemChecked(t *testing.T, problem, want string) bool {
 		return true
 	}
 	return false
+}
+
+// NewIndex indexes services, secrets and grants, as dag.Build does.
+func NewIndex(services []*corev1.Service, secrets []*corev1.Secret, grants []*gatewayv1.ReferenceGrant) *refs.Index {
+	idx := refs.NewIndex(secrets, nil, grants)
+	idx.IndexServices(services, nil)
+	return idx
 }

@@ -1,4 +1,4 @@
-package gatewayapi
+package rules
 
 import (
 	"slices"
@@ -7,18 +7,18 @@ import (
 	"github.com/projectsesame/sesame/internal/strpack"
 )
 
-// loss is one match of a route that an identical match of a route that
+// Loss is one match of a route that an identical match of a route that
 // comes first took on a hostname: an older route's, or, at the same age,
 // one first by namespace/name (byName). It is formatted only when the
 // status is written: with many routes, losses are many and most repeat.
-type loss struct {
-	rule, match int
-	host        string
-	winner      *gatewayRoute
-	byName      bool
+type Loss struct {
+	Rule, Match int
+	Host        string
+	Winner      *Route
+	ByName      bool
 }
 
-func (l loss) String() string {
+func (l Loss) String() string {
 	var b strings.Builder
 	l.appendTo(&b)
 	return b.String()
@@ -38,53 +38,53 @@ const (
 
 // end is the end of the loss's description, which says why the winner
 // comes first.
-func (l loss) end() string {
-	if l.byName {
+func (l Loss) end() string {
+	if l.ByName {
 		return lossEndByName
 	}
 	return lossEnd
 }
 
-// describedLen is the length of the loss's description, so that a
+// DescribedLen is the length of the loss's description, so that a
 // Builder can be sized once, and the message, which status keeps, holds
 // no spare bytes.
-func (l loss) describedLen() int {
-	w := &l.winner.Source
-	host := len(l.host)
+func (l Loss) DescribedLen() int {
+	w := &l.Winner.Source
+	host := len(l.Host)
 	if host == 0 {
 		host = len(lossAnyHost)
 	}
-	return lossFixedLen + len(l.end()) + strpack.IntLen(l.rule) + strpack.IntLen(l.match) + host + len(w.Kind) + len(w.Namespace) + len(w.Name)
+	return lossFixedLen + len(l.end()) + strpack.IntLen(l.Rule) + strpack.IntLen(l.Match) + host + len(w.Kind) + len(w.Namespace) + len(w.Name)
 }
 
 // appendTo writes the loss to b, as String says it. It is written without
 // fmt: with many routes, losses are many.
-func (l loss) appendTo(b *strings.Builder) {
-	host := l.host
+func (l Loss) appendTo(b *strings.Builder) {
+	host := l.Host
 	if host == "" {
 		host = lossAnyHost
 	}
 	b.WriteString(lossRule)
-	strpack.WriteInt(b, l.rule)
+	strpack.WriteInt(b, l.Rule)
 	b.WriteString(lossMatch)
-	strpack.WriteInt(b, l.match)
+	strpack.WriteInt(b, l.Match)
 	b.WriteString(lossOn)
 	b.WriteString(host)
 	b.WriteString(lossWinner)
-	b.WriteString(l.winner.Source.Kind)
+	b.WriteString(l.Winner.Source.Kind)
 	b.WriteByte(' ')
-	b.WriteString(l.winner.Source.Namespace)
+	b.WriteString(l.Winner.Source.Namespace)
 	b.WriteByte('/')
-	b.WriteString(l.winner.Source.Name)
+	b.WriteString(l.Winner.Source.Name)
 	b.WriteString(l.end())
 }
 
-// describeLosses is the losses, each as String says it, separated by
+// DescribeLosses is the losses, each as String says it, separated by
 // spaces.
-func describeLosses(losses []loss) string {
+func DescribeLosses(losses []Loss) string {
 	n := len(losses)
 	for _, l := range losses {
-		n += l.describedLen()
+		n += l.DescribedLen()
 	}
 	var b strings.Builder
 	b.Grow(n)
@@ -97,12 +97,12 @@ func describeLosses(losses []loss) string {
 	return b.String()
 }
 
-// anyKept reports whether any of the compiled routes is left in a hostname
+// AnyKept reports whether any of the compiled routes is left in a hostname
 // group of a listener once conflicts are settled (Route.kept). Fall-through
 // copies into other virtual hosts add nothing a group does not have.
-func (c *compiledRules) anyKept() bool {
+func (c *Compiled) AnyKept() bool {
 	if c == nil {
 		return false
 	}
-	return slices.ContainsFunc(c.routes, func(r *gatewayRoute) bool { return r.kept })
+	return slices.ContainsFunc(c.Routes, func(r *Route) bool { return r.Kept })
 }

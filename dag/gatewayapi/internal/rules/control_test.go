@@ -1,4 +1,4 @@
-package gatewayapi
+package rules
 
 import (
 	"strings"
@@ -9,7 +9,7 @@ import (
 
 // TestMatchValuesWithControlCharacters: a match value no request can carry
 // (CR, LF or NUL in a header value, a path or a query value) is refused per
-// rule, with the message header filters give, instead of becoming a
+// Rule, with the message header filters give, instead of becoming a
 // condition that never matches.
 func TestMatchValuesWithControlCharacters(t *testing.T) {
 	exact, prefix := gatewayv1.PathMatchExact, gatewayv1.PathMatchPathPrefix

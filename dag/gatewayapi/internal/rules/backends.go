@@ -1,4 +1,4 @@
-package gatewayapi
+package rules
 
 import (
 	"fmt"
@@ -15,10 +15,10 @@ import (
 	"github.com/projectsesame/sesame/protocol"
 )
 
-// compiler compiles the rules of routes: what it needs beyond a route is
+// Compiler compiles the rules of routes: what it needs beyond a route is
 // the index of what backendRefs name.
-type compiler struct {
-	index *refs.Index
+type Compiler struct {
+	Index *refs.Index
 }
 
 // backendOrigin is who refers to backends: the route kind and namespace,
@@ -39,7 +39,7 @@ type backendOrigin struct {
 //
 // filters, when not nil, gives the compiled filters of the backendRef at
 // an index (HTTPRoute and GRPCRoute backendRef filters).
-func (b *compiler) resolveBackends(from backendOrigin, backendRefs []gatewayv1.BackendRef, field string, c *compiledRules, filters func(int) *backendFilters) (backends []graph.WeightedCluster, invalidWeight uint32, problem string) {
+func (b *Compiler) resolveBackends(from backendOrigin, backendRefs []gatewayv1.BackendRef, field string, c *Compiled, filters func(int) *backendFilters) (backends []graph.WeightedCluster, invalidWeight uint32, problem string) {
 	problem = weightsProblem(backendRefs, field)
 	backends = make([]graph.WeightedCluster, 0, len(backendRefs))
 	for bi := range backendRefs {
@@ -104,30 +104,30 @@ const maxWeight = 1_000_000
 
 // refProblem records a backendRef that cannot be used. The first reason
 // becomes the condition's reason; every problem goes in its message.
-func (c *compiledRules) refProblem(reason, problem string) {
-	if c.resolvedRefs {
-		c.resolvedRefs = false
-		c.refReason = reason
+func (c *Compiled) refProblem(reason, problem string) {
+	if c.ResolvedRefs {
+		c.ResolvedRefs = false
+		c.RefReason = reason
 	}
-	c.refProblems = append(c.refProblems, problem)
+	c.RefProblems = append(c.RefProblems, problem)
 }
 
 // resolveServiceRef finds the Cluster for a backendRef, or the reason it
 // cannot be used.
-func (b *compiler) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRef) (*graph.Cluster, string, string) {
+func (b *Compiler) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRef) (*graph.Cluster, string, string) {
 	fromKind, fromNamespace := from.kind, from.namespace
 	group, kind, namespace := refs.ValueOr(ref.Group, ""), refs.ValueOr(ref.Kind, "Service"), refs.ValueOr(ref.Namespace, fromNamespace)
 	if group != "" || kind != "Service" {
 		return nil, string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("kind %s is not supported; backends are core Services.", refs.GroupKind(group, kind))
 	}
 	name := types.NamespacedName{Namespace: namespace, Name: string(ref.Name)}
-	if !b.index.Permitted(refs.Reference{
+	if !b.Index.Permitted(refs.Reference{
 		FromGroup: gatewayv1.GroupName, FromKind: fromKind, FromNamespace: fromNamespace,
 		ToGroup: "", ToKind: "Service", ToNamespace: namespace, ToName: string(ref.Name),
 	}) {
 		return nil, string(gatewayv1.RouteReasonRefNotPermitted), fmt.Sprintf("Service %s is in another namespace and no ReferenceGrant in %q allows %ss from %q to refer to it.", report.RefName(name), report.Value(namespace), fromKind, fromNamespace)
 	}
-	svc := b.index.Services[name]
+	svc := b.Index.Services[name]
 	if svc == nil {
 		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s not found.", report.RefName(name))
 	}
@@ -142,5 +142,5 @@ func (b *compiler) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendR
 	if perr != nil {
 		return nil, perr.Reason, perr.Message
 	}
-	return b.index.ClusterOf(svc, port, refs.ClusterProtocol(proto)), "", ""
+	return b.Index.ClusterOf(svc, port, refs.ClusterProtocol(proto)), "", ""
 }

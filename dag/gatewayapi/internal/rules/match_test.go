@@ -1,4 +1,4 @@
-package gatewayapi
+package rules
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ func TestCompileMatch(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		match   gatewayv1.HTTPRouteMatch
+		Match   gatewayv1.HTTPRouteMatch
 		want    string // fmt of the RouteMatch's method, headers and query params
 		problem string // substring; "" when valid
 	}{
@@ -64,7 +64,7 @@ func TestCompileMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, problem := compileMatch(&tt.match)
+			got, problem := compileMatch(&tt.Match)
 			if checktest.ProblemChecked(t, problem, tt.problem) {
 				return
 			}

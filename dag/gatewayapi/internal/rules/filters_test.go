@@ -1,4 +1,4 @@
-package gatewayapi
+package rules
 
 import (
 	"fmt"
@@ -60,7 +60,7 @@ func TestCompileFilters(t *testing.T) {
 		{"header added and removed", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
 			Add: []gatewayv1.HTTPHeader{header("x-a", "2")}, Remove: []string{"X-a"}})}, "", `remove[0]: header "X-a" is named in add already`, ""},
 		// Values Envoy refuses would take the whole listener down: the
-		// rule is refused instead.
+		// Rule is refused instead.
 		{"header value with CR LF", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
 			Set: []gatewayv1.HTTPHeader{header("x-a", "a\r\nx-injected: 1")}})}, "", `set[0]: the value "a\r\nx-injected: 1" holds the control character '\r' at byte 1`, ""},
 		{"header value with NUL", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{
@@ -96,7 +96,7 @@ func TestCompileFilters(t *testing.T) {
 			"", "cannot add to or remove the Host header", ""},
 		{"Host and a rewritten hostname", []gatewayv1.HTTPRouteFilter{
 			reqHeaders(gatewayv1.HTTPHeaderFilter{Set: []gatewayv1.HTTPHeader{header("Host", "a")}}),
-			rewriteTo(gatewayv1.HTTPURLRewriteFilter{Hostname: ptr(gatewayv1.PreciseHostname("b"))})},
+			rewriteTo(gatewayv1.HTTPURLRewriteFilter{Hostname: new(gatewayv1.PreciseHostname("b"))})},
 			"", "give one", ""},
 		{"filter without its field", []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterRequestHeaderModifier}}, "", "requestHeaderModifier is missing", ""},
 		{"filter twice", []gatewayv1.HTTPRouteFilter{reqHeaders(gatewayv1.HTTPHeaderFilter{}), reqHeaders(gatewayv1.HTTPHeaderFilter{})}, "", "appears twice", ""},
@@ -105,17 +105,17 @@ func TestCompileFilters(t *testing.T) {
 		{"redirect defaults to 302", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{Scheme: new("https")})},
 			"redirect{https  0 <nil> 302}", "", ""},
 		{"redirect everything", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{
-			Hostname: ptr(gatewayv1.PreciseHostname("b.example.com")), Port: ptr(gatewayv1.PortNumber(8443)), StatusCode: new(301), Path: full})},
+			Hostname: new(gatewayv1.PreciseHostname("b.example.com")), Port: new(gatewayv1.PortNumber(8443)), StatusCode: new(301), Path: full})},
 			"redirect{ b.example.com 8443 /index.html 301}", "", ""},
 		{"redirect prefix takes the match's prefix", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{Path: prefix})},
 			"redirect{  0 /api->/new 302}", "", ""},
 		{"bad scheme", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{Scheme: new("ftp")})}, "", `scheme "ftp"`, ""},
 		{"bad status", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{StatusCode: new(304)})}, "", "statusCode 304", ""},
-		{"wildcard hostname", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{Hostname: ptr(gatewayv1.PreciseHostname("*.b.com"))})}, "", "requestRedirect.hostname", ""},
+		{"wildcard hostname", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{Hostname: new(gatewayv1.PreciseHostname("*.b.com"))})}, "", "requestRedirect.hostname", ""},
 		{"redirect and rewrite", []gatewayv1.HTTPRouteFilter{redirectTo(gatewayv1.HTTPRequestRedirectFilter{}), rewriteTo(gatewayv1.HTTPURLRewriteFilter{})}, "", "IncompatibleFilters", ""},
 
 		// Rewrites.
-		{"rewrite host and prefix", []gatewayv1.HTTPRouteFilter{rewriteTo(gatewayv1.HTTPURLRewriteFilter{Hostname: ptr(gatewayv1.PreciseHostname("internal")), Path: prefix})},
+		{"rewrite host and prefix", []gatewayv1.HTTPRouteFilter{rewriteTo(gatewayv1.HTTPURLRewriteFilter{Hostname: new(gatewayv1.PreciseHostname("internal")), Path: prefix})},
 			"rewrite{internal /api->/new}", "", ""},
 		{"rewrite bad full path", []gatewayv1.HTTPRouteFilter{rewriteTo(gatewayv1.HTTPURLRewriteFilter{Path: &gatewayv1.HTTPPathModifier{Type: gatewayv1.FullPathHTTPPathModifier, ReplaceFullPath: new("x")}})}, "", "replaceFullPath must be a path", ""},
 
@@ -135,9 +135,9 @@ func TestCompileFilters(t *testing.T) {
 	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "shadow"}, Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := &compiler{index: newTestIndex(&testInput{Services: []*corev1.Service{svc}})}
+			b := &Compiler{Index: checktest.NewIndex([]*corev1.Service{svc}, nil, nil)}
 			route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "r"}}
-			c := &compiledRules{resolvedRefs: true}
+			c := &Compiled{ResolvedRefs: true}
 			cf, problem := b.compileFilters(backendOrigin{kind: "HTTPRoute", namespace: route.Namespace}, tt.filters, "spec.rules[0]", c)
 			if problem == "" {
 				var f graph.Filters
@@ -150,7 +150,7 @@ func TestCompileFilters(t *testing.T) {
 			if got := summarize(cf); got != tt.want {
 				t.Errorf("filters = %s, want %s", got, tt.want)
 			}
-			if refs := strings.Join(c.refProblems, " "); !strings.Contains(refs, tt.refs) || (tt.refs == "") != c.resolvedRefs {
+			if refs := strings.Join(c.RefProblems, " "); !strings.Contains(refs, tt.refs) || (tt.refs == "") != c.ResolvedRefs {
 				t.Errorf("ResolvedRefs problems %q, want %q", refs, tt.refs)
 			}
 		})

@@ -26,7 +26,7 @@
 // the same but may be spelled differently. So is an expression that quotes
 // with "\Q" (see quotes), anchored or not.
 
-package gatewayapi
+package rules
 
 import (
 	"regexp/syntax"

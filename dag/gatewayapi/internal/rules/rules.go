@@ -1,4 +1,4 @@
-package gatewayapi
+package rules
 
 import (
 	"fmt"
@@ -13,27 +13,27 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
-// compiledRules is what a route's rules become: the routes that can be
+// Compiled is what a route's rules become: the routes that can be
 // served, and what is wrong with the rest.
-type compiledRules struct {
-	// routes are the HTTP routes of an HTTPRoute; tcp the connection route
+type Compiled struct {
+	// Routes are the HTTP routes of an HTTPRoute; tcp the connection route
 	// of a TLSRoute.
-	routes []*gatewayRoute
-	tcp    *graph.TCPRoute
-	// problems says, per dropped rule, why it is dropped.
-	problems []string
-	// resolvedRefs is false when some backendRef cannot be used; refReason
+	Routes []*Route
+	TCP    *graph.TCPRoute
+	// Problems says, per dropped rule, why it is dropped.
+	Problems []string
+	// ResolvedRefs is false when some backendRef cannot be used; refReason
 	// and refProblems say why, for the ResolvedRefs condition.
-	resolvedRefs bool
-	refReason    string
-	refProblems  []string
-	// lost is what the routes lost to older routes' identical matches, in
+	ResolvedRefs bool
+	RefReason    string
+	RefProblems  []string
+	// Lost is what the routes lost to older routes' identical matches, in
 	// the order found, without repeats (recordLoss).
-	lost []loss
+	Lost []Loss
 }
 
-// servable reports whether any rule is left to serve.
-func (c *compiledRules) servable() bool { return len(c.routes) > 0 || c.tcp != nil }
+// Servable reports whether any rule is left to serve.
+func (c *Compiled) Servable() bool { return len(c.Routes) > 0 || c.TCP != nil }
 
 // ruleField is the field path of spec.rules[i]. Every rule of every route
 // needs one, though few are ever written out; those of the first rules are
@@ -52,7 +52,7 @@ var firstRuleFields = func() (fields [16]string) {
 	return fields
 }()
 
-// compileHTTPRouteRules turns the rules of route into Routes, one per match.
+// HTTPRoute turns the rules of route into Routes, one per match.
 // A rule that cannot be served as written is dropped whole, with a problem
 // naming it: serving it without the part that is wrong would send traffic
 // where its author did not mean it to go. For the same reason, when its
@@ -67,7 +67,7 @@ var firstRuleFields = func() (fields [16]string) {
 // path with no backend, so every request it matches is answered 500: the
 // API server stores that for a route written without rules, and a route
 // read from a file should translate as it would in a cluster.
-func (b *compiler) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRules {
+func (b *Compiler) HTTPRoute(route *gatewayv1.HTTPRoute) *Compiled {
 	rules := route.Spec.Rules
 	if len(rules) == 0 {
 		rules = defaultHTTPRouteRules
@@ -91,45 +91,45 @@ func (b *compiler) compileHTTPRouteRules(route *gatewayv1.HTTPRoute) *compiledRu
 // guards collects the routes that stand in for dropped rules whose
 // matches are valid (see compileHTTPRouteRules).
 type guards struct {
-	routes   [][]gatewayRoute
-	problems []int // the index in compiledRules.problems of each guarded rule's problem
+	Routes   [][]Route
+	Problems []int // the index in compiledRules.problems of each guarded rule's problem
 }
 
 // drop records a dropped rule's problem, and its guard routes, if any.
-func (g *guards) drop(c *compiledRules, routes []gatewayRoute, problem string) {
+func (g *guards) drop(c *Compiled, routes []Route, problem string) {
 	if len(routes) > 0 {
-		g.routes = append(g.routes, routes)
-		g.problems = append(g.problems, len(c.problems))
+		g.Routes = append(g.Routes, routes)
+		g.Problems = append(g.Problems, len(c.Problems))
 	}
-	c.problems = append(c.problems, problem)
+	c.Problems = append(c.Problems, problem)
 }
 
 // place adds the guards to c when c has a valid rule to serve: a route
 // with none is not accepted, and programs nothing.
-func (g *guards) place(c *compiledRules, kind string) {
-	if !c.servable() {
+func (g *guards) place(c *Compiled, kind string) {
+	if !c.Servable() {
 		return
 	}
-	for _, routes := range g.routes {
+	for _, routes := range g.Routes {
 		c.add(routes)
 	}
-	for _, i := range g.problems {
-		c.problems[i] = strings.TrimSuffix(c.problems[i], ".") + fmt.Sprintf("; its matches answer %d, so that their requests do not go to the route's other rules.", errorStatus(kind))
+	for _, i := range g.Problems {
+		c.Problems[i] = strings.TrimSuffix(c.Problems[i], ".") + fmt.Sprintf("; its matches answer %d, so that their requests do not go to the route's other rules.", errorStatus(kind))
 	}
 }
 
 // guardRoutes are the routes that stand in for a dropped rule: its
 // matches, answering with an error.
-func guardRoutes(kind string, route metav1.Object, ri int, matches []graph.RouteMatch) []gatewayRoute {
-	routes := make([]gatewayRoute, len(matches))
+func guardRoutes(kind string, route metav1.Object, ri int, matches []graph.RouteMatch) []Route {
+	routes := make([]Route, len(matches))
 	for mi, match := range matches {
-		routes[mi] = gatewayRoute{
+		routes[mi] = Route{
 			Route: graph.Route{
 				Source:               graph.RouteSource{Kind: kind, Namespace: route.GetNamespace(), Name: route.GetName(), Rule: ri, Match: mi},
 				Match:                match,
 				DirectResponseStatus: errorStatus(kind),
 			},
-			age: ageOf(route.GetCreationTimestamp().Time),
+			Age: AgeOf(route.GetCreationTimestamp().Time),
 		}
 	}
 	return routes
@@ -145,26 +145,26 @@ var defaultHTTPRouteRules = []gatewayv1.HTTPRouteRule{{
 }}
 
 // newCompiledRules returns compiledRules with room for the routes of n
-// rules, the i-th with matches(i) matches (none is one).
-func newCompiledRules(n int, matches func(i int) int) *compiledRules {
+// Rules, the i-th with matches(i) matches (none is one).
+func newCompiledRules(n int, matches func(i int) int) *Compiled {
 	routes := 0
 	for i := range n {
 		routes += max(1, matches(i))
 	}
-	return &compiledRules{resolvedRefs: true, routes: make([]*gatewayRoute, 0, routes)}
+	return &Compiled{ResolvedRefs: true, Routes: make([]*Route, 0, routes)}
 }
 
 // add adds the routes of a rule, which are allocated together.
-func (c *compiledRules) add(routes []gatewayRoute) {
+func (c *Compiled) add(routes []Route) {
 	for i := range routes {
-		c.routes = append(c.routes, &routes[i])
+		c.Routes = append(c.Routes, &routes[i])
 	}
 }
 
 // compileHTTPRouteRule compiles one rule into its routes, one per match.
 // When the rule cannot be served, problem says why, and routes, if the
 // matches are valid, are the rule's guards (guardRoutes).
-func (b *compiler) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules) ([]gatewayRoute, string) {
+func (b *Compiler) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *Compiled) ([]Route, string) {
 	var buf [4]graph.RouteMatch // each is copied into its Route: most rules have a match or two
 	matches, problem := ruleMatches(rule, field, buf[:0])
 	if problem != "" {
@@ -178,7 +178,7 @@ func (b *compiler) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewa
 }
 
 // serveHTTPRouteRule compiles the rest of a rule whose matches are valid.
-func (b *compiler) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *compiledRules, matches []graph.RouteMatch) ([]gatewayRoute, string) {
+func (b *Compiler) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *Compiled, matches []graph.RouteMatch) ([]Route, string) {
 	if problem := unsupportedRuleFields(rule, field); problem != "" {
 		return nil, problem
 	}
@@ -198,7 +198,7 @@ func (b *compiler) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv
 		return nil, problem
 	}
 
-	routes := make([]gatewayRoute, len(matches))
+	routes := make([]Route, len(matches))
 	for mi, match := range matches {
 		f, problem := filters.forMatch(match)
 		if problem != "" {
@@ -211,7 +211,7 @@ func (b *compiler) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv
 			f.Redirect = nil
 		}
 		r := &routes[mi]
-		*r = gatewayRoute{
+		*r = Route{
 			Route: graph.Route{
 				Source:        graph.RouteSource{Kind: "HTTPRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
 				Match:         match,
@@ -219,7 +219,7 @@ func (b *compiler) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv
 				InvalidWeight: invalid,
 				Filters:       f.OrNil(),
 			},
-			age: ageOf(route.CreationTimestamp.Time),
+			Age: AgeOf(route.CreationTimestamp.Time),
 		}
 		if filters.unresolved || r.Filters != nil && r.Filters.Redirect != nil {
 			// Nothing is forwarded: the rule answers 500, or redirects.
@@ -262,7 +262,7 @@ func errorStatus(kind string) uint32 {
 // ruleBackends resolves the n backendRefs of an HTTP rule, given by index
 // with their filters (HTTPRoute and GRPCRoute spell them with different
 // types). problem names a backendRef filter the rule cannot be served with.
-func (b *compiler) ruleBackends(from backendOrigin, n int, at func(int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter), field string, c *compiledRules) ([]graph.WeightedCluster, uint32, string) {
+func (b *Compiler) ruleBackends(from backendOrigin, n int, at func(int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter), field string, c *Compiled) ([]graph.WeightedCluster, uint32, string) {
 	var buf [4]gatewayv1.BackendRef // most rules have a backendRef or two
 	refs := buf[:0]
 	var compiled []backendFilters // made only for a rule with backendRef filters
@@ -342,7 +342,7 @@ func unsupportedRuleFields(rule *gatewayv1.HTTPRouteRule, field string) string {
 }
 
 // ruleMatches compiles the matches of rule, appending them to matches. A
-// rule without matches matches every path, as the API's default
+// Rule without matches matches every path, as the API's default
 // ("PathPrefix /") says.
 func ruleMatches(rule *gatewayv1.HTTPRouteRule, field string, matches []graph.RouteMatch) ([]graph.RouteMatch, string) {
 	if len(rule.Matches) == 0 {

@@ -1,4 +1,4 @@
-package gatewayapi
+package rules
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
-// compileGRPCRouteRules turns the rules of a GRPCRoute into Routes. A gRPC
+// GRPCRoute turns the rules of a GRPCRoute into Routes. A gRPC
 // call is an HTTP/2 POST to "/<service>/<method>", so a method match is a
 // path match:
 //
@@ -32,7 +32,7 @@ import (
 // expression's as it stands in the path (without the anchors it loses, see
 // unanchor), none for a part left out. So a match of a method only ranks
 // after every match that names a service, however long the method, and a
-// rule without matches, or with headers only, ranks last.
+// Rule without matches, or with headers only, ranks last.
 //
 // The backends are spoken to in HTTP/2 without TLS (h2c), which gRPC needs;
 // package protocol rejects a backend whose appProtocol says otherwise.
@@ -40,7 +40,7 @@ import (
 // As for HTTPRoute, a rule that cannot be served as written is dropped, and
 // its valid matches answer 503 when the route has other rules to serve
 // (guards; see compileHTTPRouteRules).
-func (b *compiler) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRules {
+func (b *Compiler) GRPCRoute(route *gatewayv1.GRPCRoute) *Compiled {
 	c := newCompiledRules(len(route.Spec.Rules), func(i int) int { return len(route.Spec.Rules[i].Matches) })
 	from := backendOrigin{kind: "GRPCRoute", namespace: route.Namespace}
 	var g guards
@@ -61,7 +61,7 @@ func (b *compiler) compileGRPCRouteRules(route *gatewayv1.GRPCRoute) *compiledRu
 // compileGRPCRouteRule compiles one rule into its routes, one per match.
 // When the rule cannot be served, problem says why, and routes, if the
 // matches are valid, are the rule's guards.
-func (b *compiler) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules) ([]gatewayRoute, string) {
+func (b *Compiler) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *Compiled) ([]Route, string) {
 	matches := []grpcRouteMatch{{RouteMatch: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/"}}}}
 	if len(rule.Matches) > 0 {
 		matches = matches[:0]
@@ -82,13 +82,13 @@ func (b *compiler) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewa
 		routes = guardRoutes("GRPCRoute", route, ri, plain)
 	}
 	for i := range routes {
-		routes[i].grpcService, routes[i].grpcMethod = matches[i].service, matches[i].method
+		routes[i].GRPCService, routes[i].GRPCMethod = matches[i].service, matches[i].method
 	}
 	return routes, problem
 }
 
 // serveGRPCRouteRule compiles the rest of a rule whose matches are valid.
-func (b *compiler) serveGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *compiledRules, matches []grpcRouteMatch) ([]gatewayRoute, string) {
+func (b *Compiler) serveGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *Compiled, matches []grpcRouteMatch) ([]Route, string) {
 	if rule.SessionPersistence != nil {
 		return nil, field + ".sessionPersistence: session persistence is not supported by this version of Sesame."
 	}
@@ -102,10 +102,10 @@ func (b *compiler) serveGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv
 	if problem != "" {
 		return nil, problem
 	}
-	routes := make([]gatewayRoute, len(matches))
+	routes := make([]Route, len(matches))
 	for mi, match := range matches {
 		r := &routes[mi]
-		*r = gatewayRoute{
+		*r = Route{
 			Route: graph.Route{
 				Source:        graph.RouteSource{Kind: "GRPCRoute", Namespace: route.Namespace, Name: route.Name, Rule: ri, Match: mi},
 				Match:         match.RouteMatch,
@@ -113,7 +113,7 @@ func (b *compiler) serveGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv
 				InvalidWeight: invalid,
 				Filters:       filters.Filters.OrNil(),
 			},
-			age: ageOf(route.CreationTimestamp.Time),
+			Age: AgeOf(route.CreationTimestamp.Time),
 		}
 		if filters.unresolved {
 			r.Backends, r.InvalidWeight = nil, 0
@@ -141,8 +141,8 @@ func httpFilters(in []gatewayv1.GRPCRouteFilter) []gatewayv1.HTTPRouteFilter {
 
 // The API's own patterns for service and method names in Exact matches.
 var (
-	grpcService = regexp.MustCompile(`^(?i)\.?[a-z_][a-z_0-9]*(\.[a-z_][a-z_0-9]*)*$`)
-	grpcMethod  = regexp.MustCompile(`^[A-Za-z_][A-Za-z_0-9]*$`)
+	GRPCService = regexp.MustCompile(`^(?i)\.?[a-z_][a-z_0-9]*(\.[a-z_][a-z_0-9]*)*$`)
+	GRPCMethod  = regexp.MustCompile(`^[A-Za-z_][A-Za-z_0-9]*$`)
 )
 
 // grpcRouteMatch is a compiled GRPCRouteMatch: the match on requests, and
@@ -164,10 +164,10 @@ func grpcMatch(m *gatewayv1.GRPCRouteMatch) (grpcRouteMatch, string) {
 		}
 		switch typ := refs.ValueOr(mm.Type, string(gatewayv1.GRPCMethodMatchExact)); typ {
 		case string(gatewayv1.GRPCMethodMatchExact):
-			if service != "" && !grpcService.MatchString(service) {
+			if service != "" && !GRPCService.MatchString(service) {
 				return grpcRouteMatch{}, fmt.Sprintf("method.service: %q is not a gRPC service name.", report.Value(service))
 			}
-			if method != "" && !grpcMethod.MatchString(method) {
+			if method != "" && !GRPCMethod.MatchString(method) {
 				return grpcRouteMatch{}, fmt.Sprintf("method.method: %q is not a gRPC method name.", report.Value(method))
 			}
 			switch {

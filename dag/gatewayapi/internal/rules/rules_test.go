@@ -1,4 +1,4 @@
-package gatewayapi
+package rules
 
 import (
 	"strings"
@@ -55,7 +55,7 @@ func TestPathMatch(t *testing.T) {
 func TestUnsupportedRuleFields(t *testing.T) {
 	tests := []struct {
 		name string
-		rule gatewayv1.HTTPRouteRule
+		Rule gatewayv1.HTTPRouteRule
 		want string // substring; "" when the rule is supported
 	}{
 		{"plain rule", gatewayv1.HTTPRouteRule{}, ""},
@@ -65,7 +65,7 @@ func TestUnsupportedRuleFields(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := unsupportedRuleFields(&tt.rule, "spec.rules[0]")
+			got := unsupportedRuleFields(&tt.Rule, "spec.rules[0]")
 			if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
 				t.Errorf("unsupportedRuleFields = %q, want %q", got, tt.want)
 			}

@@ -1,4 +1,4 @@
-package gatewayapi
+package rules
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ import (
 )
 
 // compiledFilters are the filters of one HTTPRoute rule, before they meet the
-// rule's matches (a prefix rewrite needs the matched prefix).
+// Rule's matches (a prefix rewrite needs the matched prefix).
 type compiledFilters struct {
 	graph.Filters
 	// unresolved is true when an ExtensionRef names a filter Sesame does not
@@ -34,7 +34,7 @@ type compiledFilters struct {
 // filter the rule cannot be served with; then the rule is dropped. Filters
 // whose only fault is an unresolvable reference (a mirror's Service) are
 // left out and reported through c instead, as the spec keeps the rule.
-func (b *compiler) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRouteFilter, field string, c *compiledRules) (compiledFilters, string) {
+func (b *Compiler) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRouteFilter, field string, c *Compiled) (compiledFilters, string) {
 	var out compiledFilters
 	seen := map[gatewayv1.HTTPRouteFilterType]bool{}
 	for i := range filters {
@@ -313,7 +313,7 @@ func pathModifier(p *gatewayv1.HTTPPathModifier, field string) (*graph.PathRewri
 
 // mirror resolves a RequestMirror filter. An unusable backend is reported in
 // ResolvedRefs and the mirror left out; the rule still serves.
-func (b *compiler) mirror(from backendOrigin, f *gatewayv1.HTTPRequestMirrorFilter, at string, c *compiledRules) (*graph.Mirror, string) {
+func (b *Compiler) mirror(from backendOrigin, f *gatewayv1.HTTPRequestMirrorFilter, at string, c *Compiled) (*graph.Mirror, string) {
 	if f == nil {
 		return nil, "requestMirror is missing."
 	}
