@@ -1,8 +1,8 @@
-// Package dag builds the routing graph of a translation: which Gateway
-// listeners, HTTPProxy and Ingress hosts Envoy serves, which routes attach to
-// them under which hostnames, which Services receive the traffic, and the
-// status every object in scope should get (for Ingresses, whose status has no
-// conditions, the Events a controller should record).
+// Package dag builds the routing graph of a translation (package graph):
+// which Gateway listeners, HTTPProxy and Ingress hosts Envoy serves, which
+// routes attach to them under which hostnames, which Services receive the
+// traffic, and the status every object in scope should get (for Ingresses,
+// whose status has no conditions, the Events a controller should record).
 //
 // Build(input, options) is a pure function: it reads no clock (the status
 // time is Options.Now), file or network, never modifies its input, and gives
@@ -16,74 +16,24 @@
 // GOMAXPROCS allows; the Graph does not depend on how many.
 // It is safe to call Build concurrently.
 //
-// # What this version translates
+// # The pipeline
 //
-// Gateway API objects are described here; HTTPProxy in httpproxy.go, Ingress
-// and layering in the sections below.
+// Build runs the source packages, each of which imports none of the
+// others, and merges what they give:
 //
-// GatewayClass (by spec.controllerName); Gateway with HTTP, HTTPS and TLS
-// listeners, merged per port by package listenermerge; HTTPProxy (see its
-// section below); HTTPS listeners
-// terminate TLS with kubernetes.io/tls Secrets; TLS listeners pass TLS
-// through or terminate it and forward streams by SNI; HTTPRoute and
-// GRPCRoute on HTTP and HTTPS listeners; TLSRoute on TLS listeners;
-// ReferenceGrant for cross-namespace backends and certificates; Namespace
-// labels for allowedRoutes selectors; Services and EndpointSlices.
+//	objects -> gatewayapi, httpproxy, ingress -> layer contributions -> merge (here) -> graph.Graph -> xdsgen
 //
-// HTTPRoute: path (Exact, PathPrefix by whole segments, RegularExpression),
-// header, query parameter and method matches in the spec's precedence
-// (Exact path, then regular expression, then the longest prefix, then
-// method, more headers, more query parameters, the older route, namespace and
-// name, rule and match order); weighted Service backendRefs; the filters
-// RequestHeaderModifier and ResponseHeaderModifier (on rules and on
-// backendRefs), RequestRedirect, URLRewrite, RequestMirror, and ExtensionRef
-// (unknown to Sesame, so answered 500 as the spec requires: on a rule, its
-// requests, redirect or not; on a backendRef, that backend's share);
-// timeouts (GEP-2257 durations only). GRPCRoute: service and method matches
-// (as HTTP/2 paths), header matches, in the spec's precedence (more
-// characters of service, then of method, then more headers, then the older
-// route, namespace and name, rule and match order), its filters, and
-// backends spoken to over h2c.
-//
-// Rules that cannot be served as written (CORS, ExternalAuth, retries,
-// session persistence, invalid values) are dropped whole and named in a
-// PartiallyInvalid condition ("Dropped Rule"), or in Accepted=False when no
-// rule is left. A dropped rule's valid matches stay and answer 500 (503 for
-// GRPCRoute), so that its requests do not fall through to the route's other
-// rules: a path whose ExternalAuth Sesame cannot apply is not served
-// without it. The spec describes dropping; this is what it asks of an
-// unresolved filter, and what Envoy Gateway does for invalid filters.
-// Values Envoy would refuse (header values and paths with CR, LF or NUL,
-// weights beyond the API's range) are refused here, rule by rule: Envoy
-// refuses a route table whole. Methods are the API's nine, and a header
-// filter may act on a header once across set, add and remove (its rule,
-// which Sesame reads as overriding HTTPHeader's "subsequent entries ... MUST
-// be ignored"). Listeners of other protocols get Accepted=False with reason
-// UnsupportedProtocol.
-//
-// Backends: the protocol Envoy speaks to each Service port comes from
-// package protocol (appProtocol on the Service and its EndpointSlices, and
-// the route kind); a backend whose protocol the route cannot use is
-// ResolvedRefs=False with reason UnsupportedProtocol, and is invalid.
-//
-// Conflicts: of two routes with identical matches on one hostname the older
-// wins (seeds; then namespace/name, as v1 breaks ties). The seeds leave the
-// loser's conflicting rule out; Sesame leaves out only the matches that
-// lose, on the hostnames where they lose, since the rule's other matches
-// and hostnames conflict with nothing. The loser's Accepted message names
-// the winner of each, or, when nothing of it is left, it gets
-// Accepted=False with the Sesame reason Conflicted. Not PartiallyInvalid,
-// as the seeds have it: v1 says that "MUST NOT be set if a Route is fully
-// valid". Of an HTTPRoute and a GRPCRoute whose hostnames intersect on a
-// listener, only the older is accepted (v1).
-//
-// When some backendRefs of a rule are invalid, their share of the traffic is
-// answered 500 (HTTP) or refused (TLS), as the spec requires; a rule with no
-// valid backend answers 500 for all of it.
-//
-// # Ingress
-//
-// Package ingress translates Ingresses; its documentation has the rules.
+// Package gatewayapi turns the Gateway API objects into Listeners for the
+// served Gateways' ports; package httpproxy and package ingress turn
+// HTTPProxies and Ingresses into hosts (layer.Served) for the ingress
+// ports. The three share only what package refs resolves (Services and
+// their clusters, Secrets, ReferenceGrants) and the contract of package
+// layer. This package holds the rules where the APIs meet: placement of
+// the hosts on the ingress ports, layering them with the Gateways on a
+// shared port, the precedence of identical matches, and the hostnames
+// HTTPProxy roots own. Each source package's documentation has its own
+// rules; the Gateway API's also says where the design seeds and Gateway
+// API v1 differ.
 //
 // # Layering: Gateway API, HTTPProxy and Ingress on one port
 //
@@ -147,79 +97,10 @@
 // Gateway API status is never changed by layering: nothing a Gateway serves
 // is lost. Resources layering adds to a Gateway's are named "ingress/...".
 //
-// # Listeners, ports and Envoy
+// # HTTPProxy and Ingress
 //
-// Each port of a Gateway becomes one Listener of the graph. An HTTP port has
-// one set of virtual hosts. A secure port has a FilterChain per HTTPS
-// listener (its hostname as SNI, its certificates, its own virtual hosts,
-// and 421 virtual hosts for the other HTTPS listeners' hostnames, as the spec
-// advises for misdirected requests) and per TLSRoute on a TLS listener (the
-// route's SNI hostnames within the listener's). Listener Isolation holds on
-// both: a hostname a more specific listener on the port claims never serves a
-// less specific listener's routes. Options.BindPorts maps the Gateway's port
-// to the port Envoy binds (seed: 80 and 443 reach Envoy on 8080 and 8443);
-// names and status keep the Gateway's port.
-//
-// # The seeds and Gateway API v1
-//
-// Seeds 000/001 describe Gateway API support before v1. Where they differ the
-// v1 spec (sigs.k8s.io/gateway-api v1.6.3, apis/v1) governs, and the seeds'
-// rules are kept where the spec is silent:
-//
-//   - Seed condition "Admitted" is v1 "Accepted"; the seeds' per-port
-//     ListenerStatus is v1's per-listener status (listener order as in spec).
-//   - Seed RouteBindingSelector and RouteGateways are v1 allowedRoutes (on the
-//     listener) and parentRefs (on the route).
-//   - Seed: one Gateway describes one Envoy deployment, and of several
-//     GatewayClasses or Gateways for one controller the oldest is used. v1 is
-//     silent, so Sesame keeps this by default: the others get Accepted=False,
-//     a GatewayClass with reason Unsupported, a Gateway with the Sesame reason
-//     NotSelected (no v1 reason describes it), and routes naming them are
-//     told. Options.AllGateways serves every Gateway of the class instead
-//     (the seeds' rejected alternative), each into separately named
-//     resources.
-//   - Seed: conflicting listeners are "both rejected". v1 agrees ("ALL
-//     indistinct Listeners must not be accepted") and adds that the Gateway
-//     stays accepted while one distinct listener is left, with reason
-//     ListenersNotValid naming accepted and rejected listeners.
-//   - Seed: a wildcard hostname matches a single label. v1: a suffix match of
-//     one or more labels. Gateway API objects use v1's rule (hostmatch.Suffix).
-//   - Seed: listeners identical but for TLS settings conflict. v1: TLS never
-//     makes listeners distinct. Same outcome: a HostnameConflict.
-//   - Seed TLS model: a Gateway listener's tls is a default that HTTPRoutes
-//     may override (tls.routeOverride, RouteTLSConfig). Neither field exists in
-//     v1: certificates belong to the listener (tls.certificateRefs), routes
-//     carry none. Sesame follows v1; the seeds' test matrix for route
-//     overrides has nothing left to test. The seeds' "different TLS config on
-//     the same hostname is a conflict" stays, as HostnameConflict.
-//   - Seed: Listeners that refer to other route kinds than HTTPRoute or
-//     TLSRoute are ignored with a condition. v1: ResolvedRefs=False with
-//     InvalidRouteKinds, naming the kinds, and supportedKinds lists the rest.
-//   - Seed: TLSRoute "only allows simple routing based on SNI", implemented
-//     per the spec. Where two TLSRoutes ask for one SNI hostname on a
-//     listener, the seeds' rule for route conflicts applies: the oldest wins,
-//     and a route left with nothing gets Accepted=False with the Sesame
-//     reason HostnameTaken naming the winner.
-//   - Seed: the external port can differ from the port Envoy binds
-//     (Options.BindPorts); the seeds' redirect rule for that port belongs to
-//     the RequestRedirect filter, which comes with the HTTP routing work.
-//   - Seed: spec.addresses is ignored and status.addresses is not written;
-//     Sesame keeps this, as it does not own the Envoy Service.
-//   - Seed: objects out of scope keep whatever status they have. Sesame writes
-//     no status for GatewayClasses of other controllers, Gateways of other
-//     classes, or parentRefs naming Gateways it does not serve.
-//
-// Two rules are Sesame's own, where neither text decides: a route with an
-// invalid hostname is not accepted at all (dropping only that hostname could
-// leave none, which would widen the route to every host), and a listener with
-// a hostname always gets a virtual host, even with no routes, so that its
-// hostname answers 404 instead of reaching a more general listener's routes
-// (Listener Isolation).
-//
-// # HTTPProxy
-//
-// Package httpproxy translates HTTPProxies; its documentation has the
-// rules. Where an HTTPProxy root's hostname bounds what Ingresses may add is
-// a cross-API rule, and is this package's (hostclaims.go).
+// Packages httpproxy and ingress translate them; their documentation has
+// the rules. Where an HTTPProxy root's hostname bounds what Ingresses may
+// add is a cross-API rule, and is this package's (hostclaims.go).
 
 package dag
