@@ -102,5 +102,4 @@
 // Packages httpproxy and ingress translate them; their documentation has
 // the rules. Where an HTTPProxy root's hostname bounds what Ingresses may
 // add is a cross-API rule, and is this package's (hostclaims.go).
-
 package dag

@@ -1,5 +1,3 @@
-// Package checktest helps the source packages' tests check the problems
-// their validation gives.
 package checktest
 
 import (

@@ -1,0 +1,18 @@
+// Package manifest reads Kubernetes objects from YAML or JSON streams, the way
+// kubectl reads a manifest: documents separated by "---", each with an
+// apiVersion and kind, and v1 List documents whose items are objects.
+//
+// Decoding is strict about what it cannot understand and lenient about what it
+// does not need. A document that is not YAML, that has no apiVersion or kind,
+// or that has a field of the wrong type is skipped and reported, naming the
+// source, the document's position and the field's path with its list indexes
+// (spec.listeners[0].port); the other documents are still decoded, and so are
+// the other items of a List. A well-formed object of a kind Sesame does not
+// translate is skipped with a warning, so a whole cluster dump can be fed in.
+// Unknown fields of known kinds are ignored, as the API server would prune
+// them.
+//
+// A Decoder reads within Limits on the size of a document, the length of a
+// value and the number of objects, checked before the costly work they
+// bound; the defaults are above anything a real cluster stores.
+package manifest
