@@ -1,3 +1,3 @@
-// Package checktest helps the source packages' tests check the problems
-// their validation gives.
+// Package checktest holds what the source packages' tests share: the check of
+// the problems their validation gives, and an index of test objects.
 package checktest
