@@ -4,21 +4,15 @@ import (
 	"context"
 	"sync"
 
-	"github.com/projectsesame/sesame/dag/gatewayapi"
-
-	"github.com/projectsesame/sesame/dag/httpproxy"
-	"github.com/projectsesame/sesame/dag/layer"
-
-	"github.com/projectsesame/sesame/dag/ingress"
-
-	"github.com/projectsesame/sesame/dag/internal/refs"
-
-	"github.com/projectsesame/sesame/dag/internal/report"
-
-	"github.com/projectsesame/sesame/dag/graph"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi"
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/httpproxy"
+	"github.com/projectsesame/sesame/dag/ingress"
+	"github.com/projectsesame/sesame/dag/internal/refs"
+	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/dag/layer"
 	"github.com/projectsesame/sesame/internal/parallel"
 )
 

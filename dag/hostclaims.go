@@ -42,10 +42,8 @@ package dag
 import (
 	"slices"
 
-	"github.com/projectsesame/sesame/dag/layer"
-
 	"github.com/projectsesame/sesame/dag/graph"
-
+	"github.com/projectsesame/sesame/dag/layer"
 	"github.com/projectsesame/sesame/hostmatch"
 )
 

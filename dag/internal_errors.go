@@ -3,18 +3,14 @@ package dag
 import (
 	"slices"
 
-	"github.com/projectsesame/sesame/dag/httpproxy"
-
-	"github.com/projectsesame/sesame/dag/ingress"
-
-	"github.com/projectsesame/sesame/dag/internal/report"
-
-	"github.com/projectsesame/sesame/dag/graph"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/httpproxy"
+	"github.com/projectsesame/sesame/dag/ingress"
+	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/internal/quote"
 )
 

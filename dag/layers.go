@@ -63,10 +63,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/projectsesame/sesame/dag/layer"
-
 	"github.com/projectsesame/sesame/dag/graph"
-
+	"github.com/projectsesame/sesame/dag/layer"
 	"github.com/projectsesame/sesame/hostmatch"
 )
 

@@ -6,10 +6,8 @@ import (
 	"testing"
 
 	"github.com/projectsesame/sesame/dag/gatewayapi"
-
-	"github.com/projectsesame/sesame/dag/layer"
-
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/layer"
 )
 
 func TestSelectHost(t *testing.T) {

@@ -34,17 +34,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/projectsesame/sesame/dag/httpproxy"
-
-	"github.com/projectsesame/sesame/dag/ingress"
-
-	"github.com/projectsesame/sesame/dag/layer"
-
-	"github.com/projectsesame/sesame/dag/internal/report"
-
-	"github.com/projectsesame/sesame/dag/graph"
-
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/httpproxy"
+	"github.com/projectsesame/sesame/dag/ingress"
+	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/dag/layer"
 )
 
 // placer collects the notices of one placement.

@@ -5,15 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/projectsesame/sesame/dag/gatewayapi"
-
-	"github.com/projectsesame/sesame/dag/layer"
-
-	"github.com/projectsesame/sesame/dag/internal/report"
-
-	"github.com/projectsesame/sesame/dag/graph"
-
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame/dag/gatewayapi"
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/dag/layer"
 )
 
 func TestChainFor(t *testing.T) {

@@ -4,10 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/projectsesame/sesame/dag/gatewayapi"
-
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/dag/layer"

@@ -7,8 +7,9 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	typev3 "github.com/envoyproxy/go-control-plane/envoy/type/v3"
 	"github.com/google/go-cmp/cmp"
-	"github.com/projectsesame/sesame/dag/graph"
 	"google.golang.org/protobuf/testing/protocmp"
+
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 // TestPrefixRewrite applies the generated regex rewrite the way Envoy does

@@ -3,8 +3,9 @@ package xdsgen
 import (
 	"testing"
 
-	"github.com/projectsesame/sesame/dag/graph"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 // TestLayeredNames: what layering adds to a Gateway's port is named

@@ -4,8 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"github.com/projectsesame/sesame/dag/graph"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 // Single names are allocated at their exact length: a longer guess would

@@ -3,8 +3,9 @@ package xdsgen
 import (
 	"testing"
 
-	"github.com/projectsesame/sesame/dag/graph"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 // TestProblemSource reads back the object of each kind of message from the

@@ -3,10 +3,9 @@ package gatewayapi
 import (
 	"slices"
 
-	"github.com/projectsesame/sesame/dag/graph"
-
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/hostmatch"
 )
 

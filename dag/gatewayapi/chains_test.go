@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
-
-	"github.com/projectsesame/sesame/dag/graph"
-
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 func testListener(name string, protocol gatewayv1.ProtocolType, hostname string) *listener {

@@ -5,12 +5,11 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
 	"github.com/projectsesame/sesame/internal/parallel"
 )
 

@@ -7,10 +7,8 @@ import (
 	"time"
 
 	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
-
-	"github.com/projectsesame/sesame/dag/internal/report"
-
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/report"
 )
 
 func TestDropConflicts(t *testing.T) {

@@ -6,18 +6,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
-
-	"github.com/projectsesame/sesame/dag/layer"
-
-	"github.com/projectsesame/sesame/dag/internal/order"
-
-	"github.com/projectsesame/sesame/dag/internal/report"
-
-	"github.com/projectsesame/sesame/dag/graph"
-
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/order"
+	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/dag/layer"
 	"github.com/projectsesame/sesame/hostmatch"
 )
 

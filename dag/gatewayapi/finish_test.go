@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
-
 	"github.com/projectsesame/sesame/dag/graph"
 )
 

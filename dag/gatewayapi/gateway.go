@@ -5,11 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/projectsesame/sesame/dag/internal/report"
-
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/listenermerge"
 )

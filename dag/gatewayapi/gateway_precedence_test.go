@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
-
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/layer"
 )

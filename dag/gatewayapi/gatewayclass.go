@@ -3,10 +3,10 @@ package gatewayapi
 import (
 	"fmt"
 
-	"github.com/projectsesame/sesame/dag/internal/order"
-
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/dag/internal/order"
 )
 
 // classSelection is the outcome of selectGatewayClass.

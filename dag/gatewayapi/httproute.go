@@ -1,11 +1,11 @@
 package gatewayapi
 
 import (
-	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
-	"github.com/projectsesame/sesame/dag/graph"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/parallel"
 )
 

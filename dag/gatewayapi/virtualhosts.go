@@ -4,9 +4,7 @@ import (
 	"slices"
 
 	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
-
 	"github.com/projectsesame/sesame/dag/graph"
-
 	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/parallel"
 )

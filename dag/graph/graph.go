@@ -4,8 +4,9 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/projectsesame/sesame/hostmatch"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame/hostmatch"
 )
 
 // Graph is the routing graph of one translation: what Envoy should do, with

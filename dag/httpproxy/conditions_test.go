@@ -6,11 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/projectsesame/sesame/dag/graph"
-
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 type mc = contourv1.MatchCondition

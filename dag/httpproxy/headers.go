@@ -35,13 +35,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/projectsesame/sesame/dag/internal/check"
-
-	"github.com/projectsesame/sesame/dag/internal/report"
-
-	"github.com/projectsesame/sesame/dag/graph"
-
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/check"
+	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/internal/re2"
 )
 

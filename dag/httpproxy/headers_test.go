@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/projectsesame/sesame/dag/graph"
-
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 type hc = contourv1.HeaderMatchCondition

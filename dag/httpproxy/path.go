@@ -48,9 +48,7 @@ import (
 	"strings"
 
 	"github.com/projectsesame/sesame/dag/internal/check"
-
 	"github.com/projectsesame/sesame/dag/internal/report"
-
 	"github.com/projectsesame/sesame/internal/re2"
 )
 

@@ -4,11 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/projectsesame/sesame/dag/layer"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag/graph"
-
-	"k8s.io/apimachinery/pkg/types"
+	"github.com/projectsesame/sesame/dag/layer"
 )
 
 func placeRoute(field string, permitInsecure bool) orderedRoute {

@@ -5,10 +5,9 @@ import (
 	"testing"
 	"time"
 
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/checktest"
-
-	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
 
 func TestProxyDuration(t *testing.T) {

@@ -20,10 +20,9 @@ package httpproxy
 import (
 	"fmt"
 
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/report"
-
-	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 )
 
 // compileRoute compiles spec.routes[i] of p under grant g. ok is false when

@@ -24,15 +24,12 @@ package httpproxy
 import (
 	"fmt"
 
-	"github.com/projectsesame/sesame/dag/internal/refs"
-
-	"github.com/projectsesame/sesame/dag/internal/report"
-
-	"github.com/projectsesame/sesame/dag/graph"
-
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/refs"
+	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/protocol"
 )
 

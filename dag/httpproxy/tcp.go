@@ -22,11 +22,10 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/projectsesame/sesame/dag/graph"
-
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 // tcpProxy follows the TCP proxy of root p to the services that serve it,

@@ -30,12 +30,11 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/internal/report"
-
 	"k8s.io/apimachinery/pkg/types"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/report"
 )
 
 // maxIncludeVisits bounds the includes one root follows, counting a proxy

@@ -36,18 +36,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/projectsesame/sesame/dag/internal/check"
-
-	"github.com/projectsesame/sesame/dag/internal/refs"
-
-	"github.com/projectsesame/sesame/dag/internal/report"
-
-	"github.com/projectsesame/sesame/dag/graph"
-
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/check"
+	"github.com/projectsesame/sesame/dag/internal/refs"
+	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/protocol"
 )
 

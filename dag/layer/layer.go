@@ -5,10 +5,11 @@ import (
 	"slices"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/hostmatch"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // Layer is where configuration comes from; a lower layer takes precedence.

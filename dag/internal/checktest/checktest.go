@@ -4,9 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/projectsesame/sesame/dag/internal/refs"
 	corev1 "k8s.io/api/core/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/dag/internal/refs"
 )
 
 // ProblemChecked checks the problem a table case got against the one it

@@ -10,10 +10,10 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/protocol"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // WeightSumProblem says why Envoy would refuse weights that add up to

@@ -8,10 +8,10 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/report"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // TLSSecret reads a kubernetes.io/tls Secret and checks that its

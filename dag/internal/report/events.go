@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/projectsesame/sesame/dag/graph"
-
 	"github.com/projectsesame/sesame/internal/quote"
 )
 

@@ -3,15 +3,12 @@ package rules
 import (
 	"fmt"
 
-	"github.com/projectsesame/sesame/dag/internal/refs"
-
-	"github.com/projectsesame/sesame/dag/internal/report"
-
-	"github.com/projectsesame/sesame/dag/graph"
-
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/refs"
+	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/protocol"
 )
 

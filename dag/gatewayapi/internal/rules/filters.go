@@ -7,16 +7,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/projectsesame/sesame/dag/internal/check"
-
-	"github.com/projectsesame/sesame/dag/internal/refs"
-
-	"github.com/projectsesame/sesame/dag/internal/report"
-
-	"github.com/projectsesame/sesame/dag/graph"
-
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/check"
+	"github.com/projectsesame/sesame/dag/internal/refs"
+	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/hostmatch"
 )
 

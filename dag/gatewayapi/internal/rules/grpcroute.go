@@ -4,15 +4,12 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/projectsesame/sesame/dag/internal/check"
-
-	"github.com/projectsesame/sesame/dag/internal/refs"
-
-	"github.com/projectsesame/sesame/dag/internal/report"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/dag/graph"
-
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"github.com/projectsesame/sesame/dag/internal/check"
+	"github.com/projectsesame/sesame/dag/internal/refs"
+	"github.com/projectsesame/sesame/dag/internal/report"
 )
 
 // GRPCRoute turns the rules of a GRPCRoute into Routes. A gRPC

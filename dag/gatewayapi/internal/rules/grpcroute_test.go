@@ -7,10 +7,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/projectsesame/sesame/dag/graph"
-
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/re2"
 )
 

@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/projectsesame/sesame/dag/internal/check"
-
-	"github.com/projectsesame/sesame/dag/internal/report"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/dag/graph"
-
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"github.com/projectsesame/sesame/dag/internal/check"
+	"github.com/projectsesame/sesame/dag/internal/report"
 )
 
 // compileMatch turns one HTTPRouteMatch into a RouteMatch, or says what is

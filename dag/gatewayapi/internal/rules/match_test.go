@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/checktest"
-
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
 func TestCompileMatch(t *testing.T) {

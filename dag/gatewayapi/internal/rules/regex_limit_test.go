@@ -4,10 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/projectsesame/sesame/dag/internal/check"
-
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/dag/internal/check"
 	"github.com/projectsesame/sesame/internal/re2"
 )
 

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/projectsesame/sesame/dag/graph"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 // Compiled is what a route's rules become: the routes that can be

@@ -3,8 +3,9 @@ package rules
 import (
 	"fmt"
 
-	"github.com/projectsesame/sesame/dag/graph"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 // TLSRoute turns the rule of a TLSRoute into a TCPRoute. The API
