@@ -120,11 +120,11 @@ func (c *compilation) compile(route metav1.Object) *rules.Compiled {
 	switch route := route.(type) {
 	case *gatewayv1.HTTPRoute:
 		if namesServedGateway(route.Spec.ParentRefs, route.Namespace, c.gateways) {
-			compiled = c.b.HTTPRoute(route)
+			compiled = c.b.compiler.HTTPRoute(route)
 		}
 	case *gatewayv1.GRPCRoute:
 		if namesServedGateway(route.Spec.ParentRefs, route.Namespace, c.gateways) {
-			compiled = c.b.GRPCRoute(route)
+			compiled = c.b.compiler.GRPCRoute(route)
 		}
 	}
 	if compiled != nil {

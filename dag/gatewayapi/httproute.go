@@ -52,7 +52,7 @@ func (b *Builder) attachGRPCRoute(gateways map[types.NamespacedName]*gateway, ro
 func (b *Builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.TLSRoute) {
 	var compiled *rules.Compiled
 	if namesServedGateway(route.Spec.ParentRefs, route.Namespace, gateways) {
-		compiled = b.TLSRoute(route)
+		compiled = b.compiler.TLSRoute(route)
 	}
 	b.attachAndReport(gateways, &routeObject{
 		kind: "TLSRoute", meta: route, spec: &route.Spec.CommonRouteSpec, hostnames: route.Spec.Hostnames,

@@ -48,7 +48,7 @@ func (o Options) bindPort(port int32) int32 {
 // Build.
 type Builder struct {
 	// compiler compiles the rules of routes.
-	*rules.Compiler
+	compiler *rules.Compiler
 	// ctx stops the Build when done (BuildContext).
 	ctx   context.Context
 	opts  Options
@@ -73,7 +73,7 @@ type Builder struct {
 
 // NewBuilder returns a builder for the Gateway API objects of one Build.
 func NewBuilder(ctx context.Context, opts Options, index *refs.Index) *Builder {
-	b := &Builder{Compiler: &rules.Compiler{Index: index}, ctx: ctx, opts: opts, index: index, unserved: map[types.NamespacedName]string{}}
+	b := &Builder{compiler: &rules.Compiler{Index: index}, ctx: ctx, opts: opts, index: index, unserved: map[types.NamespacedName]string{}}
 	b.attached = &attachRuns{}
 	return b
 }
