@@ -52,7 +52,7 @@
 //	                             /     -> web
 //
 // Within a layer nothing changes: Gateway virtual hosts keep their
-// fall-through order (finish.go), HTTPProxy routes their order
+// fall-through order (package gatewayapi, finish.go), HTTPProxy routes their order
 // (package httpproxy, order.go), which the precedence key below agrees with for
 // every pair of routes that can match the same request.
 

@@ -8,7 +8,7 @@
 // HTTPProxy above Ingress, and on each port:
 //
 //   - When no served Gateway binds the port, the layers get a Listener of
-//     their own (Gateway zero), merged as layers.go and chains.go describe:
+//     their own (Gateway zero), merged as layers.go and place_chains.go describe:
 //     an HTTPProxy and an Ingress for one fqdn share its virtual host, the
 //     HTTPProxy winning identical matches and the TLS certificate.
 //   - When a served Gateway's listener binds the same port with the same

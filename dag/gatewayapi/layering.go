@@ -7,7 +7,7 @@ import (
 
 // hostRun is a run of routes of a Gateway virtual host attached under one
 // hostname: Routes[runs[k-1].end:runs[k].end] under runs[k].hostname.
-// Layering (layers.go) reads them to tell a route of the virtual host's
+// Layering (package dag, layers.go) reads them to tell a route of the virtual host's
 // hostname from one that falls through from a wider hostname.
 type hostRun struct {
 	hostname string

@@ -78,8 +78,9 @@ type ingressBuild struct {
 	hosts  map[string]*ingressHost
 	// tls holds, per host, the claim that serves it over TLS.
 	tls map[string]*ingressTLSClaim
-	// claims are the hostnames HTTPProxy roots own (package dag, hostclaims.go);
-	// refusals what the roots are told of Ingresses refused for them.
+	// claims are the hostnames HTTPProxy roots own (package dag,
+	// hostclaims.go); refusals what the roots are told of Ingresses
+	// refused for them.
 	claims   layer.Claims
 	refusals []layer.Notice
 }
