@@ -8,7 +8,7 @@
 // delegated to team-a, or an exact "/login" beside the root's routes, and
 // the containment delegation promises would not hold. So:
 //
-//   - A hostname an HTTPProxy root claims (rootClaims: its fqdn; for a
+//   - A hostname an HTTPProxy root claims (layer.Claims: its fqdn; for a
 //     wildcard root "*.example.com", also every name one label under it
 //     that no root claims exactly) is owned by the root's namespace.
 //   - An Ingress rule or spec.tls entry for an owned hostname is served

@@ -15,7 +15,7 @@
 //     catch-all routes still reach hostnames another layer made more
 //     specific.
 //  2. Identical matches (the same path type and value, method, headers and
-//     query conditions, see layerKey): of routes that select the same
+//     query conditions, see layer.MatchKey): of routes that select the same
 //     requests, the one attached under the more specific hostname wins,
 //     as the Gateway API ranks hostnames first; under the same hostname,
 //     the higher layer wins: Gateway API over HTTPProxy over Ingress (seeds
@@ -32,7 +32,7 @@
 //     shadowed by a shorter one from another; ties go to the higher layer,
 //     then to each layer's own order. GRPCRoute routes, which the spec ranks
 //     by service and method instead, come first when they name one, and rank
-//     as the prefix "/" they are when they do not (grpcPrecedence).
+//     as the prefix "/" they are when they do not (layer.GRPCPrecedence).
 //
 // Worked example, one HTTP port:
 //

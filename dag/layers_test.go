@@ -78,7 +78,7 @@ func TestLayerKey(t *testing.T) {
 	r := route(graph.PathPrefix, "/a", wild, x)
 	layer.MatchKey(r, "*.example.com")
 	if len(r.Match.Headers) != 2 {
-		t.Error("layerKey changed the route")
+		t.Error("layer.MatchKey changed the route")
 	}
 }
 

@@ -55,7 +55,7 @@ type Builder struct {
 	index *refs.Index
 	// routeStatus completes route status once every route is placed: a
 	// route learns only at the end whether an older one took its matches
-	// (compiledRules.lost).
+	// (rules.Compiled.Lost).
 	routeStatus []pendingRouteStatus
 	// unserved holds the Gateways this controller is responsible for but does
 	// not serve, with the reason, so that routes naming them learn why.

@@ -37,7 +37,7 @@ func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
 			}
 		}
 	}
-	// what gatewayLayering.hosts makes of a route under hostname ""
+	// what Layering.Hosts makes of a route under hostname ""
 	precedenceOf := func(r *rules.Route) layer.Precedence {
 		if r.Source.Kind == "GRPCRoute" {
 			return layer.GRPCPrecedence(&r.Route, int(r.GRPCService), int(r.GRPCMethod))

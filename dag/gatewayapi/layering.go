@@ -15,7 +15,7 @@ type hostRun struct {
 }
 
 // grpcNames are the lengths of the service and the method a GRPCRoute
-// route's match names (gatewayRoute.grpcService, grpcMethod).
+// route's match names (rules.Route.GRPCService, GRPCMethod).
 type grpcNames struct{ service, method uint16 }
 
 // attachRuns records, listener by listener, under which hostname the routes

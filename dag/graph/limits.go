@@ -7,7 +7,7 @@
 // refuses the whole status write. So:
 //
 //   - a value a message quotes is cut to its first MaxQuoted bytes, with a
-//     marker saying how long it was (userValue), at the places that quote
+//     marker saying how long it was (report.Value), at the places that quote
 //     values of unbounded length (paths, regular expressions, header and
 //     query values, rewrites; hostnames and names are bounded by
 //     validation);

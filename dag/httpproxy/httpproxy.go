@@ -135,7 +135,7 @@ func (o Options) rootAllowed(namespace string) bool {
 }
 
 // Build translates every HTTPProxy into the hosts its roots
-// serve, for placement; writeStatus writes their status afterwards. It
+// serve, for placement; Status writes their status afterwards. It
 // returns nil when there are none.
 func Build(in []*contourv1.HTTPProxy, opts Options, index *refs.Index) *Result {
 	if len(in) == 0 {

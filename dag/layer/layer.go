@@ -67,7 +67,7 @@ type Route struct {
 // query conditions. It is Gateway API precedence (package gatewayapi, sortRoutes) read so that
 // HTTPProxy's own order agrees with it: an HTTPProxy wildcard prefix ranks
 // as a prefix by the literal text before its first "*". A GRPCRoute's
-// Routes rank by service and method characters instead (grpcPrecedence).
+// Routes rank by service and method characters instead (GRPCPrecedence).
 type Precedence struct {
 	Rank               int
 	Service, Method    int // characters of a GRPCRoute match (rank grpcNamed)

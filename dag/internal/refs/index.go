@@ -22,16 +22,16 @@ type Index struct {
 	secrets         map[types.NamespacedName]*corev1.Secret
 	Namespaces      map[string]*corev1.Namespace
 	referenceGrants map[string][]*gatewayv1.ReferenceGrant // by namespace
-	// secret holds the Secrets read as certificates (tlsSecret), so that
+	// secret holds the Secrets read as certificates (TLSSecret), so that
 	// each is read and checked once.
 	secret map[types.NamespacedName]*graph.Secret
 	// Shared, while routes compile in parallel, guards the clusters of
-	// indexed Services (see clusterOf).
+	// indexed Services (see ClusterOf).
 	Shared *sync.Mutex
 }
 
 // NewIndex indexes everything but Services and their
-// EndpointSlices, the most numerous objects, which indexServices adds:
+// EndpointSlices, the most numerous objects, which IndexServices adds:
 // Build lets that run beside the Gateways, which do not use them.
 //
 // Each kind takes one pass, without sorting: of objects sharing a name,
@@ -87,7 +87,7 @@ func (idx *Index) IndexServices(services []*corev1.Service, slices []*discoveryv
 
 // Service is a Service with what translation finds by it: its
 // EndpointSlices (those whose kubernetes.io/service-name label names it),
-// and the Clusters routes made of its ports (see clusterOf). Keeping them
+// and the Clusters routes made of its ports (see ClusterOf). Keeping them
 // together makes resolving a backendRef one map lookup.
 type Service struct {
 	*corev1.Service

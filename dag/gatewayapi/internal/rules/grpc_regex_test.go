@@ -79,7 +79,7 @@ func TestUnanchor(t *testing.T) {
 }
 
 // FuzzUnanchor checks, for any expression grpcMatch lets through to
-// unanchor (checkRegex) and that unanchor accepts, that the result
+// unanchor (check.Regex) and that unanchor accepts, that the result
 // parses, has no anchor left, and matches exactly the whole names the
 // expression did: removing anchors at the edges of a whole-name match
 // changes nothing but where the expression can stand.

@@ -46,6 +46,6 @@ func TestRegexLength(t *testing.T) {
 	// At the limit, the expression is parsed and measured as before.
 	atLimit := "[" + strings.Repeat("a", re2.MaxLength-2) + "]"
 	if p := check.Regex(atLimit); p != "" {
-		t.Errorf("checkRegex(%d bytes, one class) = %q, want none", len(atLimit), p)
+		t.Errorf("check.Regex(%d bytes, one class) = %q, want none", len(atLimit), p)
 	}
 }

@@ -92,7 +92,7 @@ func (b *Compiler) HTTPRoute(route *gatewayv1.HTTPRoute) *Compiled {
 // matches are valid (see compileHTTPRouteRules).
 type guards struct {
 	Routes   [][]Route
-	Problems []int // the index in compiledRules.problems of each guarded rule's problem
+	Problems []int // the index in Compiled.Problems of each guarded rule's problem
 }
 
 // drop records a dropped rule's problem, and its guard routes, if any.
@@ -144,7 +144,7 @@ var defaultHTTPRouteRules = []gatewayv1.HTTPRouteRule{{
 	}}},
 }}
 
-// newCompiledRules returns compiledRules with room for the routes of n
+// newCompiledRules returns a Compiled with room for the routes of n
 // Rules, the i-th with matches(i) matches (none is one).
 func newCompiledRules(n int, matches func(i int) int) *Compiled {
 	routes := 0
