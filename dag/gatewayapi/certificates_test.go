@@ -2,27 +2,19 @@ package gatewayapi
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/dag/internal/checktest"
 )
 
-func readCert(t *testing.T, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile("../../testdata/certs/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
-
 func TestResolveCertificates(t *testing.T) {
-	crt, key := readCert(t, "example-com.crt"), readCert(t, "example-com.key")
-	otherKey := readCert(t, "other-net.key")
+	crt, key := checktest.ReadCert(t, "example-com.crt"), checktest.ReadCert(t, "example-com.key")
+	otherKey := checktest.ReadCert(t, "other-net.key")
 	secret := func(ns, name string, typ corev1.SecretType, data map[string][]byte) *corev1.Secret {
 		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Type: typ, Data: data}
 	}
@@ -163,7 +155,7 @@ func TestValidateTLS(t *testing.T) {
 // used, but only its certificates become the chain Envoy gets, and the
 // listener says so without quoting the data.
 func TestKeyInCertificateChain(t *testing.T) {
-	cert, key := readCert(t, "example-com.crt"), readCert(t, "example-com.key")
+	cert, key := checktest.ReadCert(t, "example-com.crt"), checktest.ReadCert(t, "example-com.key")
 	in := &testInput{Secrets: []*corev1.Secret{{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "gw", Name: "appended"},
 		Type:       corev1.SecretTypeTLS,

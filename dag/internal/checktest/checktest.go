@@ -1,6 +1,9 @@
 package checktest
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -33,4 +36,16 @@ func NewIndex(services []*corev1.Service, secrets []*corev1.Secret, grants []*ga
 	idx := refs.NewIndex(secrets, nil, grants)
 	idx.IndexServices(services, nil)
 	return idx
+}
+
+// ReadCert reads a PEM file of the repository's test certificates
+// (testdata/certs), wherever the test runs from.
+func ReadCert(t *testing.T, name string) []byte {
+	t.Helper()
+	_, here, _, _ := runtime.Caller(0)
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(here), "..", "..", "..", "testdata", "certs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

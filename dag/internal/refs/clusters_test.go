@@ -111,18 +111,11 @@ func FuzzCertificateChain(f *testing.F) {
 // TestCertificateChainAlone: a chain of certificates alone is used byte
 // for byte.
 func TestCertificateChainAlone(t *testing.T) {
-	cert := readTestCert(t, "example-com.crt")
-	if chain, others := certificateChain(cert); !bytes.Equal(chain, cert) || others != nil {
-		t.Errorf("certificateChain(cert) = %q, %v", chain, others)
-	}
-}
-
-// readTestCert reads a PEM file of the test certificates.
-func readTestCert(t *testing.T, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile("../../../testdata/certs/" + name)
+	cert, err := os.ReadFile("../../../testdata/certs/example-com.crt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return data
+	if chain, others := certificateChain(cert); !bytes.Equal(chain, cert) || others != nil {
+		t.Errorf("certificateChain(cert) = %q, %v", chain, others)
+	}
 }
