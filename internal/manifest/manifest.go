@@ -78,6 +78,12 @@ func (e Errors) Unwrap() []error {
 // within the default limits. A Decoder is not safe for concurrent use.
 type Decoder struct {
 	Limits Limits
+	// Namespace is the namespace of objects of namespaced kinds that name
+	// none, as kubectl's --namespace; "" means "default".
+	Namespace string
+	// Strict makes an unknown or duplicate field an error that skips its
+	// document, as kubectl's --validate=strict; otherwise it is a warning.
+	Strict bool
 
 	objects int  // objects read so far
 	full    bool // Limits.Objects was reached: nothing more is read
