@@ -42,7 +42,8 @@ func load(paths []string, stdin io.Reader, limits manifest.Limits) ([]runtime.Ob
 			skipped = append(skipped, errs...)
 		}
 	}
-	return objects, warnings, skipped, nil
+	objects, dups := decoder.Dedupe(objects)
+	return objects, append(warnings, dups...), skipped, nil
 }
 
 // expand turns a path into the files to read.

@@ -87,6 +87,9 @@ type Decoder struct {
 
 	objects int  // objects read so far
 	full    bool // Limits.Objects was reached: nothing more is read
+	// origins says where each object returned so far came from, for
+	// Dedupe.
+	origins map[runtime.Object]origin
 }
 
 // Decode reads every document of r with the default Limits, as a new
@@ -171,7 +174,24 @@ func (s *stream) take(doc int, res result) bool {
 		return false
 	}
 	s.d.objects += res.count
-	s.objects = append(s.objects, res.objects...)
+	for i, obj := range res.objects {
+		s.d.place(obj)
+		if i < len(res.fields) && len(res.fields[i]) > 0 {
+			name := describe(obj)
+			for j := range res.fields[i] {
+				res.fields[i][j].object = name
+			}
+			if s.d.Strict {
+				s.fail(doc, res.fields[i]...)
+				continue
+			}
+			for _, p := range res.fields[i] {
+				s.warnings = append(s.warnings, Warning{Source: s.source, Document: doc, Message: p.String()})
+			}
+		}
+		s.objects = append(s.objects, obj)
+		s.d.origin(obj, origin{source: s.source, document: doc})
+	}
 	for _, w := range res.warnings {
 		s.warnings = append(s.warnings, Warning{Source: s.source, Document: doc, Message: w})
 	}
@@ -205,7 +225,10 @@ func listRestProblem(p piece, limit int) *problem {
 
 // result is what one document, or one List item, gave.
 type result struct {
-	objects  []runtime.Object
+	objects []runtime.Object
+	// fields holds, for each object, its unknown and duplicate fields
+	// (strictFields): warnings, or with Decoder.Strict, problems.
+	fields   [][]problem
 	warnings []string
 	problems []problem
 	count    int // objects read, of every kind, for Limits.Objects
@@ -213,6 +236,7 @@ type result struct {
 
 func (r *result) add(o result) {
 	r.objects = append(r.objects, o.objects...)
+	r.fields = append(r.fields, o.fields...)
 	r.warnings = append(r.warnings, o.warnings...)
 	r.problems = append(r.problems, o.problems...)
 	r.count += o.count
@@ -267,14 +291,14 @@ func isBlank(doc []byte) bool {
 // decodeDocument decodes one YAML document into typed objects: one object,
 // or the items of a List.
 func decodeDocument(doc []byte, lim Limits) result {
-	data, err := yaml.YAMLToJSON(doc)
+	data, dups, err := toJSON(doc)
 	if err != nil {
 		return result{problems: []problem{{err: fmt.Errorf("not valid YAML: %w", err)}}}
 	}
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return result{}
 	}
-	return decodeJSON(data, lim, true)
+	return withDuplicates(decodeJSON(data, lim, true), dups)
 }
 
 // decodeList decodes the items of a List, given as JSON, one by one.
@@ -300,11 +324,11 @@ func decodeItem(doc []byte, index int, err error, lim Limits) result {
 	if err != nil {
 		return inItem(index, result{problems: []problem{{err: err}}, count: 1})
 	}
-	data, err := yaml.YAMLToJSON(doc)
+	data, dups, err := toJSON(doc)
 	if err != nil {
 		return inItem(index, result{problems: []problem{{err: fmt.Errorf("not valid YAML: %w", err)}}, count: 1})
 	}
-	return inItem(index, decodeJSON(data, lim, false))
+	return inItem(index, withDuplicates(decodeJSON(data, lim, false), dups))
 }
 
 // inItem places what items[index] of a List gave in the List.
@@ -314,15 +338,12 @@ func inItem(index int, res result) result {
 		res.warnings[i] = at + ": " + w
 	}
 	for i, p := range res.problems {
-		switch {
-		case p.path == "":
-			p.path = at
-		case p.path[0] == '[': // a key in brackets: "items[0][a b]"
-			p.path = at + p.path
-		default:
-			p.path = at + "." + p.path
+		res.problems[i] = p.inItem(at)
+	}
+	for _, fields := range res.fields {
+		for i, p := range fields {
+			fields[i] = p.inItem(at)
 		}
-		res.problems[i] = p
 	}
 	return res
 }
@@ -370,17 +391,17 @@ func decodeJSON(data []byte, lim Limits, list bool) result {
 		res.warnings = []string{fmt.Sprintf("skipped %s %s: Sesame does not translate this kind%s", short(head.APIVersion), short(head.Kind), knownVersions(gvk))}
 		return res
 	}
-	obj := newObject()
-	if err := json.Unmarshal(data, obj); err != nil {
-		p := unmarshalProblem(data, err)
+	obj, fields, p := decodeObject(data, newObject)
+	if p != nil {
 		p.object = head.object()
-		res.problems = []problem{p}
+		res.problems = []problem{*p}
 		return res
 	}
 	// Objects of an older version are decoded into the v1 type; say so in
 	// their TypeMeta so that status is reported against the served version.
 	obj.GetObjectKind().SetGroupVersionKind(canonical(gvk))
 	res.objects = []runtime.Object{obj}
+	res.fields = [][]problem{fields}
 	return res
 }
 
