@@ -54,8 +54,12 @@ type Result struct {
 	// translated, and every problem, with the field and what to do. Ordered
 	// by apiVersion, kind, namespace and name.
 	Events []graph.Event
-	// Warnings name the objects that were not translated because Sesame does
-	// not read their kind.
+	// Warnings name the objects that shape nothing and get no status, and
+	// why: Sesame does not read their kind, they are out of scope (a
+	// GatewayClass of another controller, a Gateway of a class not served,
+	// a route naming no served Gateway, an HTTPProxy or Ingress of another
+	// ingress class), or nothing refers to them (a Service, Secret or
+	// EndpointSlice).
 	Warnings []string
 	// Repairs are the messages Translate took out of the configuration, or
 	// answered 500 in place of, because Envoy would refuse them
@@ -127,6 +131,7 @@ func TranslateContext(ctx context.Context, objects []runtime.Object, opts Option
 	}
 	res.graph = graph
 	res.Status, res.Events = graph.Status, graph.Events
+	res.Warnings = append(res.Warnings, graph.Warnings...)
 	res.XDS, err = xdsgen.GenerateAndValidateContext(ctx, graph)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, ctxErr

@@ -2,6 +2,7 @@ package dag
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -63,7 +64,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	// ports a Gateway binds, below it (layering).
 	proxies := httpproxy.Build(in.HTTPProxies, httpproxy.Options{Class: opts.ingressClass(), RootNamespaces: opts.RootNamespaces, Now: now}, a.index)
 	claims := proxies.Claims()
-	ingressHosts, refusals := ingress.Build(in.Ingresses, ingress.Options{Class: opts.ingressClass()}, claims, a.index, &a.events)
+	ingressHosts, refusals, ingressWarnings := ingress.Build(in.Ingresses, ingress.Options{Class: opts.ingressClass()}, claims, a.index, &a.events)
 	a.placeIngressHosts(proxies, ingressHosts, claims, refusals)
 	a.graph.Status = append(a.graph.Status, proxies.Status()...) // after placement, which may add to it
 	if err := ctx.Err(); err != nil {
@@ -82,6 +83,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		return nil, err
 	}
 	a.graph.Events = a.events.Sorted()
+	a.graph.Warnings = slices.Concat(gw.Warnings(), proxies.Warnings(), ingressWarnings, unusedWarnings(a.index))
 	return a.graph, nil
 }
 

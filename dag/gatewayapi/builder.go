@@ -69,12 +69,22 @@ type Builder struct {
 	gateways  []*gateway
 	Listeners []*graph.Listener
 	status    []graph.StatusUpdate
+	// scope remembers the GatewayClasses and Gateways out of scope, and
+	// warnings says what of the input is not served and gets no status.
+	scope    scope
+	warnings []string
 }
+
+// Warnings say which objects are not served and get no status, and why:
+// GatewayClasses of other controllers, Gateways of classes not served,
+// routes that name no served Gateway.
+func (b *Builder) Warnings() []string { return b.warnings }
 
 // NewBuilder returns a builder for the Gateway API objects of one Build.
 func NewBuilder(ctx context.Context, opts Options, index *refs.Index) *Builder {
 	b := &Builder{compiler: &rules.Compiler{Index: index}, ctx: ctx, opts: opts, index: index, unserved: map[types.NamespacedName]string{}}
 	b.attached = &attachRuns{}
+	b.scope = scope{classes: map[string]string{}, ignored: map[types.NamespacedName]string{}, byClass: map[string][]types.NamespacedName{}}
 	return b
 }
 

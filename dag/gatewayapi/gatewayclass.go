@@ -26,6 +26,7 @@ type classSelection struct {
 func (b *Builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSelection {
 	sel := classSelection{rejected: map[string]bool{}}
 	for _, class := range order.OldestFirst(classes) {
+		b.scope.classes[class.Name] = string(class.Spec.ControllerName)
 		if string(class.Spec.ControllerName) != b.opts.ControllerName {
 			continue
 		}
@@ -63,6 +64,7 @@ func (b *Builder) selectGateways(gateways []*gatewayv1.Gateway, classes classSel
 			b.unserved[key] = fmt.Sprintf("its GatewayClass %q is not accepted; see the GatewayClass status.", class)
 			continue
 		case classes.selected == nil || class != classes.selected.Name:
+			b.scope.ignoreGateway(key, class, b.opts.ControllerName)
 			continue
 		case len(selected) == 0 || b.opts.AllGateways:
 			selected = append(selected, gw)
@@ -75,6 +77,7 @@ func (b *Builder) selectGateways(gateways []*gatewayv1.Gateway, classes classSel
 		cond.Set(string(gatewayv1.GatewayConditionProgrammed), false, string(gatewayv1.GatewayReasonInvalid), msg)
 		b.addStatus("Gateway", gw, &gatewayv1.GatewayStatus{Conditions: cond.List})
 	}
+	b.warnings = append(b.warnings, b.scope.classWarnings(b.opts.ControllerName)...)
 	return selected
 }
 

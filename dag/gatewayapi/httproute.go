@@ -69,6 +69,7 @@ func (b *Builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, rou
 func (b *Builder) attachAndReport(gateways map[types.NamespacedName]*gateway, r *routeObject, wrap func(gatewayv1.RouteStatus) any) {
 	status, ok := b.attachRoute(gateways, r)
 	if !ok {
+		b.warnings = append(b.warnings, b.scope.routeWarning(r))
 		return
 	}
 	b.routeStatus = append(b.routeStatus, pendingRouteStatus{obj: r, status: status, wrap: wrap})

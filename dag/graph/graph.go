@@ -39,6 +39,10 @@ type Graph struct {
 	// objects whose status has no room for conditions (Ingress), ordered
 	// by apiVersion, kind, namespace and name.
 	Events []Event
+	// Warnings say which objects of the input shape nothing and get no
+	// status, and why: out of scope (another controller's class), or
+	// referred to by nothing. Nothing read vanishes without a word.
+	Warnings []string
 }
 
 // Listener is one port of a Gateway: the Gateway listeners on that port,

@@ -252,3 +252,21 @@ func (pb *Result) Claims() layer.Claims {
 	}
 	return c
 }
+
+// Warnings say which HTTPProxies are not served and get no status: those
+// of another ingress class, which another controller serves. nil has none.
+func (pb *Result) Warnings() []string {
+	if pb == nil || len(pb.otherClass) == 0 {
+		return nil
+	}
+	names := make([]types.NamespacedName, 0, len(pb.otherClass))
+	for name := range pb.otherClass {
+		names = append(names, name)
+	}
+	slices.SortFunc(names, compareNames)
+	out := make([]string, 0, len(names))
+	for _, name := range names {
+		out = append(out, fmt.Sprintf("HTTPProxy %s is not served: its ingress class %q is another controller's (Sesame serves %q; set Options.IngressClass, or --ingress-class)", name, pb.otherClass[name], pb.opts.Class))
+	}
+	return out
+}

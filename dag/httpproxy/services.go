@@ -133,7 +133,7 @@ func (pb *Result) proxyCluster(namespace string, s *contourv1.Service, tcp bool)
 	if s.Port < 1 || s.Port > 65535 {
 		return nil, "ServicePortInvalid", fmt.Sprintf("port %d is not in 1-65535.", s.Port)
 	}
-	svc := pb.index.Services[name]
+	svc := pb.index.Service(name)
 	if svc == nil {
 		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s not found.", report.RefName(name))
 	}

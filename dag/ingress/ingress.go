@@ -109,10 +109,11 @@ func (ib *ingressBuild) event(ing *networkingv1.Ingress, typ, reason, format str
 
 // Build translates the Ingresses of the class Build acts for into
 // the hosts placement takes, sorted by hostname, and what to tell the
-// HTTPProxy roots whose hostnames Ingresses of other namespaces named.
-func Build(in []*networkingv1.Ingress, opts Options, claims layer.Claims, index *refs.Index, events *report.Events) ([]*layer.Served, []layer.Notice) {
+// HTTPProxy roots whose hostnames Ingresses of other namespaces named. The
+// warnings name the Ingresses of other classes, which it leaves alone.
+func Build(in []*networkingv1.Ingress, opts Options, claims layer.Claims, index *refs.Index, events *report.Events) (served []*layer.Served, notices []layer.Notice, warnings []string) {
 	if len(in) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	byName := map[types.NamespacedName]*networkingv1.Ingress{}
 	for _, ing := range in {
@@ -122,8 +123,11 @@ func Build(in []*networkingv1.Ingress, opts Options, claims layer.Claims, index 
 	for _, ing := range byName {
 		if opts.selects(ing) {
 			selected = append(selected, ing)
+		} else {
+			warnings = append(warnings, fmt.Sprintf("Ingress %s/%s is not served: its ingress class %q is another controller's (Sesame serves %q; set Options.IngressClass, or --ingress-class)", ing.Namespace, ing.Name, opts.class(ing), opts.Class))
 		}
 	}
+	slices.Sort(warnings)
 	selected = order.OldestFirst(selected)
 	ib := &ingressBuild{opts: opts, index: index, events: events, hosts: map[string]*ingressHost{}, tls: map[string]*ingressTLSClaim{}, claims: claims}
 	for _, ing := range selected {
@@ -137,15 +141,20 @@ func Build(in []*networkingv1.Ingress, opts Options, claims layer.Claims, index 
 	for _, ing := range selected {
 		ib.checkTLSHosts(ing)
 	}
-	return ib.servedHosts(), ib.refusals
+	return ib.servedHosts(), ib.refusals, warnings
 }
 
 // selects reports whether an Ingress belongs to the class this
 // translation acts for: its own, or none.
 func (o Options) selects(ing *networkingv1.Ingress) bool {
-	// The annotation wins over the spec, as in Contour.
-	class := cmp.Or(ing.Annotations[ingressClassAnnotation], refs.ValueOr(ing.Spec.IngressClassName, ""))
+	class := o.class(ing)
 	return class == "" || class == o.Class
+}
+
+// class is the ingress class an Ingress names, or "": the annotation, which
+// wins over the spec, as in Contour.
+func (o Options) class(ing *networkingv1.Ingress) string {
+	return cmp.Or(ing.Annotations[ingressClassAnnotation], refs.ValueOr(ing.Spec.IngressClassName, ""))
 }
 
 // describeIngress summarises what an Ingress asks for, and why it is

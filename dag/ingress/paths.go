@@ -148,7 +148,7 @@ func (ib *ingressBuild) ingressBackend(namespace string, be *networkingv1.Ingres
 		return nil, "UnsupportedBackend", "neither service nor resource is set"
 	}
 	name := types.NamespacedName{Namespace: namespace, Name: be.Service.Name}
-	svc := ib.index.Services[name]
+	svc := ib.index.Service(name)
 	if svc == nil {
 		return nil, "ServiceNotFound", fmt.Sprintf("Service %s not found", report.RefName(name))
 	}

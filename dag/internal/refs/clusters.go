@@ -123,7 +123,7 @@ func (idx *Index) ClusterOf(svc *Service, port *corev1.ServicePort, protocol str
 // same name (Kubernetes names them alike); endpoints that are not ready, and
 // FQDN slices, which Envoy cannot use as EDS addresses, are left out.
 func (idx *Index) Endpoints(c *graph.Cluster) []graph.Endpoint {
-	svc := idx.Services[c.Service]
+	svc := idx.services[c.Service]
 	if svc == nil {
 		return nil // clusters are made of indexed Services only
 	}

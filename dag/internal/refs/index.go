@@ -1,7 +1,9 @@
 package refs
 
 import (
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -18,12 +20,15 @@ import (
 // by namespace/name and kind, as compareAge orders), so the result does not
 // depend on input order.
 type Index struct {
-	Services        map[types.NamespacedName]*Service
+	services        map[types.NamespacedName]*Service
 	secrets         map[types.NamespacedName]*corev1.Secret
 	Namespaces      map[string]*corev1.Namespace
 	referenceGrants map[string][]*gatewayv1.ReferenceGrant // by namespace
+	// orphans are the EndpointSlices whose Service is not indexed.
+	orphans []types.NamespacedName
 	// secret holds the Secrets read as certificates (TLSSecret), so that
-	// each is read and checked once.
+	// each is read and checked once, and also those found but not
+	// certificates (nil), so that Unused knows them used.
 	secret map[types.NamespacedName]*graph.Secret
 	// Shared, while routes compile in parallel, guards the clusters of
 	// indexed Services (see ClusterOf).
@@ -62,25 +67,27 @@ func NewIndex(secrets []*corev1.Secret, namespaces []*corev1.Namespace, grants [
 // every processor, once the Services are indexed; the slices are then
 // added in their order.
 func (idx *Index) IndexServices(services []*corev1.Service, slices []*discoveryv1.EndpointSlice) {
-	idx.Services = make(map[types.NamespacedName]*Service, len(services))
+	idx.services = make(map[types.NamespacedName]*Service, len(services))
 	entries := make([]Service, len(services))
 	for i, svc := range services {
 		if svc != nil {
 			e := &entries[i]
 			e.Service, e.slices = svc, e.firstSlice[:0:1]
-			order.KeepOlder(idx.Services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, e)
+			order.KeepOlder(idx.services, types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, e)
 		}
 	}
 	owners := make([]*Service, len(slices))
 	parallel.For(len(slices), func(i int) {
 		slice := slices[i]
 		if service := slice.Labels[discoveryv1.LabelServiceName]; service != "" {
-			owners[i] = idx.Services[types.NamespacedName{Namespace: slice.Namespace, Name: service}]
+			owners[i] = idx.services[types.NamespacedName{Namespace: slice.Namespace, Name: service}]
 		}
 	})
 	for i, svc := range owners {
 		if svc != nil {
 			svc.slices = append(svc.slices, slices[i])
+		} else {
+			idx.orphans = append(idx.orphans, types.NamespacedName{Namespace: slices[i].Namespace, Name: slices[i].Name})
 		}
 	}
 }
@@ -91,6 +98,9 @@ func (idx *Index) IndexServices(services []*corev1.Service, slices []*discoveryv
 // together makes resolving a backendRef one map lookup.
 type Service struct {
 	*corev1.Service
+	// used is set once an object refers to the Service (Index.Service):
+	// Unused lists the others.
+	used       atomic.Bool
 	slices     []*discoveryv1.EndpointSlice
 	clusters   []*graph.Cluster
 	firstSlice [1]*discoveryv1.EndpointSlice // backs slices until a second
@@ -139,4 +149,38 @@ func grantAllows(grant *gatewayv1.ReferenceGrant, ref Reference) bool {
 		}
 	}
 	return false
+}
+
+// Service returns the indexed Service of that name, or nil, and marks it
+// used: an object refers to it.
+func (idx *Index) Service(name types.NamespacedName) *Service {
+	svc := idx.services[name]
+	if svc != nil && !svc.used.Load() {
+		svc.used.Store(true)
+	}
+	return svc
+}
+
+// Unused lists what no object referred to, sorted: the Services no route
+// named (Service), the Secrets no listener or host named (TLSSecret), and
+// the EndpointSlices whose Service is not indexed. An object of the input
+// that shapes nothing gets a warning that says so.
+func (idx *Index) Unused() (services, secrets, endpointSlices []types.NamespacedName) {
+	for name, svc := range idx.services {
+		if !svc.used.Load() {
+			services = append(services, name)
+		}
+	}
+	for name := range idx.secrets {
+		if _, read := idx.secret[name]; !read {
+			secrets = append(secrets, name)
+		}
+	}
+	endpointSlices = slices.Clone(idx.orphans)
+	for _, list := range [][]types.NamespacedName{services, secrets, endpointSlices} {
+		slices.SortFunc(list, func(a, b types.NamespacedName) int {
+			return order.CompareNames(a.Namespace, a.Name, b.Namespace, b.Name)
+		})
+	}
+	return services, secrets, endpointSlices
 }

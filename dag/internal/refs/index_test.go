@@ -70,7 +70,7 @@ func TestIndexKeepsOlder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		idx := newIndex(&Input{Services: tt.Services})
-		if got := idx.Services[types.NamespacedName{Namespace: "ns", Name: "web"}].UID; got != tt.want {
+		if got := idx.services[types.NamespacedName{Namespace: "ns", Name: "web"}].UID; got != tt.want {
 			t.Errorf("%s: kept %s, want %s", tt.name, got, tt.want)
 		}
 	}

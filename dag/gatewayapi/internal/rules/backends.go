@@ -124,7 +124,7 @@ func (b *Compiler) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendR
 	}) {
 		return nil, string(gatewayv1.RouteReasonRefNotPermitted), fmt.Sprintf("Service %s is in another namespace and no ReferenceGrant in %q allows %ss from %q to refer to it.", report.RefName(name), report.Value(namespace), fromKind, fromNamespace)
 	}
-	svc := b.Index.Services[name]
+	svc := b.Index.Service(name)
 	if svc == nil {
 		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s not found.", report.RefName(name))
 	}

@@ -1,0 +1,120 @@
+package gatewayapi
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/dag/internal/order"
+	"github.com/projectsesame/sesame/dag/internal/refs"
+)
+
+// scope remembers why Gateway API objects are out of scope, so that
+// nothing of the input vanishes without a word: a GatewayClass of another
+// controller, the Gateways of a class not served, and the routes that name
+// only such Gateways get no status from Sesame, but a warning each.
+type scope struct {
+	// classes are the GatewayClasses of the input, by name, with their
+	// controllerName.
+	classes map[string]string
+	// ignored holds the Gateways of classes Sesame does not serve, with
+	// why; byClass lists them per class.
+	ignored map[types.NamespacedName]string
+	byClass map[string][]types.NamespacedName
+}
+
+// ignoreGateway records a Gateway of a class not served.
+func (s *scope) ignoreGateway(gw types.NamespacedName, class, controller string) {
+	switch theirs, ok := s.classes[class]; {
+	case !ok:
+		s.ignored[gw] = fmt.Sprintf("its GatewayClass %q is not in the input", class)
+	case theirs != controller:
+		s.ignored[gw] = fmt.Sprintf("its GatewayClass %q is controller %s's", class, theirs)
+	default:
+		s.ignored[gw] = fmt.Sprintf("its GatewayClass %q is not the one served", class)
+	}
+	s.byClass[class] = append(s.byClass[class], gw)
+}
+
+// classWarnings says, per GatewayClass of another controller and per
+// class the input lacks, that it is not served, and which Gateways of it
+// are not either.
+func (s *scope) classWarnings(controller string) []string {
+	var out []string
+	names := make([]string, 0, len(s.classes)+len(s.byClass))
+	for name := range s.classes {
+		names = append(names, name)
+	}
+	for name := range s.byClass {
+		if _, ok := s.classes[name]; !ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		gateways := describeGateways(s.byClass[name])
+		theirs, present := s.classes[name]
+		switch {
+		case !present:
+			out = append(out, fmt.Sprintf("GatewayClass %s is not in the input: %s %s it, not served", name, gateways, plural(len(s.byClass[name]), "names", "name")))
+		case theirs != controller:
+			msg := fmt.Sprintf("GatewayClass %s: controllerName %s is not Sesame's (%s; set Options.ControllerName, or --controller-name)", name, theirs, controller)
+			if gateways != "" {
+				msg += "; not served either: " + gateways
+			}
+			out = append(out, msg)
+		}
+	}
+	return out
+}
+
+// routeWarning says why a route names no Gateway this translation serves.
+func (s *scope) routeWarning(r *routeObject) string {
+	var why []string
+	for _, ref := range r.spec.ParentRefs {
+		target := parentTarget(ref, r.meta.GetNamespace())
+		switch reason, ok := s.ignored[target]; {
+		case target == types.NamespacedName{}:
+			why = append(why, fmt.Sprintf("parent %s %s is not a Gateway", refs.GroupKind(refs.ValueOr(ref.Group, gatewayv1.GroupName), refs.ValueOr(ref.Kind, "Gateway")), ref.Name))
+		case ok:
+			why = append(why, fmt.Sprintf("parent Gateway %s is not served: %s", target, reason))
+		default:
+			why = append(why, fmt.Sprintf("parent Gateway %s is not in the input", target))
+		}
+	}
+	if len(why) == 0 {
+		why = []string{"it has no parentRefs"}
+	}
+	return fmt.Sprintf("%s %s/%s is not served: %s", r.kind, r.meta.GetNamespace(), r.meta.GetName(), strings.Join(why, "; "))
+}
+
+// describeGateways lists Gateways for a warning, the first ten by name.
+func describeGateways(gws []types.NamespacedName) string {
+	if len(gws) == 0 {
+		return ""
+	}
+	gws = slices.Clone(gws)
+	slices.SortFunc(gws, func(a, b types.NamespacedName) int {
+		return order.CompareNames(a.Namespace, a.Name, b.Namespace, b.Name)
+	})
+	const most = 10
+	var names []string
+	for i, gw := range gws {
+		if i == most {
+			names = append(names, fmt.Sprintf("and %d more", len(gws)-most))
+			break
+		}
+		names = append(names, gw.String())
+	}
+	return fmt.Sprintf("%s %s", plural(len(gws), "Gateway", "Gateways"), strings.Join(names, ", "))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,51 @@
+package dag
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame/dag/internal/refs"
+)
+
+// unusedWarnings says which Services, Secrets and EndpointSlices of the
+// input nothing refers to: they shape no output and have no status, so a
+// warning is all that tells a person they were read.
+func unusedWarnings(index *refs.Index) []string {
+	services, secrets, slices := index.Unused()
+	var out []string
+	for _, u := range []struct {
+		names     []types.NamespacedName
+		one, many string
+		why       string
+	}{
+		{services, "Service", "Services", "no route, HTTPProxy or Ingress refers to"},
+		{secrets, "Secret", "Secrets", "no listener, HTTPProxy or Ingress refers to"},
+		{slices, "EndpointSlice", "EndpointSlices", "whose Service (label kubernetes.io/service-name) is not in the input"},
+	} {
+		if len(u.names) == 0 {
+			continue
+		}
+		kind := u.one
+		if len(u.names) > 1 {
+			kind = fmt.Sprintf("%d %s", len(u.names), u.many)
+		}
+		out = append(out, fmt.Sprintf("%s %s, unused: %s", kind, u.why, listNames(u.names)))
+	}
+	return out
+}
+
+// listNames lists names for a warning, the first ten.
+func listNames(names []types.NamespacedName) string {
+	const most = 10
+	var s []string
+	for i, n := range names {
+		if i == most {
+			s = append(s, fmt.Sprintf("and %d more", len(names)-most))
+			break
+		}
+		s = append(s, n.String())
+	}
+	return strings.Join(s, ", ")
+}

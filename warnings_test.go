@@ -1,0 +1,156 @@
+package sesame_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/projectsesame/sesame"
+	"github.com/projectsesame/sesame/internal/manifest"
+)
+
+// TestNothingVanishes: every object of a kind Sesame reads shapes the
+// output, gets a status, or gets a warning that says why it was not used.
+// Each case is the input of one kind of warning and the warnings it must
+// give, exactly.
+func TestNothingVanishes(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"a GatewayClass of another controller, and its Gateway", `
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: eg}
+spec: {controllerName: gateway.envoyproxy.io/gatewayclass-controller}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw}
+spec:
+  gatewayClassName: eg
+  listeners: [{name: http, port: 80, protocol: HTTP}]
+`, []string{
+			"GatewayClass eg: controllerName gateway.envoyproxy.io/gatewayclass-controller is not Sesame's (projectsesame.io/gateway-controller; set Options.ControllerName, or --controller-name); not served either: Gateway default/gw",
+		}},
+		{"a Gateway whose class is not in the input, and a route naming it", `
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw}
+spec:
+  gatewayClassName: example
+  listeners: [{name: http, port: 80, protocol: HTTP}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r}
+spec:
+  parentRefs: [{name: gw}, {name: elsewhere, namespace: infra}, {group: "", kind: Service, name: web}]
+`, []string{
+			"GatewayClass example is not in the input: Gateway default/gw names it, not served",
+			`HTTPRoute default/r is not served: parent Gateway default/gw is not served: its GatewayClass "example" is not in the input; parent Gateway infra/elsewhere is not in the input; parent core/Service web is not a Gateway`,
+		}},
+		{"HTTPProxies and Ingresses of another ingress class", `
+apiVersion: projectcontour.io/v1
+kind: HTTPProxy
+metadata: {name: p, annotations: {kubernetes.io/ingress.class: contour}}
+spec: {virtualhost: {fqdn: a.example.com}}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: i}
+spec: {ingressClassName: nginx, defaultBackend: {service: {name: web, port: {number: 80}}}}
+`, []string{
+			`HTTPProxy default/p is not served: its ingress class "contour" is another controller's (Sesame serves "sesame"; set Options.IngressClass, or --ingress-class)`,
+			`Ingress default/i is not served: its ingress class "nginx" is another controller's (Sesame serves "sesame"; set Options.IngressClass, or --ingress-class)`,
+		}},
+		{"Services, Secrets and EndpointSlices nothing refers to", `
+apiVersion: v1
+kind: Service
+metadata: {name: db}
+spec: {ports: [{port: 5432}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: cache, namespace: infra}
+spec: {ports: [{port: 6379}]}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: token}
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: {name: gone-abc, labels: {kubernetes.io/service-name: gone}}
+addressType: IPv4
+endpoints: []
+`, []string{
+			"2 Services no route, HTTPProxy or Ingress refers to, unused: default/db, infra/cache",
+			"Secret no listener, HTTPProxy or Ingress refers to, unused: default/token",
+			"EndpointSlice whose Service (label kubernetes.io/service-name) is not in the input, unused: default/gone-abc",
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			objects, warnings, err := manifest.Decode("in.yaml", strings.NewReader(tt.in))
+			if err != nil || len(warnings) != 0 {
+				t.Fatalf("decoding: %v %v", err, warnings)
+			}
+			res, err := sesame.Translate(objects, sesame.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Warnings, tt.want) {
+				t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(res.Warnings, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestUsedObjectsGetNoWarning: objects that shape the output or get a
+// status are not warned of: a served Gateway's class, the Service and the
+// Secret its routes and listeners name, the EndpointSlice of that Service.
+func TestUsedObjectsGetNoWarning(t *testing.T) {
+	objects, _, err := manifest.Decode("in.yaml", strings.NewReader(`
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: sesame}
+spec: {controllerName: projectsesame.io/gateway-controller}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw}
+spec:
+  gatewayClassName: sesame
+  listeners: [{name: https, port: 443, protocol: HTTPS, tls: {certificateRefs: [{name: missing}]}}, {name: http, port: 80, protocol: HTTP}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r}
+spec:
+  parentRefs: [{name: gw}]
+  rules: [{backendRefs: [{name: web, port: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec: {ports: [{port: 80}]}
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: {name: web-abc, labels: {kubernetes.io/service-name: web}}
+addressType: IPv4
+endpoints: []
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sesame.Translate(objects, sesame.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings: %v", res.Warnings)
+	}
+}
