@@ -16,8 +16,9 @@ func newVersionCmd(stdout io.Writer) *cobra.Command {
 		Long: `Prints the module version of sesame and, when the binary was built in a
 Git checkout, the revision, its time and whether the checkout had changes.
 A binary built by 'go install github.com/projectsesame/sesame/cmd/sesame@vX.Y.Z'
-has the version and no revision; one built in a checkout has "(devel)" and
-the revision.`,
+has the version and no revision; one built in a checkout has a
+pseudo-version made from the revision ("+dirty" when modified), or
+"(devel)" when the build recorded no revision (go run, -buildvcs=false).`,
 		Args: cobra.NoArgs,
 		Run: func(*cobra.Command, []string) {
 			fmt.Fprint(stdout, version())
@@ -32,8 +33,8 @@ func version() string {
 }
 
 // versionText describes a binary from its build information: the module
-// version ("(devel)" when built in a checkout, "unknown" when there is
-// none, as in tests), then the VCS revision, time and modified flag when
+// version (a pseudo-version, or "(devel)", when built in a checkout;
+// "unknown" when there is none, as in tests), then the VCS revision, time and modified flag when
 // the build recorded them, and the Go version. Every line ends in a
 // newline.
 func versionText(info *debug.BuildInfo, ok bool) string {
