@@ -28,6 +28,8 @@ const module = "github.com/projectsesame/sesame"
 //   - The engines (hostmatch, listenermerge, protocol, dispatch,
 //     flowcontrol, dispatch/envoy) import nothing of dag nor xdsgen's
 //     translation (xdsgen/resources, the output types, is allowed).
+//   - Only commands (cmd/...) import the CLI libraries (spf13/cobra and
+//     pflag): an importer of Sesame never builds them.
 //   - No package has more than 3,500 lines of non-test code, no non-test
 //     file more than 450 (generated deepcopy excepted), and every package
 //     has a doc.go.
@@ -84,16 +86,20 @@ func TestArchitecture(t *testing.T) {
 		if !pkg.hasDoc {
 			t.Errorf("%s has no doc.go", p)
 		}
+		if pkg.cli != "" && !within(p, "cmd") {
+			t.Errorf("%s imports %s: only commands import the CLI libraries", p, pkg.cli)
+		}
 	}
 }
 
 // pkg is what TestArchitecture reads of one package: the module packages
-// its non-test files import, and their sizes.
+// its non-test files import, the CLI library, and their sizes.
 type pkg struct {
 	imports   []string
 	lines     int
 	fileLines map[string]int
 	hasDoc    bool
+	cli       string // a CLI library it imports, if any
 }
 
 // loadPackages reads every package of the module, by directory relative to
@@ -139,6 +145,9 @@ func loadPackages(t *testing.T) map[string]*pkg {
 		p.hasDoc = p.hasDoc || path.Base(file) == "doc.go"
 		for _, imp := range f.Imports {
 			ip := strings.Trim(imp.Path.Value, `"`)
+			if ip == "github.com/spf13/cobra" || ip == "github.com/spf13/pflag" {
+				p.cli = ip
+			}
 			if ip == module {
 				ip = module + "/"
 			}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
@@ -14,67 +15,81 @@ import (
 	"github.com/projectsesame/sesame/flowcontrol"
 )
 
-const dispatchUsage = `Usage: sesame dispatch -f UPSTREAMCLUSTER [flags]
-
-Reads one UpstreamCluster (proxy.kubegateway.io/v1alpha1) and tells what a
+const dispatchLong = `Reads one UpstreamCluster (proxy.kubegateway.io/v1alpha1) and tells what a
 request to it would meet: the attributes Kubernetes would read from it, the
 dispatch policy and rule that match (policies in order, the first match
 wins), the upstream subset and the server round robin would pick first, and
 the flow control schema; or that no policy matches.
 
 Exit codes: 0 when the request was evaluated (matched or not), 1 when the
-file cannot be read or its policies do not compile, 2 for bad flags.
+file cannot be read or its policies do not compile, 2 for bad flags.`
 
-Flags:
-`
+const dispatchExample = `  sesame dispatch -f testdata/examples/upstreamcluster.yaml \
+    --url '/api/v1/namespaces/default/pods?watch=true' --user alice --group system:authenticated`
 
-// groupList collects repeated --group flags.
-type groupList []string
+// dispatchOptions are the flags of sesame dispatch.
+type dispatchOptions struct {
+	filename string
+	method   string
+	url      string
+	user     string
+	groups   []string
+}
 
-func (g *groupList) String() string     { return strings.Join(*g, ",") }
-func (g *groupList) Set(v string) error { *g = append(*g, v); return nil }
-
-func dispatchCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("dispatch", dispatchUsage, stderr)
-	var groups groupList
-	file := fs.String("f", "", "the UpstreamCluster manifest (YAML or JSON), or - for standard input")
-	method := fs.String("method", "GET", "the request's HTTP method")
-	target := fs.String("url", "/", "the request's path and query, e.g. /api/v1/namespaces/default/pods?watch=true")
-	user := fs.String("user", "", "the authenticated user name, e.g. alice or system:serviceaccount:ns:name")
-	fs.Var(&groups, "group", "a group of the user (repeatable)")
-	if code, done := parseFlags(fs, args, stdout); done {
-		return code
+func newDispatchCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	o := new(dispatchOptions)
+	cmd := &cobra.Command{
+		Use:     "dispatch -f UPSTREAMCLUSTER [flags]",
+		Short:   "Show which dispatch policy of an UpstreamCluster a request meets",
+		Long:    dispatchLong,
+		Example: dispatchExample,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("unexpected argument %q (use -f UPSTREAMCLUSTER)", args[0])
+			}
+			return nil
+		},
+		RunE: func(*cobra.Command, []string) error {
+			return o.run(stdin, stdout, stderr)
+		},
 	}
-	if *file == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "sesame dispatch: give one -f UPSTREAMCLUSTER and no other arguments")
-		return 2
+	fs := cmd.Flags()
+	fs.StringVarP(&o.filename, "filename", "f", "", "the UpstreamCluster manifest (YAML or JSON), or - for standard input (required)")
+	fs.StringVar(&o.method, "method", "GET", "the request's HTTP method")
+	fs.StringVar(&o.url, "url", "/", "the request's path and query, e.g. /api/v1/namespaces/default/pods?watch=true")
+	fs.StringVar(&o.user, "user", "", "the authenticated user name, e.g. alice or system:serviceaccount:ns:name")
+	fs.StringArrayVar(&o.groups, "group", nil, "a `group` of the user (repeatable)")
+	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
+	return cmd
+}
+
+func (o *dispatchOptions) run(stdin io.Reader, stdout, stderr io.Writer) error {
+	if o.filename == "" {
+		return usageErrorf("no input: give one -f UPSTREAMCLUSTER")
 	}
-	if !strings.HasPrefix(*target, "/") {
-		fmt.Fprintf(stderr, "sesame dispatch: -url %q: want a path starting with /\n", *target)
-		return 2
+	if !strings.HasPrefix(o.url, "/") {
+		return usageErrorf("--url %q: want a path starting with /", o.url)
 	}
-	uc, err := readUpstreamCluster(*file)
+	uc, err := readUpstreamCluster(o.filename, stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "sesame dispatch: %v\n", err)
-		return 1
+		return failure(err)
 	}
 	d, warnings, err := dispatch.Compile(uc.Spec.DispatchPolicies)
 	if err != nil {
-		fmt.Fprintf(stderr, "sesame dispatch: %s: %v\n", *file, err)
-		return 1
+		return failure(fmt.Errorf("%s: %w", o.filename, err))
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
-	req := httptest.NewRequest(strings.ToUpper(*method), *target, nil)
-	attrs := dispatch.AttributesFromRequest(req, *user, groups)
-	fmt.Fprintf(stdout, "request: %s %s as %q %v\n", req.Method, *target, *user, []string(groups))
+	req := httptest.NewRequest(strings.ToUpper(o.method), o.url, nil)
+	attrs := dispatch.AttributesFromRequest(req, o.user, o.groups)
+	fmt.Fprintf(stdout, "request: %s %s as %q %v\n", req.Method, o.url, o.user, o.groups)
 	describeAttributes(stdout, &attrs)
 
 	policy, rule, ok := d.Match(&attrs)
 	if !ok {
 		fmt.Fprintf(stdout, "result: no dispatch policy of UpstreamCluster %q matches; the request is not forwarded\n", uc.Name)
-		return 0
+		return nil
 	}
 	p := uc.Spec.DispatchPolicies[policy]
 	fmt.Fprintf(stdout, "result: dispatchPolicies[%d].rules[%d] matches\n", policy, rule)
@@ -95,14 +110,14 @@ func dispatchCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "warning: %s\n", warning)
 	}
 	fmt.Fprintf(stdout, "  flow control: %s\n", description)
-	return 0
+	return nil
 }
 
-func readUpstreamCluster(path string) (*v1alpha1.UpstreamCluster, error) {
+func readUpstreamCluster(path string, stdin io.Reader) (*v1alpha1.UpstreamCluster, error) {
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = io.ReadAll(os.Stdin)
+		data, err = io.ReadAll(stdin)
 	} else {
 		data, err = os.ReadFile(path)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,7 +77,7 @@ func TestDispatchNoMatchAndErrors(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{[]string{"dispatch"}, 2, "give one -f"},
+		{[]string{"dispatch"}, 2, "no input: give one -f UPSTREAMCLUSTER"},
 		{[]string{"dispatch", "-f", narrow, "--url", "api/v1"}, 2, "want a path"},
 		{[]string{"dispatch", "-f", bad}, 1, "pods/*"},
 		{[]string{"dispatch", "-f", wrongKind}, 1, "want proxy.kubegateway.io/v1alpha1 UpstreamCluster"},
@@ -88,7 +89,23 @@ func TestDispatchNoMatchAndErrors(t *testing.T) {
 		}
 	}
 	code, out, _ = call("", "help", "dispatch")
-	if code != 0 || !strings.Contains(out, "-user") || !strings.Contains(out, "-group") {
+	if code != 0 || !strings.Contains(out, "--user") || !strings.Contains(out, "--group") {
 		t.Errorf("help dispatch: exit %d, %q", code, out)
+	}
+}
+
+// TestDispatchStdin: -f - reads the UpstreamCluster from the command's
+// standard input, and --filename is -f.
+func TestDispatchStdin(t *testing.T) {
+	data, err := os.ReadFile(upstreamCluster)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, _ := call("", "dispatch", "-f", upstreamCluster, "--url", "/healthz")
+	for _, args := range [][]string{{"-f", "-"}, {"--filename", "-"}, {"--filename=-"}} {
+		code, out, errOut := call(string(data), append([]string{"dispatch", "--url=/healthz"}, args...)...)
+		if code != 0 || out != want {
+			t.Errorf("%q: exit %d, stderr %q, output\n%s\nwant\n%s", args, code, errOut, out, want)
+		}
 	}
 }

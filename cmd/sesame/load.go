@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -14,51 +15,79 @@ import (
 	"github.com/projectsesame/sesame/internal/manifest"
 )
 
-// load reads the objects of every path, in order, within the limits: "-"
-// is stdin, a directory is its manifest files in lexical order, anything
-// else a file. It returns the objects of the documents it could decode, the
-// documents it skipped (with why), and an error only when a path cannot be
-// read at all.
-func load(paths []string, stdin io.Reader, limits manifest.Limits) ([]runtime.Object, []manifest.Warning, manifest.Errors, error) {
-	var (
-		objects  []runtime.Object
-		warnings []manifest.Warning
-		skipped  manifest.Errors
-		decoder  = &manifest.Decoder{Limits: limits}
-	)
+// input is what load read.
+type input struct {
+	objects  []runtime.Object // of the documents that could be decoded
+	warnings []string         // documents skipped for their kind, directories not read
+	skipped  manifest.Errors  // documents that could not be decoded, with why
+}
+
+// load reads the objects of every path, in order, with decoder: "-" is
+// stdin, a directory is its manifest files in lexical order (with
+// recursive, those of its subdirectories too, as kubectl -R reads them),
+// anything else a file. It returns an error only when a path cannot be read
+// at all.
+func load(paths []string, recursive bool, stdin io.Reader, decoder *manifest.Decoder) (*input, error) {
+	in := new(input)
 	for _, path := range paths {
-		files, err := expand(path)
+		files, subdirs, err := expand(path, recursive)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, err
+		}
+		if subdirs > 0 {
+			in.warnings = append(in.warnings, fmt.Sprintf("%s: %d %s not read (-R reads them)",
+				path, subdirs, plural(subdirs, "subdirectory", "subdirectories")))
 		}
 		for _, file := range files {
 			objs, warns, err := loadFile(decoder, file, stdin)
 			var errs manifest.Errors
 			if err != nil && !errors.As(err, &errs) {
-				return nil, nil, nil, err
+				return nil, err
 			}
-			objects = append(objects, objs...)
-			warnings = append(warnings, warns...)
-			skipped = append(skipped, errs...)
+			in.objects = append(in.objects, objs...)
+			for _, w := range warns {
+				in.warnings = append(in.warnings, w.String())
+			}
+			in.skipped = append(in.skipped, errs...)
 		}
 	}
-	objects, dups := decoder.Dedupe(objects)
-	return objects, append(warnings, dups...), skipped, nil
+	objects, dups := decoder.Dedupe(in.objects)
+	in.objects = objects
+	for _, w := range dups {
+		in.warnings = append(in.warnings, w.String())
+	}
+	return in, nil
 }
 
-// expand turns a path into the files to read.
-func expand(path string) ([]string, error) {
+// expand turns a path into the files to read. Without recursive, a
+// directory's subdirectories are not read; it returns how many there are,
+// to say so.
+func expand(path string, recursive bool) (files []string, subdirs int, err error) {
 	if path == "-" {
-		return []string{"-"}, nil
+		return []string{"-"}, 0, nil
 	}
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if !info.IsDir() {
-		return []string{path}, nil
+		return []string{path}, 0, nil
 	}
-	var files []string
+	if !recursive {
+		entries, err := os.ReadDir(path) // in name order
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, e := range entries {
+			switch {
+			case e.IsDir():
+				subdirs++
+			case isManifest(e.Name()):
+				files = append(files, filepath.Join(path, e.Name()))
+			}
+		}
+		return files, subdirs, nil
+	}
 	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -69,7 +98,7 @@ func expand(path string) ([]string, error) {
 		return nil
 	})
 	slices.Sort(files)
-	return files, err
+	return files, 0, err
 }
 
 func isManifest(path string) bool {

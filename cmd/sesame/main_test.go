@@ -18,10 +18,14 @@ func call(stdin string, args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
+// quickstartSummary is the one line translate writes on stderr for the
+// quickstart.
+const quickstartSummary = "sesame translate: 10 objects read, 1 listener, 1 route configuration, 3 clusters, 0 warnings\n"
+
 func TestTranslateQuickstart(t *testing.T) {
 	code, out, errOut := call("", "translate", "-f", quickstart, "--now", "2026-01-01T00:00:00Z")
-	if code != 0 || errOut != "" {
-		t.Fatalf("exit %d, stderr %q", code, errOut)
+	if code != 0 || errOut != quickstartSummary {
+		t.Fatalf("exit %d, stderr %q, want %q", code, errOut, quickstartSummary)
 	}
 	for _, want := range []string{"xds:\n  clusters:", "name: gateway/default/public/80", "cluster: service/default/app/8080", "\nstatus:\n", "kind: HTTPRoute"} {
 		if !strings.Contains(out, want) {
@@ -46,15 +50,15 @@ func TestTranslateInputs(t *testing.T) {
 		t.Errorf("stdin: exit %d, stderr %q, same output %v", code, errOut, fromStdin == fromFile)
 	}
 
-	// A directory is read recursively, in name order; objects split across
-	// files give the same document.
+	// A directory is read recursively with -R, in name order; objects split
+	// across files give the same document. TestRecursive has the rest.
 	dir := t.TempDir()
 	docs := strings.Split(string(data), "\n---\n")
 	half := len(docs) / 2
 	mustWrite(t, filepath.Join(dir, "a.yaml"), strings.Join(docs[:half], "\n---\n"))
 	mustWrite(t, filepath.Join(dir, "sub", "b.yml"), strings.Join(docs[half:], "\n---\n"))
 	mustWrite(t, filepath.Join(dir, "notes.txt"), "not a manifest")
-	code, fromDir, errOut := call("", "translate", "-f", dir, "--now", "2026-01-01T00:00:00Z")
+	code, fromDir, errOut := call("", "translate", "-R", "-f", dir, "--now", "2026-01-01T00:00:00Z")
 	if code != 0 || fromDir != fromFile {
 		t.Errorf("directory: exit %d, stderr %q, same output %v", code, errOut, fromDir == fromFile)
 	}
@@ -83,15 +87,16 @@ func TestTranslateErrors(t *testing.T) {
 		{"no command", nil, 2, "Usage:", false},
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`, false},
 		{"no input", []string{"translate"}, 2, "no input", false},
-		{"bad format", []string{"translate", "-f", quickstart, "-o", "xml"}, 2, `-o "xml"`, false},
-		{"bad time", []string{"translate", "-f", quickstart, "--now", "yesterday"}, 2, "-now", false},
+		{"bad format", []string{"translate", "-f", quickstart, "-o", "xml"}, 2, `invalid argument "xml" for "-o, --output" flag: want yaml or json`, false},
+		{"bad time", []string{"translate", "-f", quickstart, "--now", "yesterday"}, 2, `"--now" flag: want an RFC 3339 time`, false},
 		{"stray argument", []string{"translate", quickstart}, 2, "unexpected argument", false},
 		{"bad bind port", []string{"translate", "-f", quickstart, "--bind-port", "80:8080"}, 2, "want GATEWAY=ENVOY", false},
 		{"bind port out of range", []string{"translate", "-f", quickstart, "--bind-port", "80=70000"}, 2, "1-65535", false},
 		{"ingress port out of range", []string{"translate", "-f", quickstart, "--ingress-http-port", "0"}, 2, "1-65535", false},
 		{"missing file", []string{"translate", "-f", filepath.Join(dir, "nope.yaml")}, 1, "no such file", false},
 		{"bad YAML names file and document, and the rest is translated", []string{"translate", "-f", bad}, 3, "error: " + bad + ": document 2: not valid YAML", true},
-		{"limit not positive", []string{"translate", "-f", quickstart, "--max-objects", "0"}, 2, "--max-objects 0: want a positive number", false},
+		{"limit not positive", []string{"translate", "-f", quickstart, "--max-objects", "0"}, 2, `invalid argument "0" for "--max-objects" flag: want a positive number`, false},
+		{"bad namespace", []string{"translate", "-f", quickstart, "-n", "Team_A"}, 2, `--namespace "Team_A": not a namespace name`, false},
 		{"unknown kind is a warning", []string{"translate", "-f", unknown}, 0, "warning: " + unknown + ": document 1: skipped apps/v1 Deployment", true},
 	}
 	for _, tt := range tests {
@@ -127,7 +132,7 @@ func TestSkippedDocuments(t *testing.T) {
 	for _, want := range []string{
 		"error: " + file + `: document 1: Gateway default/other: spec.listeners[0].port: got the string "eighty", want an integer` + "\n",
 		"error: " + file + `: document 2: HTTPRoute default/r: apiVersion: "a/b/c": unexpected GroupVersion string: a/b/c` + "\n",
-		"sesame translate: 2 documents or List items could not be read and were skipped (errors above); the rest is translated\n",
+		"sesame translate: 10 objects read, 2 documents or List items skipped (errors above; the rest is translated), 1 listener, 1 route configuration, 3 clusters, 0 warnings\n",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
@@ -238,7 +243,7 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	_, out, _ := call("", "translate", "--help")
-	for _, flag := range []string{"-f value", "-o string", "-controller-name", "-now", "-bind-port", "-all-gateways", "-gateway", "-root-namespaces", "-ingress-http-port", "-ingress-https-port", "-ingress-class", "-max-document-bytes", "-max-value-bytes", "-max-objects"} {
+	for _, flag := range []string{"-f, --filename strings", "-R, --recursive", "-o, --output format", "-n, --namespace string", "--strict", "--controller-name", "--now", "--bind-port", "--all-gateways", "--gateway", "--root-namespaces", "--ingress-http-port", "--ingress-https-port", "--ingress-class", "--max-document-bytes", "--max-value-bytes", "--max-objects"} {
 		if !strings.Contains(out, flag) {
 			t.Errorf("translate --help does not document %s", flag)
 		}

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/projectsesame/sesame"
 	"github.com/projectsesame/sesame/dag"
@@ -16,9 +18,7 @@ import (
 	"github.com/projectsesame/sesame/internal/render"
 )
 
-const translateUsage = `Usage: sesame translate -f PATH [-f PATH ...] [flags]
-
-Reads Kubernetes objects and prints one document with the Envoy resources
+const translateLong = `Reads Kubernetes objects and prints one document with the Envoy resources
 they become and the status each object should get:
 
   xds:
@@ -32,9 +32,16 @@ they become and the status each object should get:
   events:              # only when there are some
     - {apiVersion, kind, namespace, name, type, reason, message}
 
-PATH is a YAML or JSON file with one or more documents (separated by "---",
-v1 List documents allowed), a directory (its *.yaml, *.yml and *.json files,
-recursively, in name order), or "-" for standard input.
+and, last on stderr, a summary: the objects read, the documents skipped,
+the Envoy listeners, route configurations and clusters printed, and the
+warnings.
+
+-f PATH takes, as kubectl's does, a YAML or JSON file with one or more
+documents (separated by "---", v1 List documents allowed), a directory (its
+*.yaml, *.yml and *.json files in name order; with -R those of its
+subdirectories too), or "-" for standard input. It is repeatable, and takes
+comma-separated paths: -f a.yaml,b.yaml. Objects of namespaced kinds that
+name no namespace get the one of -n/--namespace.
 
 Read: GatewayClass, Gateway, HTTPRoute, GRPCRoute, TLSRoute, ReferenceGrant
 (gateway.networking.k8s.io/v1; v1beta1, v1alpha2 for GRPCRoute and TLSRoute,
@@ -56,195 +63,173 @@ that HTTPS and TLS listeners use, as Envoy receives them.
 
 Objects that are invalid get a status saying why; the rest is still
 translated and the exit code is 0. A document that cannot be decoded (not
-YAML, without apiVersion or kind, with a field of the wrong type, or past a
-limit) is reported on stderr with its file, document number and field, and
-skipped: the rest is translated and printed, and the exit code is 3. A path
-that cannot be read at all (a missing file) exits 1 with nothing on stdout.
-Bad flags exit 2.
+YAML, without apiVersion or kind, with a field of the wrong type, with an
+unknown or duplicate field under --strict, or past a limit) is reported on
+stderr with its file, document number and field, and skipped: the rest is
+translated and printed, and the exit code is 3. A path that cannot be read
+at all (a missing file) exits 1 with nothing on stdout. Bad flags exit 2.
 
 Limits: a document is at most --max-document-bytes (a List larger than that
 is read item by item, each item within it), a value (any string) at most
 --max-value-bytes, and the objects read, of every kind, at most
 --max-objects. The defaults are above anything a Kubernetes API server
-stores.
+stores.`
 
-Flags:
-`
+const translateExample = `  sesame translate -f testdata/examples/quickstart.yaml
+  sesame translate -f manifests/ -R -o json
+  kubectl get gateways,httproutes,services,endpointslices -A -o yaml | sesame translate -f -`
 
-// portMap collects repeated --bind-port GATEWAY=ENVOY flags.
-type portMap map[int32]int32
-
-func (m portMap) String() string {
-	var parts []string
-	for from, to := range m {
-		parts = append(parts, fmt.Sprintf("%d=%d", from, to))
-	}
-	slices.Sort(parts)
-	return strings.Join(parts, ",")
+// translateOptions are the flags of sesame translate.
+type translateOptions struct {
+	filenames    []string
+	recursive    bool
+	output       outputFormat
+	namespace    string
+	strict       bool
+	controller   string
+	now          timestamp
+	bindPorts    portMap
+	allGateways  bool
+	roots        namespaceList
+	httpPort     port
+	httpsPort    port
+	ingressClass string
+	limits       manifest.Limits
+	gateway      string
 }
 
-func (m portMap) Set(v string) error {
-	from, to, ok := strings.Cut(v, "=")
-	if !ok {
-		return fmt.Errorf("want GATEWAY=ENVOY, like 80=8080")
+func newTranslateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	o := new(translateOptions)
+	cmd := &cobra.Command{
+		Use:     "translate -f PATH [-f PATH ...] [flags]",
+		Short:   "Print the Envoy resources and the status of Kubernetes objects",
+		Long:    translateLong,
+		Example: translateExample,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("unexpected argument %q (use -f PATH)", args[0])
+			}
+			return nil
+		},
+		RunE: func(*cobra.Command, []string) error {
+			return o.run(stdin, stdout, stderr)
+		},
 	}
-	f, err1 := strconv.ParseUint(from, 10, 16)
-	t, err2 := strconv.ParseUint(to, 10, 16)
-	if err1 != nil || err2 != nil || f == 0 || t == 0 {
-		return fmt.Errorf("ports must be numbers in 1-65535")
-	}
-	m[int32(f)] = int32(t)
-	return nil
+	o.addFlags(cmd.Flags())
+	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
+	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(outputFormats, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
 }
 
-// namespaceList collects --root-namespaces, comma-separated and repeatable.
-type namespaceList []string
-
-func (n *namespaceList) String() string { return strings.Join(*n, ",") }
-
-func (n *namespaceList) Set(v string) error {
-	for ns := range strings.SplitSeq(v, ",") {
-		if ns = strings.TrimSpace(ns); ns != "" {
-			*n = append(*n, ns)
-		}
-	}
-	return nil
+// addFlags defines the flags on fs, and sets o to their defaults.
+func (o *translateOptions) addFlags(fs *pflag.FlagSet) {
+	o.output, o.bindPorts = outputFormat(render.YAML), portMap{}
+	fs.StringSliceVarP(&o.filenames, "filename", "f", nil, "a file, a directory, or - for standard input (repeatable, comma-separated; required)")
+	fs.BoolVarP(&o.recursive, "recursive", "R", false, "read the directories of -f recursively, as kubectl -R does (default: their files only)")
+	fs.VarP(&o.output, "output", "o", "output `format`: yaml or json")
+	fs.StringVarP(&o.namespace, "namespace", "n", "default", "the namespace of objects of namespaced kinds that name none, as kubectl's")
+	fs.BoolVar(&o.strict, "strict", false, "make an unknown or duplicate field an error that skips its document\n(as kubectl --validate=strict; default: a warning)")
+	fs.StringVar(&o.controller, "controller-name", dag.DefaultControllerName, "the GatewayClass spec.controllerName to act for")
+	fs.Var(&o.now, "now", "the `time` written to status lastTransitionTime, RFC 3339\n(default: the current time; set it for reproducible output)")
+	fs.Var(o.bindPorts, "bind-port", "`GATEWAY=ENVOY` binds Envoy on port ENVOY for Gateway listeners on port GATEWAY,\ne.g. 80=8080 (repeatable; default: the Gateway's ports)")
+	fs.BoolVar(&o.allGateways, "all-gateways", false, "serve every Gateway of the GatewayClass, each into its own resources\n(default: only the oldest, one Gateway per Envoy fleet)")
+	fs.Var(&o.roots, "root-namespaces", "the `namespaces` where HTTPProxies may be roots (have spec.virtualhost),\ncomma-separated; repeatable (default: every namespace)")
+	fs.Var(&o.httpPort, "ingress-http-port", "the `port` Envoy binds for HTTPProxy and Ingress virtual hosts over HTTP (default 8080)")
+	fs.Var(&o.httpsPort, "ingress-https-port", "the `port` Envoy binds for HTTPProxy and Ingress virtual hosts over TLS (default 8443)")
+	fs.StringVar(&o.ingressClass, "ingress-class", dag.DefaultIngressClass, "the ingress class to act for: Ingresses and HTTPProxies whose class annotation\nor spec.ingressClassName is it, and those that name no class")
+	o.limits = manifest.Limits{DocumentBytes: manifest.DefaultDocumentBytes, ValueBytes: manifest.DefaultValueBytes, Objects: manifest.DefaultObjects}
+	fs.Var((*positive)(&o.limits.DocumentBytes), "max-document-bytes", "the largest document read, in `bytes` (a larger List is read item by item,\neach item within it)")
+	fs.Var((*positive)(&o.limits.ValueBytes), "max-value-bytes", "the longest value (any string of an object) read, in `bytes`")
+	fs.Var((*positive)(&o.limits.Objects), "max-objects", "the most `objects` read, of every kind, over all inputs")
+	fs.StringVar(&o.gateway, "gateway", "", "print only the Envoy resources of the Gateway `NAMESPACE/NAME`, as its own\nEnvoy fleet takes them (status stays whole)")
 }
 
-// port is a port flag: 1-65535, or 0 for the default.
-type port int32
-
-func (p *port) String() string { return strconv.Itoa(int(*p)) }
-
-func (p *port) Set(v string) error {
-	n, err := strconv.ParseUint(v, 10, 16)
-	if err != nil || n == 0 {
-		return fmt.Errorf("ports must be numbers in 1-65535")
-	}
-	*p = port(n)
-	return nil
+// decoder is the manifest decoder the flags ask for.
+func (o *translateOptions) decoder() *manifest.Decoder {
+	return &manifest.Decoder{Limits: o.limits, Namespace: o.namespace, Strict: o.strict}
 }
 
-// pathList collects repeated -f flags.
-type pathList []string
-
-func (p *pathList) String() string     { return strings.Join(*p, ",") }
-func (p *pathList) Set(v string) error { *p = append(*p, v); return nil }
-
-func translate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("translate", translateUsage, stderr)
-	var (
-		paths      pathList
-		output     = fs.String("o", "yaml", "output format: yaml or json")
-		controller = fs.String("controller-name", dag.DefaultControllerName, "the GatewayClass spec.controllerName to act for")
-		now        = fs.String("now", "", "the time written to status lastTransitionTime, RFC 3339\n(default: the current time; set it for reproducible output)")
-	)
-	fs.Var(&paths, "f", "a file, a directory, or - for standard input (repeatable, required)")
-	bindPorts := portMap{}
-	fs.Var(bindPorts, "bind-port", "GATEWAY=ENVOY: bind Envoy on port ENVOY for Gateway listeners on port GATEWAY,\ne.g. 80=8080 (repeatable; default: the Gateway's ports)")
-	allGateways := fs.Bool("all-gateways", false, "serve every Gateway of the GatewayClass, each into its own resources\n(default: only the oldest, one Gateway per Envoy fleet)")
-	var roots namespaceList
-	fs.Var(&roots, "root-namespaces", "NS[,NS...]: the namespaces where HTTPProxies may be roots (have\nspec.virtualhost); repeatable (default: every namespace)")
-	var httpPort, httpsPort port
-	fs.Var(&httpPort, "ingress-http-port", "the port Envoy binds for HTTPProxy and Ingress virtual hosts over HTTP (default 8080)")
-	fs.Var(&httpsPort, "ingress-https-port", "the port Envoy binds for HTTPProxy and Ingress virtual hosts over TLS (default 8443)")
-	ingressClass := fs.String("ingress-class", dag.DefaultIngressClass, "the ingress class to act for: Ingresses and HTTPProxies whose class annotation\nor spec.ingressClassName is it, and those that name no class")
-	var limits manifest.Limits
-	fs.IntVar(&limits.DocumentBytes, "max-document-bytes", manifest.DefaultDocumentBytes, "the largest document read, in bytes (a larger List is read item by item,\neach item within it)")
-	fs.IntVar(&limits.ValueBytes, "max-value-bytes", manifest.DefaultValueBytes, "the longest value (any string of an object) read, in bytes")
-	fs.IntVar(&limits.Objects, "max-objects", manifest.DefaultObjects, "the most objects read, of every kind, over all inputs")
-	onlyGateway := fs.String("gateway", "", "NAMESPACE/NAME: print only the Envoy resources of this Gateway, as its own\nEnvoy fleet takes them (status stays whole)")
-	if code, done := parseFlags(fs, args, stdout); done {
-		return code
+func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(o.filenames) == 0 {
+		return usageErrorf("no input: give at least one -f PATH")
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "sesame translate: unexpected argument %q (use -f PATH)\n", fs.Arg(0))
-		return 2
+	if errs := validation.IsDNS1123Label(o.namespace); len(errs) > 0 {
+		return usageErrorf("--namespace %q: not a namespace name: %s", o.namespace, strings.Join(errs, "; "))
 	}
-	if len(paths) == 0 {
-		fmt.Fprintln(stderr, "sesame translate: no input: give at least one -f PATH")
-		return 2
-	}
-	for _, l := range []struct {
-		flag  string
-		value int
-	}{{"max-document-bytes", limits.DocumentBytes}, {"max-value-bytes", limits.ValueBytes}, {"max-objects", limits.Objects}} {
-		if l.value <= 0 {
-			fmt.Fprintf(stderr, "sesame translate: --%s %d: want a positive number\n", l.flag, l.value)
-			return 2
-		}
-	}
-	format := render.Format(*output)
-	if format != render.YAML && format != render.JSON {
-		fmt.Fprintf(stderr, "sesame translate: -o %q: want yaml or json\n", *output)
-		return 2
-	}
-	at := time.Now().UTC().Truncate(time.Second)
-	if *now != "" {
-		t, err := time.Parse(time.RFC3339, *now)
-		if err != nil {
-			fmt.Fprintf(stderr, "sesame translate: -now: %v\n", err)
-			return 2
-		}
-		at = t
+	at := time.Time(o.now)
+	if at.IsZero() {
+		at = time.Now().UTC().Truncate(time.Second)
 	}
 
-	objects, warnings, skipped, err := load(paths, stdin, limits)
+	in, err := load(o.filenames, o.recursive, stdin, o.decoder())
 	if err != nil {
-		fmt.Fprintf(stderr, "sesame translate: %v\n", err)
-		return 1
+		return failure(err)
 	}
-	for _, w := range warnings {
+	for _, w := range in.warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
-	for _, e := range skipped {
+	for _, e := range in.skipped {
 		fmt.Fprintf(stderr, "error: %s\n", e)
 	}
-	res, err := sesame.Translate(objects, sesame.Options{
-		ControllerName: *controller,
+	res, err := sesame.Translate(in.objects, sesame.Options{
+		ControllerName: o.controller,
 		Now:            at,
-		BindPorts:      bindPorts,
-		AllGateways:    *allGateways,
-		RootNamespaces: roots,
-		IngressPorts:   dag.IngressPorts{HTTP: int32(httpPort), HTTPS: int32(httpsPort)},
-		IngressClass:   *ingressClass,
+		BindPorts:      o.bindPorts,
+		AllGateways:    o.allGateways,
+		RootNamespaces: o.roots,
+		IngressPorts:   dag.IngressPorts{HTTP: int32(o.httpPort), HTTPS: int32(o.httpsPort)},
+		IngressClass:   o.ingressClass,
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "sesame translate: %v\n", err)
-		return 1
+		return failure(err)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
-	if *onlyGateway != "" {
-		ns, name, ok := strings.Cut(*onlyGateway, "/")
+	if o.gateway != "" {
+		ns, name, ok := strings.Cut(o.gateway, "/")
 		gw := types.NamespacedName{Namespace: ns, Name: name}
 		if !ok || !slices.Contains(res.Gateways(), gw) {
-			fmt.Fprintf(stderr, "sesame translate: --gateway %q: not a served Gateway; served: %v\n", *onlyGateway, res.Gateways())
-			return 1
+			return failure(fmt.Errorf("--gateway %q: not a served Gateway; served: %v", o.gateway, res.Gateways()))
 		}
 		res.XDS = res.ForGateway(gw)
 	}
-	out, err := render.Document(res, format)
+	out, err := render.Document(res, render.Format(o.output))
 	if err != nil {
-		fmt.Fprintf(stderr, "sesame translate: %v\n", err)
-		return 1
+		return failure(err)
 	}
 	if _, err := stdout.Write(out); err != nil {
-		fmt.Fprintf(stderr, "sesame translate: %v\n", err)
-		return 1
+		return failure(err)
 	}
-	if len(skipped) > 0 {
-		fmt.Fprintf(stderr, "sesame translate: %d %s could not be read and %s skipped (errors above); the rest is translated\n",
-			len(skipped), plural(len(skipped), "document or List item", "documents or List items"), plural(len(skipped), "was", "were"))
-		return exitSkipped
+	fmt.Fprintln(stderr, summary(len(in.objects), len(in.skipped), res, len(in.warnings)+len(res.Warnings)))
+	if len(in.skipped) > 0 {
+		return &exitError{code: exitSkipped}
 	}
-	return 0
+	return nil
 }
 
-// exitSkipped is the exit code when some documents were skipped: the output
-// is printed, but it translates only the rest.
-const exitSkipped = 3
+// summary is the last line translate writes on stderr: "sesame translate:
+// 10 objects read, 1 listener, 1 route configuration, 2 clusters, 0
+// warnings", with the documents skipped after the objects when there are
+// some. It counts the Envoy resources printed.
+func summary(objects, skipped int, res *sesame.Result, warnings int) string {
+	parts := []string{count(objects, "object") + " read"}
+	if skipped > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s skipped (errors above; the rest is translated)",
+			skipped, plural(skipped, "document or List item", "documents or List items")))
+	}
+	parts = append(parts,
+		count(len(res.XDS.Listeners), "listener"),
+		count(len(res.XDS.Routes), "route configuration"),
+		count(len(res.XDS.Clusters), "cluster"),
+		count(warnings, "warning"))
+	return "sesame translate: " + strings.Join(parts, ", ")
+}
+
+// count is "1 listener" or "2 listeners".
+func count(n int, noun string) string {
+	return fmt.Sprintf("%d %s", n, plural(n, noun, noun+"s"))
+}
 
 func plural(n int, one, many string) string {
 	if n == 1 {
