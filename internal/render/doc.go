@@ -7,12 +7,24 @@
 //	  clusters: [...]    # envoy.config.cluster.v3.Cluster
 //	  endpoints: [...]   # envoy.config.endpoint.v3.ClusterLoadAssignment
 //	  secrets: [...]     # envoy.extensions.transport_sockets.tls.v3.Secret
-//	status: [...]        # {apiVersion, kind, namespace, name, status}
+//	status:              # one Kubernetes object per graph.StatusUpdate
+//	- apiVersion: ...
+//	  kind: ...
+//	  metadata: {name: ..., namespace: ..., generation: ...}
+//	  status: {...}
 //	events: [...]        # {apiVersion, kind, namespace, name, type, reason, message}
+//
+// Each status entry is an object the status subresource takes as it is
+// (kubectl replace --subresource=status, which fills in the live object's
+// resourceVersion; client-go's UpdateStatus once metadata.resourceVersion is
+// set, as custom resources require). metadata.generation is the input
+// object's, the one the status's observedGeneration values name; it is left
+// out when the input had none, and namespace for cluster-scoped objects
+// (GatewayClass).
 //
 // The events section is written only when there are events (for Ingresses,
 // whose status has no conditions), so documents without them keep their
-// shape.
+// shape. Its entries are graph.Events as they are, not Kubernetes Events.
 //
 // Envoy messages are in protojson form (proto field names in lowerCamelCase,
 // Any fields with "@type"). protojson deliberately varies its whitespace

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/projectsesame/sesame"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/xdsgen"
 )
 
@@ -24,8 +25,8 @@ const (
 
 // document is the shape of the output.
 type document struct {
-	XDS    xds   `json:"xds"`
-	Status []any `json:"status"`
+	XDS    xds            `json:"xds"`
+	Status []statusObject `json:"status"`
 }
 
 type xds struct {
@@ -114,7 +115,7 @@ func mustJSON(v any) []byte {
 }
 
 func build(res *sesame.Result) (*document, error) {
-	doc := &document{Status: []any{}}
+	doc := &document{Status: statusObjects(res.Status)}
 	var err error
 	r := res.XDS
 	if r == nil {
@@ -135,10 +136,36 @@ func build(res *sesame.Result) (*document, error) {
 	if doc.XDS.Secrets, err = messages(r.Secrets); err != nil {
 		return nil, err
 	}
-	for _, s := range res.Status {
-		doc.Status = append(doc.Status, s)
-	}
 	return doc, nil
+}
+
+// statusObject is a status entry as a Kubernetes object that the status
+// subresource takes (kubectl replace --subresource=status, client-go's
+// UpdateStatus).
+type statusObject struct {
+	APIVersion string     `json:"apiVersion"`
+	Kind       string     `json:"kind"`
+	Metadata   objectMeta `json:"metadata"`
+	Status     any        `json:"status"`
+}
+
+type objectMeta struct {
+	Name       string `json:"name"`
+	Namespace  string `json:"namespace,omitempty"`
+	Generation int64  `json:"generation,omitempty"`
+}
+
+func statusObjects(updates []graph.StatusUpdate) []statusObject {
+	out := make([]statusObject, len(updates))
+	for i, u := range updates {
+		out[i] = statusObject{
+			APIVersion: u.APIVersion,
+			Kind:       u.Kind,
+			Metadata:   objectMeta{Name: u.Name, Namespace: u.Namespace, Generation: u.Generation},
+			Status:     u.Status,
+		}
+	}
+	return out
 }
 
 func messages[T proto.Message](in []T) ([]json.RawMessage, error) {
