@@ -26,6 +26,25 @@
 // whose status has no conditions), so documents without them keep their
 // shape. Its entries are graph.Events as they are, not Kubernetes Events.
 //
+// Options change the document; the zero Options (Document) write the one
+// above:
+//   - RedactSecrets replaces every value Envoy's API marks sensitive
+//     ((udpa.annotations.sensitive): the private keys, passwords, session
+//     ticket keys and generic secrets of xds.secrets) with
+//     "REDACTED (N bytes)", N the length of the value, as an inline_string,
+//     so that the output can be shared and still reads as Envoy Secrets.
+//     Nothing else in the document holds a secret: status never quotes one.
+//   - ConfigDump writes the xds section as Envoy's admin /config_dump
+//     prints it for config received over ADS: an envoy.admin.v3.ConfigDump
+//     whose configs are ClustersConfigDump (dynamic_active_clusters),
+//     EndpointsConfigDump (dynamic_endpoint_configs, what Envoy adds with
+//     ?include_eds), ListenersConfigDump (dynamic_listeners' active_state),
+//     RoutesConfigDump (dynamic_route_configs) and SecretsConfigDump
+//     (dynamic_active_secrets), in that order, each resource with
+//     version_info Options.Version and no last_updated. The status and
+//     events sections are unchanged; the xds section alone is what tools
+//     that read a config dump take.
+//
 // Envoy messages are in protojson form (proto field names in lowerCamelCase,
 // Any fields with "@type"). protojson deliberately varies its whitespace
 // between runs, so the JSON is decoded and encoded again: the output has
