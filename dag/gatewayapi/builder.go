@@ -181,6 +181,7 @@ func (b *Builder) statusUpdate(kind string, obj metav1.Object, status any) graph
 		Kind:       kind,
 		Namespace:  obj.GetNamespace(),
 		Name:       obj.GetName(),
+		Generation: obj.GetGeneration(),
 		Status:     status,
 	}
 }

@@ -9,6 +9,10 @@ type StatusUpdate struct {
 	Kind       string `json:"kind"`
 	Namespace  string `json:"namespace,omitempty"`
 	Name       string `json:"name"`
+	// Generation is the object's metadata.generation as read, the
+	// generation the status's conditions observed; 0 when the input did
+	// not say (objects read from files often have none).
+	Generation int64 `json:"generation,omitempty"`
 	// Status is the object's whole status: *gatewayv1.GatewayClassStatus,
 	// *gatewayv1.GatewayStatus, *gatewayv1.HTTPRouteStatus,
 	// *gatewayv1.GRPCRouteStatus, *gatewayv1.TLSRouteStatus or

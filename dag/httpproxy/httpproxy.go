@@ -197,12 +197,14 @@ func (pb *Result) Status() []graph.StatusUpdate {
 	}
 	out := make([]graph.StatusUpdate, 0, len(pb.names))
 	for _, name := range pb.names {
+		st := pb.statuses[name]
 		out = append(out, graph.StatusUpdate{
 			APIVersion: httpProxyAPIVersion,
 			Kind:       contourv1.HTTPProxyKind,
 			Namespace:  name.Namespace,
 			Name:       name.Name,
-			Status:     pb.statuses[name].httpProxyStatus(pb.opts.Now, pb.includedBy[name]),
+			Generation: st.obj.Generation,
+			Status:     st.httpProxyStatus(pb.opts.Now, pb.includedBy[name]),
 		})
 	}
 	return out

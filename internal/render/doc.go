@@ -7,12 +7,43 @@
 //	  clusters: [...]    # envoy.config.cluster.v3.Cluster
 //	  endpoints: [...]   # envoy.config.endpoint.v3.ClusterLoadAssignment
 //	  secrets: [...]     # envoy.extensions.transport_sockets.tls.v3.Secret
-//	status: [...]        # {apiVersion, kind, namespace, name, status}
+//	status:              # one Kubernetes object per graph.StatusUpdate
+//	- apiVersion: ...
+//	  kind: ...
+//	  metadata: {name: ..., namespace: ..., generation: ...}
+//	  status: {...}
 //	events: [...]        # {apiVersion, kind, namespace, name, type, reason, message}
+//
+// Each status entry is an object the status subresource takes as it is
+// (kubectl replace --subresource=status, which fills in the live object's
+// resourceVersion; client-go's UpdateStatus once metadata.resourceVersion is
+// set, as custom resources require). metadata.generation is the input
+// object's, the one the status's observedGeneration values name; it is left
+// out when the input had none, and namespace for cluster-scoped objects
+// (GatewayClass).
 //
 // The events section is written only when there are events (for Ingresses,
 // whose status has no conditions), so documents without them keep their
-// shape.
+// shape. Its entries are graph.Events as they are, not Kubernetes Events.
+//
+// Options change the document; the zero Options (Document) write the one
+// above:
+//   - RedactSecrets replaces every value Envoy's API marks sensitive
+//     ((udpa.annotations.sensitive): the private keys, passwords, session
+//     ticket keys and generic secrets of xds.secrets) with
+//     "REDACTED (N bytes)", N the length of the value, as an inline_string,
+//     so that the output can be shared and still reads as Envoy Secrets.
+//     Nothing else in the document holds a secret: status never quotes one.
+//   - ConfigDump writes the xds section as Envoy's admin /config_dump
+//     prints it for config received over ADS: an envoy.admin.v3.ConfigDump
+//     whose configs are ClustersConfigDump (dynamic_active_clusters),
+//     EndpointsConfigDump (dynamic_endpoint_configs, what Envoy adds with
+//     ?include_eds), ListenersConfigDump (dynamic_listeners' active_state),
+//     RoutesConfigDump (dynamic_route_configs) and SecretsConfigDump
+//     (dynamic_active_secrets), in that order, each resource with
+//     version_info Options.Version and no last_updated. The status and
+//     events sections are unchanged; the xds section alone is what tools
+//     that read a config dump take.
 //
 // Envoy messages are in protojson form (proto field names in lowerCamelCase,
 // Any fields with "@type"). protojson deliberately varies its whitespace

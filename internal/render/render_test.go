@@ -16,7 +16,7 @@ func result() *sesame.Result {
 	return &sesame.Result{
 		XDS: &xdsgen.Resources{Listeners: []*listenerv3.Listener{{Name: "l"}}},
 		Status: []graph.StatusUpdate{{
-			APIVersion: "gateway.networking.k8s.io/v1", Kind: "Gateway", Namespace: "ns", Name: "gw",
+			APIVersion: "gateway.networking.k8s.io/v1", Kind: "Gateway", Namespace: "ns", Name: "gw", Generation: 3,
 			Status: map[string]any{"b": 1, "a": 2},
 		}},
 	}
@@ -37,8 +37,10 @@ func TestYAML(t *testing.T) {
 status:
 - apiVersion: gateway.networking.k8s.io/v1
   kind: Gateway
-  name: gw
-  namespace: ns
+  metadata:
+    generation: 3
+    name: gw
+    namespace: ns
   status:
     a: 2
     b: 1
