@@ -135,3 +135,33 @@ func (p *positive) Set(v string) error {
 	*p = positive(n)
 	return nil
 }
+
+// outputShape is --to: the shape of the xds section.
+type outputShape string
+
+// The shapes of the xds section.
+const (
+	shapeSesame     outputShape = ""
+	shapeConfigDump outputShape = "config-dump"
+)
+
+func (s *outputShape) String() string {
+	if *s == shapeSesame {
+		return "sesame"
+	}
+	return string(*s)
+}
+
+func (s *outputShape) Set(v string) error {
+	switch v {
+	case "sesame":
+		*s = shapeSesame
+	case string(shapeConfigDump):
+		*s = shapeConfigDump
+	default:
+		return fmt.Errorf("want sesame or config-dump")
+	}
+	return nil
+}
+
+func (s *outputShape) Type() string { return "shape" }

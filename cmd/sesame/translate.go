@@ -96,6 +96,8 @@ type translateOptions struct {
 	ingressClass string
 	limits       manifest.Limits
 	gateway      string
+	redact       bool
+	to           outputShape
 }
 
 func newTranslateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -141,6 +143,8 @@ func (o *translateOptions) addFlags(fs *pflag.FlagSet) {
 	fs.Var((*positive)(&o.limits.DocumentBytes), "max-document-bytes", "the largest document read, in `bytes` (a larger List is read item by item,\neach item within it)")
 	fs.Var((*positive)(&o.limits.ValueBytes), "max-value-bytes", "the longest value (any string of an object) read, in `bytes`")
 	fs.Var((*positive)(&o.limits.Objects), "max-objects", "the most `objects` read, of every kind, over all inputs")
+	fs.BoolVar(&o.redact, "redact-secrets", false, "replace private keys and other sensitive values with \"REDACTED (N bytes)\",\nto share the output in a bug report")
+	fs.Var(&o.to, "to", "the `shape` of the xds section: sesame (default), or config-dump, what Envoy's\nadmin /config_dump prints (version_info: the resources' hash)")
 	fs.StringVar(&o.gateway, "gateway", "", "print only the Envoy resources of the Gateway `NAMESPACE/NAME`, as its own\nEnvoy fleet takes them (status stays whole)")
 }
 
@@ -194,7 +198,7 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 		}
 		res.XDS = res.ForGateway(gw)
 	}
-	out, err := render.Document(res, render.Format(o.output))
+	out, err := render.Options{RedactSecrets: o.redact, ConfigDump: o.to == shapeConfigDump, Version: res.Hash()}.Document(res, render.Format(o.output))
 	if err != nil {
 		return failure(err)
 	}

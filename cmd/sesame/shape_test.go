@@ -1,0 +1,31 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestConfigDumpAndRedact: --to config-dump prints the xds section as
+// Envoy's admin /config_dump does, versioned by the resources' hash;
+// --redact-secrets hides private keys; a bad --to is a usage error.
+func TestConfigDumpAndRedact(t *testing.T) {
+	const layering = "../../testdata/requests/https.yaml" // has TLS Secrets
+	code, out, errOut := call("", "translate", "-f", layering, "--now", "2026-01-01T00:00:00Z", "--to", "config-dump", "--redact-secrets")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"type.googleapis.com/envoy.admin.v3.ClustersConfigDump", "dynamicActiveClusters", "versionInfo:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("config dump lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "PRIVATE KEY") || !strings.Contains(out, "REDACTED (") {
+		t.Error("--redact-secrets left a private key in the output, or redacted nothing")
+	}
+	if _, plain, _ := call("", "translate", "-f", layering, "--now", "2026-01-01T00:00:00Z"); strings.Contains(plain, "configs:") || !strings.Contains(plain, "xds:\n  clusters:") {
+		t.Errorf("without --to, the xds section is not Sesame's own shape: %.80q", plain)
+	}
+	if code, _, errOut := call("", "translate", "-f", layering, "--to", "envoy"); code != 2 || !strings.Contains(errOut, "want sesame or config-dump") {
+		t.Errorf("--to envoy: exit %d, %q", code, errOut)
+	}
+}
