@@ -91,6 +91,21 @@ endpoints: []
 			"Secret no listener, HTTPProxy or Ingress refers to, unused: default/token",
 			"EndpointSlice whose Service (label kubernetes.io/service-name) is not in the input, unused: default/gone-abc",
 		}},
+		{"Namespaces no selector reads, and a ReferenceGrant nothing uses", `
+apiVersion: v1
+kind: Namespace
+metadata: {name: team, labels: {shared: "true"}}
+---
+apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata: {name: grant, namespace: team}
+spec:
+  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: default}]
+  to: [{group: "", kind: Service}]
+`, []string{
+			"Namespace whose labels no listener's allowedRoutes selector reads (the only use Sesame has for Namespaces), unused: team",
+			"ReferenceGrant permitting no reference a route or listener makes, unused: team/grant",
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			objects, warnings, err := manifest.Decode("in.yaml", strings.NewReader(tt.in))
@@ -109,8 +124,10 @@ endpoints: []
 }
 
 // TestUsedObjectsGetNoWarning: objects that shape the output or get a
-// status are not warned of: a served Gateway's class, the Service and the
-// Secret its routes and listeners name, the EndpointSlice of that Service.
+// status are not warned of: a served Gateway's class, the Services its
+// routes name, the EndpointSlice of one, the Namespace a listener's
+// selector reads, the ReferenceGrant that permits a cross-namespace
+// backend.
 func TestUsedObjectsGetNoWarning(t *testing.T) {
 	objects, _, err := manifest.Decode("in.yaml", strings.NewReader(`
 apiVersion: gateway.networking.k8s.io/v1
@@ -123,14 +140,32 @@ kind: Gateway
 metadata: {name: gw}
 spec:
   gatewayClassName: sesame
-  listeners: [{name: https, port: 443, protocol: HTTPS, tls: {certificateRefs: [{name: missing}]}}, {name: http, port: 80, protocol: HTTP}]
+  listeners:
+  - {name: https, port: 443, protocol: HTTPS, tls: {certificateRefs: [{name: missing}]}}
+  - {name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {shared: "true"}}}}}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: default, labels: {shared: "true"}}
+---
+apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata: {name: grant, namespace: backends}
+spec:
+  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: default}]
+  to: [{group: "", kind: Service}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api, namespace: backends}
+spec: {ports: [{port: 80}]}
 ---
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: r}
 spec:
   parentRefs: [{name: gw}]
-  rules: [{backendRefs: [{name: web, port: 80}]}]
+  rules: [{backendRefs: [{name: web, port: 80}, {name: api, namespace: backends, port: 80}]}]
 ---
 apiVersion: v1
 kind: Service

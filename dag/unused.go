@@ -9,20 +9,27 @@ import (
 	"github.com/projectsesame/sesame/dag/internal/refs"
 )
 
-// unusedWarnings says which Services, Secrets and EndpointSlices of the
-// input nothing refers to: they shape no output and have no status, so a
-// warning is all that tells a person they were read.
+// unusedWarnings says which Services, Secrets, EndpointSlices, Namespaces
+// and ReferenceGrants of the input nothing refers to: they shape no output
+// and have no status, so a warning is all that tells a person they were
+// read.
 func unusedWarnings(index *refs.Index) []string {
-	services, secrets, slices := index.Unused()
+	unused := index.Unused()
+	namespaces := make([]types.NamespacedName, len(unused.Namespaces))
+	for i, ns := range unused.Namespaces {
+		namespaces[i] = types.NamespacedName{Name: ns}
+	}
 	var out []string
 	for _, u := range []struct {
 		names     []types.NamespacedName
 		one, many string
 		why       string
 	}{
-		{services, "Service", "Services", "no route, HTTPProxy or Ingress refers to"},
-		{secrets, "Secret", "Secrets", "no listener, HTTPProxy or Ingress refers to"},
-		{slices, "EndpointSlice", "EndpointSlices", "whose Service (label kubernetes.io/service-name) is not in the input"},
+		{unused.Services, "Service", "Services", "no route, HTTPProxy or Ingress refers to"},
+		{unused.Secrets, "Secret", "Secrets", "no listener, HTTPProxy or Ingress refers to"},
+		{unused.EndpointSlices, "EndpointSlice", "EndpointSlices", "whose Service (label kubernetes.io/service-name) is not in the input"},
+		{namespaces, "Namespace", "Namespaces", "whose labels no listener's allowedRoutes selector reads (the only use Sesame has for Namespaces)"},
+		{unused.ReferenceGrants, "ReferenceGrant", "ReferenceGrants", "permitting no reference a route or listener makes"},
 	} {
 		if len(u.names) == 0 {
 			continue
@@ -45,7 +52,11 @@ func listNames(names []types.NamespacedName) string {
 			s = append(s, fmt.Sprintf("and %d more", len(names)-most))
 			break
 		}
-		s = append(s, n.String())
+		if n.Namespace == "" {
+			s = append(s, n.Name)
+		} else {
+			s = append(s, n.String())
+		}
 	}
 	return strings.Join(s, ", ")
 }

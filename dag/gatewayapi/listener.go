@@ -246,7 +246,7 @@ func (b *Builder) allowsNamespace(l *listener, namespace string) bool {
 	case gatewayv1.NamespacesFromAll:
 		return true
 	case gatewayv1.NamespacesFromSelector:
-		ns := b.index.Namespaces[namespace]
+		ns := b.index.Namespace(namespace)
 		if ns == nil || l.selector == nil {
 			return false // labels unknown: do not guess in favour of access
 		}

@@ -22,8 +22,11 @@ import (
 type Index struct {
 	services        map[types.NamespacedName]*Service
 	secrets         map[types.NamespacedName]*corev1.Secret
-	Namespaces      map[string]*corev1.Namespace
-	referenceGrants map[string][]*gatewayv1.ReferenceGrant // by namespace
+	namespaces      map[string]*corev1.Namespace
+	referenceGrants map[string][]*grant // by namespace
+	// namespacesRead holds the Namespaces whose labels were read
+	// (Namespace), for Unused; Namespaces are read one goroutine at a time.
+	namespacesRead map[string]bool
 	// orphans are the EndpointSlices whose Service is not indexed.
 	orphans []types.NamespacedName
 	// secret holds the Secrets read as certificates (TLSSecret), so that
@@ -45,18 +48,19 @@ type Index struct {
 func NewIndex(secrets []*corev1.Secret, namespaces []*corev1.Namespace, grants []*gatewayv1.ReferenceGrant) *Index {
 	idx := &Index{
 		secrets:         map[types.NamespacedName]*corev1.Secret{},
-		Namespaces:      map[string]*corev1.Namespace{},
-		referenceGrants: map[string][]*gatewayv1.ReferenceGrant{},
+		namespaces:      map[string]*corev1.Namespace{},
+		referenceGrants: map[string][]*grant{},
+		namespacesRead:  map[string]bool{},
 		secret:          map[types.NamespacedName]*graph.Secret{},
 	}
 	for _, secret := range secrets {
 		order.KeepOlder(idx.secrets, types.NamespacedName{Namespace: secret.Namespace, Name: secret.Name}, secret)
 	}
 	for _, ns := range namespaces {
-		order.KeepOlder(idx.Namespaces, ns.Name, ns)
+		order.KeepOlder(idx.namespaces, ns.Name, ns)
 	}
-	for _, grant := range grants {
-		idx.referenceGrants[grant.Namespace] = append(idx.referenceGrants[grant.Namespace], grant)
+	for _, g := range grants {
+		idx.referenceGrants[g.Namespace] = append(idx.referenceGrants[g.Namespace], &grant{ReferenceGrant: g})
 	}
 	return idx
 }
@@ -124,12 +128,32 @@ func (idx *Index) Permitted(ref Reference) bool {
 	if ref.FromNamespace == ref.ToNamespace {
 		return true
 	}
-	for _, grant := range idx.referenceGrants[ref.ToNamespace] {
-		if grantAllows(grant, ref) {
+	for _, g := range idx.referenceGrants[ref.ToNamespace] {
+		if grantAllows(g.ReferenceGrant, ref) {
+			if !g.used.Load() {
+				g.used.Store(true)
+			}
 			return true
 		}
 	}
 	return false
+}
+
+// grant is an indexed ReferenceGrant, and whether it permitted a
+// reference (Permitted, which routes compiling in parallel call).
+type grant struct {
+	*gatewayv1.ReferenceGrant
+	used atomic.Bool
+}
+
+// Namespace returns the indexed Namespace of that name, or nil, and marks
+// it read. One goroutine at a time reads Namespaces.
+func (idx *Index) Namespace(name string) *corev1.Namespace {
+	ns := idx.namespaces[name]
+	if ns != nil {
+		idx.namespacesRead[name] = true
+	}
+	return ns
 }
 
 func grantAllows(grant *gatewayv1.ReferenceGrant, ref Reference) bool {
@@ -161,26 +185,50 @@ func (idx *Index) Service(name types.NamespacedName) *Service {
 	return svc
 }
 
-// Unused lists what no object referred to, sorted: the Services no route
-// named (Service), the Secrets no listener or host named (TLSSecret), and
-// the EndpointSlices whose Service is not indexed. An object of the input
-// that shapes nothing gets a warning that says so.
-func (idx *Index) Unused() (services, secrets, endpointSlices []types.NamespacedName) {
+// Unused is what no object referred to, each list sorted by namespace and
+// name: an object of the input that shapes nothing gets a warning that
+// says so.
+type Unused struct {
+	// Services no route named (Service); Secrets no listener or host
+	// named (TLSSecret); EndpointSlices whose Service is not indexed.
+	Services, Secrets, EndpointSlices []types.NamespacedName
+	// Namespaces whose labels nothing read (Namespace).
+	Namespaces []string
+	// ReferenceGrants that permitted nothing asked for (Permitted).
+	ReferenceGrants []types.NamespacedName
+}
+
+// Unused lists what no object referred to.
+func (idx *Index) Unused() Unused {
+	var u Unused
 	for name, svc := range idx.services {
 		if !svc.used.Load() {
-			services = append(services, name)
+			u.Services = append(u.Services, name)
 		}
 	}
 	for name := range idx.secrets {
 		if _, read := idx.secret[name]; !read {
-			secrets = append(secrets, name)
+			u.Secrets = append(u.Secrets, name)
 		}
 	}
-	endpointSlices = slices.Clone(idx.orphans)
-	for _, list := range [][]types.NamespacedName{services, secrets, endpointSlices} {
+	u.EndpointSlices = slices.Clone(idx.orphans)
+	for name := range idx.namespaces {
+		if !idx.namespacesRead[name] {
+			u.Namespaces = append(u.Namespaces, name)
+		}
+	}
+	slices.Sort(u.Namespaces)
+	for _, grants := range idx.referenceGrants {
+		for _, g := range grants {
+			if !g.used.Load() {
+				u.ReferenceGrants = append(u.ReferenceGrants, types.NamespacedName{Namespace: g.Namespace, Name: g.Name})
+			}
+		}
+	}
+	for _, list := range [][]types.NamespacedName{u.Services, u.Secrets, u.EndpointSlices, u.ReferenceGrants} {
 		slices.SortFunc(list, func(a, b types.NamespacedName) int {
 			return order.CompareNames(a.Namespace, a.Name, b.Namespace, b.Name)
 		})
 	}
-	return services, secrets, endpointSlices
+	return u
 }
