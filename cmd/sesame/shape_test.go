@@ -29,3 +29,16 @@ func TestConfigDumpAndRedact(t *testing.T) {
 		t.Errorf("--to envoy: exit %d, %q", code, errOut)
 	}
 }
+
+// TestNothingServedSummary: when objects were read but nothing is served,
+// the summary says so, after the warnings that say why, and the exit code
+// is 0.
+func TestNothingServedSummary(t *testing.T) {
+	const in = "apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata: {name: eg}\nspec: {controllerName: example.com/other}\n"
+	code, _, errOut := call(in, "translate", "-f", "-", "--now", "2026-01-01T00:00:00Z")
+	want := "warning: GatewayClass eg: controllerName example.com/other is not Sesame's (projectsesame.io/gateway-controller; set Options.ControllerName, or --controller-name)\n" +
+		"sesame translate: 1 object read, 0 listeners, 0 route configurations, 0 clusters, 1 warning; nothing is served (the warnings say why)\n"
+	if code != 0 || errOut != want {
+		t.Errorf("exit %d, stderr\n%s\nwant\n%s", code, errOut, want)
+	}
+}

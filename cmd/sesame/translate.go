@@ -227,7 +227,11 @@ func summary(objects, skipped int, res *sesame.Result, warnings int) string {
 		count(len(res.XDS.Routes), "route configuration"),
 		count(len(res.XDS.Clusters), "cluster"),
 		count(warnings, "warning"))
-	return "sesame translate: " + strings.Join(parts, ", ")
+	line := "sesame translate: " + strings.Join(parts, ", ")
+	if len(res.XDS.Listeners) == 0 && objects > 0 {
+		line += "; nothing is served (the warnings say why)"
+	}
+	return line
 }
 
 // count is "1 listener" or "2 listeners".
