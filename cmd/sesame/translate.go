@@ -165,16 +165,20 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 		at = time.Now().UTC().Truncate(time.Second)
 	}
 
+	prog := startProgress(stderr)
+	defer prog.end()
+	prog.set("reading")
 	in, err := load(o.filenames, o.recursive, stdin, o.decoder())
 	if err != nil {
 		return failure(err)
 	}
 	for _, w := range in.warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
+		prog.printf(stderr, "warning: %s\n", w)
 	}
 	for _, e := range in.skipped {
-		fmt.Fprintf(stderr, "error: %s\n", e)
+		prog.printf(stderr, "error: %s\n", e)
 	}
+	prog.set(fmt.Sprintf("translating %d objects", len(in.objects)))
 	res, err := sesame.Translate(in.objects, sesame.Options{
 		ControllerName: o.controller,
 		Now:            at,
@@ -188,8 +192,9 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 		return failure(err)
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
+		prog.printf(stderr, "warning: %s\n", w)
 	}
+	prog.set("writing")
 	if o.gateway != "" {
 		ns, name, ok := strings.Cut(o.gateway, "/")
 		gw := types.NamespacedName{Namespace: ns, Name: name}
@@ -205,6 +210,7 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	if _, err := stdout.Write(out); err != nil {
 		return failure(err)
 	}
+	prog.end()
 	fmt.Fprintln(stderr, summary(len(in.objects), len(in.skipped), res, len(in.warnings)+len(res.Warnings)))
 	if len(in.skipped) > 0 {
 		return &exitError{code: exitSkipped}
