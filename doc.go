@@ -8,8 +8,13 @@
 // function: it reads no clock, file or network and keeps no state, so the same
 // objects, in any order, with the same Options give the same result, and the
 // result can be checked in a test or served by a go-control-plane xDS server
-// through Result.XDS.Snapshot. TranslateContext is Translate with a context
-// that bounds it.
+// through Result.XDS.Snapshot, from a cache in ADS mode, with Result.Hash as
+// the snapshot's version. TranslateContext is Translate with a context that
+// bounds it.
+//
+// Decode, and a Decoder for more control, read the objects from YAML or
+// JSON manifests as kubectl apply -f reads them: a warning says what is
+// skipped or ignored, an error each document that cannot be read.
 //
 // The work is done by packages that can be used alone: hostmatch (hostnames),
 // listenermerge (Gateway listeners by port), dag (the routing graph and

@@ -9,10 +9,24 @@
 // Generate is a pure function of the graph: the same graph gives equal
 // messages in the same order. Every message it builds passes Envoy's own
 // validation (ValidateAll), and the resources form a consistent snapshot:
-// each Listener's HTTP connection manager takes its route table over ADS
-// from the RouteConfiguration of the same name, and each EDS Cluster's
-// endpoints come from the ClusterLoadAssignment of the same name. Resource
-// names are documented in names.go and say which object each came from.
+// each Listener's HTTP connection managers take their route tables from the
+// RouteConfigurations they name, each EDS Cluster its endpoints from the
+// ClusterLoadAssignment of its name, and each TLS context its certificates
+// from the Secrets it names. Resource names are documented in names.go and
+// say which object each came from.
+//
+// Every one of those references has an ADS config source: Envoy asks for
+// the route tables, load assignments and secrets on the one aggregated
+// stream on which it takes the listeners and clusters (its bootstrap names
+// the server in dynamic_resources.ads_config), so the resources must be
+// served over ADS. With go-control-plane, pack them with
+// Resources.Snapshot(version) into a SnapshotCache in ADS mode,
+// cachev3.NewSnapshotCache(true, cachev3.IDHash{}, logger), which answers
+// a request by name only once it names every resource of its type, so that
+// one version covers the stream, and register server.NewServer(ctx, cache,
+// callbacks) as the AggregatedDiscoveryService of a grpc.Server. The
+// version should change exactly when the resources do: package sesame's
+// Result.Hash is such a version. Example_serve does all this on 127.0.0.1.
 //
 // Messages that several places share (a route that falls through into many
 // virtual hosts, the action of the routes of one rule's matches, the

@@ -9,8 +9,11 @@
 // (spec.listeners[0].port); the other documents are still decoded, and so are
 // the other items of a List. A well-formed object of a kind Sesame does not
 // translate is skipped with a warning, so a whole cluster dump can be fed in.
-// Unknown fields of known kinds are ignored, as the API server would prune
-// them.
+// Unknown and duplicate fields of known kinds are warnings, naming their
+// path (the object keeps nothing of an unknown field, as the API server
+// prunes it, and the last value of a duplicate); Decoder.Strict makes them
+// errors that skip the object. Package sesame exports this decoder
+// (sesame.Decoder, sesame.Decode).
 //
 // A Decoder reads within Limits on the size of a document, the length of a
 // value and the number of objects, checked before the costly work they

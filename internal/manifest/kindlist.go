@@ -1,0 +1,25 @@
+package manifest
+
+import (
+	"cmp"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Kinds lists every apiVersion and kind Decode reads into a typed object,
+// sorted by group, version and kind. Older versions are among them (the
+// Gateway API's v1beta1, v1alpha2 and v1alpha3, HTTPProxy's
+// projectcontour.io/v1alpha1): their objects are decoded into the newest
+// version's Go type and say the newest apiVersion. A document of any other
+// kind is skipped with a Warning.
+func Kinds() []schema.GroupVersionKind {
+	out := make([]schema.GroupVersionKind, 0, len(kinds))
+	for gvk := range kinds {
+		out = append(out, gvk)
+	}
+	slices.SortFunc(out, func(a, b schema.GroupVersionKind) int {
+		return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Version, b.Version), cmp.Compare(a.Kind, b.Kind))
+	})
+	return out
+}
