@@ -1,10 +1,11 @@
 // Package sesame translates Kubernetes gateway objects into Envoy
 // configuration.
 //
-// Translate is the entry point: given Gateway API objects, Services and
-// EndpointSlices, it returns the Envoy resources (Listeners,
-// RouteConfigurations, Clusters, ClusterLoadAssignments, Secrets) that
-// implement them, and the status each object should be given. It is a pure
+// Translate is the entry point: given Gateway API objects, HTTPProxies,
+// Ingresses, UpstreamClusters, Services and EndpointSlices, it returns the
+// Envoy resources (Listeners, RouteConfigurations, Clusters,
+// ClusterLoadAssignments, Secrets) that implement them, and the status each
+// object should be given. It is a pure
 // function: it reads no clock, file or network and keeps no state, so the same
 // objects, in any order, with the same Options give the same result, and the
 // result can be checked in a test or served by a go-control-plane xDS server
@@ -18,5 +19,8 @@
 //
 // The work is done by packages that can be used alone: hostmatch (hostnames),
 // listenermerge (Gateway listeners by port), dag (the routing graph and
-// status) and xdsgen (Envoy messages).
+// status) and xdsgen (Envoy messages) for the HTTP/TLS gateway; dispatch and
+// dispatch/envoy for the kube-apiserver gateway's UpstreamClusters, which
+// Translate serves on one listener of their own, UpstreamClusterListenerName
+// (upstreamcluster.go says how, and what their status says).
 package sesame

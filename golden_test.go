@@ -38,7 +38,7 @@ var goldenNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // TestGolden translates the input.yaml of every testdata/golden/*.txtar case,
 // with the settings of its optional options.yaml (allGateways, bindPorts,
-// rootNamespaces, ingressPorts, ingressClass),
+// rootNamespaces, ingressPorts, ingressClass, upstreamClusterPort),
 // and compares the result with its output.yaml: the Envoy resources message
 // by message with protocmp, the status as JSON values. With -update it
 // rewrites output.yaml instead.
@@ -236,7 +236,8 @@ func loadCase(t *testing.T, file string) *goldenCase {
 				HTTP  int32 `json:"http"`
 				HTTPS int32 `json:"https"`
 			} `json:"ingressPorts"`
-			IngressClass string `json:"ingressClass"`
+			IngressClass        string `json:"ingressClass"`
+			UpstreamClusterPort int32  `json:"upstreamClusterPort"`
 		}
 		if err := yaml.UnmarshalStrict(data, &o); err != nil {
 			t.Fatalf("%s: options.yaml: %v", file, err)
@@ -245,6 +246,7 @@ func loadCase(t *testing.T, file string) *goldenCase {
 		c.options.RootNamespaces = o.RootNamespaces
 		c.options.IngressPorts = dag.IngressPorts{HTTP: o.IngressPorts.HTTP, HTTPS: o.IngressPorts.HTTPS}
 		c.options.IngressClass = o.IngressClass
+		c.options.UpstreamClusterPort = o.UpstreamClusterPort
 	}
 	if c.result, err = sesame.Translate(c.objects, c.options); err != nil {
 		t.Fatal(err)

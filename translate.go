@@ -1,13 +1,17 @@
 package sesame
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/xdsgen"
@@ -40,6 +44,14 @@ type Options struct {
 	// no class; empty means dag.DefaultIngressClass, "sesame". See
 	// dag.Options.IngressClass.
 	IngressClass string
+	// UpstreamClusterPort is the port Envoy binds for UpstreamClusters
+	// (proxy.kubegateway.io/v1alpha1), all of them on one listener, each
+	// chosen by its name as TLS server name; 0 means
+	// DefaultUpstreamClusterPort, 443, and a value outside 0-65535 is an
+	// error. When a listener of the HTTP/TLS gateway (a Gateway's, or the
+	// ingress ports') binds it too, the UpstreamClusters are not served,
+	// and their status says so: give them another port.
+	UpstreamClusterPort int32
 }
 
 // Result is what a translation produces.
@@ -58,8 +70,9 @@ type Result struct {
 	// why: Sesame does not read their kind, they are out of scope (a
 	// GatewayClass of another controller, a Gateway of a class not served,
 	// a route naming no served Gateway, an HTTPProxy or Ingress of another
-	// ingress class), or nothing refers to them (a Service, Secret or
-	// EndpointSlice).
+	// ingress class), nothing refers to them (a Service, Secret or
+	// EndpointSlice), or another object of the same name is used (an
+	// UpstreamCluster given twice).
 	Warnings []string
 	// Repairs are the messages Translate took out of the configuration, or
 	// answered 500 in place of, because Envoy would refuse them
@@ -68,6 +81,9 @@ type Result struct {
 	Repairs []xdsgen.Problem
 
 	graph *graph.Graph
+	// upstream is the status of the UpstreamClusters, which Status holds
+	// too, sorted among the graph's.
+	upstream []graph.StatusUpdate
 }
 
 // Gateways lists the Gateways the result serves, by namespace and name.
@@ -75,7 +91,8 @@ func (r *Result) Gateways() []types.NamespacedName { return r.graph.Gateways() }
 
 // ForGateway returns the Envoy resources of one served Gateway: its listeners
 // and route tables, those of the HTTPProxy and Ingress ports no Gateway
-// binds, and the clusters, load assignments and secrets they use.
+// binds, and the clusters, load assignments and secrets they use; and the
+// UpstreamClusters' listener and resources, as Translate made them.
 // With Options.AllGateways each Gateway's Envoy fleet takes its own part,
 // since two Gateways may use the same port.
 func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
@@ -83,12 +100,20 @@ func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
 	if len(r.Repairs) > 0 { // what Translate took out, ForGateway does too
 		xds.Repair()
 	}
+	up := upstreamResources(r.XDS)
+	xds.Listeners = append(xds.Listeners, up.Listeners...)
+	xds.Routes = append(xds.Routes, up.Routes...)
+	xds.Clusters = append(xds.Clusters, up.Clusters...)
+	xds.Endpoints = append(xds.Endpoints, up.Endpoints...)
+	xds.Secrets = append(xds.Secrets, up.Secrets...)
 	return xds
 }
 
 // Translate turns objects into Envoy configuration and status. Objects that
 // are invalid get a status saying why and the rest are still translated;
 // objects of kinds Sesame does not read are listed in Result.Warnings.
+// UpstreamClusters are translated beside the HTTP/TLS gateway's objects,
+// onto one listener of their own (upstreamcluster.go says how).
 //
 // Every message Translate returns passes Envoy's validation, and the
 // resources form a consistent snapshot (xdsgen.GenerateAndValidate). A
@@ -97,7 +122,8 @@ func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
 // virtual host, cluster or listener is left out), and the object it came
 // from is told in its status (reason InternalError), or Result.Warnings
 // says it, so that one object does not stop the others' configuration.
-// The error is not nil only when that repair fails too.
+// The error is not nil only when an option is invalid
+// (Options.UpstreamClusterPort) or that repair fails too.
 func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 	return TranslateContext(context.Background(), objects, opts)
 }
@@ -107,11 +133,20 @@ func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 // soon after, as every stage looks at ctx between its steps. A controller
 // bounds a pathological translation with a deadline.
 func TranslateContext(ctx context.Context, objects []runtime.Object, opts Options) (*Result, error) {
+	ucPort := cmp.Or(opts.UpstreamClusterPort, DefaultUpstreamClusterPort)
+	if ucPort < 1 || ucPort > 65535 {
+		return nil, fmt.Errorf("sesame: Options.UpstreamClusterPort %d is not a port (1-65535, or 0 for %d)", opts.UpstreamClusterPort, DefaultUpstreamClusterPort)
+	}
 	var in dag.Input
+	var ucs []*v1alpha1.UpstreamCluster // dag.Input is the HTTP/TLS gateway's
 	res := &Result{}
 	for i, obj := range objects {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if uc, ok := obj.(*v1alpha1.UpstreamCluster); ok && uc != nil {
+			ucs = append(ucs, uc)
+			continue
 		}
 		if err := in.Add(obj); err != nil {
 			res.Warnings = append(res.Warnings, err.Error())
@@ -130,11 +165,26 @@ func TranslateContext(ctx context.Context, objects []runtime.Object, opts Option
 		return nil, err
 	}
 	res.graph = graph
-	res.Status, res.Events = graph.Status, graph.Events
+	res.Events = graph.Events
 	res.Warnings = append(res.Warnings, graph.Warnings...)
 	res.XDS, err = xdsgen.GenerateAndValidateContext(ctx, graph)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, ctxErr
+	}
+	up, upStatus, upWarnings := translateUpstreamClusters(ctx, ucs, ucPort, res.XDS, opts.Now)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, ctxErr
+	}
+	res.upstream = upStatus
+	res.Status = res.allStatus()
+	res.Warnings = append(res.Warnings, upWarnings...)
+	res.XDS.Listeners = append(res.XDS.Listeners, up.Listeners...)
+	res.XDS.Routes = append(res.XDS.Routes, up.Routes...)
+	res.XDS.Clusters = append(res.XDS.Clusters, up.Clusters...)
+	res.XDS.Endpoints = append(res.XDS.Endpoints, up.Endpoints...)
+	res.XDS.Secrets = append(res.XDS.Secrets, up.Secrets...)
+	if upErr := errors.Join(up.Validate(), up.Consistent()); upErr != nil {
+		err = errors.Join(err, upErr)
 	}
 	if err != nil {
 		// A bug: take out what Envoy would refuse, and tell its owners.
@@ -143,4 +193,15 @@ func TranslateContext(ctx context.Context, objects []runtime.Object, opts Option
 		}
 	}
 	return res, nil
+}
+
+// allStatus is the status of the graph's objects and of the
+// UpstreamClusters, ordered by apiVersion, kind, namespace and name.
+func (r *Result) allStatus() []graph.StatusUpdate {
+	if len(r.upstream) == 0 {
+		return r.graph.Status
+	}
+	all := append(slices.Clip(r.graph.Status), r.upstream...)
+	graph.SortStatus(all)
+	return all
 }

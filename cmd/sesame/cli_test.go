@@ -66,6 +66,9 @@ func TestTranslateFlagSpellings(t *testing.T) {
 		{[]string{"--root-namespaces", "a, b", "--root-namespaces=c"}, func(o *translateOptions) any { return []string(o.roots) }, []string{"a", "b", "c"}},
 		{[]string{"--now=2026-01-01T00:00:00Z"}, func(o *translateOptions) any { return o.now.String() }, "2026-01-01T00:00:00Z"},
 		{[]string{"--ingress-http-port", "80", "--ingress-https-port=443"}, func(o *translateOptions) any { return [2]port{o.httpPort, o.httpsPort} }, [2]port{80, 443}},
+		{nil, func(o *translateOptions) any { return o.ucPort }, port(443)},
+		{[]string{"--upstreamcluster-port", "6443"}, func(o *translateOptions) any { return o.ucPort }, port(6443)},
+		{[]string{"--upstreamcluster-port=8443"}, func(o *translateOptions) any { return o.ucPort }, port(8443)},
 		{[]string{"--all-gateways", "--gateway", "ns/gw", "--controller-name=x/y", "--ingress-class=public"},
 			func(o *translateOptions) any { return []any{o.allGateways, o.gateway, o.controller, o.ingressClass} }, []any{true, "ns/gw", "x/y", "public"}},
 	}

@@ -224,6 +224,32 @@ func TestIngressClass(t *testing.T) {
 	}
 }
 
+// TestUpstreamClusterPort: UpstreamClusters are read and served on 443, or
+// on --upstreamcluster-port; a Gateway listener on that port takes it, and
+// their status says how to move them. A port that is not one is a usage
+// error.
+func TestUpstreamClusterPort(t *testing.T) {
+	const example = "../../testdata/examples/upstreamcluster.yaml"
+	code, out, errOut := call("", "translate", "-f", example, "--now", "2026-01-01T00:00:00Z")
+	if code != 0 || !strings.Contains(out, "name: upstreamcluster/port/443") || !strings.Contains(out, "reason: Programmed") ||
+		!strings.Contains(errOut, "1 object read, 1 listener, 1 route configuration, 3 clusters, 0 warnings") {
+		t.Errorf("default port: exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut = call("", "translate", "-f", example, "--upstreamcluster-port", "6443", "--now", "2026-01-01T00:00:00Z")
+	if code != 0 || !strings.Contains(out, "name: upstreamcluster/port/6443") || !strings.Contains(out, "portValue: 6443") {
+		t.Errorf("--upstreamcluster-port 6443: exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut = call("", "translate", "-f", example, "-f", quickstart, "--upstreamcluster-port", "80", "--now", "2026-01-01T00:00:00Z")
+	if code != 0 || !strings.Contains(out, "reason: PortInUse") || !strings.Contains(out, "--upstreamcluster-port") || strings.Contains(out, "upstreamcluster/port/80") {
+		t.Errorf("port of the Gateway: exit %d, stderr %q", code, errOut)
+	}
+	for _, bad := range []string{"0", "65536", "https"} {
+		if code, _, errOut := call("", "translate", "-f", example, "--upstreamcluster-port", bad); code != 2 || !strings.Contains(errOut, "--upstreamcluster-port") {
+			t.Errorf("--upstreamcluster-port %s: exit %d, stderr %q", bad, code, errOut)
+		}
+	}
+}
+
 func TestOneGateway(t *testing.T) {
 	code, out, errOut := call("", "translate", "-f", quickstart, "--gateway", "default/public")
 	if code != 0 || !strings.Contains(out, "gateway/default/public/80") {
@@ -243,7 +269,7 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	_, out, _ := call("", "translate", "--help")
-	for _, flag := range []string{"-f, --filename strings", "-R, --recursive", "-o, --output format", "-n, --namespace string", "--strict", "--controller-name", "--now", "--bind-port", "--all-gateways", "--gateway", "--root-namespaces", "--ingress-http-port", "--ingress-https-port", "--ingress-class", "--max-document-bytes", "--max-value-bytes", "--max-objects"} {
+	for _, flag := range []string{"-f, --filename strings", "-R, --recursive", "-o, --output format", "-n, --namespace string", "--strict", "--controller-name", "--now", "--bind-port", "--all-gateways", "--gateway", "--root-namespaces", "--ingress-http-port", "--ingress-https-port", "--ingress-class", "--upstreamcluster-port", "--max-document-bytes", "--max-value-bytes", "--max-objects"} {
 		if !strings.Contains(out, flag) {
 			t.Errorf("translate --help does not document %s", flag)
 		}

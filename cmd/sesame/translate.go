@@ -47,8 +47,15 @@ Read: GatewayClass, Gateway, HTTPRoute, GRPCRoute, TLSRoute, ReferenceGrant
 (gateway.networking.k8s.io/v1; v1beta1, v1alpha2 for GRPCRoute and TLSRoute,
 v1alpha3 for TLSRoute), HTTPProxy (projectcontour.io/v1), Ingress
 (networking.k8s.io/v1), Service, Secret, Namespace (v1), EndpointSlice
-(discovery.k8s.io/v1). Objects of other kinds are skipped with a warning on
-stderr.
+(discovery.k8s.io/v1), UpstreamCluster (proxy.kubegateway.io/v1alpha1).
+Objects of other kinds are skipped with a warning on stderr.
+
+UpstreamClusters (a gateway in front of Kubernetes API servers) are served on
+one Envoy listener of their own, upstreamcluster/port/PORT, port 443 unless
+--upstreamcluster-port says otherwise, each chosen by its name as TLS server
+name. Their status has the conditions Accepted (the dispatch policies
+compile) and Programmed (served, or why not: for example PortInUse when a
+Gateway listener binds the same port; give them another port).
 
 HTTPProxy and Ingress virtual hosts are served on their own Envoy listeners,
 by default on ports 8080 (HTTP) and 8443 (HTTPS, by TLS server name), as
@@ -59,7 +66,9 @@ conditions, so what Sesame has to say about Ingresses is in the events
 section, as a controller would record Kubernetes Events.
 
 The secrets section holds the certificates and private keys of the Secrets
-that HTTPS and TLS listeners use, as Envoy receives them.
+that HTTPS and TLS listeners use, and those UpstreamClusters serve with, as
+Envoy receives them (an UpstreamCluster's client certificate and key are in
+its clusters). --redact-secrets replaces the keys in both.
 
 Objects that are invalid get a status saying why; the rest is still
 translated and the exit code is 0. A document that cannot be decoded (not
@@ -94,6 +103,7 @@ type translateOptions struct {
 	httpPort     port
 	httpsPort    port
 	ingressClass string
+	ucPort       port
 	limits       manifest.Limits
 	gateway      string
 	redact       bool
@@ -139,6 +149,8 @@ func (o *translateOptions) addFlags(fs *pflag.FlagSet) {
 	fs.Var(&o.httpPort, "ingress-http-port", "the `port` Envoy binds for HTTPProxy and Ingress virtual hosts over HTTP (default 8080)")
 	fs.Var(&o.httpsPort, "ingress-https-port", "the `port` Envoy binds for HTTPProxy and Ingress virtual hosts over TLS (default 8443)")
 	fs.StringVar(&o.ingressClass, "ingress-class", dag.DefaultIngressClass, "the ingress class to act for: Ingresses and HTTPProxies whose class annotation\nor spec.ingressClassName is it, and those that name no class")
+	o.ucPort = sesame.DefaultUpstreamClusterPort
+	fs.Var(&o.ucPort, "upstreamcluster-port", "the `port` Envoy binds for UpstreamClusters, all on one listener, each chosen by\nits name as TLS server name")
 	o.limits = manifest.Limits{DocumentBytes: manifest.DefaultDocumentBytes, ValueBytes: manifest.DefaultValueBytes, Objects: manifest.DefaultObjects}
 	fs.Var((*positive)(&o.limits.DocumentBytes), "max-document-bytes", "the largest document read, in `bytes` (a larger List is read item by item,\neach item within it)")
 	fs.Var((*positive)(&o.limits.ValueBytes), "max-value-bytes", "the longest value (any string of an object) read, in `bytes`")
@@ -187,6 +199,8 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 		RootNamespaces: o.roots,
 		IngressPorts:   dag.IngressPorts{HTTP: int32(o.httpPort), HTTPS: int32(o.httpsPort)},
 		IngressClass:   o.ingressClass,
+		// The flag's default is sesame.DefaultUpstreamClusterPort.
+		UpstreamClusterPort: int32(o.ucPort),
 	})
 	if err != nil {
 		return failure(err)

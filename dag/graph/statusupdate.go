@@ -16,7 +16,9 @@ type StatusUpdate struct {
 	// Status is the object's whole status: *gatewayv1.GatewayClassStatus,
 	// *gatewayv1.GatewayStatus, *gatewayv1.HTTPRouteStatus,
 	// *gatewayv1.GRPCRouteStatus, *gatewayv1.TLSRouteStatus or
-	// *contourv1.HTTPProxyStatus (package apis/projectcontour/v1).
+	// *contourv1.HTTPProxyStatus (package apis/projectcontour/v1); and,
+	// in sesame.Result.Status, *v1alpha1.UpstreamClusterStatus (package
+	// apis/proxy/v1alpha1).
 	// Ingresses get Events instead (Graph.Events).
 	Status any `json:"status"`
 }

@@ -12,8 +12,12 @@
 // package xdsgen.
 //
 // Translate gives one Listener that terminates TLS for the cluster's
-// hostname and routes with one RouteConfiguration, and one Cluster per
-// distinct upstream subset. The route table follows the dispatch policies
+// hostname (a filter chain matched by SNI, which the listener's TLS
+// inspector reads) and routes with one RouteConfiguration, and one Cluster
+// per distinct upstream subset, of the enabled servers whose endpoint reads
+// as https://host:port (Endpoint): STATIC when the hosts are IP addresses,
+// STRICT_DNS when one is a name. sesame.Translate puts the filter chains of
+// every UpstreamCluster on one port into one Listener. The route table follows the dispatch policies
 // in order: each rule's forward routes, which send what the rule certainly
 // matches to the policy's cluster, then its guard routes, which answer 500
 // where Envoy cannot decide the rule (match.go says how a rule becomes

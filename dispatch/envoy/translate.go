@@ -3,6 +3,7 @@ package envoy
 import (
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	localratelimitv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/local_ratelimit/v3"
+	tlsinspectorv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/listener/tls_inspector/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
@@ -249,6 +251,11 @@ func listener(uc *v1alpha1.UpstreamCluster, base string, port int32) *listenerv3
 	return &listenerv3.Listener{
 		Name:    base,
 		Address: xdsmsg.SocketAddress("0.0.0.0", port),
+		// The filter chain is chosen by SNI, which the TLS inspector reads.
+		ListenerFilters: []*listenerv3.ListenerFilter{{
+			Name:       xdsmsg.TLSInspectorFilter,
+			ConfigType: &listenerv3.ListenerFilter_TypedConfig{TypedConfig: xdsmsg.MustAny(&tlsinspectorv3.TlsInspector{})},
+		}},
 		FilterChains: []*listenerv3.FilterChain{{
 			Name:             base,
 			FilterChainMatch: &listenerv3.FilterChainMatch{ServerNames: []string{uc.Name}},
@@ -258,32 +265,51 @@ func listener(uc *v1alpha1.UpstreamCluster, base string, port int32) *listenerv3
 	}
 }
 
-// subsetCluster is a STATIC, round-robin HTTP/2 cluster of the enabled
-// servers among endpoints (every server when endpoints is empty).
+// Endpoint reads a server's endpoint as Translate does: "https://host:port",
+// host an IP address or a DNS name and port 1 to 65535. It returns ok
+// false for anything else, which Translate leaves out of the clusters with
+// a report.
+func Endpoint(endpoint string) (host string, port int32, ok bool) {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Scheme != "https" {
+		return "", 0, false
+	}
+	host, p, err := net.SplitHostPort(u.Host)
+	if err != nil || host == "" {
+		return "", 0, false
+	}
+	n, err := strconv.ParseUint(p, 10, 16)
+	if err != nil || n == 0 {
+		return "", 0, false
+	}
+	return host, int32(n), true
+}
+
+// subsetCluster is a round-robin HTTP/2 cluster of the enabled servers
+// among endpoints (every server when endpoints is empty): STATIC when they
+// are IP addresses, STRICT_DNS when one is a name.
 func subsetCluster(uc *v1alpha1.UpstreamCluster, name string, endpoints []string, inflight int32) (*clusterv3.Cluster, []string) {
 	var reports []string
 	cla := &endpointv3.ClusterLoadAssignment{ClusterName: name}
 	locality := &endpointv3.LocalityLbEndpoints{}
-	sni := ""
+	sni, byName := "", false
 	for _, s := range uc.Spec.Servers {
 		if len(endpoints) > 0 && !slices.Contains(endpoints, s.Endpoint) || s.Disabled != nil && *s.Disabled {
 			continue
 		}
-		u, err := url.Parse(s.Endpoint)
-		host, port, err2 := "", "", err
-		if err == nil {
-			host, port, err2 = net.SplitHostPort(u.Host)
-		}
-		n, err3 := strconv.ParseUint(port, 10, 16)
-		if err2 != nil || err3 != nil || u.Scheme != "https" {
+		host, port, ok := Endpoint(s.Endpoint)
+		if !ok {
 			reports = append(reports, fmt.Sprintf("servers: endpoint %q is not https://host:port; left out of %s", s.Endpoint, name))
 			continue
 		}
 		if sni == "" {
 			sni = host
 		}
+		if _, err := netip.ParseAddr(host); err != nil {
+			byName = true
+		}
 		locality.LbEndpoints = append(locality.LbEndpoints, &endpointv3.LbEndpoint{HostIdentifier: &endpointv3.LbEndpoint_Endpoint{
-			Endpoint: &endpointv3.Endpoint{Address: xdsmsg.SocketAddress(host, int32(n)), Hostname: host},
+			Endpoint: &endpointv3.Endpoint{Address: xdsmsg.SocketAddress(host, port), Hostname: host},
 		}})
 	}
 	if len(locality.LbEndpoints) > 0 {
@@ -298,9 +324,15 @@ func subsetCluster(uc *v1alpha1.UpstreamCluster, name string, endpoints []string
 		common.ValidationContextType = &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: &tlsv3.CertificateValidationContext{TrustedCa: xdsmsg.Inline(cc.CAData)}}
 	}
 	utls := &tlsv3.UpstreamTlsContext{CommonTlsContext: common, Sni: sni, AutoHostSni: true}
+	// STATIC takes IP addresses only; Envoy resolves names (and reads
+	// addresses alike) in STRICT_DNS clusters.
+	discovery := clusterv3.Cluster_STATIC
+	if byName {
+		discovery = clusterv3.Cluster_STRICT_DNS
+	}
 	c := &clusterv3.Cluster{
 		Name:                 name,
-		ClusterDiscoveryType: &clusterv3.Cluster_Type{Type: clusterv3.Cluster_STATIC},
+		ClusterDiscoveryType: &clusterv3.Cluster_Type{Type: discovery},
 		LbPolicy:             clusterv3.Cluster_ROUND_ROBIN,
 		LoadAssignment:       cla,
 		TransportSocket:      xdsmsg.TLSTransportSocket(utls),

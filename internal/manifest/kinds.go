@@ -13,6 +13,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	proxyv1alpha1 "github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 )
 
 // kinds maps each apiVersion and kind Sesame reads to a constructor of its Go
@@ -22,7 +23,8 @@ import (
 // HTTPProxy is projectcontour.io/v1; design seed 003, written before v1,
 // spells its examples projectcontour.io/v1alpha1, which is read as v1 so
 // that they translate as written (Contour never served HTTPProxy in
-// v1alpha1, so nothing else is meant by it).
+// v1alpha1, so nothing else is meant by it). UpstreamCluster is
+// proxy.kubegateway.io/v1alpha1 (seed 002), a cluster-scoped kind.
 var kinds = map[schema.GroupVersionKind]func() runtime.Object{
 	gatewayv1.SchemeGroupVersion.WithKind("GatewayClass"):    func() runtime.Object { return new(gatewayv1.GatewayClass) },
 	gatewayv1.SchemeGroupVersion.WithKind("Gateway"):         func() runtime.Object { return new(gatewayv1.Gateway) },
@@ -46,6 +48,9 @@ var kinds = map[schema.GroupVersionKind]func() runtime.Object{
 		return new(discoveryv1.EndpointSlice)
 	},
 	networkingv1.SchemeGroupVersion.WithKind("Ingress"): func() runtime.Object { return new(networkingv1.Ingress) },
+	proxyv1alpha1.GroupVersion.WithKind(proxyv1alpha1.UpstreamClusterKind): func() runtime.Object {
+		return new(proxyv1alpha1.UpstreamCluster)
+	},
 }
 
 // Older Gateway API versions whose objects have the v1 schema, as far as

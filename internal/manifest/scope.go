@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
+
+	proxyv1alpha1 "github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 )
 
 // decodeObject decodes data into a new object as the API server does:
@@ -135,8 +137,9 @@ func (p problem) inItem(at string) problem {
 
 // clusterScoped are the kinds Sesame reads that have no namespace.
 var clusterScoped = map[schema.GroupKind]bool{
-	{Group: "gateway.networking.k8s.io", Kind: "GatewayClass"}: true,
-	{Group: "", Kind: "Namespace"}:                             true,
+	{Group: "gateway.networking.k8s.io", Kind: "GatewayClass"}:                true,
+	{Group: "", Kind: "Namespace"}:                                            true,
+	{Group: proxyv1alpha1.GroupName, Kind: proxyv1alpha1.UpstreamClusterKind}: true,
 }
 
 // DefaultNamespace is the namespace of objects that name none, when
@@ -144,10 +147,18 @@ var clusterScoped = map[schema.GroupKind]bool{
 const DefaultNamespace = "default"
 
 // place gives an object of a namespaced kind that names no namespace the
-// Decoder's, as kubectl apply does; a cluster-scoped object keeps none.
+// Decoder's, as kubectl apply does; a cluster-scoped object has none, and
+// one written is dropped, as the API server drops it on create.
 func (d *Decoder) place(obj runtime.Object) {
 	m, err := meta.Accessor(obj)
-	if err != nil || m.GetNamespace() != "" || clusterScoped[obj.GetObjectKind().GroupVersionKind().GroupKind()] {
+	if err != nil {
+		return
+	}
+	if clusterScoped[obj.GetObjectKind().GroupVersionKind().GroupKind()] {
+		m.SetNamespace("")
+		return
+	}
+	if m.GetNamespace() != "" {
 		return
 	}
 	ns := d.Namespace

@@ -26,7 +26,8 @@ func objectNames(t *testing.T, objs []runtime.Object) []string {
 
 // TestNamespaceDefault: objects of namespaced kinds without a namespace
 // get the Decoder's, "default" unless set, as kubectl apply gives them;
-// cluster-scoped kinds get none, and a namespace written stays.
+// cluster-scoped kinds get none, and lose one written (the API server
+// drops it), while a namespaced object's namespace written stays.
 func TestNamespaceDefault(t *testing.T) {
 	const in = `apiVersion: gateway.networking.k8s.io/v1
 kind: GatewayClass
@@ -50,13 +51,22 @@ items:
 - apiVersion: networking.k8s.io/v1
   kind: Ingress
   metadata: {name: ing}
+- apiVersion: proxy.kubegateway.io/v1alpha1
+  kind: UpstreamCluster
+  metadata: {name: a.example.com}
+---
+apiVersion: proxy.kubegateway.io/v1alpha1
+kind: UpstreamCluster
+metadata: {name: b.example.com, namespace: team}
 `
 	for _, tt := range []struct {
 		namespace string
 		want      []string
 	}{
-		{"", []string{"GatewayClass /gc", "Namespace /team", "Gateway default/gw", "Service team/web", "Ingress default/ing"}},
-		{"apps", []string{"GatewayClass /gc", "Namespace /team", "Gateway apps/gw", "Service team/web", "Ingress apps/ing"}},
+		{"", []string{"GatewayClass /gc", "Namespace /team", "Gateway default/gw", "Service team/web", "Ingress default/ing",
+			"UpstreamCluster /a.example.com", "UpstreamCluster /b.example.com"}},
+		{"apps", []string{"GatewayClass /gc", "Namespace /team", "Gateway apps/gw", "Service team/web", "Ingress apps/ing",
+			"UpstreamCluster /a.example.com", "UpstreamCluster /b.example.com"}},
 	} {
 		objs, warnings, err := (&Decoder{Namespace: tt.namespace}).Decode("in.yaml", strings.NewReader(in))
 		if err != nil || len(warnings) != 0 {

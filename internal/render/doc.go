@@ -32,8 +32,10 @@
 //     ((udpa.annotations.sensitive): the private keys, passwords, session
 //     ticket keys and generic secrets of xds.secrets) with
 //     "REDACTED (N bytes)", N the length of the value, as an inline_string,
-//     so that the output can be shared and still reads as Envoy Secrets.
-//     Nothing else in the document holds a secret: status never quotes one.
+//     so that the output can be shared and still reads as Envoy Secrets;
+//     and so are the private keys clusters hold inline in their upstream
+//     TLS context (an UpstreamCluster's client key). Nothing else in the
+//     document holds a secret: status never quotes one.
 //   - ConfigDump writes the xds section as Envoy's admin /config_dump
 //     prints it for config received over ADS: an envoy.admin.v3.ConfigDump
 //     whose configs are ClustersConfigDump (dynamic_active_clusters),

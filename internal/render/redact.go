@@ -2,8 +2,10 @@ package render
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/cncf/xds/go/udpa/annotations"
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	"google.golang.org/protobuf/proto"
@@ -27,6 +29,31 @@ func redactSecrets(secrets []*tlsv3.Secret) []*tlsv3.Secret {
 		c := proto.Clone(s).(*tlsv3.Secret)
 		redactFields(c.ProtoReflect(), false)
 		out[i] = c
+	}
+	return out
+}
+
+// redactClusters returns clusters with every one whose transport socket
+// is an UpstreamTlsContext holding a certificate (an UpstreamCluster's
+// client certificate and key, inline) replaced by a copy in which the
+// context's sensitive fields are redacted as redactSecrets does. The
+// clusters themselves, which the Result shares, are left alone.
+func redactClusters(clusters []*clusterv3.Cluster) []*clusterv3.Cluster {
+	out := slices.Clone(clusters)
+	for i, c := range clusters {
+		config := c.GetTransportSocket().GetTypedConfig()
+		utls := new(tlsv3.UpstreamTlsContext)
+		if config == nil || !config.MessageIs(utls) || config.UnmarshalTo(utls) != nil || len(utls.GetCommonTlsContext().GetTlsCertificates()) == 0 {
+			continue
+		}
+		redactFields(utls.ProtoReflect(), false)
+		packed, err := anypb.New(utls)
+		if err != nil {
+			continue // it was just unpacked: it packs
+		}
+		cp := proto.Clone(c).(*clusterv3.Cluster)
+		cp.TransportSocket.ConfigType = &corev3.TransportSocket_TypedConfig{TypedConfig: packed}
+		out[i] = cp
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -83,6 +84,50 @@ func TestRedactSecrets(t *testing.T) {
 		}
 		if err := s.ValidateAll(); err != nil {
 			t.Errorf("secrets[%d]: %v", i, err)
+		}
+	}
+}
+
+// TestRedactClusterKeys: an UpstreamCluster's client key, which its
+// clusters hold inline, leaves the output too, in both forms, while its
+// certificate and CA stay, and the Result's clusters are not changed.
+func TestRedactClusterKeys(t *testing.T) {
+	_, res := translateGolden(t, "upstreamcluster-one")
+	var keys [][]byte
+	before := make([]*clusterv3.Cluster, len(res.XDS.Clusters))
+	for i, c := range res.XDS.Clusters {
+		before[i] = proto.Clone(c).(*clusterv3.Cluster)
+		utls := new(tlsv3.UpstreamTlsContext)
+		if err := c.GetTransportSocket().GetTypedConfig().UnmarshalTo(utls); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range utls.GetCommonTlsContext().GetTlsCertificates() {
+			keys = append(keys, tc.GetPrivateKey().GetInlineBytes())
+		}
+	}
+	if len(keys) == 0 {
+		t.Fatal("the case has no client keys")
+	}
+	for _, opts := range []Options{{RedactSecrets: true}, {RedactSecrets: true, ConfigDump: true, Version: "1"}} {
+		out, err := opts.Document(res, YAML)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range keys {
+			if bytes.Contains(out, []byte(base64.StdEncoding.EncodeToString(key))) {
+				t.Errorf("%+v: a client key is in the output", opts)
+			}
+			if marker := fmt.Sprintf("inlineString: REDACTED (%d bytes)", len(key)); !bytes.Contains(out, []byte(marker)) {
+				t.Errorf("%+v: no %q in the output", opts, marker)
+			}
+		}
+		if !bytes.Contains(out, []byte("trustedCa")) || !bytes.Contains(out, []byte("certificateChain")) {
+			t.Errorf("%+v: the certificates are gone", opts)
+		}
+	}
+	for i, c := range res.XDS.Clusters {
+		if !proto.Equal(c, before[i]) {
+			t.Errorf("rendering changed the Result's cluster %s", c.Name)
 		}
 	}
 }

@@ -30,7 +30,9 @@ type Options struct {
 	// every other value Envoy's API marks sensitive (passwords, session
 	// ticket keys, generic secrets), with "REDACTED (N bytes)", N the length
 	// of the value replaced, so that the output can be shared, in a bug
-	// report for instance. A redacted secret still reads as an Envoy Secret
+	// report for instance. The same goes for the private keys clusters hold
+	// inline in their upstream TLS context (an UpstreamCluster's
+	// clientConfig). A redacted secret still reads as an Envoy Secret
 	// (the marker is an inline_string), but Envoy cannot use its key.
 	// Certificates, which are public, are kept.
 	RedactSecrets bool
@@ -115,10 +117,13 @@ func (o Options) xds(r *xdsgen.Resources) (any, error) {
 	if r == nil {
 		r = &xdsgen.Resources{}
 	}
-	secrets := r.Secrets
 	if o.RedactSecrets {
-		secrets = redactSecrets(secrets)
+		redacted := *r
+		redacted.Secrets = redactSecrets(r.Secrets)
+		redacted.Clusters = redactClusters(r.Clusters)
+		r = &redacted
 	}
+	secrets := r.Secrets
 	if o.ConfigDump {
 		dump, err := configDump(r, secrets, o.Version)
 		if err != nil {

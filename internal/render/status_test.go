@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/projectsesame/sesame"
+	proxyv1alpha1 "github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/internal/manifest"
 	"github.com/projectsesame/sesame/internal/txtar"
 )
@@ -48,7 +49,13 @@ func translateGolden(t *testing.T, name string) ([]runtime.Object, *sesame.Resul
 // decodes strictly into that object's Go type, as a client would read it
 // before UpdateStatus.
 func TestStatusObjects(t *testing.T) {
-	objects, res := translateGolden(t, "all-gateways-tls")
+	for _, name := range []string{"all-gateways-tls", "upstreamcluster-shared-port"} {
+		t.Run(name, func(t *testing.T) { testStatusObjects(t, name) })
+	}
+}
+
+func testStatusObjects(t *testing.T, name string) {
+	objects, res := translateGolden(t, name)
 	generations := map[[3]string]int64{}
 	for _, o := range objects {
 		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
@@ -72,10 +79,11 @@ func TestStatusObjects(t *testing.T) {
 		t.Fatalf("%d status entries for %d updates", len(doc.Status), len(res.Status))
 	}
 	typed := map[string]func() any{
-		"GatewayClass": func() any { return new(gatewayv1.GatewayClass) },
-		"Gateway":      func() any { return new(gatewayv1.Gateway) },
-		"HTTPRoute":    func() any { return new(gatewayv1.HTTPRoute) },
-		"TLSRoute":     func() any { return new(gatewayv1.TLSRoute) },
+		"GatewayClass":    func() any { return new(gatewayv1.GatewayClass) },
+		"Gateway":         func() any { return new(gatewayv1.Gateway) },
+		"HTTPRoute":       func() any { return new(gatewayv1.HTTPRoute) },
+		"TLSRoute":        func() any { return new(gatewayv1.TLSRoute) },
+		"UpstreamCluster": func() any { return new(proxyv1alpha1.UpstreamCluster) },
 	}
 	clusterScoped, withGeneration := 0, 0
 	for i, raw := range doc.Status {

@@ -6,9 +6,14 @@
 // certificate for that hostname, named flow control schemas, and an ordered
 // list of dispatch policies that decide which servers (and which flow control
 // schema) serve each request. The types are plain data with JSON tags in the
-// seed's spelling; they carry no defaults, no validation and no DeepCopy.
+// seed's spelling and hand-written DeepCopy methods (UpstreamCluster and
+// UpstreamClusterList are runtime.Objects); they carry no defaults and no
+// validation. The seed defines no status; UpstreamClusterStatus holds the
+// conditions Sesame writes (Accepted, Programmed), as metav1.Conditions.
 // Package dispatch compiles and matches the dispatch policies; package
-// flowcontrol implements the schemas.
+// flowcontrol implements the schemas; package dispatch/envoy, and
+// sesame.Translate for whole sets of clusters, turn them into Envoy
+// configuration.
 //
 // # Spelling of upstreamSubset
 //

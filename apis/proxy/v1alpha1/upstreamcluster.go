@@ -164,5 +164,43 @@ type SecureServing struct {
 }
 
 // UpstreamClusterStatus is the observed state of an UpstreamCluster. The
-// seed defines no status fields.
-type UpstreamClusterStatus struct{}
+// seed defines no status fields; Sesame writes conditions, as Kubernetes
+// objects and Gateway API resources do.
+type UpstreamClusterStatus struct {
+	// Conditions describe the cluster's state. Sesame writes two:
+	// Accepted (the dispatch policies compile; reason Accepted, or
+	// InvalidDispatchPolicy) and Programmed (the cluster is in the Envoy
+	// configuration, on which listener and port; reason Programmed, or
+	// why not).
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	Conditions []metav1.Condition `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type"`
+}
+
+// The condition types and reasons of UpstreamClusterStatus.Conditions.
+const (
+	// ConditionAccepted is True when the dispatch policies compile.
+	ConditionAccepted = "Accepted"
+	// ConditionProgrammed is True when the cluster is in the Envoy
+	// configuration and can serve requests.
+	ConditionProgrammed = "Programmed"
+
+	// ReasonAccepted: the dispatch policies compile.
+	ReasonAccepted = "Accepted"
+	// ReasonInvalidDispatchPolicy: a dispatch policy does not compile;
+	// nothing of the cluster is served.
+	ReasonInvalidDispatchPolicy = "InvalidDispatchPolicy"
+	// ReasonProgrammed: the cluster is served.
+	ReasonProgrammed = "Programmed"
+	// ReasonPortInUse: another listener binds the cluster's port.
+	ReasonPortInUse = "PortInUse"
+	// ReasonNoServers: no enabled server has a usable endpoint.
+	ReasonNoServers = "NoServers"
+	// ReasonInvalidCertificate: the TLS material of secureServing or
+	// clientConfig cannot be read.
+	ReasonInvalidCertificate = "InvalidCertificate"
+	// ReasonInvalid: the cluster is not programmed because it is not
+	// accepted (Programmed's reason, as a Gateway's is then).
+	ReasonInvalid = "Invalid"
+)
