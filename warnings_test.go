@@ -87,8 +87,8 @@ metadata: {name: gone-abc, labels: {kubernetes.io/service-name: gone}}
 addressType: IPv4
 endpoints: []
 `, []string{
-			"2 Services no route, HTTPProxy or Ingress refers to, unused: default/db, infra/cache",
-			"Secret no listener, HTTPProxy or Ingress refers to, unused: default/token",
+			"2 Services no served route, HTTPProxy or Ingress sends traffic to, unused: default/db, infra/cache",
+			"Secret no served listener, HTTPProxy or Ingress uses, unused: default/token",
 			"EndpointSlice whose Service (label kubernetes.io/service-name) is not in the input, unused: default/gone-abc",
 		}},
 		{"Namespaces no selector reads, and a ReferenceGrant nothing uses", `
@@ -104,7 +104,7 @@ spec:
   to: [{group: "", kind: Service}]
 `, []string{
 			"Namespace whose labels no listener's allowedRoutes selector reads (the only use Sesame has for Namespaces), unused: team",
-			"ReferenceGrant permitting no reference a route or listener makes, unused: team/grant",
+			"ReferenceGrant permitting no reference a served route or listener makes, unused: team/grant",
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

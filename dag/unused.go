@@ -25,11 +25,11 @@ func unusedWarnings(index *refs.Index) []string {
 		one, many string
 		why       string
 	}{
-		{unused.Services, "Service", "Services", "no route, HTTPProxy or Ingress refers to"},
-		{unused.Secrets, "Secret", "Secrets", "no listener, HTTPProxy or Ingress refers to"},
+		{unused.Services, "Service", "Services", "no served route, HTTPProxy or Ingress sends traffic to"},
+		{unused.Secrets, "Secret", "Secrets", "no served listener, HTTPProxy or Ingress uses"},
 		{unused.EndpointSlices, "EndpointSlice", "EndpointSlices", "whose Service (label kubernetes.io/service-name) is not in the input"},
 		{namespaces, "Namespace", "Namespaces", "whose labels no listener's allowedRoutes selector reads (the only use Sesame has for Namespaces)"},
-		{unused.ReferenceGrants, "ReferenceGrant", "ReferenceGrants", "permitting no reference a route or listener makes"},
+		{unused.ReferenceGrants, "ReferenceGrant", "ReferenceGrants", "permitting no reference a served route or listener makes"},
 	} {
 		if len(u.names) == 0 {
 			continue

@@ -62,6 +62,7 @@ func (b *Builder) resolveCertificate(ref gatewayv1.SecretObjectReference, gw *ga
 		FromGroup: gatewayv1.GroupName, FromKind: "Gateway", FromNamespace: gw.Namespace,
 		ToGroup: "", ToKind: "Secret", ToNamespace: name.Namespace, ToName: name.Name,
 	}) {
+		b.index.ReferToSecret(name)
 		return nil, string(gatewayv1.ListenerReasonRefNotPermitted),
 			fmt.Sprintf("Secret %s is in another namespace and no ReferenceGrant in %q allows Gateways from %q to refer to it.", report.RefName(name), report.Value(name.Namespace), gw.Namespace)
 	}

@@ -171,6 +171,7 @@ func (pb *Result) rootTLS(p *contourv1.HTTPProxy, t *contourv1.TLS, hasTCPProxy 
 		ns, name = p.Namespace, t.SecretName
 	}
 	if ns != p.Namespace {
+		pb.index.ReferToSecret(types.NamespacedName{Namespace: ns, Name: name})
 		return nil, fmt.Sprintf("secretName %q is in another namespace; this version of Sesame does not read TLSCertificateDelegation, so the Secret must be in %q.", t.SecretName, p.Namespace)
 	}
 	secret, problem := pb.index.TLSSecret(types.NamespacedName{Namespace: ns, Name: name})

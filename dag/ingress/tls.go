@@ -129,6 +129,7 @@ func (ib *ingressBuild) ingressSecret(ing *networkingv1.Ingress, secretName stri
 		ns, name = ing.Namespace, secretName
 	}
 	if ns != ing.Namespace {
+		ib.index.ReferToSecret(types.NamespacedName{Namespace: ns, Name: name})
 		return nil, fmt.Sprintf("%q is in another namespace; Sesame does not read TLSCertificateDelegation, so the Secret must be in %q.", secretName, ing.Namespace)
 	}
 	return ib.index.TLSSecret(types.NamespacedName{Namespace: ns, Name: name})

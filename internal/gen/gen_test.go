@@ -270,7 +270,7 @@ func TestObjectsTranslate(t *testing.T) {
 	// The generator makes a pool of Services that routes pick from, so
 	// some go unused, which is the one warning expected.
 	for _, w := range res.Warnings {
-		if !strings.Contains(w, "Services no route, HTTPProxy or Ingress refers to") {
+		if !strings.Contains(w, "Services no served route, HTTPProxy or Ingress sends traffic to") {
 			t.Errorf("warning: %q", w)
 		}
 	}

@@ -69,30 +69,34 @@ func (o Options) Document(res *sesame.Result, f Format) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var eventsJSON any
+	var eventsJSON, warningsJSON any
 	if len(res.Events) > 0 {
 		if eventsJSON, err = normalise(res.Events); err != nil {
 			return nil, err
 		}
+	}
+	if len(res.Warnings) > 0 {
+		warningsJSON = res.Warnings
 	}
 	if f == JSON {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")
 		err := enc.Encode(struct {
-			XDS    any `json:"xds"`
-			Status any `json:"status"`
-			Events any `json:"events,omitempty"`
-		}{xdsJSON, statusJSON, eventsJSON})
+			XDS      any `json:"xds"`
+			Status   any `json:"status"`
+			Events   any `json:"events,omitempty"`
+			Warnings any `json:"warnings,omitempty"`
+		}{xdsJSON, statusJSON, eventsJSON, warningsJSON})
 		return buf.Bytes(), err
 	}
 	var out []byte
 	for _, s := range []struct {
 		key   string
 		value any
-	}{{"xds", xdsJSON}, {"status", statusJSON}, {"events", eventsJSON}} {
+	}{{"xds", xdsJSON}, {"status", statusJSON}, {"events", eventsJSON}, {"warnings", warningsJSON}} {
 		if s.value == nil {
-			continue // events, when there are none
+			continue // events and warnings, when there are none
 		}
 		data, err := yaml.JSONToYAML(mustJSON(map[string]any{s.key: s.value}))
 		if err != nil {

@@ -232,3 +232,22 @@ func (idx *Index) Unused() Unused {
 	}
 	return u
 }
+
+// ReferToService records that an object names the Service, though the
+// reference cannot be used (another namespace without a ReferenceGrant, a
+// backend whose filter is unknown): its status says why, so Unused does
+// not call the Service unreferred to.
+func (idx *Index) ReferToService(name types.NamespacedName) { idx.Service(name) }
+
+// ReferToSecret records that an object names the Secret, though the
+// reference cannot be used (another namespace): its status says why, so
+// Unused does not call the Secret unreferred to. One goroutine at a time
+// refers to Secrets.
+func (idx *Index) ReferToSecret(name types.NamespacedName) {
+	if _, ok := idx.secrets[name]; !ok {
+		return
+	}
+	if _, read := idx.secret[name]; !read {
+		idx.secret[name] = nil
+	}
+}

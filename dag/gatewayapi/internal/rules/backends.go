@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"iter"
 
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -50,6 +51,9 @@ func (b *Compiler) resolveBackends(from backendOrigin, backendRefs []gatewayv1.B
 			f = filters(bi)
 		}
 		if f != nil && f.unresolved != "" {
+			if refs.ValueOr(ref.Group, "") == "" && refs.ValueOr(ref.Kind, "Service") == "Service" {
+				b.Index.ReferToService(types.NamespacedName{Namespace: refs.ValueOr(ref.Namespace, from.namespace), Name: string(ref.Name)})
+			}
 			c.refProblem(string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("%s.backendRefs[%d].%s; requests sent to this backend are answered %d.", field, bi, f.unresolved, errorStatus(from.kind)))
 			invalidWeight += weight
 			continue
@@ -122,6 +126,7 @@ func (b *Compiler) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendR
 		FromGroup: gatewayv1.GroupName, FromKind: fromKind, FromNamespace: fromNamespace,
 		ToGroup: "", ToKind: "Service", ToNamespace: namespace, ToName: string(ref.Name),
 	}) {
+		b.Index.ReferToService(name)
 		return nil, string(gatewayv1.RouteReasonRefNotPermitted), fmt.Sprintf("Service %s is in another namespace and no ReferenceGrant in %q allows %ss from %q to refer to it.", report.RefName(name), report.Value(namespace), fromKind, fromNamespace)
 	}
 	svc := b.Index.Service(name)
@@ -140,4 +145,15 @@ func (b *Compiler) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendR
 		return nil, perr.Reason, perr.Message
 	}
 	return b.Index.ClusterOf(svc, port, refs.ClusterProtocol(proto)), "", ""
+}
+
+// referToBackends records that a dropped rule names its Service backends,
+// though nothing is sent to them: the route's status says why the rule is
+// dropped, so refs.Index.Unused does not call them unreferred to.
+func (b *Compiler) referToBackends(namespace string, backendRefs iter.Seq[gatewayv1.BackendRef]) {
+	for ref := range backendRefs {
+		if refs.ValueOr(ref.Group, "") == "" && refs.ValueOr(ref.Kind, "Service") == "Service" {
+			b.Index.ReferToService(types.NamespacedName{Namespace: refs.ValueOr(ref.Namespace, namespace), Name: string(ref.Name)})
+		}
+	}
 }

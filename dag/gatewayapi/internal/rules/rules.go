@@ -79,6 +79,13 @@ func (b *Compiler) HTTPRoute(route *gatewayv1.HTTPRoute) *Compiled {
 		field := ruleField(ri)
 		routes, problem := b.compileHTTPRouteRule(route, rule, ri, field, c)
 		if problem != "" {
+			b.referToBackends(route.Namespace, func(yield func(gatewayv1.BackendRef) bool) {
+				for _, ref := range rule.BackendRefs {
+					if !yield(ref.BackendRef) {
+						return
+					}
+				}
+			})
 			g.drop(c, routes, problem)
 			continue
 		}
