@@ -59,7 +59,7 @@ func TestGolden(t *testing.T) {
 func runGolden(t *testing.T, file string) {
 	c := loadCase(t, file)
 	checkEnvoy(t, c.result)
-	checkDeterministic(t, c.objects, c.options, c.rendered)
+	checkDeterministic(t, c.objects, c.warnings, c.options, c.rendered)
 	archive, got := c.archive, c.rendered
 
 	if *update {
@@ -94,7 +94,7 @@ func checkEnvoy(t *testing.T, res *sesame.Result) {
 
 // checkDeterministic translates the objects in several shuffled orders and
 // requires byte-identical output.
-func checkDeterministic(t *testing.T, objects []runtime.Object, opts sesame.Options, want []byte) {
+func checkDeterministic(t *testing.T, objects []runtime.Object, warnings []manifest.Warning, opts sesame.Options, want []byte) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 5 {
@@ -104,6 +104,7 @@ func checkDeterministic(t *testing.T, objects []runtime.Object, opts sesame.Opti
 		if err != nil {
 			t.Fatal(err)
 		}
+		withInputWarnings(res, warnings)
 		got, err := render.Document(res, render.YAML)
 		if err != nil {
 			t.Fatal(err)
@@ -208,8 +209,19 @@ type goldenCase struct {
 	archive  *txtar.Archive
 	options  sesame.Options // from the optional options.yaml
 	objects  []runtime.Object
+	warnings []manifest.Warning // the input's, which the document lists first
 	result   *sesame.Result
 	rendered []byte // what sesame translate prints for the input
+}
+
+// withInputWarnings puts the input's warnings before the translation's, as
+// sesame translate's document lists them.
+func withInputWarnings(res *sesame.Result, warnings []manifest.Warning) {
+	var all []string
+	for _, w := range warnings {
+		all = append(all, w.String())
+	}
+	res.Warnings = append(all, res.Warnings...)
 }
 
 func loadCase(t *testing.T, file string) *goldenCase {
@@ -223,7 +235,7 @@ func loadCase(t *testing.T, file string) *goldenCase {
 	if !ok {
 		t.Fatalf("%s has no input.yaml", file)
 	}
-	if c.objects, _, err = manifest.Decode(file, bytes.NewReader(input)); err != nil {
+	if c.objects, c.warnings, err = manifest.Decode(file, bytes.NewReader(input)); err != nil {
 		t.Fatal(err)
 	}
 	c.options = sesame.Options{Now: goldenNow}
@@ -254,6 +266,7 @@ func loadCase(t *testing.T, file string) *goldenCase {
 	if len(c.result.Repairs) > 0 {
 		t.Fatalf("Translate took out messages Envoy would refuse (a bug): %v", c.result.Repairs)
 	}
+	withInputWarnings(c.result, c.warnings)
 	if c.rendered, err = render.Document(c.result, render.YAML); err != nil {
 		t.Fatal(err)
 	}

@@ -217,6 +217,9 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 		}
 		res.XDS = res.ForGateway(gw)
 	}
+	// The document holds every warning, the input's first, so that it
+	// says all that stderr said of the objects.
+	res.Warnings = append(slices.Clone(in.warnings), res.Warnings...)
 	out, err := render.Options{RedactSecrets: o.redact, ConfigDump: o.to == shapeConfigDump, Version: res.Hash()}.Document(res, render.Format(o.output))
 	if err != nil {
 		return failure(err)
