@@ -27,10 +27,12 @@ they become and the status each object should get:
     clusters: [...]    # envoy.config.cluster.v3.Cluster
     endpoints: [...]   # envoy.config.endpoint.v3.ClusterLoadAssignment
     secrets: [...]     # envoy.extensions.transport_sockets.tls.v3.Secret
-  status:
-    - {apiVersion, kind, namespace, name, status}
+  status:              # Kubernetes objects: apiVersion, kind, metadata, status
+    - {apiVersion, kind, metadata: {name, namespace, generation}, status}
   events:              # only when there are some
     - {apiVersion, kind, namespace, name, type, reason, message}
+  warnings:            # only when there are some, as on stderr
+    - "..."
 
 and, last on stderr, a summary: the objects read, the documents skipped,
 the Envoy listeners, route configurations and clusters printed, and the
