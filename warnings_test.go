@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
 	"github.com/projectsesame/sesame"
 	"github.com/projectsesame/sesame/internal/manifest"
 )
@@ -188,4 +191,51 @@ endpoints: []
 	if len(res.Warnings) != 0 {
 		t.Errorf("warnings: %v", res.Warnings)
 	}
+}
+
+// TestMisspelledBackendRefs: a rule whose backendRefs is misspelled is
+// warned of by the decoder, with its field path, and its status does not
+// read as if it had backends: ResolvedRefs says the rule names none and
+// answers 500.
+func TestMisspelledBackendRefs(t *testing.T) {
+	objects, warnings, err := manifest.Decode("route.yaml", strings.NewReader(`
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: sesame}
+spec: {controllerName: projectsesame.io/gateway-controller}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw}
+spec:
+  gatewayClassName: sesame
+  listeners: [{name: http, port: 80, protocol: HTTP}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: web}
+spec:
+  parentRefs: [{name: gw}]
+  rules:
+  - backendRef: [{name: web, port: 80}]
+`))
+	if err != nil || len(warnings) != 1 || warnings[0].String() != `route.yaml: document 3: HTTPRoute default/web: unknown field "spec.rules[0].backendRef"` {
+		t.Fatalf("decoding: %v, warnings %v", err, warnings)
+	}
+	res, err := sesame.Translate(objects, sesame.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Status {
+		if s.Kind != "HTTPRoute" {
+			continue
+		}
+		st := s.Status.(*gatewayv1.HTTPRouteStatus)
+		c := meta.FindStatusCondition(st.Parents[0].Conditions, "ResolvedRefs")
+		if c == nil || c.Message != "All references are resolved. spec.rules[0] names no backend: its requests are answered 500." {
+			t.Errorf("ResolvedRefs: %+v", c)
+		}
+		return
+	}
+	t.Error("no HTTPRoute status")
 }

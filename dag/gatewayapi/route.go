@@ -106,7 +106,7 @@ func (b *Builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.Paren
 		b.countAttachment(g, r, ref)
 	}
 	if compiled.ResolvedRefs {
-		cond.Set(string(gatewayv1.RouteConditionResolvedRefs), true, string(gatewayv1.RouteReasonResolvedRefs), "All references are resolved.")
+		cond.Set(string(gatewayv1.RouteConditionResolvedRefs), true, string(gatewayv1.RouteReasonResolvedRefs), resolvedMessage(r.kind, compiled))
 	} else {
 		cond.Set(string(gatewayv1.RouteConditionResolvedRefs), false, compiled.RefReason, strings.Join(compiled.RefProblems, " "))
 	}
@@ -394,4 +394,17 @@ func allContain(list []string, part string) bool {
 		}
 	}
 	return len(list) > 0
+}
+
+// resolvedMessage is the message of ResolvedRefs=True: every reference is
+// resolved, and, for rules that name no backend (a misspelled backendRefs
+// leaves a rule so), that their requests are answered with an error, so
+// that the condition does not read as if they had backends.
+func resolvedMessage(kind gatewayv1.Kind, compiled *rules.Compiled) string {
+	if compiled == nil || len(compiled.NoBackends) == 0 {
+		return "All references are resolved."
+	}
+	return fmt.Sprintf("All references are resolved. %s %s no backend: %s requests are answered %d.",
+		strings.Join(compiled.NoBackends, ", "), plural(len(compiled.NoBackends), "names", "name"),
+		plural(len(compiled.NoBackends), "its", "their"), rules.ErrorStatus(string(kind)))
 }

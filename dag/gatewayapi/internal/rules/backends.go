@@ -54,7 +54,7 @@ func (b *Compiler) resolveBackends(from backendOrigin, backendRefs []gatewayv1.B
 			if refs.ValueOr(ref.Group, "") == "" && refs.ValueOr(ref.Kind, "Service") == "Service" {
 				b.Index.ReferToService(types.NamespacedName{Namespace: refs.ValueOr(ref.Namespace, from.namespace), Name: string(ref.Name)})
 			}
-			c.refProblem(string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("%s.backendRefs[%d].%s; requests sent to this backend are answered %d.", field, bi, f.unresolved, errorStatus(from.kind)))
+			c.refProblem(string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("%s.backendRefs[%d].%s; requests sent to this backend are answered %d.", field, bi, f.unresolved, ErrorStatus(from.kind)))
 			invalidWeight += weight
 			continue
 		}

@@ -57,7 +57,7 @@ func (b *Compiler) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRo
 				out.Mirrors = append(out.Mirrors, *m)
 			}
 		case gatewayv1.HTTPRouteFilterExtensionRef:
-			c.refProblem(string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("%s: extensionRef %s is not a filter Sesame knows; requests this rule matches are answered %d.", at, extensionRefName(f.ExtensionRef), errorStatus(from.kind)))
+			c.refProblem(string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("%s: extensionRef %s is not a filter Sesame knows; requests this rule matches are answered %d.", at, extensionRefName(f.ExtensionRef), ErrorStatus(from.kind)))
 			out.unresolved = true
 		case gatewayv1.HTTPRouteFilterCORS, gatewayv1.HTTPRouteFilterExternalAuth:
 			problem = fmt.Sprintf("filter %s is not supported by this version of Sesame.", f.Type)

@@ -56,6 +56,9 @@ func (b *Compiler) GRPCRoute(route *gatewayv1.GRPCRoute) *Compiled {
 			g.drop(c, routes, problem)
 			continue
 		}
+		if len(rule.BackendRefs) == 0 && len(routes) > 0 {
+			c.NoBackends = append(c.NoBackends, field)
+		}
 		c.add(routes)
 	}
 	g.place(c, "GRPCRoute")
@@ -122,7 +125,7 @@ func (b *Compiler) serveGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv
 		if filters.unresolved {
 			r.Backends, r.InvalidWeight = nil, 0
 		}
-		r.DirectResponseStatus = errorStatus("GRPCRoute")
+		r.DirectResponseStatus = ErrorStatus("GRPCRoute")
 	}
 	return routes, ""
 }

@@ -30,6 +30,11 @@ type Compiled struct {
 	// Lost is what the routes lost to older routes' identical matches, in
 	// the order found, without repeats (recordLoss).
 	Lost []Loss
+	// NoBackends are the field paths of the served rules that name no
+	// backend and do not redirect, whose requests are answered with an
+	// error: ResolvedRefs must not read as if they had backends (a
+	// misspelled backendRefs: leaves a rule so).
+	NoBackends []string
 }
 
 // Servable reports whether any rule is left to serve.
@@ -89,6 +94,9 @@ func (b *Compiler) HTTPRoute(route *gatewayv1.HTTPRoute) *Compiled {
 			g.drop(c, routes, problem)
 			continue
 		}
+		if len(rule.BackendRefs) == 0 && len(routes) > 0 && (routes[0].Filters == nil || routes[0].Filters.Redirect == nil) {
+			c.NoBackends = append(c.NoBackends, field)
+		}
 		c.add(routes)
 	}
 	g.place(c, "HTTPRoute")
@@ -121,7 +129,7 @@ func (g *guards) place(c *Compiled, kind string) {
 		c.add(routes)
 	}
 	for _, i := range g.Problems {
-		c.Problems[i] = strings.TrimSuffix(c.Problems[i], ".") + fmt.Sprintf("; its matches answer %d, so that their requests do not go to the route's other rules.", errorStatus(kind))
+		c.Problems[i] = strings.TrimSuffix(c.Problems[i], ".") + fmt.Sprintf("; its matches answer %d, so that their requests do not go to the route's other rules.", ErrorStatus(kind))
 	}
 }
 
@@ -134,7 +142,7 @@ func guardRoutes(kind string, route metav1.Object, ri int, matches []graph.Route
 			Route: graph.Route{
 				Source:               graph.RouteSource{Kind: kind, Namespace: route.GetNamespace(), Name: route.GetName(), Rule: ri, Match: mi},
 				Match:                match,
-				DirectResponseStatus: errorStatus(kind),
+				DirectResponseStatus: ErrorStatus(kind),
 			},
 			Age: AgeOf(route.GetCreationTimestamp().Time),
 		}
@@ -232,7 +240,7 @@ func (b *Compiler) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv
 			// Nothing is forwarded: the rule answers 500, or redirects.
 			r.Backends, r.InvalidWeight = nil, 0
 		}
-		r.DirectResponseStatus = errorStatus("HTTPRoute")
+		r.DirectResponseStatus = ErrorStatus("HTTPRoute")
 	}
 	return routes, ""
 }
@@ -256,10 +264,10 @@ func idleTimeoutFor(request *time.Duration) *time.Duration {
 // stream_idle_timeout, which Sesame's listeners keep.
 const envoyStreamIdleTimeout = 5 * time.Minute
 
-// errorStatus is the HTTP status with which routes of kind answer the
+// ErrorStatus is the HTTP status with which routes of kind answer the
 // requests they cannot forward: 500, as the spec says, or for GRPCRoute
 // 503, which gRPC clients read as UNAVAILABLE.
-func errorStatus(kind string) uint32 {
+func ErrorStatus(kind string) uint32 {
 	if kind == "GRPCRoute" {
 		return 503
 	}
