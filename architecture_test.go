@@ -189,3 +189,43 @@ func transitive(pkgs map[string]*pkg, p string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestPackageTable: README's package table is the map of the module, so it
+// names every package (in backquotes, as the table writes them), and
+// nothing that does not exist.
+func TestPackageTable(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, _ := strings.Cut(string(readme), "\n## Packages\n")
+	table, _, _ = strings.Cut(table, "\n## ")
+	pkgs := loadPackages(t)
+	for p := range pkgs {
+		if p == "" {
+			continue // the root, "sesame (root)"
+		}
+		if !strings.Contains(table, "`"+p+"`") {
+			t.Errorf("README's package table does not name %s", p)
+		}
+	}
+	// The first cell of each row names packages, or testdata folders.
+	for line := range strings.SplitSeq(table, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 3 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`") {
+			continue
+		}
+		for _, name := range strings.Split(cells[1], "`") {
+			name = strings.TrimSpace(name)
+			switch {
+			case name == "" || name == "," || strings.HasPrefix(name, "("), name == "sesame":
+			case strings.HasPrefix(name, "testdata"):
+				if _, err := os.Stat(name); err != nil {
+					t.Errorf("README's package table names %s, which does not exist", name)
+				}
+			case pkgs[name] == nil:
+				t.Errorf("README's package table names %s, which is not a package", name)
+			}
+		}
+	}
+}
