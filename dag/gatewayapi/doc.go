@@ -124,6 +124,13 @@
 //     listener, the seeds' rule for route conflicts applies: the oldest wins,
 //     and a route left with nothing gets Accepted=False with the Sesame
 //     reason HostnameTaken naming the winner.
+//   - v1's TLSRoute text asks for UnsupportedValue "in case a Listener of
+//     the wrong type is used", its conformance suite
+//     (TLSRouteInvalidNoMatchingListener) for NotAllowedByListeners when a
+//     TLSRoute names a Gateway without TLS listeners. Both hold: a parentRef
+//     that names an HTTP or HTTPS listener by sectionName gets
+//     UnsupportedValue; one that names the Gateway only gets
+//     NotAllowedByListeners, as none of its listeners allows the kind.
 //   - Seed: the external port can differ from the port Envoy binds
 //     (Options.BindPorts); the seeds' redirect rule for that port belongs to
 //     the RequestRedirect filter, which comes with the HTTP routing work.

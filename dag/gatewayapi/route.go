@@ -268,8 +268,11 @@ func (b *Builder) whyNotSelected(g *gateway, r *routeObject, ref gatewayv1.Paren
 	}
 	// TLSRoute: "The implementation MUST raise an 'Accepted' Condition with a
 	// status of False ... with the reason of UnsupportedValue in case a
-	// Listener of the wrong type is used".
-	if r.strictProtocol && !slices.ContainsFunc(accepted, r.carriedBy) {
+	// Listener of the wrong type is used": a listener the parentRef names
+	// by sectionName. Without one, no listener of the wrong protocol
+	// allows the kind, which the conformance suite
+	// (TLSRouteInvalidNoMatchingListener) reads as NotAllowedByListeners.
+	if r.strictProtocol && ref.SectionName != nil && !slices.ContainsFunc(accepted, r.carriedBy) {
 		return string(gatewayv1.RouteReasonUnsupportedValue), fmt.Sprintf("No listener%s has a protocol that carries %ss (%s).", describeRef(ref), r.kind, joinProtocols(r.protocols))
 	}
 	kindOK := filter(accepted, func(l *listener) bool { return l.allowsKind(r.kind) })
