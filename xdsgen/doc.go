@@ -72,6 +72,10 @@
 //     counting once the response starts: it bounds the wait for response
 //     headers, not the whole response the spec describes. The request
 //     timeout still bounds the whole exchange, unless it is 0s.
+//   - A retry backoff, which the spec makes a minimum wait, is the base
+//     interval of Envoy's fully jittered back-off: retry N waits a random
+//     time below (2^N-1) times it, and below ten times it (the default max
+//     interval), so a retry may come sooner. Envoy has no minimum to set.
 //
 // For HTTPProxy, Contour's meanings: a prefix is a string prefix (Envoy's
 // prefix), a wildcard prefix is safe_regex, notexact and notcontains are

@@ -208,7 +208,9 @@ func applyTimeouts(action *routev3.RouteAction, request, backend *time.Duration)
 }
 
 // applyRetry sets a route's retry policy; the backend timeout, when there
-// is one and the policy sets no per-try timeout, bounds each try.
+// is one and the policy sets no per-try timeout, bounds each try. A
+// back-off gives only the base interval: Envoy's max interval defaults to
+// ten times it.
 func applyRetry(action *routev3.RouteAction, rp *graph.RetryPolicy, backend *time.Duration) {
 	if rp == nil {
 		return
@@ -223,6 +225,9 @@ func applyRetry(action *routev3.RouteAction, rp *graph.RetryPolicy, backend *tim
 		policy.PerTryTimeout = durationpb.New(*rp.PerTryTimeout)
 	case backend != nil:
 		policy.PerTryTimeout = durationpb.New(*backend)
+	}
+	if rp.BackOff != nil {
+		policy.RetryBackOff = &routev3.RetryPolicy_RetryBackOff{BaseInterval: durationpb.New(*rp.BackOff)}
 	}
 	action.RetryPolicy = policy
 }

@@ -3,11 +3,14 @@ package xdsgen
 import (
 	"regexp"
 	"testing"
+	"time"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	typev3 "github.com/envoyproxy/go-control-plane/envoy/type/v3"
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/testing/protocmp"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/projectsesame/sesame/dag/graph"
 )
@@ -104,5 +107,28 @@ func TestFraction(t *testing.T) {
 		if diff := cmp.Diff(tt.want, fraction(tt.num, tt.den), protocmp.Transform()); diff != "" {
 			t.Errorf("fraction(%d, %d) (-want +got):\n%s", tt.num, tt.den, diff)
 		}
+	}
+}
+
+// TestApplyRetry: a Gateway API rule's policy, whose tries the backend
+// timeout bounds, with a back-off's base interval (Envoy's max interval is
+// left at its default, ten times the base).
+func TestApplyRetry(t *testing.T) {
+	backend, backoff := 200*time.Millisecond, 100*time.Millisecond
+	var action routev3.RouteAction
+	applyTimeouts(&action, nil, &backend)
+	applyRetry(&action, &graph.RetryPolicy{Count: 2, On: []string{"reset", "retriable-status-codes"}, StatusCodes: []uint32{503}, BackOff: &backoff}, &backend)
+	want := &routev3.RetryPolicy{
+		RetryOn:              "reset,retriable-status-codes",
+		NumRetries:           wrapperspb.UInt32(2),
+		RetriableStatusCodes: []uint32{503},
+		PerTryTimeout:        durationpb.New(backend),
+		RetryBackOff:         &routev3.RetryPolicy_RetryBackOff{BaseInterval: durationpb.New(backoff)},
+	}
+	if diff := cmp.Diff(want, action.GetRetryPolicy(), protocmp.Transform()); diff != "" {
+		t.Errorf("retry policy (-want +got):\n%s", diff)
+	}
+	if err := action.GetRetryPolicy().ValidateAll(); err != nil {
+		t.Error(err)
 	}
 }

@@ -35,7 +35,24 @@
 // route, namespace and name, rule and match order), its filters, and
 // backends spoken to over h2c.
 //
-// Rules that cannot be served as written (CORS, ExternalAuth, retries,
+// HTTPRoute retries (HTTPRouteRetry) become Envoy retry policies. Every
+// retry stanza retries connection errors, as the spec asks ("SHOULD":
+// "disconnect, reset, timeout, TCP failure"): Envoy's reset (no response
+// at all: a disconnect, a reset, or a try past its backendRequest timeout,
+// the per-try timeout), connect-failure and refused-stream, the last two
+// named though reset covers them today. Not 5xx or gateway-error: they
+// would retry codes the rule does not list. Codes (400-599, all of which
+// Envoy can retry; others drop the rule) are retriable-status-codes;
+// attempts is num_retries (Envoy's 1 when left out; 0, which earlier API
+// versions stored, is none); backoff is the back-off's base interval, with
+// Envoy's max interval of ten times it. Envoy's back-off is fully
+// jittered, so a retry may come sooner than backoff, which the spec calls
+// a minimum: Envoy cannot express one. The request timeout bounds all
+// tries; without one, a rule with retries and a backendRequest timeout
+// gets the longest its tries and waits can take, rather than Envoy's 15s.
+// Package rules (retry.go) has the details.
+//
+// Rules that cannot be served as written (CORS, ExternalAuth,
 // session persistence, invalid values) are dropped whole and named in a
 // PartiallyInvalid condition ("Dropped Rule"), or in Accepted=False when no
 // rule is left. A dropped rule's valid matches stay and answer 500 (503 for

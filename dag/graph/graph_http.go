@@ -214,6 +214,14 @@ type RetryPolicy struct {
 	StatusCodes []uint32
 	// PerTryTimeout bounds each try; nil leaves Envoy's default.
 	PerTryTimeout *time.Duration
+	// BackOff is the base interval of Envoy's retry back-off
+	// (retry_back_off.base_interval; its max_interval is left to Envoy's
+	// default, ten times the base). Envoy's back-off is fully jittered: it
+	// waits a random time in [0, (2^N-1)*BackOff) before retry N, capped at
+	// the max interval, so even the first retry may come sooner than
+	// BackOff. Nil leaves Envoy's default base of 25ms; Envoy rounds values
+	// under 1ms up to 1ms.
+	BackOff *time.Duration
 }
 
 // HeaderModifier changes headers. Names are lower case.

@@ -1,8 +1,8 @@
 // Package rules compiles the rules of one Gateway API route (HTTPRoute,
 // GRPCRoute, TLSRoute) into graph routes, one per match: matches (paths,
 // headers, query parameters, methods; gRPC services and methods), filters
-// (header modifiers, redirects, rewrites, mirrors, ExtensionRef), timeouts
-// and weighted backends, with everything that keeps a rule from being
+// (header modifiers, redirects, rewrites, mirrors, ExtensionRef), timeouts,
+// retries and weighted backends, with everything that keeps a rule from being
 // served as written, for the route's status (Compiled). Route carries what
 // package gatewayapi needs besides the graph's Route to order routes and
 // settle conflicts. The rules of translation are documented in package

@@ -348,14 +348,7 @@ func timeouts(t *gatewayv1.HTTPRouteTimeouts, field string) (request, backend *t
 		return nil, nil, ""
 	}
 	parse := func(d *gatewayv1.Duration, name string) (*time.Duration, string) {
-		if d == nil {
-			return nil, ""
-		}
-		v, ok := parseDuration(string(*d))
-		if !ok {
-			return nil, fmt.Sprintf("%s.timeouts.%s: %q is not a duration such as 10s, 1m30s or 500ms (GEP-2257: up to four groups of up to five digits and a unit, h, m, s or ms).", field, name, report.Value(*d))
-		}
-		return &v, ""
+		return durationField(d, field+".timeouts."+name)
 	}
 	if request, problem = parse(t.Request, "request"); problem != "" {
 		return nil, nil, problem
@@ -368,6 +361,19 @@ func timeouts(t *gatewayv1.HTTPRouteTimeouts, field string) (request, backend *t
 		return nil, nil, fmt.Sprintf("%s.timeouts: backendRequest %s exceeds request %s, which includes it.", field, *t.BackendRequest, *t.Request)
 	}
 	return request, backend, ""
+}
+
+// durationField reads the optional GEP-2257 duration at field: nil when it
+// is not given, or a problem naming the field.
+func durationField(d *gatewayv1.Duration, field string) (*time.Duration, string) {
+	if d == nil {
+		return nil, ""
+	}
+	v, ok := parseDuration(string(*d))
+	if !ok {
+		return nil, fmt.Sprintf("%s: %q is not a duration such as 10s, 1m30s or 500ms (GEP-2257: up to four groups of up to five digits and a unit, h, m, s or ms).", field, report.Value(*d))
+	}
+	return &v, ""
 }
 
 // parseDuration reads a GEP-2257 duration, the API's pattern

@@ -206,6 +206,13 @@ func (b *Compiler) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv
 	if problem != "" {
 		return nil, problem
 	}
+	retry, problem := retryPolicy(rule.Retry, field)
+	if problem != "" {
+		return nil, problem
+	}
+	if retry != nil && timeout == nil && backendTimeout != nil {
+		timeout = timeoutWithRetries(*backendTimeout, retry)
+	}
 	backends, invalid, problem := b.ruleBackends(from, len(rule.BackendRefs), func(i int) (gatewayv1.BackendRef, []gatewayv1.HTTPRouteFilter) {
 		return rule.BackendRefs[i].BackendRef, rule.BackendRefs[i].Filters
 	}, field, c)
@@ -220,6 +227,7 @@ func (b *Compiler) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv
 			return nil, fmt.Sprintf("%s.matches[%d]: %s", field, mi, problem)
 		}
 		f.Timeout, f.BackendTimeout, f.IdleTimeout = timeout, backendTimeout, idleTimeoutFor(timeout)
+		f.Retry = retry
 		if filters.unresolved {
 			// Requests an unknown filter would process "MUST receive a
 			// HTTP error response": a redirect is not one.
@@ -347,10 +355,7 @@ func compileBackendFilters(filters []gatewayv1.HTTPRouteFilter, field string) (b
 // unsupportedRuleFields names the first field of rule that this version of
 // Sesame does not translate.
 func unsupportedRuleFields(rule *gatewayv1.HTTPRouteRule, field string) string {
-	switch {
-	case rule.Retry != nil:
-		return field + ".retry: retries are not supported by this version of Sesame."
-	case rule.SessionPersistence != nil:
+	if rule.SessionPersistence != nil {
 		return field + ".sessionPersistence: session persistence is not supported by this version of Sesame."
 	}
 	return ""

@@ -61,7 +61,8 @@ func TestUnsupportedRuleFields(t *testing.T) {
 		{"plain rule", gatewayv1.HTTPRouteRule{}, ""},
 		{"matches are supported", gatewayv1.HTTPRouteRule{Matches: []gatewayv1.HTTPRouteMatch{{Headers: []gatewayv1.HTTPHeaderMatch{{Name: "x", Value: "y"}}}}}, ""},
 		{"filters are supported", gatewayv1.HTTPRouteRule{Filters: []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterRequestRedirect}}}, ""},
-		{"retry", gatewayv1.HTTPRouteRule{Retry: &gatewayv1.HTTPRouteRetry{}}, ".retry: retries"},
+		{"retry is supported", gatewayv1.HTTPRouteRule{Retry: &gatewayv1.HTTPRouteRetry{}}, ""},
+		{"session persistence", gatewayv1.HTTPRouteRule{SessionPersistence: &gatewayv1.SessionPersistence{}}, ".sessionPersistence: session persistence"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
