@@ -2,11 +2,11 @@ package dag
 
 import (
 	"fmt"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag/internal/refs"
+	"github.com/projectsesame/sesame/dag/internal/report"
 )
 
 // unusedWarnings says which Services, Secrets, EndpointSlices, Namespaces
@@ -38,25 +38,7 @@ func unusedWarnings(index *refs.Index) []string {
 		if len(u.names) > 1 {
 			kind = fmt.Sprintf("%d %s", len(u.names), u.many)
 		}
-		out = append(out, fmt.Sprintf("%s %s, unused: %s", kind, u.why, listNames(u.names)))
+		out = append(out, fmt.Sprintf("%s %s, unused: %s", kind, u.why, report.Names(u.names)))
 	}
 	return out
-}
-
-// listNames lists names for a warning, the first ten.
-func listNames(names []types.NamespacedName) string {
-	const most = 10
-	var s []string
-	for i, n := range names {
-		if i == most {
-			s = append(s, fmt.Sprintf("and %d more", len(names)-most))
-			break
-		}
-		if n.Namespace == "" {
-			s = append(s, n.Name)
-		} else {
-			s = append(s, n.String())
-		}
-	}
-	return strings.Join(s, ", ")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/projectsesame/sesame/dag/internal/order"
 	"github.com/projectsesame/sesame/dag/internal/refs"
+	"github.com/projectsesame/sesame/dag/internal/report"
 )
 
 // scope remembers why Gateway API objects are out of scope, so that
@@ -100,16 +101,7 @@ func describeGateways(gws []types.NamespacedName) string {
 	slices.SortFunc(gws, func(a, b types.NamespacedName) int {
 		return order.CompareNames(a.Namespace, a.Name, b.Namespace, b.Name)
 	})
-	const most = 10
-	var names []string
-	for i, gw := range gws {
-		if i == most {
-			names = append(names, fmt.Sprintf("and %d more", len(gws)-most))
-			break
-		}
-		names = append(names, gw.String())
-	}
-	return fmt.Sprintf("%s %s", plural(len(gws), "Gateway", "Gateways"), strings.Join(names, ", "))
+	return fmt.Sprintf("%s %s", plural(len(gws), "Gateway", "Gateways"), report.Names(gws))
 }
 
 func plural(n int, one, many string) string {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp/syntax"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -56,4 +57,26 @@ func DescribeMatch(p graph.PathMatch) string {
 		return fmt.Sprintf("Prefix %q", Value(p.Value))
 	}
 	return fmt.Sprintf("%s %q", p.Type, Value(p.Value))
+}
+
+// MostListed is how many names a warning lists before "and N more".
+const MostListed = 10
+
+// Names lists names for a message, "a, b, c", the first MostListed of
+// them, then "and N more": a warning about many objects stays one line.
+// A name without a namespace is written as its name alone.
+func Names(names []types.NamespacedName) string {
+	var s []string
+	for i, n := range names {
+		if i == MostListed {
+			s = append(s, fmt.Sprintf("and %d more", len(names)-MostListed))
+			break
+		}
+		if n.Namespace == "" {
+			s = append(s, n.Name)
+		} else {
+			s = append(s, n.String())
+		}
+	}
+	return strings.Join(s, ", ")
 }

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"iter"
 
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -147,12 +146,13 @@ func (b *Compiler) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendR
 	return b.Index.ClusterOf(svc, port, refs.ClusterProtocol(proto)), "", ""
 }
 
-// referToBackends records that a dropped rule names its Service backends,
-// though nothing is sent to them: the route's status says why the rule is
-// dropped, so refs.Index.Unused does not call them unreferred to.
-func (b *Compiler) referToBackends(namespace string, backendRefs iter.Seq[gatewayv1.BackendRef]) {
-	for ref := range backendRefs {
-		if refs.ValueOr(ref.Group, "") == "" && refs.ValueOr(ref.Kind, "Service") == "Service" {
+// referToBackends records that a dropped rule names its n Service
+// backends, given by index, though nothing is sent to them: the route's
+// status says why the rule is dropped, so refs.Index.Unused does not call
+// them unreferred to.
+func (b *Compiler) referToBackends(namespace string, n int, at func(int) *gatewayv1.BackendRef) {
+	for i := range n {
+		if ref := at(i); refs.ValueOr(ref.Group, "") == "" && refs.ValueOr(ref.Kind, "Service") == "Service" {
 			b.Index.ReferToService(types.NamespacedName{Namespace: refs.ValueOr(ref.Namespace, namespace), Name: string(ref.Name)})
 		}
 	}

@@ -46,13 +46,7 @@ func (b *Compiler) GRPCRoute(route *gatewayv1.GRPCRoute) *Compiled {
 		field := ruleField(ri)
 		routes, problem := b.compileGRPCRouteRule(route, rule, ri, field, from, c)
 		if problem != "" {
-			b.referToBackends(route.Namespace, func(yield func(gatewayv1.BackendRef) bool) {
-				for _, ref := range rule.BackendRefs {
-					if !yield(ref.BackendRef) {
-						return
-					}
-				}
-			})
+			b.referToBackends(route.Namespace, len(rule.BackendRefs), func(i int) *gatewayv1.BackendRef { return &rule.BackendRefs[i].BackendRef })
 			g.drop(c, routes, problem)
 			continue
 		}

@@ -84,13 +84,7 @@ func (b *Compiler) HTTPRoute(route *gatewayv1.HTTPRoute) *Compiled {
 		field := ruleField(ri)
 		routes, problem := b.compileHTTPRouteRule(route, rule, ri, field, c)
 		if problem != "" {
-			b.referToBackends(route.Namespace, func(yield func(gatewayv1.BackendRef) bool) {
-				for _, ref := range rule.BackendRefs {
-					if !yield(ref.BackendRef) {
-						return
-					}
-				}
-			})
+			b.referToBackends(route.Namespace, len(rule.BackendRefs), func(i int) *gatewayv1.BackendRef { return &rule.BackendRefs[i].BackendRef })
 			g.drop(c, routes, problem)
 			continue
 		}
