@@ -83,6 +83,7 @@ func checkEnvoy(t *testing.T, res *sesame.Result) {
 	if err := res.XDS.Validate(); err != nil {
 		t.Errorf("ValidateAll: %v", err)
 	}
+	checkTypedConfigs(t, res)
 	snap, err := res.XDS.Snapshot("1")
 	if err != nil {
 		t.Fatalf("Snapshot: %v", err)

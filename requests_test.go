@@ -257,7 +257,7 @@ var requestTests = []requestFile{
 	// rather than let its requests reach the route's other rules.
 	{"fail-closed.yaml", "gateway/default/public/80", "http", []request{
 		{"ExternalAuth Sesame cannot apply: not served without it", get("h", "/private/data"), status(500)},
-		{"CORS Sesame cannot apply", get("h", "/cors"), status(500)},
+		{"CORS filter with an origin that is not one: not served without it", get("h", "/cors"), status(500)},
 		{"weights Envoy would refuse", get("h", "/huge"), status(500)},
 		{"header value with CR LF", get("h", "/inject"), status(500)},
 		{"unresolved ExtensionRef beside a redirect", get("h", "/login"), status(500)},

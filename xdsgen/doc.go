@@ -68,6 +68,10 @@
 //     says the scheme's or the listener's. Writing the default port out
 //     would meet that MUST for those requests, and break the SHOULD NOT
 //     for every other.
+//   - CORS: Envoy's CORS filter echoes origins, methods and headers where
+//     the spec lets the gateway send "*", and writes a few headers the spec
+//     leaves out of some answers; package dag/gatewayapi lists the
+//     differences (cors.go has the mapping).
 //   - backendRequest becomes the per-try timeout, which Envoy stops
 //     counting once the response starts: it bounds the wait for response
 //     headers, not the whole response the spec describes. The request

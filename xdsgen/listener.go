@@ -24,7 +24,7 @@ func listener(l *graph.Listener) *listenerv3.Listener {
 	}
 	if !l.Secure {
 		out.FilterChains = []*listenerv3.FilterChain{{
-			Filters: []*listenerv3.Filter{httpConnectionManager(name, name)},
+			Filters: []*listenerv3.Filter{httpConnectionManager(name, name, usesCORS(l.VirtualHosts))},
 		}}
 		return out
 	}
@@ -55,7 +55,7 @@ func filterChain(l *graph.Listener, fc *graph.FilterChain) *listenerv3.FilterCha
 		out.TransportSocket = xdsmsg.TLSTransportSocket(downstreamTLS(fc.Certificates, alpn, fc.MinTLSVersion, fc.MaxTLSVersion))
 	}
 	if fc.RoutesHTTP() {
-		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc))}
+		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc), usesCORS(fc.VirtualHosts))}
 	} else {
 		out.Filters = []*listenerv3.Filter{tcpFilter(filterChainName(l, fc), fc.TCP)}
 	}
@@ -63,8 +63,8 @@ func filterChain(l *graph.Listener, fc *graph.FilterChain) *listenerv3.FilterCha
 }
 
 // httpConnectionManager routes HTTP with the route table routeName, which it
-// takes over RDS (ADS).
-func httpConnectionManager(statPrefix, routeName string) *listenerv3.Filter {
+// takes over RDS (ADS). With cors, the CORS filter comes before the router.
+func httpConnectionManager(statPrefix, routeName string, cors bool) *listenerv3.Filter {
 	hcm := &hcmv3.HttpConnectionManager{
 		StatPrefix: statPrefix,
 		CodecType:  hcmv3.HttpConnectionManager_AUTO,
@@ -81,6 +81,9 @@ func httpConnectionManager(statPrefix, routeName string) *listenerv3.Filter {
 		// :scheme of an HTTP/1 request) is the connection's, not whatever
 		// the client sent, so that backends and redirects can trust them.
 		UseRemoteAddress: wrapperspb.Bool(true),
+	}
+	if cors {
+		hcm.HttpFilters = []*hcmv3.HttpFilter{xdsmsg.CORS(), xdsmsg.Router()}
 	}
 	return xdsmsg.NetworkFilter(xdsmsg.HTTPConnectionManagerFilter, hcm)
 }

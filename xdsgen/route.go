@@ -74,6 +74,9 @@ func buildRoute(p *routeParts, r *graph.Route, at origin, names clusterNames, up
 	out.Metadata = chainMetadata(r.Chain)
 	out.RequestHeadersToAdd, out.RequestHeadersToRemove = headersToAdd(f.RequestHeaders), f.RequestHeaders.Remove
 	out.ResponseHeadersToAdd, out.ResponseHeadersToRemove = headersToAdd(f.ResponseHeaders), f.ResponseHeaders.Remove
+	if f.CORS != nil {
+		out.TypedPerFilterConfig = corsConfig(f.CORS)
+	}
 	switch {
 	case f.Redirect != nil:
 		out.Action = &routev3.Route_Redirect{Redirect: redirectAction(f.Redirect, at)}

@@ -26,9 +26,10 @@
 // method, more headers, more query parameters, the older route, namespace and
 // name, rule and match order); weighted Service backendRefs; the filters
 // RequestHeaderModifier and ResponseHeaderModifier (on rules and on
-// backendRefs), RequestRedirect, URLRewrite, RequestMirror, and ExtensionRef
-// (unknown to Sesame, so answered 500 as the spec requires: on a rule, its
-// requests, redirect or not; on a backendRef, that backend's share);
+// backendRefs), RequestRedirect, URLRewrite, RequestMirror, CORS (below),
+// and ExtensionRef (unknown to Sesame, so answered 500 as the spec
+// requires: on a rule, its requests, redirect or not; on a backendRef, that
+// backend's share);
 // timeouts (GEP-2257 durations only). GRPCRoute: service and method matches
 // (as HTTP/2 paths), header matches, in the spec's precedence (more
 // characters of service, then of method, then more headers, then the older
@@ -52,7 +53,7 @@
 // gets the longest its tries and waits can take, rather than Envoy's 15s.
 // Package rules (retry.go) has the details.
 //
-// Rules that cannot be served as written (CORS, ExternalAuth,
+// Rules that cannot be served as written (ExternalAuth,
 // session persistence, invalid values) are dropped whole and named in a
 // PartiallyInvalid condition ("Dropped Rule"), or in Accepted=False when no
 // rule is left. A dropped rule's valid matches stay and answer 500 (503 for
@@ -87,6 +88,46 @@
 // When some backendRefs of a rule are invalid, their share of the traffic is
 // answered 500 (HTTP) or refused (TLS), as the spec requires; a rule with no
 // valid backend answers 500 for all of it.
+//
+// # CORS: the spec and Envoy
+//
+// An HTTPRoute rule's CORS filter becomes Envoy's CORS filter, with the
+// rule's policy on each of its routes (package xdsgen says how). Origins are
+// compared with what a browser sends: scheme and host in lower case, the
+// port left out when it is the scheme's default; a pattern without a port
+// has the default one, as the spec says, and matches the origin with or
+// without it (package rules, cors.go, has the examples). maxAge defaults to
+// 5 seconds. Invalid values (an origin that is not scheme://host[:port] with
+// the spec's "*" rules, a method outside the spec's list, "*" beside other
+// values, a value twice) drop the rule, naming the field. Where Envoy's
+// filter and the spec differ:
+//
+//   - Access-Control-Allow-Origin echoes the request's Origin, never "*",
+//     and "*" in allowMethods and allowHeaders answers a preflight with the
+//     method and the headers it asks for, never "*": what the spec requires
+//     with allowCredentials, and allows without.
+//   - "*" in exposeHeaders with allowCredentials: the spec says the gateway
+//     cannot send "*" (browsers read it as a header name then), and Envoy
+//     can only send the list as written, so the rule is dropped.
+//   - A preflight that asks for no headers gets an empty
+//     Access-Control-Allow-Headers from allowHeaders "*", where the spec says
+//     to leave the header out; both allow no header.
+//   - A preflight from an origin that is not allowed is answered by Envoy,
+//     200 without Access-Control-Allow-Origin, and not forwarded, as the
+//     spec describes; Envoy still writes Access-Control-Allow-Credentials,
+//     -Allow-Methods, -Allow-Headers and -Max-Age into that answer, which the
+//     spec leaves out. A browser refuses it either way.
+//   - Envoy also writes Access-Control-Expose-Headers on its preflight
+//     answers to allowed origins (the conformance test expects it), and adds
+//     no Vary: Origin to responses whose Access-Control-Allow-Origin echoes
+//     the origin; a cache in front of the Gateway must key on Origin itself.
+//   - The filter applies to the requests the rule matches, like any filter:
+//     a preflight is an OPTIONS request without the request's headers, so a
+//     rule that matches only GET, or a header browsers do not send with
+//     preflights, never sees its preflights, which go wherever the route
+//     table sends them. The spec is silent.
+//   - A rule with an ExtensionRef Sesame does not know answers 500; its CORS
+//     filter is left out, so that preflights get the 500 too.
 //
 // # Listeners, ports and Envoy
 //

@@ -202,6 +202,9 @@ type Filters struct {
 	Timeout, BackendTimeout, IdleTimeout *time.Duration
 	// Retry retries failed requests; nil makes one try.
 	Retry *RetryPolicy
+	// CORS answers CORS preflights and adds CORS headers to the responses
+	// to allowed origins (see CORSPolicy); nil leaves CORS to the backend.
+	CORS *CORSPolicy
 }
 
 // RetryPolicy is how a Route retries failed requests.
@@ -243,7 +246,8 @@ func (f *Filters) mirrors() []Mirror {
 // filters.
 func (f *Filters) OrNil() *Filters {
 	if f.RequestHeaders.Empty() && f.ResponseHeaders.Empty() && f.Redirect == nil && f.Rewrite == nil &&
-		len(f.Mirrors) == 0 && f.Timeout == nil && f.BackendTimeout == nil && f.IdleTimeout == nil && f.Retry == nil {
+		len(f.Mirrors) == 0 && f.Timeout == nil && f.BackendTimeout == nil && f.IdleTimeout == nil && f.Retry == nil &&
+		f.CORS == nil {
 		return nil
 	}
 	c := *f

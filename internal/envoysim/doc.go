@@ -6,7 +6,9 @@
 // VirtualHost.domains search order, the first route of that host whose
 // RouteMatch matches, and what that route does (forward to a cluster or to
 // weighted clusters, answer directly, or redirect, with the Location Envoy
-// would send). RewritePath applies a RouteAction's prefix or regex rewrite.
+// would send). RewritePath applies a RouteAction's prefix or regex rewrite;
+// CORS runs the CORS filter on a routed request (its answer to a preflight,
+// and the headers it adds to responses).
 // The model follows Envoy's documented behaviour and, where the
 // documentation is silent, Envoy's source (each such place is named in a
 // comment); what it cannot know (runtime values, client certificates,

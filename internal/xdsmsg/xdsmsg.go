@@ -3,6 +3,7 @@ package xdsmsg
 import (
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	corsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/cors/v3"
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"google.golang.org/protobuf/proto"
@@ -15,6 +16,7 @@ const (
 	TCPProxyFilter              = "envoy.filters.network.tcp_proxy"
 	DirectResponseFilter        = "envoy.filters.network.direct_response"
 	routerFilter                = "envoy.filters.http.router"
+	CORSFilter                  = "envoy.filters.http.cors" // also the key of a route's CorsPolicy
 	LocalRateLimitFilter        = "envoy.filters.http.local_ratelimit"
 	TLSInspectorFilter          = "envoy.filters.listener.tls_inspector"
 	tlsTransportSocket          = "envoy.transport_sockets.tls"
@@ -52,6 +54,16 @@ func Router() *hcmv3.HttpFilter {
 	return &hcmv3.HttpFilter{
 		Name:       routerFilter,
 		ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: MustAny(&routerv3.Router{})},
+	}
+}
+
+// CORS is the CORS HTTP filter. It acts only on routes that have a
+// CorsPolicy under CORSFilter in typed_per_filter_config; others pass
+// through it untouched.
+func CORS() *hcmv3.HttpFilter {
+	return &hcmv3.HttpFilter{
+		Name:       CORSFilter,
+		ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: MustAny(&corsv3.Cors{})},
 	}
 }
 

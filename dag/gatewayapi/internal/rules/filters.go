@@ -59,7 +59,12 @@ func (b *Compiler) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRo
 		case gatewayv1.HTTPRouteFilterExtensionRef:
 			c.refProblem(string(gatewayv1.RouteReasonInvalidKind), fmt.Sprintf("%s: extensionRef %s is not a filter Sesame knows; requests this rule matches are answered %d.", at, extensionRefName(f.ExtensionRef), ErrorStatus(from.kind)))
 			out.unresolved = true
-		case gatewayv1.HTTPRouteFilterCORS, gatewayv1.HTTPRouteFilterExternalAuth:
+		case gatewayv1.HTTPRouteFilterCORS:
+			var field string
+			if out.CORS, field, problem = cors(f.CORS); field != "" {
+				at += "." + field
+			}
+		case gatewayv1.HTTPRouteFilterExternalAuth:
 			problem = fmt.Sprintf("filter %s is not supported by this version of Sesame.", f.Type)
 		default:
 			problem = fmt.Sprintf("filter type %q is not one of the Gateway API's.", report.Value(f.Type))

@@ -129,7 +129,9 @@ func TestCompileFilters(t *testing.T) {
 		// Other filters.
 		{"extensionRef answers 500", []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterExtensionRef, ExtensionRef: &gatewayv1.LocalObjectReference{Group: "example.com", Kind: "Auth", Name: "x"}}},
 			"unresolved", "", `extensionRef example.com/Auth "x"`},
-		{"CORS not yet", []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterCORS}}, "", "filter CORS is not supported", ""},
+		{"CORS", []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterCORS, CORS: &gatewayv1.HTTPCORSFilter{AllowOrigins: []gatewayv1.CORSOrigin{"*"}}}}, "cors{[{origin RegularExpression .*}]}", "", ""},
+		{"CORS without its field", []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterCORS}}, "", "cors is missing", ""},
+		{"ExternalAuth not yet", []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterExternalAuth}}, "", "filter ExternalAuth is not supported", ""},
 		{"unknown type", []gatewayv1.HTTPRouteFilter{{Type: "Compress"}}, "", `filter type "Compress"`, ""},
 	}
 	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "shadow"}, Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}}}
@@ -171,6 +173,9 @@ func summarize(cf compiledFilters) string {
 	}
 	for _, m := range cf.Mirrors {
 		parts = append(parts, fmt.Sprintf("mirror{%s %d/%d}", m.Cluster.Service.Name, m.Numerator, m.Denominator))
+	}
+	if c := cf.CORS; c != nil {
+		parts = append(parts, fmt.Sprintf("cors{%v}", c.AllowOrigins))
 	}
 	if cf.unresolved {
 		parts = append(parts, "unresolved")

@@ -224,8 +224,9 @@ func (b *Compiler) serveHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv
 		f.Retry = retry
 		if filters.unresolved {
 			// Requests an unknown filter would process "MUST receive a
-			// HTTP error response": a redirect is not one.
-			f.Redirect = nil
+			// HTTP error response": neither a redirect nor the answer
+			// to a CORS preflight is one.
+			f.Redirect, f.CORS = nil, nil
 		}
 		r := &routes[mi]
 		*r = Route{
