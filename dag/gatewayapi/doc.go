@@ -198,6 +198,14 @@
 //     no status for GatewayClasses of other controllers, Gateways of other
 //     classes, or parentRefs naming Gateways it does not serve.
 //
+// A Namespace's labels are read as the API server keeps them: with
+// kubernetes.io/metadata.name, its name, which the API server sets on every
+// Namespace (Kubernetes 1.22+) and manifests seldom write. An allowedRoutes
+// selector that reads only that label is decided for namespaces the input
+// has no Namespace for as well; any other selector needs the Namespace in
+// the input, and without it does not allow the route (no guess in favour
+// of access).
+//
 // Two rules are Sesame's own, where neither text decides: a route with an
 // invalid hostname is not accepted at all (dropping only that hostname could
 // leave none, which would widen the route to every host), and a listener with

@@ -34,6 +34,10 @@ type listener struct {
 	kinds        []gatewayv1.RouteGroupKind
 	from         gatewayv1.FromNamespaces
 	selector     labels.Selector
+	// selectsByNameOnly is set when the selector reads no label but
+	// kubernetes.io/metadata.name, which every Namespace's name gives:
+	// it is decided for namespaces the input lacks too.
+	selectsByNameOnly bool
 	// attached lists the accepted routes attached to the listener, each
 	// once, as attachedRoutes counts them.
 	attached []*routeObject
@@ -195,6 +199,7 @@ func (b *Builder) allowedNamespaces(l *listener, ns *gatewayv1.RouteNamespaces) 
 			return
 		}
 		l.selector = sel
+		l.selectsByNameOnly = selectsByNameOnly(sel)
 	default:
 		l.reject(string(gatewayv1.ListenerReasonUnsupportedValue), fmt.Sprintf("AllowedRoutes.namespaces.from %q is not one of All, Same, Selector.", l.from))
 	}
@@ -246,11 +251,16 @@ func (b *Builder) allowsNamespace(l *listener, namespace string) bool {
 	case gatewayv1.NamespacesFromAll:
 		return true
 	case gatewayv1.NamespacesFromSelector:
-		ns := b.index.Namespace(namespace)
-		if ns == nil || l.selector == nil {
-			return false // labels unknown: do not guess in favour of access
+		if l.selector == nil {
+			return false
 		}
-		return l.selector.Matches(labels.Set(ns.Labels))
+		ns := b.index.Namespace(namespace)
+		if ns == nil {
+			// Labels unknown: do not guess in favour of access, unless the
+			// selector reads only the name label.
+			return l.selectsByNameOnly && l.selector.Matches(namespaceLabels{name: namespace})
+		}
+		return l.selector.Matches(namespaceLabels{labels: ns.Labels, name: namespace})
 	default:
 		return namespace == l.namespace
 	}
@@ -279,4 +289,50 @@ func article(word string) string {
 		return "an"
 	}
 	return "a"
+}
+
+// namespaceLabelName is the label the API server gives every Namespace
+// (since Kubernetes 1.22), its name: selectors use it to pick namespaces
+// by name, and manifests seldom write it.
+const namespaceLabelName = "kubernetes.io/metadata.name"
+
+// namespaceLabels are a Namespace's labels as the API server keeps them:
+// those written, and kubernetes.io/metadata.name, which it sets to the
+// name whatever was written.
+type namespaceLabels struct {
+	labels map[string]string
+	name   string
+}
+
+func (n namespaceLabels) Has(key string) bool {
+	_, ok := n.Lookup(key)
+	return ok
+}
+
+func (n namespaceLabels) Get(key string) string {
+	v, _ := n.Lookup(key)
+	return v
+}
+
+func (n namespaceLabels) Lookup(key string) (string, bool) {
+	if key == namespaceLabelName {
+		return n.name, true
+	}
+	v, ok := n.labels[key]
+	return v, ok
+}
+
+// selectsByNameOnly reports whether sel reads no label but
+// kubernetes.io/metadata.name.
+func selectsByNameOnly(sel labels.Selector) bool {
+	reqs, selectable := sel.Requirements()
+	if !selectable || len(reqs) == 0 {
+		return false
+	}
+	for _, r := range reqs {
+		if r.Key() != namespaceLabelName {
+			return false
+		}
+	}
+	return true
 }
