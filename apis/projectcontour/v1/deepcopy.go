@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/projectsesame/sesame/internal/deepcopy"
 )
 
 // Hand-written deep copies: every pointer, slice and byte buffer is copied,
@@ -43,17 +45,17 @@ func (p *HTTPProxy) DeepCopyObject() runtime.Object {
 // DeepCopyInto copies s into out.
 func (s *HTTPProxySpec) DeepCopyInto(out *HTTPProxySpec) {
 	*out = *s
-	out.VirtualHost = copyPtr(s.VirtualHost, (*VirtualHost).DeepCopyInto)
-	out.Routes = copyEach(s.Routes, (*Route).DeepCopyInto)
-	out.TCPProxy = copyPtr(s.TCPProxy, (*TCPProxy).DeepCopyInto)
-	out.Includes = copyEach(s.Includes, (*Include).DeepCopyInto)
+	out.VirtualHost = deepcopy.Ptr(s.VirtualHost, (*VirtualHost).DeepCopyInto)
+	out.Routes = deepcopy.Each(s.Routes, (*Route).DeepCopyInto)
+	out.TCPProxy = deepcopy.Ptr(s.TCPProxy, (*TCPProxy).DeepCopyInto)
+	out.Includes = deepcopy.Each(s.Includes, (*Include).DeepCopyInto)
 	out.HTTPVersions = slices.Clone(s.HTTPVersions)
 }
 
 // DeepCopyInto copies v into out.
 func (v *VirtualHost) DeepCopyInto(out *VirtualHost) {
 	*out = *v
-	out.TLS = copyPtr(v.TLS, (*TLS).DeepCopyInto)
+	out.TLS = deepcopy.Ptr(v.TLS, (*TLS).DeepCopyInto)
 	out.Authorization = v.Authorization.DeepCopy()
 	out.CORSPolicy = v.CORSPolicy.DeepCopy()
 	out.RateLimitPolicy = v.RateLimitPolicy.DeepCopy()
@@ -71,26 +73,26 @@ func (t *TLS) DeepCopyInto(out *TLS) {
 // DeepCopyInto copies i into out.
 func (i *Include) DeepCopyInto(out *Include) {
 	*out = *i
-	out.Conditions = copyEach(i.Conditions, (*MatchCondition).DeepCopyInto)
+	out.Conditions = deepcopy.Each(i.Conditions, (*MatchCondition).DeepCopyInto)
 }
 
 // DeepCopyInto copies m into out.
 func (m *MatchCondition) DeepCopyInto(out *MatchCondition) {
 	*out = *m
-	out.Header = copyPtr(m.Header, func(in, out *HeaderMatchCondition) { *out = *in })
+	out.Header = deepcopy.Ptr(m.Header, func(in, out *HeaderMatchCondition) { *out = *in })
 	out.QueryParameter = m.QueryParameter.DeepCopy()
 }
 
 // DeepCopyInto copies r into out.
 func (r *Route) DeepCopyInto(out *Route) {
 	*out = *r
-	out.Conditions = copyEach(r.Conditions, (*MatchCondition).DeepCopyInto)
-	out.Services = copyEach(r.Services, (*Service).DeepCopyInto)
-	out.TimeoutPolicy = copyPtr(r.TimeoutPolicy, func(in, out *TimeoutPolicy) { *out = *in })
-	out.RetryPolicy = copyPtr(r.RetryPolicy, (*RetryPolicy).DeepCopyInto)
-	out.PathRewritePolicy = copyPtr(r.PathRewritePolicy, (*PathRewritePolicy).DeepCopyInto)
-	out.RequestHeadersPolicy = copyPtr(r.RequestHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
-	out.ResponseHeadersPolicy = copyPtr(r.ResponseHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
+	out.Conditions = deepcopy.Each(r.Conditions, (*MatchCondition).DeepCopyInto)
+	out.Services = deepcopy.Each(r.Services, (*Service).DeepCopyInto)
+	out.TimeoutPolicy = deepcopy.Ptr(r.TimeoutPolicy, func(in, out *TimeoutPolicy) { *out = *in })
+	out.RetryPolicy = deepcopy.Ptr(r.RetryPolicy, (*RetryPolicy).DeepCopyInto)
+	out.PathRewritePolicy = deepcopy.Ptr(r.PathRewritePolicy, (*PathRewritePolicy).DeepCopyInto)
+	out.RequestHeadersPolicy = deepcopy.Ptr(r.RequestHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
+	out.ResponseHeadersPolicy = deepcopy.Ptr(r.ResponseHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
 	out.AuthPolicy = r.AuthPolicy.DeepCopy()
 	out.HealthCheckPolicy = r.HealthCheckPolicy.DeepCopy()
 	out.LoadBalancerPolicy = r.LoadBalancerPolicy.DeepCopy()
@@ -107,9 +109,9 @@ func (r *Route) DeepCopyInto(out *Route) {
 // DeepCopyInto copies s into out.
 func (s *Service) DeepCopyInto(out *Service) {
 	*out = *s
-	out.Protocol = copyPtr(s.Protocol, func(in, out *string) { *out = *in })
-	out.RequestHeadersPolicy = copyPtr(s.RequestHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
-	out.ResponseHeadersPolicy = copyPtr(s.ResponseHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
+	out.Protocol = deepcopy.Ptr(s.Protocol, func(in, out *string) { *out = *in })
+	out.RequestHeadersPolicy = deepcopy.Ptr(s.RequestHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
+	out.ResponseHeadersPolicy = deepcopy.Ptr(s.ResponseHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
 	out.UpstreamValidation = s.UpstreamValidation.DeepCopy()
 	out.CookieRewritePolicies = s.CookieRewritePolicies.DeepCopy()
 	out.SlowStartPolicy = s.SlowStartPolicy.DeepCopy()
@@ -118,9 +120,9 @@ func (s *Service) DeepCopyInto(out *Service) {
 // DeepCopyInto copies t into out.
 func (t *TCPProxy) DeepCopyInto(out *TCPProxy) {
 	*out = *t
-	out.Services = copyEach(t.Services, (*Service).DeepCopyInto)
-	out.Include = copyPtr(t.Include, func(in, out *TCPProxyInclude) { *out = *in })
-	out.IncludesDeprecated = copyPtr(t.IncludesDeprecated, func(in, out *TCPProxyInclude) { *out = *in })
+	out.Services = deepcopy.Each(t.Services, (*Service).DeepCopyInto)
+	out.Include = deepcopy.Ptr(t.Include, func(in, out *TCPProxyInclude) { *out = *in })
+	out.IncludesDeprecated = deepcopy.Ptr(t.IncludesDeprecated, func(in, out *TCPProxyInclude) { *out = *in })
 	out.LoadBalancerPolicy = t.LoadBalancerPolicy.DeepCopy()
 	out.HealthCheckPolicy = t.HealthCheckPolicy.DeepCopy()
 }
@@ -148,7 +150,7 @@ func (h *HeadersPolicy) DeepCopyInto(out *HeadersPolicy) {
 // DeepCopyInto copies s into out.
 func (s *HTTPProxyStatus) DeepCopyInto(out *HTTPProxyStatus) {
 	*out = *s
-	out.Conditions = copyEach(s.Conditions, (*DetailedCondition).DeepCopyInto)
+	out.Conditions = deepcopy.Each(s.Conditions, (*DetailedCondition).DeepCopyInto)
 }
 
 // DeepCopyInto copies c into out.
@@ -165,27 +167,4 @@ func (u *Untranslated) DeepCopy() *Untranslated {
 		return nil
 	}
 	return &Untranslated{raw: slices.Clone(u.raw)}
-}
-
-// copyPtr returns a new copy of *in made by into, or nil for nil.
-func copyPtr[T any](in *T, into func(in, out *T)) *T {
-	if in == nil {
-		return nil
-	}
-	out := new(T)
-	into(in, out)
-	return out
-}
-
-// copyEach returns a new slice with a copy of each element made by into;
-// nil stays nil.
-func copyEach[T any](in []T, into func(in, out *T)) []T {
-	if in == nil {
-		return nil
-	}
-	out := make([]T, len(in))
-	for i := range in {
-		into(&in[i], &out[i])
-	}
-	return out
 }

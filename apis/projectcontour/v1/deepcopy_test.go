@@ -5,7 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/projectsesame/sesame/internal/deepcopy/deepcopytest"
 )
 
 // TestDeepCopySharesNoMemory fills every field of an HTTPProxy by
@@ -13,168 +14,44 @@ import (
 // slice or map of the copy is the original's, and that changing every value
 // of the original leaves the copy as it was.
 func TestDeepCopySharesNoMemory(t *testing.T) {
-	orig, pristine := &HTTPProxy{}, &HTTPProxy{}
-	fill(reflect.ValueOf(orig).Elem(), "a", 0)
-	fill(reflect.ValueOf(pristine).Elem(), "a", 0)
-	copied := orig.DeepCopy()
-	if !reflect.DeepEqual(copied, orig) {
-		t.Fatal("the copy differs from the original")
-	}
-	shared(t, reflect.ValueOf(orig).Elem(), reflect.ValueOf(copied).Elem(), "HTTPProxy")
-	fill(reflect.ValueOf(orig).Elem(), "b", 0) // overwrites every value in place
-	if !reflect.DeepEqual(copied, pristine) {
-		t.Error("changing the original changed the copy")
-	}
-	if obj, ok := orig.DeepCopyObject().(*HTTPProxy); !ok || !reflect.DeepEqual(obj, orig) {
-		t.Error("DeepCopyObject does not return an equal *HTTPProxy")
-	}
-	var nilProxy *HTTPProxy
-	if nilProxy.DeepCopy() != nil || nilProxy.DeepCopyObject() != nil {
-		t.Error("a nil HTTPProxy copies to something")
-	}
+	deepcopytest.Check(t, walker, "HTTPProxy", (*HTTPProxy).DeepCopy, (*HTTPProxy).DeepCopyObject)
 }
 
 var untranslatedType = reflect.TypeOf(Untranslated{})
 
-// fill sets every settable value under v to a non-zero value derived from
-// tag, reusing the pointers, slices and maps already there so that a second
-// fill changes the original in place.
-func fill(v reflect.Value, tag string, depth int) {
-	if depth > 12 {
-		return
-	}
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(tag)
-	case reflect.Bool:
-		v.SetBool(tag == "a")
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(int64(len(tag) + int(tag[0])))
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		v.SetUint(uint64(tag[0]))
-	case reflect.Float32, reflect.Float64:
-		v.SetFloat(float64(tag[0]))
-	case reflect.Pointer:
-		if v.IsNil() {
-			v.Set(reflect.New(v.Type().Elem()))
+// walker fills and compares Untranslated, whose JSON is unexported, itself:
+// its raw bytes are set from tag, in place once there.
+var walker = deepcopytest.Walker{
+	Fill: func(v reflect.Value, tag string) bool {
+		if v.Type() != untranslatedType {
+			return false
 		}
-		fill(v.Elem(), tag, depth+1)
-	case reflect.Slice:
-		if v.Len() == 0 {
-			v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		u := v.Addr().Interface().(*Untranslated)
+		if u.raw == nil {
+			_ = json.Unmarshal([]byte(`{"k":"`+tag+`"}`), u)
+		} else {
+			u.raw[len(u.raw)-3] = tag[0] // in place: {"k":"a"}
 		}
-		for i := range v.Len() {
-			fill(v.Index(i), tag, depth+1)
+		return true
+	},
+	Shared: func(t *testing.T, a, b reflect.Value, path string) bool {
+		if a.Type() != untranslatedType {
+			return false
 		}
-	case reflect.Map:
-		if v.IsNil() {
-			v.Set(reflect.MakeMap(v.Type()))
-			k := reflect.New(v.Type().Key()).Elem()
-			fill(k, "key", depth+1)
-			v.SetMapIndex(k, reflect.New(v.Type().Elem()).Elem())
+		if ra, rb := a.Field(0), b.Field(0); ra.Len() > 0 && ra.Pointer() == rb.Pointer() {
+			t.Errorf("%s: the copy shares the JSON", path)
 		}
-		for _, k := range v.MapKeys() {
-			e := reflect.New(v.Type().Elem()).Elem()
-			fill(e, tag, depth+1)
-			v.SetMapIndex(k, e)
-		}
-	case reflect.Struct:
-		switch {
-		case v.Type() == untranslatedType:
-			u := v.Addr().Interface().(*Untranslated)
-			if u.raw == nil {
-				_ = json.Unmarshal([]byte(`{"k":"`+tag+`"}`), u)
-			} else {
-				u.raw[len(u.raw)-3] = tag[0] // in place: {"k":"a"}
-			}
-		case v.Type() == reflect.TypeOf(time.Time{}):
-			v.Set(reflect.ValueOf(time.Date(2026, 1, int(tag[0]-'a'+1), 0, 0, 0, 0, time.UTC)))
-		default:
-			for i := range v.NumField() {
-				if v.Type().Field(i).IsExported() {
-					fill(v.Field(i), tag, depth+1)
-				}
-			}
-		}
-	}
-}
-
-// shared reports every pointer, slice or map that a and b hold in common.
-func shared(t *testing.T, a, b reflect.Value, path string) {
-	t.Helper()
-	switch a.Kind() {
-	case reflect.Pointer:
-		if a.IsNil() || b.IsNil() {
-			return
-		}
-		if a.Pointer() == b.Pointer() {
-			t.Errorf("%s: the copy shares the pointer", path)
-		}
-		shared(t, a.Elem(), b.Elem(), path)
-	case reflect.Slice:
-		if a.Len() > 0 && b.Len() > 0 && a.Pointer() == b.Pointer() {
-			t.Errorf("%s: the copy shares the slice", path)
-		}
-		for i := range min(a.Len(), b.Len()) {
-			shared(t, a.Index(i), b.Index(i), path+"[i]")
-		}
-	case reflect.Map:
-		if !a.IsNil() && a.Pointer() == b.Pointer() {
-			t.Errorf("%s: the copy shares the map", path)
-		}
-		for _, k := range a.MapKeys() {
-			if bv := b.MapIndex(k); bv.IsValid() {
-				shared(t, a.MapIndex(k), bv, path+"[k]")
-			}
-		}
-	case reflect.Struct:
-		if a.Type() == untranslatedType {
-			ra, rb := a.Field(0), b.Field(0)
-			if ra.Len() > 0 && ra.Pointer() == rb.Pointer() {
-				t.Errorf("%s: the copy shares the JSON", path)
-			}
-			return
-		}
-		for i := range a.NumField() {
-			if f := a.Type().Field(i); f.IsExported() {
-				shared(t, a.Field(i), b.Field(i), path+"."+f.Name)
-			}
-		}
-	}
+		return true
+	},
+	Opaque: func(t reflect.Type) bool { return t == untranslatedType },
 }
 
 // TestFillReachesEveryField guards the test itself: after fill, no exported
 // field of the spec and status is left at its zero value.
 func TestFillReachesEveryField(t *testing.T) {
 	p := &HTTPProxy{}
-	fill(reflect.ValueOf(p).Elem(), "a", 0)
-	var zero []string
-	var walk func(v reflect.Value, path string)
-	walk = func(v reflect.Value, path string) {
-		if v.IsZero() {
-			zero = append(zero, path)
-			return
-		}
-		switch v.Kind() {
-		case reflect.Pointer:
-			walk(v.Elem(), path)
-		case reflect.Slice:
-			if v.Type().Elem().Kind() != reflect.Uint8 {
-				walk(v.Index(0), path+"[0]")
-			}
-		case reflect.Struct:
-			if v.Type() == untranslatedType || v.Type() == reflect.TypeOf(time.Time{}) {
-				return
-			}
-			for i := range v.NumField() {
-				if f := v.Type().Field(i); f.IsExported() {
-					walk(v.Field(i), path+"."+f.Name)
-				}
-			}
-		}
-	}
-	walk(reflect.ValueOf(p.Spec), "Spec")
-	walk(reflect.ValueOf(p.Status), "Status")
+	walker.FillValue(reflect.ValueOf(p).Elem(), "a")
+	zero := append(walker.ZeroFields(reflect.ValueOf(p.Spec), "Spec"), walker.ZeroFields(reflect.ValueOf(p.Status), "Status")...)
 	if len(zero) > 0 {
 		t.Errorf("fields left zero: %s", strings.Join(zero, ", "))
 	}

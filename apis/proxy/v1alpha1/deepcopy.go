@@ -5,6 +5,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/projectsesame/sesame/internal/deepcopy"
 )
 
 // Hand-written deep copies: every pointer, slice and byte buffer is copied,
@@ -50,7 +52,7 @@ func (l *UpstreamClusterList) DeepCopyInto(out *UpstreamClusterList) {
 	*out = *l
 	out.TypeMeta = l.TypeMeta
 	l.ListMeta.DeepCopyInto(&out.ListMeta)
-	out.Items = copyEach(l.Items, (*UpstreamCluster).DeepCopyInto)
+	out.Items = deepcopy.Each(l.Items, (*UpstreamCluster).DeepCopyInto)
 }
 
 // DeepCopy returns a copy of l that shares no memory with it.
@@ -74,17 +76,17 @@ func (l *UpstreamClusterList) DeepCopyObject() runtime.Object {
 // DeepCopyInto copies s into out.
 func (s *UpstreamClusterSpec) DeepCopyInto(out *UpstreamClusterSpec) {
 	*out = *s
-	out.Servers = copyEach(s.Servers, (*UpstreamClusterServer).DeepCopyInto)
+	out.Servers = deepcopy.Each(s.Servers, (*UpstreamClusterServer).DeepCopyInto)
 	s.ClientConfig.DeepCopyInto(&out.ClientConfig)
 	s.SecureServing.DeepCopyInto(&out.SecureServing)
 	s.FlowControl.DeepCopyInto(&out.FlowControl)
-	out.DispatchPolicies = copyEach(s.DispatchPolicies, (*DispatchPolicy).DeepCopyInto)
+	out.DispatchPolicies = deepcopy.Each(s.DispatchPolicies, (*DispatchPolicy).DeepCopyInto)
 }
 
 // DeepCopyInto copies s into out.
 func (s *UpstreamClusterServer) DeepCopyInto(out *UpstreamClusterServer) {
 	*out = *s
-	out.Disabled = copyPtr(s.Disabled, func(in, out *bool) { *out = *in })
+	out.Disabled = deepcopy.Ptr(s.Disabled, func(in, out *bool) { *out = *in })
 }
 
 // DeepCopyInto copies c into out.
@@ -107,7 +109,7 @@ func (s *SecureServing) DeepCopyInto(out *SecureServing) {
 // DeepCopyInto copies f into out.
 func (f *FlowControl) DeepCopyInto(out *FlowControl) {
 	*out = *f
-	out.Schemas = copyEach(f.Schemas, (*FlowControlSchema).DeepCopyInto)
+	out.Schemas = deepcopy.Each(f.Schemas, (*FlowControlSchema).DeepCopyInto)
 }
 
 // DeepCopyInto copies s into out.
@@ -119,9 +121,9 @@ func (s *FlowControlSchema) DeepCopyInto(out *FlowControlSchema) {
 // DeepCopyInto copies c into out.
 func (c *FlowControlSchemaConfiguration) DeepCopyInto(out *FlowControlSchemaConfiguration) {
 	*out = *c
-	out.Exempt = copyPtr(c.Exempt, func(in, out *ExemptFlowControlSchema) { *out = *in })
-	out.MaxRequestsInflight = copyPtr(c.MaxRequestsInflight, func(in, out *MaxRequestsInflightFlowControlSchema) { *out = *in })
-	out.TokenBucket = copyPtr(c.TokenBucket, func(in, out *TokenBucketFlowControlSchema) { *out = *in })
+	out.Exempt = deepcopy.Ptr(c.Exempt, func(in, out *ExemptFlowControlSchema) { *out = *in })
+	out.MaxRequestsInflight = deepcopy.Ptr(c.MaxRequestsInflight, func(in, out *MaxRequestsInflightFlowControlSchema) { *out = *in })
+	out.TokenBucket = deepcopy.Ptr(c.TokenBucket, func(in, out *TokenBucketFlowControlSchema) { *out = *in })
 }
 
 // DeepCopyInto copies p into out, IgnoredUpsteamSubset included.
@@ -129,7 +131,7 @@ func (p *DispatchPolicy) DeepCopyInto(out *DispatchPolicy) {
 	*out = *p
 	out.UpstreamSubset = slices.Clone(p.UpstreamSubset)
 	out.IgnoredUpsteamSubset = slices.Clone(p.IgnoredUpsteamSubset)
-	out.Rules = copyEach(p.Rules, (*DispatchPolicyRule).DeepCopyInto)
+	out.Rules = deepcopy.Each(p.Rules, (*DispatchPolicyRule).DeepCopyInto)
 }
 
 // DeepCopyInto copies r into out.
@@ -148,28 +150,5 @@ func (r *DispatchPolicyRule) DeepCopyInto(out *DispatchPolicyRule) {
 // DeepCopyInto copies s into out.
 func (s *UpstreamClusterStatus) DeepCopyInto(out *UpstreamClusterStatus) {
 	*out = *s
-	out.Conditions = copyEach(s.Conditions, (*metav1.Condition).DeepCopyInto)
-}
-
-// copyPtr returns a new copy of *in made by into, or nil for nil.
-func copyPtr[T any](in *T, into func(in, out *T)) *T {
-	if in == nil {
-		return nil
-	}
-	out := new(T)
-	into(in, out)
-	return out
-}
-
-// copyEach returns a new slice with a copy of each element made by into;
-// nil stays nil.
-func copyEach[T any](in []T, into func(in, out *T)) []T {
-	if in == nil {
-		return nil
-	}
-	out := make([]T, len(in))
-	for i := range in {
-		into(&in[i], &out[i])
-	}
-	return out
+	out.Conditions = deepcopy.Each(s.Conditions, (*metav1.Condition).DeepCopyInto)
 }
