@@ -15,26 +15,17 @@ import (
 // the messages in their deterministic wire form, by type and in order.
 func (r *Result) Hash() string {
 	h := sha256.New()
-	for _, list := range [][]proto.Message{
-		messages(r.XDS.Listeners), messages(r.XDS.Routes), messages(r.XDS.Clusters),
-		messages(r.XDS.Endpoints), messages(r.XDS.Secrets),
-	} {
-		writeMessages(h, list)
-	}
+	writeMessages(h, r.XDS.Listeners)
+	writeMessages(h, r.XDS.Routes)
+	writeMessages(h, r.XDS.Clusters)
+	writeMessages(h, r.XDS.Endpoints)
+	writeMessages(h, r.XDS.Secrets)
 	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
-func messages[T proto.Message](list []T) []proto.Message {
-	out := make([]proto.Message, len(list))
-	for i, m := range list {
-		out[i] = m
-	}
-	return out
 }
 
 // writeMessages writes each message, length first, so that no two lists
 // of messages write the same bytes; a list ends with a zero length.
-func writeMessages(h hash.Hash, list []proto.Message) {
+func writeMessages[T proto.Message](h hash.Hash, list []T) {
 	opts := proto.MarshalOptions{Deterministic: true}
 	var buf []byte
 	for _, m := range list {

@@ -43,7 +43,11 @@ import (
 	"strings"
 	"time"
 
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
@@ -107,7 +111,7 @@ func translateUpstreamClusters(ctx context.Context, ucs []*v1alpha1.UpstreamClus
 		}
 		accepted := "The dispatch policies compile."
 		if len(warns) > 0 {
-			accepted = fmt.Sprintf("The dispatch policies compile, with %d %s: %s", len(warns), plural(len(warns), "warning", "warnings"), listed(warnStrings(warns)))
+			accepted = fmt.Sprintf("The dispatch policies compile, with %d %s: %s", len(warns), quote.Plural(len(warns), "warning", "warnings"), listed(warnStrings(warns)))
 		}
 		c.set(v1alpha1.ConditionAccepted, true, v1alpha1.ReasonAccepted, accepted)
 
@@ -299,39 +303,22 @@ func (r *Result) reportUpstreamInternalError(kind, name, message string) bool {
 // upstreamResources are the resources of r.XDS that serve the
 // UpstreamClusters, by their names' prefix.
 func upstreamResources(xds *resources.Set) *resources.Set {
-	out := &resources.Set{}
-	for _, l := range xds.Listeners {
-		if strings.HasPrefix(l.GetName(), upstreamPrefix) {
-			out.Listeners = append(out.Listeners, l)
-		}
+	return &resources.Set{
+		Listeners: withPrefix(xds.Listeners, (*listenerv3.Listener).GetName),
+		Routes:    withPrefix(xds.Routes, (*routev3.RouteConfiguration).GetName),
+		Clusters:  withPrefix(xds.Clusters, (*clusterv3.Cluster).GetName),
+		Endpoints: withPrefix(xds.Endpoints, (*endpointv3.ClusterLoadAssignment).GetClusterName),
+		Secrets:   withPrefix(xds.Secrets, (*tlsv3.Secret).GetName),
 	}
-	for _, x := range xds.Routes {
-		if strings.HasPrefix(x.GetName(), upstreamPrefix) {
-			out.Routes = append(out.Routes, x)
-		}
-	}
-	for _, c := range xds.Clusters {
-		if strings.HasPrefix(c.GetName(), upstreamPrefix) {
-			out.Clusters = append(out.Clusters, c)
-		}
-	}
-	for _, e := range xds.Endpoints {
-		if strings.HasPrefix(e.GetClusterName(), upstreamPrefix) {
-			out.Endpoints = append(out.Endpoints, e)
-		}
-	}
-	for _, s := range xds.Secrets {
-		if strings.HasPrefix(s.GetName(), upstreamPrefix) {
-			out.Secrets = append(out.Secrets, s)
+}
+
+// withPrefix keeps the messages whose name starts with upstreamPrefix.
+func withPrefix[T any](list []T, name func(T) string) []T {
+	var out []T
+	for _, m := range list {
+		if strings.HasPrefix(name(m), upstreamPrefix) {
+			out = append(out, m)
 		}
 	}
 	return out
-}
-
-// plural is one or many, as n asks.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

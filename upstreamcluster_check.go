@@ -14,6 +14,7 @@ import (
 
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dispatch/envoy"
+	"github.com/projectsesame/sesame/internal/quote"
 	"github.com/projectsesame/sesame/xdsgen/resources"
 )
 
@@ -122,5 +123,5 @@ func portInUseMessage(gw *resources.Set, port int32) string {
 	}
 	return fmt.Sprintf("Port %d is bound by the HTTP/TLS gateway's %s %s%s, and Envoy binds a port once. Serve UpstreamClusters on another port "+
 		"(sesame.Options.UpstreamClusterPort; sesame translate --upstreamcluster-port), or move the %s.",
-		port, plural(len(names), "listener", "listeners"), strings.Join(shown, ", "), more, plural(len(names), "listener", "listeners"))
+		port, quote.Plural(len(names), "listener", "listeners"), strings.Join(shown, ", "), more, quote.Plural(len(names), "listener", "listeners"))
 }

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/projectsesame/sesame/internal/manifest"
+	"github.com/projectsesame/sesame/internal/quote"
 )
 
 // input is what load read.
@@ -36,7 +37,7 @@ func load(paths []string, recursive bool, stdin io.Reader, decoder *manifest.Dec
 		}
 		if subdirs > 0 {
 			in.warnings = append(in.warnings, fmt.Sprintf("%s: %d %s not read (-R reads them)",
-				path, subdirs, plural(subdirs, "subdirectory", "subdirectories")))
+				path, subdirs, quote.Plural(subdirs, "subdirectory", "subdirectories")))
 		}
 		for _, file := range files {
 			objs, warns, err := loadFile(decoder, file, stdin)

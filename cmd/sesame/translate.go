@@ -15,6 +15,7 @@ import (
 	"github.com/projectsesame/sesame"
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/internal/manifest"
+	"github.com/projectsesame/sesame/internal/quote"
 	"github.com/projectsesame/sesame/internal/render"
 )
 
@@ -245,7 +246,7 @@ func summary(objects, skipped int, res *sesame.Result, warnings int) string {
 	parts := []string{count(objects, "object") + " read"}
 	if skipped > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s skipped (errors above; the rest is translated)",
-			skipped, plural(skipped, "document or List item", "documents or List items")))
+			skipped, quote.Plural(skipped, "document or List item", "documents or List items")))
 	}
 	parts = append(parts,
 		count(len(res.XDS.Listeners), "listener"),
@@ -261,12 +262,5 @@ func summary(objects, skipped int, res *sesame.Result, warnings int) string {
 
 // count is "1 listener" or "2 listeners".
 func count(n int, noun string) string {
-	return fmt.Sprintf("%d %s", n, plural(n, noun, noun+"s"))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return fmt.Sprintf("%d %s", n, quote.Plural(n, noun, noun+"s"))
 }

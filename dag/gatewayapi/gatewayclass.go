@@ -64,7 +64,7 @@ func (b *Builder) selectGateways(gateways []*gatewayv1.Gateway, classes classSel
 			b.unserved[key] = fmt.Sprintf("its GatewayClass %q is not accepted; see the GatewayClass status.", class)
 			continue
 		case classes.selected == nil || class != classes.selected.Name:
-			b.scope.ignoreGateway(key, class, b.opts.ControllerName)
+			b.scope.ignoreGateway(key, class)
 			continue
 		case len(selected) == 0 || b.opts.AllGateways:
 			selected = append(selected, gw)

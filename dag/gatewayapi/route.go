@@ -13,6 +13,7 @@ import (
 	"github.com/projectsesame/sesame/dag/internal/refs"
 	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/hostmatch"
+	"github.com/projectsesame/sesame/internal/quote"
 )
 
 // routeObject is what attachment needs of any route kind.
@@ -408,6 +409,6 @@ func resolvedMessage(kind gatewayv1.Kind, compiled *rules.Compiled) string {
 		return "All references are resolved."
 	}
 	return fmt.Sprintf("All references are resolved. %s %s no backend: %s requests are answered %d.",
-		strings.Join(compiled.NoBackends, ", "), plural(len(compiled.NoBackends), "names", "name"),
-		plural(len(compiled.NoBackends), "its", "their"), rules.ErrorStatus(string(kind)))
+		strings.Join(compiled.NoBackends, ", "), quote.Plural(len(compiled.NoBackends), "names", "name"),
+		quote.Plural(len(compiled.NoBackends), "its", "their"), rules.ErrorStatus(string(kind)))
 }

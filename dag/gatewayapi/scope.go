@@ -11,6 +11,7 @@ import (
 	"github.com/projectsesame/sesame/dag/internal/order"
 	"github.com/projectsesame/sesame/dag/internal/refs"
 	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/internal/quote"
 )
 
 // scope remembers why Gateway API objects are out of scope, so that
@@ -27,15 +28,14 @@ type scope struct {
 	byClass map[string][]types.NamespacedName
 }
 
-// ignoreGateway records a Gateway of a class not served.
-func (s *scope) ignoreGateway(gw types.NamespacedName, class, controller string) {
-	switch theirs, ok := s.classes[class]; {
-	case !ok:
-		s.ignored[gw] = fmt.Sprintf("its GatewayClass %q is not in the input", class)
-	case theirs != controller:
+// ignoreGateway records a Gateway of a class not served: one the input
+// lacks, or another controller's (a class of this controller is selected
+// or rejected, and its Gateways told so in status).
+func (s *scope) ignoreGateway(gw types.NamespacedName, class string) {
+	if theirs, ok := s.classes[class]; ok {
 		s.ignored[gw] = fmt.Sprintf("its GatewayClass %q is controller %s's", class, theirs)
-	default:
-		s.ignored[gw] = fmt.Sprintf("its GatewayClass %q is not the one served", class)
+	} else {
+		s.ignored[gw] = fmt.Sprintf("its GatewayClass %q is not in the input", class)
 	}
 	s.byClass[class] = append(s.byClass[class], gw)
 }
@@ -60,7 +60,7 @@ func (s *scope) classWarnings(controller string) []string {
 		theirs, present := s.classes[name]
 		switch {
 		case !present:
-			out = append(out, fmt.Sprintf("GatewayClass %s is not in the input: %s %s it, not served", name, gateways, plural(len(s.byClass[name]), "names", "name")))
+			out = append(out, fmt.Sprintf("GatewayClass %s is not in the input: %s %s it, not served", name, gateways, quote.Plural(len(s.byClass[name]), "names", "name")))
 		case theirs != controller:
 			msg := fmt.Sprintf("GatewayClass %s: controllerName %s is not Sesame's (%s; set Options.ControllerName, or --controller-name)", name, theirs, controller)
 			if gateways != "" {
@@ -101,12 +101,5 @@ func describeGateways(gws []types.NamespacedName) string {
 	slices.SortFunc(gws, func(a, b types.NamespacedName) int {
 		return order.CompareNames(a.Namespace, a.Name, b.Namespace, b.Name)
 	})
-	return fmt.Sprintf("%s %s", plural(len(gws), "Gateway", "Gateways"), report.Names(gws))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return fmt.Sprintf("%s %s", quote.Plural(len(gws), "Gateway", "Gateways"), report.Names(gws))
 }

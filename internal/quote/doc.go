@@ -4,5 +4,5 @@
 // package that quotes user input (dag's status and Events, hostmatch's
 // errors) go through it, so that a 1 MB regular expression or hostname in
 // an object never becomes a 1 MB status message, which the API server
-// would refuse.
+// would refuse. Plural words a count for such messages.
 package quote

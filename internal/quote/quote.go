@@ -60,3 +60,12 @@ func Cap(msg string, limit int) string {
 	head, _ := Clip(msg, max(limit-len(longest), 0))
 	return head + fmt.Sprintf(" [message cut: %d of %d bytes shown]", len(head), len(msg))
 }
+
+// Plural is one when n is 1, else many: the word for n things in a
+// message ("1 listener", "2 listeners").
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
