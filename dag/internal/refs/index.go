@@ -30,9 +30,12 @@ type Index struct {
 	// orphans are the EndpointSlices whose Service is not indexed.
 	orphans []types.NamespacedName
 	// secret holds the Secrets read as certificates (TLSSecret), so that
-	// each is read and checked once, and also those found but not
-	// certificates (nil), so that Unused knows them used.
+	// each is read and checked once.
 	secret map[types.NamespacedName]*graph.Secret
+	// secretsReferred holds the Secrets an object named (TLSSecret,
+	// ReferToSecret), for Unused; Secrets are named one goroutine at a
+	// time.
+	secretsReferred map[types.NamespacedName]bool
 	// Shared, while routes compile in parallel, guards the clusters of
 	// indexed Services (see ClusterOf).
 	Shared *sync.Mutex
@@ -52,6 +55,7 @@ func NewIndex(secrets []*corev1.Secret, namespaces []*corev1.Namespace, grants [
 		referenceGrants: map[string][]*grant{},
 		namespacesRead:  map[string]bool{},
 		secret:          map[types.NamespacedName]*graph.Secret{},
+		secretsReferred: map[types.NamespacedName]bool{},
 	}
 	for _, secret := range secrets {
 		order.KeepOlder(idx.secrets, types.NamespacedName{Namespace: secret.Namespace, Name: secret.Name}, secret)
@@ -207,7 +211,7 @@ func (idx *Index) Unused() Unused {
 		}
 	}
 	for name := range idx.secrets {
-		if _, read := idx.secret[name]; !read {
+		if !idx.secretsReferred[name] {
 			u.Secrets = append(u.Secrets, name)
 		}
 	}
@@ -239,15 +243,8 @@ func (idx *Index) Unused() Unused {
 // not call the Service unreferred to.
 func (idx *Index) ReferToService(name types.NamespacedName) { idx.Service(name) }
 
-// ReferToSecret records that an object names the Secret, though the
-// reference cannot be used (another namespace): its status says why, so
-// Unused does not call the Secret unreferred to. One goroutine at a time
-// refers to Secrets.
-func (idx *Index) ReferToSecret(name types.NamespacedName) {
-	if _, ok := idx.secrets[name]; !ok {
-		return
-	}
-	if _, read := idx.secret[name]; !read {
-		idx.secret[name] = nil
-	}
-}
+// ReferToSecret records that an object names the Secret: TLSSecret does
+// for every Secret it reads, and a reference that cannot be used (another
+// namespace) does too, as its status says why, so that Unused does not
+// call the Secret unreferred to. One goroutine at a time refers to Secrets.
+func (idx *Index) ReferToSecret(name types.NamespacedName) { idx.secretsReferred[name] = true }

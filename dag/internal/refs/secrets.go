@@ -25,9 +25,7 @@ func (idx *Index) TLSSecret(name types.NamespacedName) (*graph.Secret, string) {
 	if obj == nil {
 		return nil, fmt.Sprintf("Secret %s not found.", report.RefName(name))
 	}
-	if _, read := idx.secret[name]; !read {
-		idx.secret[name] = nil // read, whatever comes of it (Unused)
-	}
+	idx.ReferToSecret(name)
 	if obj.Type != corev1.SecretTypeTLS {
 		return nil, fmt.Sprintf("Secret %s has type %q; certificates are Secrets of type %s.", report.RefName(name), report.Value(obj.Type), corev1.SecretTypeTLS)
 	}
