@@ -56,6 +56,7 @@ import (
 	"github.com/projectsesame/sesame/dispatch"
 	"github.com/projectsesame/sesame/dispatch/envoy"
 	"github.com/projectsesame/sesame/internal/quote"
+	"github.com/projectsesame/sesame/internal/report"
 	"github.com/projectsesame/sesame/xdsgen/resources"
 )
 
@@ -95,7 +96,7 @@ func translateUpstreamClusters(ctx context.Context, ucs []*v1alpha1.UpstreamClus
 		if ctx.Err() != nil {
 			return &resources.Set{}, nil, nil
 		}
-		c := conditions{generation: uc.Generation, now: metav1.NewTime(now)}
+		c := report.NewConditions(uc.Generation, metav1.NewTime(now))
 		status = append(status, graph.StatusUpdate{
 			APIVersion: upstreamClusterAPIVersion, Kind: v1alpha1.UpstreamClusterKind, Name: uc.Name,
 			Generation: uc.Generation, Status: &v1alpha1.UpstreamClusterStatus{},
@@ -104,16 +105,16 @@ func translateUpstreamClusters(ctx context.Context, ucs []*v1alpha1.UpstreamClus
 
 		_, warns, err := dispatch.Compile(uc.Spec.DispatchPolicies)
 		if err != nil {
-			c.set(v1alpha1.ConditionAccepted, false, v1alpha1.ReasonInvalidDispatchPolicy, "The dispatch policies do not compile, so nothing of the UpstreamCluster is served: "+compileProblems(err))
-			c.set(v1alpha1.ConditionProgrammed, false, v1alpha1.ReasonInvalid, "The UpstreamCluster is not accepted; see Accepted.")
-			st.Conditions = c.list
+			c.Set(v1alpha1.ConditionAccepted, false, v1alpha1.ReasonInvalidDispatchPolicy, "The dispatch policies do not compile, so nothing of the UpstreamCluster is served: "+compileProblems(err))
+			c.Set(v1alpha1.ConditionProgrammed, false, v1alpha1.ReasonInvalid, "The UpstreamCluster is not accepted; see Accepted.")
+			st.Conditions = c.List
 			continue
 		}
 		accepted := "The dispatch policies compile."
 		if len(warns) > 0 {
 			accepted = fmt.Sprintf("The dispatch policies compile, with %d %s: %s", len(warns), quote.Plural(len(warns), "warning", "warnings"), listed(warnStrings(warns)))
 		}
-		c.set(v1alpha1.ConditionAccepted, true, v1alpha1.ReasonAccepted, accepted)
+		c.Set(v1alpha1.ConditionAccepted, true, v1alpha1.ReasonAccepted, accepted)
 
 		reason, why := v1alpha1.ReasonInvalidCertificate, tlsProblem(uc)
 		if why == "" {
@@ -134,8 +135,8 @@ func translateUpstreamClusters(ctx context.Context, ucs []*v1alpha1.UpstreamClus
 			}
 		}
 		if reason != "" {
-			c.set(v1alpha1.ConditionProgrammed, false, reason, why+" Nothing of the UpstreamCluster is served.")
-			st.Conditions = c.list
+			c.Set(v1alpha1.ConditionProgrammed, false, reason, why+" Nothing of the UpstreamCluster is served.")
+			st.Conditions = c.List
 			continue
 		}
 		if note := hostnameNote(uc); note != "" {
@@ -152,8 +153,8 @@ func translateUpstreamClusters(ctx context.Context, ucs []*v1alpha1.UpstreamClus
 		if len(notes) > 0 {
 			programmed += " Notes: " + listed(notes)
 		}
-		c.set(v1alpha1.ConditionProgrammed, true, v1alpha1.ReasonProgrammed, programmed)
-		st.Conditions = c.list
+		c.Set(v1alpha1.ConditionProgrammed, true, v1alpha1.ReasonProgrammed, programmed)
+		st.Conditions = c.List
 	}
 	if len(merged.FilterChains) > 0 {
 		out.Listeners = []*listenerv3.Listener{merged}
@@ -240,26 +241,6 @@ func listed(items []string) string {
 	}
 	b.WriteString(".")
 	return b.String()
-}
-
-// conditions builds the conditions of one UpstreamCluster, all with the
-// same observedGeneration and lastTransitionTime, each message cut to
-// graph.MaxConditionMessage.
-type conditions struct {
-	generation int64
-	now        metav1.Time
-	list       []metav1.Condition
-}
-
-func (c *conditions) set(typ string, ok bool, reason, message string) {
-	status := metav1.ConditionFalse
-	if ok {
-		status = metav1.ConditionTrue
-	}
-	c.list = append(c.list, metav1.Condition{
-		Type: typ, Status: status, ObservedGeneration: c.generation, LastTransitionTime: c.now,
-		Reason: reason, Message: quote.Cap(message, graph.MaxConditionMessage),
-	})
 }
 
 // upstreamClusterOf names the UpstreamCluster a resource of the

@@ -12,9 +12,9 @@ import (
 	"github.com/projectsesame/sesame/dag/httpproxy"
 	"github.com/projectsesame/sesame/dag/ingress"
 	"github.com/projectsesame/sesame/dag/internal/refs"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/dag/layer"
 	"github.com/projectsesame/sesame/internal/parallel"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // Build computes the routing graph and the status of every object in scope.

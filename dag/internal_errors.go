@@ -10,8 +10,8 @@ import (
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/httpproxy"
 	"github.com/projectsesame/sesame/dag/ingress"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/internal/quote"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // ReasonInternalError is the reason of a condition, HTTPProxy error or

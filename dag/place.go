@@ -38,8 +38,8 @@ import (
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/httpproxy"
 	"github.com/projectsesame/sesame/dag/ingress"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/dag/layer"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // placer collects the notices of one placement.

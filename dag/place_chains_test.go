@@ -9,8 +9,8 @@ import (
 
 	"github.com/projectsesame/sesame/dag/gatewayapi"
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/dag/layer"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 func TestChainFor(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/projectsesame/sesame/dag/gatewayapi"
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/dag/layer"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // servedTLSHost is what an HTTPProxy root ns/p serving a.example.com over

@@ -11,8 +11,8 @@ import (
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/order"
 	"github.com/projectsesame/sesame/dag/internal/refs"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/internal/parallel"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // Input are the Gateway API objects of a translation.

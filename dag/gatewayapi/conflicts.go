@@ -9,7 +9,7 @@ import (
 
 	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/internal/report"
 	"github.com/projectsesame/sesame/internal/strpack"
 )
 

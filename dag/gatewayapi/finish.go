@@ -11,9 +11,9 @@ import (
 	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/order"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/dag/layer"
 	"github.com/projectsesame/sesame/hostmatch"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // finishGateway turns the accepted listeners of g, with the routes attached

@@ -8,8 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/hostmatch"
+	"github.com/projectsesame/sesame/internal/report"
 	"github.com/projectsesame/sesame/listenermerge"
 )
 

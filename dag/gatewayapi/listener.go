@@ -12,8 +12,8 @@ import (
 	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/refs"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/hostmatch"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // listener is one entry of a Gateway's spec.listeners and what translation

@@ -11,9 +11,9 @@ import (
 
 	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
 	"github.com/projectsesame/sesame/dag/internal/refs"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/quote"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // routeObject is what attachment needs of any route kind.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/projectsesame/sesame/dag/internal/order"
 	"github.com/projectsesame/sesame/dag/internal/refs"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/internal/quote"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // scope remembers why Gateway API objects are out of scope, so that

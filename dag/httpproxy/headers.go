@@ -38,8 +38,8 @@ import (
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/check"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/internal/re2"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // headerOp is the test of a header condition.

@@ -48,8 +48,8 @@ import (
 	"strings"
 
 	"github.com/projectsesame/sesame/dag/internal/check"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/internal/re2"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // joinPrefixes joins the prefixes of an include chain and a route, as the

@@ -29,7 +29,7 @@ import (
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/refs"
-	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/internal/report"
 	"github.com/projectsesame/sesame/protocol"
 )
 

@@ -34,7 +34,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // maxIncludeVisits bounds the includes one root follows, counting a proxy

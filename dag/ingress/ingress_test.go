@@ -12,7 +12,7 @@ import (
 
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/refs"
-	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 func pathType(t networkingv1.PathType) *networkingv1.PathType { return &t }

@@ -39,9 +39,9 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/dag/layer"
 	"github.com/projectsesame/sesame/hostmatch"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // ingressTLSClaim is the spec.tls entry that serves a host over TLS.

@@ -8,8 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/hostmatch"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // Layer is where configuration comes from; a lower layer takes precedence.

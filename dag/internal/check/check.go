@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/internal/re2"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // Regex reports why value is not an RE2 expression Sesame passes to

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // TLSSecret reads a kubernetes.io/tls Secret and checks that its

@@ -8,7 +8,7 @@ import (
 
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/refs"
-	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/internal/report"
 	"github.com/projectsesame/sesame/protocol"
 )
 

@@ -37,8 +37,8 @@ import (
 
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/check"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/internal/re2"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // defaultMaxAge is Access-Control-Max-Age when the filter sets none: "the

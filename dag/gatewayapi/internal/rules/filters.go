@@ -12,8 +12,8 @@ import (
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/check"
 	"github.com/projectsesame/sesame/dag/internal/refs"
-	"github.com/projectsesame/sesame/dag/internal/report"
 	"github.com/projectsesame/sesame/hostmatch"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // compiledFilters are the filters of one HTTPRoute rule, before they meet the

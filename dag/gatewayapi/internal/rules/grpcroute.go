@@ -9,7 +9,7 @@ import (
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/check"
 	"github.com/projectsesame/sesame/dag/internal/refs"
-	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // GRPCRoute turns the rules of a GRPCRoute into Routes. A gRPC

@@ -8,7 +8,7 @@ import (
 
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/check"
-	"github.com/projectsesame/sesame/dag/internal/report"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // compileMatch turns one HTTPRouteMatch into a RouteMatch, or says what is

@@ -3,5 +3,6 @@
 // graph.MaxQuoted bytes, Value; names and regular expression errors alike),
 // the conditions of one object written at once (Conditions), and the
 // Events of one translation, each kept once and ordered by object (Events).
-// It holds no translation rule; every source package may use it.
+// It holds no translation rule; every source package of dag, and the
+// root package for UpstreamCluster status, may use it.
 package report
