@@ -132,13 +132,7 @@ spec:
 // selector reads, the ReferenceGrant that permits a cross-namespace
 // backend.
 func TestUsedObjectsGetNoWarning(t *testing.T) {
-	objects, _, err := manifest.Decode("in.yaml", strings.NewReader(`
-apiVersion: gateway.networking.k8s.io/v1
-kind: GatewayClass
-metadata: {name: sesame}
-spec: {controllerName: projectsesame.io/gateway-controller}
----
-apiVersion: gateway.networking.k8s.io/v1
+	objects, _, err := manifest.Decode("in.yaml", strings.NewReader(sesameClass+`apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
 metadata: {name: gw}
 spec:
@@ -198,13 +192,7 @@ endpoints: []
 // read as if it had backends: ResolvedRefs says the rule names none and
 // answers 500.
 func TestMisspelledBackendRefs(t *testing.T) {
-	objects, warnings, err := manifest.Decode("route.yaml", strings.NewReader(`
-apiVersion: gateway.networking.k8s.io/v1
-kind: GatewayClass
-metadata: {name: sesame}
-spec: {controllerName: projectsesame.io/gateway-controller}
----
-apiVersion: gateway.networking.k8s.io/v1
+	objects, warnings, err := manifest.Decode("route.yaml", strings.NewReader(sesameClass+`apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
 metadata: {name: gw}
 spec:
@@ -239,3 +227,13 @@ spec:
 	}
 	t.Error("no HTTPRoute status")
 }
+
+// sesameClass is the GatewayClass of Sesame's controller, which the
+// served Gateways of these tests name.
+const sesameClass = `
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: sesame}
+spec: {controllerName: projectsesame.io/gateway-controller}
+---
+`
