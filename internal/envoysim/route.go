@@ -62,6 +62,12 @@ type Result struct {
 	// RouteProto is the matched route, and VirtualHostProto its virtual host.
 	RouteProto       *routev3.Route
 	VirtualHostProto *routev3.VirtualHost
+
+	// config is the route table, for its header changes (Upstream,
+	// Downstream).
+	config *routev3.RouteConfiguration
+	// scheme is the listener's, for Upstream's x-forwarded-proto.
+	scheme string
 }
 
 // Route evaluates a request against one route table. scheme is "http" or
@@ -78,7 +84,7 @@ func Route(rc *routev3.RouteConfiguration, scheme string, req Request) Result {
 	if vh == nil {
 		return Result{}
 	}
-	res := Result{VirtualHost: vh.GetName(), VirtualHostProto: vh}
+	res := Result{VirtualHost: vh.GetName(), VirtualHostProto: vh, config: rc, scheme: scheme}
 	if red := tlsRedirect(vh, r); red != nil {
 		res.Redirect = red
 		return res
