@@ -1,0 +1,109 @@
+package conformance
+
+import (
+	"flag"
+	"io/fs"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+	upstream "sigs.k8s.io/gateway-api/conformance"
+	confv1 "sigs.k8s.io/gateway-api/conformance/apis/v1"
+	"sigs.k8s.io/gateway-api/conformance/tests"
+	"sigs.k8s.io/gateway-api/conformance/utils/config"
+	"sigs.k8s.io/gateway-api/conformance/utils/suite"
+	"sigs.k8s.io/gateway-api/pkg/features"
+
+	"github.com/projectsesame/sesame/dag"
+)
+
+var (
+	all     = flag.Bool("all", false, "run the tests of every feature, not only those Sesame claims")
+	runTest = flag.String("test", "", "run only the conformance test of this short name")
+)
+
+// fastTimeouts suit a cluster where every change is complete when its call
+// returns: what is not true at the first look will not become true.
+func fastTimeouts() config.TimeoutConfig {
+	tc := config.DefaultTimeoutConfig()
+	const short = 2 * time.Second
+	tc.CreateTimeout, tc.DeleteTimeout, tc.GetTimeout = short, short, short
+	tc.GatewayMustHaveAddress, tc.GatewayMustHaveCondition = short, short
+	tc.GatewayStatusMustHaveListeners, tc.GatewayListenersMustHaveConditions = short, short
+	tc.ListenerSetMustHaveCondition, tc.ListenerSetListenersMustHaveConditions = short, short
+	tc.GWCMustBeAccepted, tc.HTTPRouteMustNotHaveParents, tc.HTTPRouteMustHaveCondition = short, short, short
+	tc.TLSRouteMustHaveCondition, tc.RouteMustHaveParents = short, short
+	tc.MaxTimeToConsistency, tc.NamespacesMustBeReady, tc.RequestTimeout = short, short, short
+	tc.LatestObservedGenerationSet, tc.DefaultTestTimeout = short, short
+	tc.DefaultPollInterval = 5 * time.Millisecond
+	tc.RequiredConsecutiveSuccesses = 1
+	return tc
+}
+
+func TestConformance(t *testing.T) {
+	cluster, err := NewCluster(dag.DefaultControllerName, crdDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gwc := &gatewayv1.GatewayClass{
+		ObjectMeta: metav1.ObjectMeta{Name: "sesame"},
+		Spec:       gatewayv1.GatewayClassSpec{ControllerName: dag.DefaultControllerName},
+	}
+	if err := cluster.Create(t.Context(), gwc); err != nil {
+		t.Fatal(err)
+	}
+	opts := suite.ConformanceOptions{
+		ConfigurableOptions: suite.ConfigurableOptions{
+			GatewayClassName:     "sesame",
+			CleanupBaseResources: true,
+			CleanupTestResources: true,
+			TimeoutConfig:        fastTimeouts(),
+			DisableParallelTests: true,
+			RunTest:              *runTest,
+			Implementation: confv1.Implementation{
+				Organization: "projectsesame", Project: "sesame",
+				URL: "https://github.com/projectsesame/sesame", Version: "main",
+				Contact: []string{"https://github.com/projectsesame/sesame/issues"},
+			},
+			ConformanceProfiles: []suite.ConformanceProfileName{
+				suite.GatewayHTTPConformanceProfileName, suite.GatewayGRPCConformanceProfileName, suite.GatewayTLSConformanceProfileName,
+			},
+		},
+		Client:       cluster,
+		RoundTripper: NewRoundTripper(cluster),
+		ManifestFS:   []fs.FS{&upstream.Manifests},
+	}
+	if *all {
+		opts.EnableAllSupportedFeatures = true
+	} else {
+		opts.SupportedFeatures = claimed()
+	}
+	s, err := suite.NewConformanceTestSuite(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Setup(t, tests.ConformanceTests)
+	for _, test := range tests.ConformanceTests {
+		t.Run(test.ShortName, func(t *testing.T) { test.Run(t, s) })
+	}
+	t.Logf("warnings of the last translation:\n%s", strings.Join(cluster.controller.warnings, "\n"))
+}
+
+func claimed() []features.FeatureName {
+	return sets.List(features.SetsToNamesSet(features.GatewayCoreFeatures, features.HTTPRouteCoreFeatures))
+}
+
+// crdDir is the experimental channel's CRDs in the module cache's copy of
+// the gateway-api module go.mod names.
+func crdDir(t *testing.T) string {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/gateway-api").Output()
+	if err != nil {
+		t.Fatalf("finding the gateway-api module: %v", err)
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "config", "crd", "experimental")
+}

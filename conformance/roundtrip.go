@@ -1,0 +1,221 @@
+package conformance
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"sync"
+
+	"sigs.k8s.io/gateway-api/conformance/utils/roundtripper"
+
+	"github.com/projectsesame/sesame/internal/envoysim"
+)
+
+// RoundTripper sends the suite's HTTP requests to the Envoy configuration
+// Sesame made for the Gateway at the request's address, and answers for
+// the backend as the suite's echo server would. Nothing goes over a
+// network: the listener, filter chain and TLS certificate are looked up
+// in the configuration (envoy.go), the route is envoysim's, and the pod
+// that answers is the one whose address the chosen cluster's endpoints
+// list (echo.go).
+type RoundTripper struct {
+	cluster *Cluster
+
+	mu   sync.Mutex
+	rand *rand.Rand // weighted clusters and endpoints are chosen at random, as Envoy does
+}
+
+// NewRoundTripper returns a RoundTripper to the Gateways of cluster.
+func NewRoundTripper(cluster *Cluster) *RoundTripper {
+	return &RoundTripper{cluster: cluster, rand: rand.New(rand.NewPCG(1, 2))}
+}
+
+// CaptureRoundTrip sends req; an error is a connection that fails (no
+// Gateway at the address, no listener on the port, no filter chain for
+// the server name, a certificate the client does not trust).
+func (r *RoundTripper) CaptureRoundTrip(req roundtripper.Request) (*roundtripper.CapturedRequest, *roundtripper.CapturedResponse, error) {
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	headers := map[string][]string{}
+	for name, values := range req.Headers {
+		if len(values) > 0 { // the suite's client sends the first value only
+			headers[name] = values[:1]
+		}
+	}
+	authority := req.Host
+	if authority == "" {
+		authority = req.URL.Host
+	}
+	sent := envoysim.Request{Authority: authority, Method: method, Path: req.URL.RequestURI(), Headers: headers}
+	res, err := r.send(req.URL, req.ServerName, req.ServerCertificate, sent)
+	if err != nil {
+		return nil, nil, err
+	}
+	cRes := &roundtripper.CapturedResponse{StatusCode: res.status, Protocol: "HTTP/1.1", Headers: http.Header{}}
+	for name, values := range res.headers {
+		cRes.Headers[http.CanonicalHeaderKey(name)] = values
+	}
+	if roundtripper.IsRedirect(res.status) {
+		loc, err := url.Parse(http.Header(cRes.Headers).Get("Location"))
+		if err != nil {
+			return nil, nil, fmt.Errorf("redirect with a bad Location: %w", err)
+		}
+		if !req.UnfollowRedirect {
+			return nil, nil, fmt.Errorf("redirect to %s: following redirects is not modelled", loc)
+		}
+		cRes.RedirectRequest = &roundtripper.RedirectRequest{Scheme: loc.Scheme, Host: loc.Hostname(), Port: loc.Port(), Path: loc.Path}
+	}
+	if res.echo == nil {
+		return &roundtripper.CapturedRequest{Method: method}, cRes, nil
+	}
+	return res.echo, cRes, nil
+}
+
+// response is what the client gets back: a status and headers, and the
+// echo server's account of the request it received when it answered.
+type response struct {
+	status  int
+	headers map[string][]string
+	echo    *roundtripper.CapturedRequest
+}
+
+// send is one request to the Gateway at u's address.
+func (r *RoundTripper) send(u url.URL, serverName string, trusted []byte, req envoysim.Request) (response, error) {
+	served := r.cluster.controller.served.Load()
+	if served == nil {
+		return response{}, errRefused
+	}
+	ip, err := netip.ParseAddr(u.Hostname())
+	if err != nil {
+		return response{}, fmt.Errorf("dial %s: %w", u.Host, err)
+	}
+	xds, ok := served.byAddress[ip]
+	if !ok {
+		return response{}, fmt.Errorf("dial %s: no Gateway has this address: %w", u.Host, errRefused)
+	}
+	port := defaultPort(u)
+	e := envoy{xds: xds}
+	l := e.listener(port)
+	if l == nil {
+		return response{}, fmt.Errorf("dial %s: no listener on port %d: %w", u.Host, port, errRefused)
+	}
+	sni := ""
+	if u.Scheme == "https" {
+		sni = serverName
+	}
+	fc := e.chain(l, sni)
+	if fc == nil {
+		return response{}, fmt.Errorf("dial %s: no filter chain for server name %q: %w", u.Host, sni, errRefused)
+	}
+	switch terminates := fc.GetTransportSocket() != nil; {
+	case u.Scheme == "https" && !terminates:
+		return response{}, fmt.Errorf("tls handshake with %s: the listener does not speak TLS", u.Host)
+	case u.Scheme == "https":
+		if _, err := e.verify(fc, serverName, trusted); err != nil {
+			return response{}, fmt.Errorf("tls handshake with %s: %w", u.Host, err)
+		}
+	case terminates:
+		return response{}, fmt.Errorf("http to %s: the listener expects TLS", u.Host)
+	}
+	hcm, err := e.connectionManager(fc)
+	if err != nil {
+		return response{}, err
+	}
+	rc := e.routeTable(hcm)
+	routed := envoysim.Route(rc, u.Scheme, req)
+	var cors envoysim.CORSResult
+	if hasFilter(hcm, envoysim.CORSFilterName) {
+		if cors = envoysim.CORS(routed, req); cors.Answered {
+			return response{status: http.StatusOK, headers: withCORS(nil, cors)}, nil
+		}
+	}
+	if routed.Redirect != nil {
+		h := envoysim.Downstream(routed, "", nil)
+		h["location"] = []string{routed.Redirect.Location}
+		return response{status: int(routed.Redirect.Status), headers: withCORS(h, cors)}, nil
+	}
+	if status := routed.Status(); status != 0 {
+		return response{status: int(status), headers: withCORS(envoysim.Downstream(routed, "", nil), cors)}, nil
+	}
+	out := r.forward(e, routed, req)
+	out.headers = withCORS(out.headers, cors)
+	return out, nil
+}
+
+// defaultPort is u's port, or its scheme's.
+func defaultPort(u url.URL) uint32 {
+	if p, err := strconv.ParseUint(u.Port(), 10, 16); err == nil {
+		return uint32(p)
+	}
+	if u.Scheme == "https" {
+		return 443
+	}
+	return 80
+}
+
+// withCORS adds the CORS filter's headers to h.
+func withCORS(h map[string][]string, cors envoysim.CORSResult) map[string][]string {
+	if h == nil {
+		h = map[string][]string{}
+	}
+	for name, value := range cors.Headers {
+		h[name] = []string{value}
+	}
+	return h
+}
+
+// forward sends a routed request to one endpoint of the route's cluster
+// (or of one of its weighted clusters, chosen by weight) and returns the
+// backend's answer as the client sees it.
+func (r *RoundTripper) forward(e envoy, routed envoysim.Result, req envoysim.Request) response {
+	cluster := routed.Cluster
+	if cluster == "" {
+		cluster = r.pickWeighted(routed.WeightedClusters)
+	}
+	endpoints, defined := e.endpoints(cluster)
+	switch {
+	case !defined:
+		return response{status: int(routed.NotFoundStatus)}
+	case len(endpoints) == 0:
+		return response{status: http.StatusServiceUnavailable} // no healthy upstream
+	}
+	r.mu.Lock()
+	ep := endpoints[r.rand.IntN(len(endpoints))]
+	r.mu.Unlock()
+	pod := r.cluster.pod(ep.Addr())
+	if pod == nil {
+		return response{status: http.StatusServiceUnavailable} // connection refused upstream
+	}
+	upstream := envoysim.Upstream(routed, cluster, req)
+	status, headers, echo := answer(pod, strconv.Itoa(int(ep.Port())), upstream)
+	return response{status: status, headers: envoysim.Downstream(routed, cluster, headers), echo: echo}
+}
+
+// pickWeighted chooses one of clusters with probability proportional to its
+// weight, in name order so that a seed gives one sequence.
+func (r *RoundTripper) pickWeighted(clusters map[string]uint32) string {
+	var total uint64
+	names := sortedKeys(clusters)
+	for _, n := range names {
+		total += uint64(clusters[n])
+	}
+	if total == 0 {
+		return ""
+	}
+	r.mu.Lock()
+	x := r.rand.Uint64N(total)
+	r.mu.Unlock()
+	for _, n := range names {
+		w := uint64(clusters[n])
+		if x < w {
+			return n
+		}
+		x -= w
+	}
+	return ""
+}
