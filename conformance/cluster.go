@@ -252,6 +252,7 @@ func (c *Cluster) runDeployments(ctx context.Context) error {
 			pod.Status = corev1.PodStatus{
 				Phase:      corev1.PodRunning,
 				PodIP:      c.podIP(d.Namespace, name).String(),
+				PodIPs:     []corev1.PodIP{{IP: c.podIP(d.Namespace, name).String()}},
 				Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}},
 			}
 			want[d.Namespace+"/"+name] = pod

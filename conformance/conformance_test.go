@@ -57,6 +57,7 @@ func TestConformance(t *testing.T) {
 	if err := cluster.Create(t.Context(), gwc); err != nil {
 		t.Fatal(err)
 	}
+	rt := NewRoundTripper(cluster)
 	opts := suite.ConformanceOptions{
 		ConfigurableOptions: suite.ConfigurableOptions{
 			GatewayClassName:     "sesame",
@@ -75,7 +76,8 @@ func TestConformance(t *testing.T) {
 			},
 		},
 		Client:       cluster,
-		RoundTripper: NewRoundTripper(cluster),
+		RoundTripper: rt,
+		GRPCClient:   NewGRPCClient(rt),
 		ManifestFS:   []fs.FS{&upstream.Manifests},
 	}
 	if *all {
@@ -95,7 +97,7 @@ func TestConformance(t *testing.T) {
 }
 
 func claimed() []features.FeatureName {
-	return sets.List(features.SetsToNamesSet(features.GatewayCoreFeatures, features.HTTPRouteCoreFeatures))
+	return append(sets.List(features.SetsToNamesSet(features.GatewayCoreFeatures, features.HTTPRouteCoreFeatures)), features.SupportTLSRouteModeTerminate)
 }
 
 // crdDir is the experimental channel's CRDs in the module cache's copy of
