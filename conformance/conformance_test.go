@@ -82,6 +82,7 @@ func TestConformance(t *testing.T) {
 	}
 	if *all {
 		opts.EnableAllSupportedFeatures = true
+		opts.ExemptFeatures = outOfScope()
 	} else {
 		opts.SupportedFeatures = claimed()
 	}
@@ -90,14 +91,63 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Setup(t, tests.ConformanceTests)
+	var rs results
 	for _, test := range tests.ConformanceTests {
-		t.Run(test.ShortName, func(t *testing.T) { test.Run(t, s) })
+		t.Run(test.ShortName, func(t *testing.T) { run(t, s, test, &rs) })
 	}
-	t.Logf("warnings of the last translation:\n%s", strings.Join(cluster.controller.warnings, "\n"))
+	var summary strings.Builder
+	rs.summary(&summary)
+	t.Logf("conformance tests by feature:\n%s", summary.String())
+}
+
+// run runs one conformance test and records its outcome.
+func run(t *testing.T, s *suite.ConformanceTestSuite, test suite.ConformanceTest, rs *results) {
+	if reason, ok := NotJudged[test.ShortName]; ok {
+		rs.record(test, notJudged, reason)
+		t.Skip("not judged: " + reason)
+	}
+	if !s.SupportedFeatures.HasAll(test.Features...) {
+		rs.record(test, notClaimed, "")
+		t.Skip("not claimed: needs " + strings.Join(missing(s, test), ", "))
+	}
+	t.Cleanup(func() {
+		switch {
+		case t.Failed():
+			rs.record(test, failed, "")
+		case t.Skipped():
+			rs.record(test, notJudged, "skipped by the suite")
+		default:
+			rs.record(test, passed, "")
+		}
+	})
+	test.Run(t, s)
+}
+
+// missing lists the features test needs that s does not claim.
+func missing(s *suite.ConformanceTestSuite, test suite.ConformanceTest) []string {
+	var out []string
+	for _, f := range test.Features {
+		if !s.SupportedFeatures.Has(f) {
+			out = append(out, string(f))
+		}
+	}
+	return out
+}
+
+// outOfScope are the features Sesame does not mean to implement: layer 4
+// routes (seed 001: Sesame is layer 7) and service meshes.
+func outOfScope() []features.FeatureName {
+	out := []features.FeatureName{features.SupportTCPRoute, features.SupportUDPRoute}
+	for _, f := range features.AllFeatures.UnsortedList() {
+		if strings.HasPrefix(string(f.Name), "Mesh") {
+			out = append(out, f.Name)
+		}
+	}
+	return out
 }
 
 func claimed() []features.FeatureName {
-	return append(sets.List(features.SetsToNamesSet(features.GatewayCoreFeatures, features.HTTPRouteCoreFeatures)), features.SupportTLSRouteModeTerminate)
+	return append(sets.List(features.SetsToNamesSet(features.GatewayCoreFeatures, features.HTTPRouteCoreFeatures)), features.SupportTLSRouteModeTerminate, features.SupportTLSRouteModeMixed)
 }
 
 // crdDir is the experimental channel's CRDs in the module cache's copy of
