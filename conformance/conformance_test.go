@@ -10,7 +10,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/sets"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	upstream "sigs.k8s.io/gateway-api/conformance"
 	confv1 "sigs.k8s.io/gateway-api/conformance/apis/v1"
@@ -84,7 +84,7 @@ func TestConformance(t *testing.T) {
 		opts.EnableAllSupportedFeatures = true
 		opts.ExemptFeatures = outOfScope()
 	} else {
-		opts.SupportedFeatures = claimed()
+		opts.SupportedFeatures = claimed(t, cluster, gwc)
 	}
 	s, err := suite.NewConformanceTestSuite(opts)
 	if err != nil {
@@ -146,8 +146,20 @@ func outOfScope() []features.FeatureName {
 	return out
 }
 
-func claimed() []features.FeatureName {
-	return append(sets.List(features.SetsToNamesSet(features.GatewayCoreFeatures, features.HTTPRouteCoreFeatures)), features.SupportTLSRouteModeTerminate, features.SupportTLSRouteModeMixed)
+// claimed are the features the GatewayClass's status lists: what Sesame
+// claims to every user, checked here.
+func claimed(t *testing.T, cluster *Cluster, gwc *gatewayv1.GatewayClass) []features.FeatureName {
+	if err := cluster.Get(t.Context(), client.ObjectKeyFromObject(gwc), gwc); err != nil {
+		t.Fatal(err)
+	}
+	var out []features.FeatureName
+	for _, f := range gwc.Status.SupportedFeatures {
+		out = append(out, features.FeatureName(f.Name))
+	}
+	if len(out) == 0 {
+		t.Fatal("the GatewayClass's status lists no supported features")
+	}
+	return out
 }
 
 // crdDir is the experimental channel's CRDs in the module cache's copy of

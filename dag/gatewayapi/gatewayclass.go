@@ -31,7 +31,9 @@ func (b *Builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSel
 			continue
 		}
 		cond := b.conditions(class)
+		status := &gatewayv1.GatewayClassStatus{}
 		if sel.selected == nil {
+			status.SupportedFeatures = SupportedFeatures()
 			sel.selected = class
 			cond.Set(string(gatewayv1.GatewayClassConditionStatusAccepted), true,
 				string(gatewayv1.GatewayClassReasonAccepted),
@@ -42,7 +44,8 @@ func (b *Builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSel
 				string(gatewayv1.GatewayClassReasonUnsupported),
 				fmt.Sprintf("GatewayClass %q has the same controllerName and is older; one controller serves one GatewayClass, the oldest.", sel.selected.Name))
 		}
-		b.addStatus("GatewayClass", class, &gatewayv1.GatewayClassStatus{Conditions: cond.List})
+		status.Conditions = cond.List
+		b.addStatus("GatewayClass", class, status)
 	}
 	return sel
 }
