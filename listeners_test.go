@@ -18,9 +18,11 @@ import (
 // TestAttachedRoutes checks attachedRoutes, which the spec bases "solely on
 // the combination of the AllowedRoutes field on the corresponding Listener
 // and the Route's ParentRefs field": a route counts once on each listener
-// that one of its accepted parentRefs selects and that admits its kind and
-// namespace, whatever the hostnames, unless every match it has lost to an
-// older route. Listeners: a (a.example.com), b (b.example.com) and grpc
+// that one of its accepted parentRefs selects, that admits its kind and
+// namespace, and whose hostname meets one of the route's (the HTTPRoute
+// hostnames rule, and the conformance suite's HTTPRouteHostnameIntersection);
+// a route whose every match lost to an older route is attached and counted
+// too (GatewayWithAttachedRoutes). Listeners: a (a.example.com), b (b.example.com) and grpc
 // (g.example.com, GRPCRoutes only, from All namespaces) on port 80, all
 // (from All namespaces) on 8080.
 func TestAttachedRoutes(t *testing.T) {
@@ -62,7 +64,7 @@ func TestAttachedRoutes(t *testing.T) {
 		{"the Gateway", objs(route(0, nil, gw)), "a=1 b=1 all=1 grpc=0"},
 		{"a sectionName", objs(route(0, nil, a)), "a=1 b=0 all=0 grpc=0"},
 		{"a port", objs(route(0, nil, port80)), "a=1 b=1 all=0 grpc=0"},
-		{"a port, whatever the hostnames", objs(route(0, []string{"a.example.com"}, port80)), "a=1 b=1 all=0 grpc=0"},
+		{"a port, the listeners whose hostname meets", objs(route(0, []string{"a.example.com"}, port80)), "a=1 b=0 all=0 grpc=0"},
 		{"a sectionName on another port", objs(route(0, nil, a8080)), "a=0 b=0 all=0 grpc=0"},
 		// A route is counted once on a listener however many of its
 		// parentRefs select it.
@@ -71,13 +73,13 @@ func TestAttachedRoutes(t *testing.T) {
 		{"the Gateway, then a sectionName", objs(route(0, nil, gw, a)), "a=1 b=1 all=1 grpc=0"},
 		{"the Gateway twice", objs(route(0, nil, gw, gw)), "a=1 b=1 all=1 grpc=0"},
 		// allowedRoutes: kinds and namespaces.
-		{"a GRPCRoute", objs(shapeGRPCRoute(0, "a.example.com")), "a=1 b=1 all=1 grpc=1"},
+		{"a GRPCRoute", objs(shapeGRPCRoute(0, "a.example.com")), "a=1 b=0 all=1 grpc=0"},
 		{"another namespace", objs(elsewhere(route(0, nil, gw))), "a=0 b=0 all=1 grpc=0"},
 		{"another namespace, a port", objs(elsewhere(grpc)), "a=0 b=0 all=0 grpc=1"},
 		// Only accepted routes count.
 		{"no hostname meets", objs(route(0, []string{"other.org"}, port80)), "a=0 b=0 all=0 grpc=0"},
-		{"every match lost", objs(route(0, nil, a), losing(route(1, nil, a))), "a=1 b=0 all=0 grpc=0"},
-		{"every match lost, the Gateway", objs(route(0, nil, gw), losing(route(1, nil, gw))), "a=1 b=1 all=1 grpc=0"},
+		{"every match lost", objs(route(0, nil, a), losing(route(1, nil, a))), "a=2 b=0 all=0 grpc=0"},
+		{"every match lost, the Gateway", objs(route(0, nil, gw), losing(route(1, nil, gw))), "a=2 b=2 all=2 grpc=0"},
 	} {
 		res, err := sesame.Translate(shapeObjects(ls, tt.routes...), sesame.Options{Now: goldenNow})
 		if err != nil {
@@ -102,8 +104,9 @@ func TestAttachedRoutes(t *testing.T) {
 // b.example.com), where a route serves a.example.com, when another listener
 // has that hostname. When that listener is accepted on the same port, the
 // route does not serve a.example.com there (Listener Isolation) and the
-// request is answered 421; on another port, or not accepted (no
-// certificate, or a conflict with a third), it isolates nothing.
+// request is answered 421, also when that listener has no usable
+// certificate (it stays accepted, unprogrammed); on another port, or not
+// accepted (a conflict with a third), it isolates nothing.
 func TestListenerIsolation(t *testing.T) {
 	a := func(i int, port int32, secret gatewayv1.ObjectName) gatewayv1.Listener {
 		return httpsListener(i, port, "a.example.com", secret)
@@ -117,7 +120,7 @@ func TestListenerIsolation(t *testing.T) {
 		{"alone", nil, app},
 		{"a sibling", []gatewayv1.Listener{a(1, 8443, "cert")}, "421"},
 		{"a sibling on another port", []gatewayv1.Listener{a(1, 443, "cert")}, app},
-		{"a sibling without certificate", []gatewayv1.Listener{a(1, 8443, "missing")}, app},
+		{"a sibling without certificate", []gatewayv1.Listener{a(1, 8443, "missing")}, "421"},
 		{"conflicted siblings", []gatewayv1.Listener{a(1, 8443, "cert"), a(2, 8443, "cert")}, app},
 	} {
 		route := shapeRoute(0, []string{"a.example.com"})

@@ -18,7 +18,9 @@ import (
 // one is named in ResolvedRefs=False, with the spec's reasons: RefNotPermitted
 // for a cross-namespace reference no ReferenceGrant allows, otherwise
 // InvalidCertificateRef. A listener left with no usable certificate cannot be
-// programmed and is rejected. Listeners already rejected, for a conflict say,
+// programmed (Programmed=False, reason Invalid) but stays accepted: routes
+// attach to it and are counted, and nothing is served on it. Listeners
+// already rejected, for a conflict say,
 // are resolved too, so that their status names every broken reference.
 // Messages never quote Secret data: a private
 // key must not reach status or logs.
@@ -45,7 +47,7 @@ func (b *Builder) resolveCertificates(l *listener, gw *gatewayv1.Gateway) {
 		}
 	}
 	if len(l.certificates) == 0 && len(problems) > 0 {
-		l.reject(reason, "No certificate can be used: "+strings.Join(problems, " "))
+		l.unprogrammable("No certificate can be used: " + strings.Join(problems, " "))
 	}
 }
 

@@ -53,7 +53,7 @@ func TestResolveCertificates(t *testing.T) {
 		usable   int    // certificates left
 		reason   string // ResolvedRefs reason; "" when True
 		message  string // substring of the ResolvedRefs message
-		accepted bool
+		serves   bool // accepted and programmed; a listener without a usable certificate stays accepted
 	}{
 		{"valid", []gatewayv1.SecretObjectReference{ref("good")}, false, 1, "", "", true},
 		{"stringData counts", []gatewayv1.SecretObjectReference{ref("string-data")}, false, 1, "", "", true},
@@ -83,8 +83,11 @@ func TestResolveCertificates(t *testing.T) {
 			if len(l.certificates) != tt.usable {
 				t.Errorf("usable certificates = %d, want %d", len(l.certificates), tt.usable)
 			}
-			if l.accepted != tt.accepted {
-				t.Errorf("accepted = %v, want %v", l.accepted, tt.accepted)
+			if !l.accepted || l.serves() != tt.serves {
+				t.Errorf("accepted = %v, serves = %v; want accepted, serves = %v", l.accepted, l.serves(), tt.serves)
+			}
+			if p := findCondition(l.cond.List, "Programmed"); !tt.serves && (p.Status != metav1.ConditionFalse || p.Reason != "Invalid") {
+				t.Errorf("Programmed = %+v, want False, reason Invalid", p)
 			}
 			rr := findCondition(l.cond.List, "ResolvedRefs")
 			if tt.reason == "" {

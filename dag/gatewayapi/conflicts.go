@@ -117,16 +117,19 @@ func setMatchKeys(routes []*rules.Route) {
 }
 
 // applyConflicts tells a route's accepted parents what its matches lost to
-// routes that come first: Accepted=False with the Sesame reason Conflicted
-// when nothing of the route is left to serve, otherwise the Accepted
-// condition's message names what is served by whom. Not PartiallyInvalid:
-// v1 says that "MUST NOT be set if a Route is fully valid", and a route
-// whose match an older one serves is valid. It reports whether the route
-// lost everything; it only reads the builder, so that routes can be done
-// in parallel.
-func (b *Builder) applyConflicts(parents []gatewayv1.RouteParentStatus, compiled *rules.Compiled) (lostAll bool) {
+// routes that come first, in the Accepted condition's message: what is
+// served by whom, or that no request reaches the route when every match
+// lost. The route stays accepted and counted: v1 ranks identical matches
+// of several routes ("matching precedence MUST be determined in order of
+// ... the oldest Route"), it does not refuse the others, and the
+// conformance suite's GatewayWithAttachedRoutes counts two identical
+// routes on one listener. Not PartiallyInvalid either: v1 says that "MUST
+// NOT be set if a Route is fully valid", and a route whose match an older
+// one serves is valid. It only reads the builder, so that routes can be
+// done in parallel.
+func (b *Builder) applyConflicts(parents []gatewayv1.RouteParentStatus, compiled *rules.Compiled) {
 	if compiled == nil || len(compiled.Lost) == 0 {
-		return false
+		return
 	}
 	losses := compiled.Lost
 	lost := rules.DescribeLosses(losses)
@@ -141,15 +144,11 @@ func (b *Builder) applyConflicts(parents []gatewayv1.RouteParentStatus, compiled
 			continue
 		}
 		if !compiled.AnyKept() {
-			lostAll = true
-			p.Conditions = report.SetCondition(p.Conditions, string(gatewayv1.RouteConditionAccepted), metav1.ConditionFalse, ReasonConflicted,
-				"Every match of the route loses to "+lostTo+": "+lost)
-			p.Conditions = report.RemoveCondition(p.Conditions, string(gatewayv1.RouteConditionPartiallyInvalid))
+			accepted.Message += " No request reaches it: every match loses to " + lostTo + ": " + lost
 			continue
 		}
 		accepted.Message += " Not served: " + lost // each loss says who serves it, and why
 	}
-	return lostAll
 }
 
 // ReasonConflicted is the reason, on a route, of losing matches to

@@ -79,11 +79,25 @@
 // loser's conflicting rule out; Sesame leaves out only the matches that
 // lose, on the hostnames where they lose, since the rule's other matches
 // and hostnames conflict with nothing. The loser's Accepted message names
-// the winner of each, or, when nothing of it is left, it gets
-// Accepted=False with the Sesame reason Conflicted. Not PartiallyInvalid,
-// as the seeds have it: v1 says that "MUST NOT be set if a Route is fully
-// valid". Of an HTTPRoute and a GRPCRoute whose hostnames intersect on a
-// listener, only the older is accepted (v1).
+// the winner of each, and says so when no request reaches it any more; it
+// stays Accepted=True and counted in attachedRoutes, as v1 ranks identical
+// matches rather than refusing routes, and the conformance suite
+// (GatewayWithAttachedRoutes) counts both of two identical routes. Not
+// PartiallyInvalid, as the seeds have it: v1 says that "MUST NOT be set if
+// a Route is fully valid". Of an HTTPRoute and a GRPCRoute whose hostnames
+// intersect on a listener, only the older is accepted (v1), with the Sesame
+// reason Conflicted.
+//
+// Attachment and attachedRoutes: a route attaches to the listeners its
+// parentRef selects whose allowedRoutes admit it and whose hostname meets
+// one of the route's; each listener counts it once, however many
+// parentRefs select it. Listeners that are not accepted count routes by
+// the same rules (the spec: "even if the Accepted condition of an
+// individual Listener is set to False"). A terminating listener none of
+// whose certificateRefs can be used stays Accepted, with ResolvedRefs and
+// Programmed False: routes attach to it and are counted, their status says
+// nothing of them is served there, and its hostname still isolates (421 on
+// a sibling's connection). Envoy gets no filter chain for it.
 //
 // When some backendRefs of a rule are invalid, their share of the traffic is
 // answered 500 (HTTP) or refused (TLS), as the spec requires; a rule with no

@@ -26,11 +26,15 @@ func (b *Builder) finishGateway(g *gateway) {
 			BindPort: b.opts.bindPort(pg.port),
 			Secure:   pg.secure,
 		}
+		// Listener Isolation counts every accepted listener, those without a
+		// usable certificate too: their hostnames are theirs, answered 421
+		// on a sibling's connection, though they serve nothing themselves.
 		accepted := filter(pg.listeners, func(l *listener) bool { return l.accepted })
-		if len(accepted) == 0 {
-			continue // every listener lacks a usable certificate
+		served := filter(accepted, (*listener).serves)
+		if len(served) == 0 {
+			continue // every listener is rejected or lacks a usable certificate
 		}
-		for _, l := range accepted {
+		for _, l := range served {
 			switch l.spec.Protocol {
 			case gatewayv1.HTTPProtocolType:
 				gl.VirtualHosts = append(gl.VirtualHosts, l.virtualHosts(b.attached)...)
@@ -181,18 +185,21 @@ func compareShapeCodes(x, y *rules.Route) int {
 // gatewayStatus returns the status of the Gateway being translated.
 func (b *Builder) gatewayStatus(g *gateway) graph.StatusUpdate {
 	status := &gatewayv1.GatewayStatus{}
-	var accepted, rejected []string
-	wide := wideCountsOf(g)
+	var accepted, rejected, unprogrammed []string
 	for _, l := range g.listeners {
-		if l.accepted {
-			accepted = append(accepted, fmt.Sprintf("%q", report.Value(l.spec.Name)))
-		} else {
-			rejected = append(rejected, fmt.Sprintf("%q", report.Value(l.spec.Name)))
+		name := fmt.Sprintf("%q", report.Value(l.spec.Name))
+		switch {
+		case l.unprogrammed:
+			accepted, unprogrammed = append(accepted, name), append(unprogrammed, name)
+		case l.accepted:
+			accepted = append(accepted, name)
+		default:
+			rejected = append(rejected, name)
 		}
 		status.Listeners = append(status.Listeners, gatewayv1.ListenerStatus{
 			Name:           l.spec.Name,
 			SupportedKinds: nonNilKinds(l.kinds),
-			AttachedRoutes: b.attachedRoutes(g, l, wide),
+			AttachedRoutes: l.attachedRoutes,
 			Conditions:     l.cond.List,
 		})
 	}
@@ -205,10 +212,28 @@ func (b *Builder) gatewayStatus(g *gateway) graph.StatusUpdate {
 		}
 		cond.Set(string(gatewayv1.GatewayConditionAccepted), false, string(gatewayv1.GatewayReasonListenersNotValid), msg)
 		cond.Set(string(gatewayv1.GatewayConditionProgrammed), false, string(gatewayv1.GatewayReasonInvalid), msg)
-	case len(rejected) > 0:
-		msg := fmt.Sprintf("Not accepted, see their status: %s. Accepted: %s.", strings.Join(rejected, ", "), strings.Join(accepted, ", "))
+	case len(rejected) > 0 || len(unprogrammed) > 0:
+		var parts []string
+		if len(rejected) > 0 {
+			parts = append(parts, fmt.Sprintf("Not accepted, see their status: %s.", strings.Join(rejected, ", ")))
+		}
+		if len(unprogrammed) > 0 {
+			parts = append(parts, fmt.Sprintf("Accepted but cannot be programmed, see their status: %s.", strings.Join(unprogrammed, ", ")))
+		}
+		if len(unprogrammed) == 0 {
+			parts = append(parts, fmt.Sprintf("Accepted: %s.", strings.Join(accepted, ", ")))
+		} else if served := slices.DeleteFunc(slices.Clone(accepted), func(n string) bool { return slices.Contains(unprogrammed, n) }); len(served) > 0 {
+			parts = append(parts, fmt.Sprintf("Accepted and programmed: %s.", strings.Join(served, ", ")))
+		}
+		msg := strings.Join(parts, " ")
 		cond.Set(string(gatewayv1.GatewayConditionAccepted), true, string(gatewayv1.GatewayReasonListenersNotValid), msg)
-		cond.Set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Accepted listeners are programmed.")
+		if len(unprogrammed) == len(accepted) {
+			cond.Set(string(gatewayv1.GatewayConditionProgrammed), false, string(gatewayv1.GatewayReasonInvalid), "No listener can be programmed; see the listener status.")
+		} else if len(unprogrammed) > 0 {
+			cond.Set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Accepted listeners that can be programmed are.")
+		} else {
+			cond.Set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Accepted listeners are programmed.")
+		}
 	default:
 		cond.Set(string(gatewayv1.GatewayConditionAccepted), true, string(gatewayv1.GatewayReasonAccepted), "Gateway is accepted.")
 		cond.Set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Gateway is programmed.")

@@ -22,10 +22,9 @@ type gateway struct {
 	// of its certificates can be used; accepted says so.
 	ports []portGroup
 	index listenerIndex
-	// wide holds the accepted routes with a parentRef that selects every
-	// listener, each once; attachedRoutes counts them on every listener
-	// that admits them.
-	wide []*routeObject
+	// rejected are the listeners that are not accepted, which count
+	// routes all the same (countAttachments).
+	rejected []*listener
 	// found is selectListeners' scratch space, reused route after route.
 	found []meeting
 }
@@ -96,6 +95,7 @@ func (b *Builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 	}
 	g.indexSiblings()
 	g.indexListeners()
+	g.rejected = filter(g.listeners, func(l *listener) bool { return !l.accepted })
 	return g
 }
 

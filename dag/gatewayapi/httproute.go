@@ -92,7 +92,7 @@ func (b *Builder) completeRouteStatus(n int) []graph.StatusUpdate {
 	updates := make([]graph.StatusUpdate, len(pending), len(pending)+n)
 	parallel.For(len(pending), func(i int) {
 		p := &pending[i]
-		p.obj.lostAll = b.applyConflicts(p.status.Parents, p.obj.rules)
+		b.applyConflicts(p.status.Parents, p.obj.rules)
 		if p.obj.rules != nil {
 			for _, r := range p.obj.rules.Routes {
 				r.Key = "" // conflicts are settled: the match keys are let go

@@ -38,11 +38,15 @@ type listener struct {
 	// kubernetes.io/metadata.name, which every Namespace's name gives:
 	// it is decided for namespaces the input lacks too.
 	selectsByNameOnly bool
-	// attached lists the accepted routes attached to the listener, each
-	// once, as attachedRoutes counts them.
-	attached []*routeObject
+	// attachedRoutes counts the accepted routes attached to the listener,
+	// each once (countAttachments).
+	attachedRoutes int32
+	// unprogrammed is set on an accepted listener that Envoy cannot be
+	// given: one left without a usable certificate. Routes attach to it
+	// and are counted, as the spec asks, but it serves nothing.
+	unprogrammed bool
 	// servedRoute and countedRoute are the last route whose rules the
-	// listener took and the last it counted in attached. A route's
+	// listener took and the last it counted in attachedRoutes. A route's
 	// parentRefs are attached one after another and several may select one
 	// listener; these make sure it is served and counted there once.
 	servedRoute, countedRoute *routeObject
@@ -172,6 +176,23 @@ func (l *listener) refProblem(reason, message string) {
 }
 
 // reject marks a listener as not accepted, keeping the first reason given.
+// unprogrammable marks an accepted listener that cannot be programmed, as
+// one whose certificateRefs all fail: Programmed=False with reason
+// Invalid. It stays accepted, so that routes attach to it and are counted
+// (the conformance suite's GatewayWithAttachedRoutes), and its
+// ResolvedRefs condition says what is wrong.
+func (l *listener) unprogrammable(message string) {
+	if !l.accepted {
+		return // its Programmed condition says why already
+	}
+	l.unprogrammed = true
+	l.cond.Set(string(gatewayv1.ListenerConditionProgrammed), false, string(gatewayv1.ListenerReasonInvalid), message)
+}
+
+// serves reports whether the listener is given to Envoy: accepted and
+// programmable.
+func (l *listener) serves() bool { return l.accepted && !l.unprogrammed }
+
 func (l *listener) reject(reason, message string) {
 	if !l.valid {
 		return

@@ -11,10 +11,6 @@
 //     a hostmatch.Set of every listener's hostname, not by intersecting
 //     every listener with every route hostname; the staged checks that
 //     explain why a route attaches nowhere run only when it does;
-//   - a parentRef that names the Gateway alone selects every listener, and
-//     attachedRoutes counts such routes once for the Gateway, by kind and
-//     namespace (wideCounts), then adds to each listener those it admits,
-//     not once per listener.
 //
 // Worked example: listeners "a.example.com", "b.example.com", ... (n of
 // them) and "*.example.com" on port 80, and an HTTPRoute for
@@ -22,10 +18,8 @@
 // for "b.example.com", the listeners "b.example.com" and "*.example.com";
 // on the wildcard one, Listener Isolation (the port's Set, indexSiblings)
 // finds that the sibling "b.example.com" claims the hostname, so the route
-// attaches to one listener, and costs a few lookups. It is counted in the
-// Gateway's wide routes once, and attachedRoutes then gives every one of
-// the n+1 listeners one more route, as the spec counts parentRefs and
-// allowedRoutes only.
+// attaches to one listener, and costs a few lookups; that listener alone
+// counts it in attachedRoutes.
 
 package gatewayapi
 
@@ -136,67 +130,4 @@ func (g *gateway) meetings(out []meeting, ref gatewayv1.ParentReference, routeHo
 		k = j
 	}
 	return out
-}
-
-// wideCounts are the routes counted for a whole Gateway (gateway.wide)
-// that stay accepted, by kind and by kind and namespace.
-type wideCounts struct {
-	byKind   map[gatewayv1.Kind]int32
-	byKindNS map[kindNamespace]int32
-}
-
-type kindNamespace struct {
-	kind      gatewayv1.Kind
-	namespace string
-}
-
-// wideCountsOf counts g.wide. It reads lostAll, so it is called once the
-// routes' status is complete.
-func wideCountsOf(g *gateway) wideCounts {
-	w := wideCounts{byKind: map[gatewayv1.Kind]int32{}, byKindNS: map[kindNamespace]int32{}}
-	for _, r := range g.wide {
-		if !r.lostAll {
-			w.byKind[r.kind]++
-			w.byKindNS[kindNamespace{r.kind, r.meta.GetNamespace()}]++
-		}
-	}
-	return w
-}
-
-// admittedBy counts the wide routes that l's allowedRoutes admit: those of
-// which allowsKind and allowsNamespace say yes, found by kind and
-// namespace rather than route by route.
-func (w wideCounts) admittedBy(b *Builder, l *listener) int32 {
-	n := int32(0)
-	switch l.from {
-	case gatewayv1.NamespacesFromAll:
-		for _, k := range l.kinds {
-			n += w.byKind[k.Kind]
-		}
-	case gatewayv1.NamespacesFromSelector:
-		for key, count := range w.byKindNS {
-			if l.allowsKind(key.kind) && b.allowsNamespace(l, key.namespace) {
-				n += count
-			}
-		}
-	default: // allowsNamespace: the Gateway's namespace
-		for _, k := range l.kinds {
-			n += w.byKindNS[kindNamespace{k.Kind, l.namespace}]
-		}
-	}
-	return n
-}
-
-// attachedRoutes counts the routes attached to l that stay accepted: a
-// route whose every match lost to older routes is not ("Routes with any
-// other value for the Accepted condition MUST NOT be included"). Routes
-// counted for the whole Gateway are in wide, not in l.attached.
-func (b *Builder) attachedRoutes(g *gateway, l *listener, wide wideCounts) int32 {
-	n := wide.admittedBy(b, l)
-	for _, r := range l.attached {
-		if !r.lostAll && !slices.Contains(r.wideOn, g) {
-			n++
-		}
-	}
-	return n
 }

@@ -33,13 +33,6 @@ type routeObject struct {
 	// rules are the route's compiled rules; nil when no parentRef names a
 	// served Gateway, as then nothing needs them.
 	rules *rules.Compiled
-	// lostAll is set once the graph is complete when every match of the
-	// route lost to older routes (completeRouteStatus).
-	lostAll bool
-	// wideOn lists the Gateways that count the route on every listener
-	// (gateway.wide), through a parentRef naming the Gateway alone.
-	wideOn  []*gateway
-	wideBuf [1]*gateway // backs wideOn for the common single Gateway
 }
 
 func (r *routeObject) key() types.NamespacedName {
@@ -103,8 +96,8 @@ func (b *Builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.Paren
 	if reason != "" {
 		cond.Set(string(gatewayv1.RouteConditionAccepted), false, reason, msg)
 	} else {
-		cond.Set(string(gatewayv1.RouteConditionAccepted), true, string(gatewayv1.RouteReasonAccepted), "Route is accepted."+msg)
-		b.countAttachment(g, r, ref)
+		cond.Set(string(gatewayv1.RouteConditionAccepted), true, string(gatewayv1.RouteReasonAccepted), "Route is accepted."+msg+unprogrammedNote(attachments))
+		b.countAttachments(g, r, ref, attachments)
 	}
 	if compiled.ResolvedRefs {
 		cond.Set(string(gatewayv1.RouteConditionResolvedRefs), true, string(gatewayv1.RouteReasonResolvedRefs), resolvedMessage(r.kind, compiled))
@@ -160,29 +153,51 @@ func (b *Builder) addRules(r *routeObject, attachments []attachment, compiled *r
 	return taken, !serves && len(attachments) > 0
 }
 
-// countAttachment counts an accepted route on every listener its parentRef
-// selects and whose allowedRoutes admit it. The spec bases attachedRoutes
-// "solely on the combination of the AllowedRoutes field on the corresponding
-// Listener and the Route's ParentRefs field", whatever the listener's own
-// status and whatever the hostnames.
-func (b *Builder) countAttachment(g *gateway, r *routeObject, ref gatewayv1.ParentReference) {
-	if slices.Contains(r.wideOn, g) {
-		return // counted on every listener already
-	}
-	if ref.SectionName == nil && ref.Port == nil {
-		if r.wideOn == nil {
-			r.wideOn = r.wideBuf[:0]
+// countAttachments counts an accepted route on every listener it attaches
+// to, once per listener however many of its parentRefs select it: those
+// its parentRef selects, whose allowedRoutes admit it and whose hostname
+// meets one of the route's (HTTPRoute: "If both the Listener and HTTPRoute
+// have specified hostnames, and none match ..., then the HTTPRoute is not
+// accepted by that Listener"; the conformance suite's
+// HTTPRouteHostnameIntersection counts so). A route all of whose matches
+// lose to older ones is still counted: it is attached and accepted.
+// Listeners that are not accepted count the accepted routes that would
+// attach to them by the same rules, as the spec asks ("MUST be set for
+// Listeners, even if the Accepted condition of an individual Listener is
+// set to False"); they are few, so each route looks at all of them.
+func (b *Builder) countAttachments(g *gateway, r *routeObject, ref gatewayv1.ParentReference, attachments []attachment) {
+	for _, a := range attachments {
+		if l := a.listener; l.countedRoute != r {
+			l.countedRoute = r
+			l.attachedRoutes++
 		}
-		r.wideOn = append(r.wideOn, g)
-		g.wide = append(g.wide, r)
+	}
+	if len(g.rejected) == 0 {
 		return
 	}
-	for _, l := range g.selectedBy(ref) {
-		if l.countedRoute != r && l.allowsKind(r.kind) && b.allowsNamespace(l, r.meta.GetNamespace()) {
+	routeHosts := hostnameStrings(r.hostnames)
+	for _, l := range g.rejected {
+		if l.countedRoute != r && selects(ref, l) && l.allowsKind(r.kind) && b.allowsNamespace(l, r.meta.GetNamespace()) && intersectsAny(l.hostname, routeHosts) {
 			l.countedRoute = r
-			l.attached = append(l.attached, r)
+			l.attachedRoutes++
 		}
 	}
+}
+
+// unprogrammedNote says, for an accepted route, on which of the listeners
+// it attaches to nothing is served because the listener cannot be
+// programmed (it has no usable certificate); "" when there are none.
+func unprogrammedNote(attachments []attachment) string {
+	var names []string
+	for _, a := range attachments {
+		if a.listener.unprogrammed {
+			names = append(names, fmt.Sprintf("%q", report.Value(a.listener.spec.Name)))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" Listener %s cannot be programmed (see the Gateway's listener status), so nothing of the route is served there.", strings.Join(names, ", "))
 }
 
 // attachment is a listener a route attaches to, with the hostnames it serves
