@@ -47,13 +47,13 @@ func TestResolveCertificates(t *testing.T) {
 	certManager.Group, certManager.Kind = ptr(gatewayv1.Group("cert-manager.io")), ptr(gatewayv1.Kind("Certificate"))
 
 	tests := []struct {
-		name     string
-		refs     []gatewayv1.SecretObjectReference
-		grants   bool
-		usable   int    // certificates left
-		reason   string // ResolvedRefs reason; "" when True
-		message  string // substring of the ResolvedRefs message
-		serves   bool // accepted and programmed; a listener without a usable certificate stays accepted
+		name    string
+		refs    []gatewayv1.SecretObjectReference
+		grants  bool
+		usable  int    // certificates left
+		reason  string // ResolvedRefs reason; "" when True
+		message string // substring of the ResolvedRefs message
+		serves  bool   // accepted and programmed; a listener without a usable certificate stays accepted
 	}{
 		{"valid", []gatewayv1.SecretObjectReference{ref("good")}, false, 1, "", "", true},
 		{"stringData counts", []gatewayv1.SecretObjectReference{ref("string-data")}, false, 1, "", "", true},
