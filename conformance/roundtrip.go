@@ -26,11 +26,12 @@ type RoundTripper struct {
 
 	mu   sync.Mutex
 	rand *rand.Rand // weighted clusters and endpoints are chosen at random, as Envoy does
+	echo *echoServers
 }
 
 // NewRoundTripper returns a RoundTripper to the Gateways of cluster.
 func NewRoundTripper(cluster *Cluster) *RoundTripper {
-	return &RoundTripper{cluster: cluster, rand: rand.New(rand.NewPCG(1, 2))}
+	return &RoundTripper{cluster: cluster, rand: rand.New(rand.NewPCG(1, 2)), echo: newEchoServers()}
 }
 
 // CaptureRoundTrip sends req; an error is a connection that fails (no
@@ -169,31 +170,41 @@ func withCORS(h map[string][]string, cors envoysim.CORSResult) map[string][]stri
 	return h
 }
 
-// forward sends a routed request to one endpoint of the route's cluster
-// (or of one of its weighted clusters, chosen by weight) and returns the
-// backend's answer as the client sees it.
+// forward sends a routed request to the route's cluster (or one of its
+// weighted clusters, chosen by weight), try after try as the route's retry
+// policy and timeouts say (envoysim.Forward), each try to an endpoint
+// chosen at random, and returns the answer the client gets.
 func (r *RoundTripper) forward(e envoy, routed envoysim.Result, req envoysim.Request) response {
 	cluster := routed.Cluster
 	if cluster == "" {
 		cluster = r.pickWeighted(routed.WeightedClusters)
 	}
 	endpoints, defined := e.endpoints(cluster)
-	switch {
-	case !defined:
+	if !defined {
 		return response{status: int(routed.NotFoundStatus)}
-	case len(endpoints) == 0:
-		return response{status: http.StatusServiceUnavailable} // no healthy upstream
-	}
-	r.mu.Lock()
-	ep := endpoints[r.rand.IntN(len(endpoints))]
-	r.mu.Unlock()
-	pod := r.cluster.pod(ep.Addr())
-	if pod == nil {
-		return response{status: http.StatusServiceUnavailable} // connection refused upstream
 	}
 	upstream := envoysim.Upstream(routed, cluster, req)
-	status, headers, echo := answer(pod, strconv.Itoa(int(ep.Port())), upstream)
-	return response{status: status, headers: envoysim.Downstream(routed, cluster, headers), echo: echo}
+	var answers []echoAnswer
+	out := envoysim.Forward(routed, func(int) envoysim.Try {
+		if len(endpoints) == 0 {
+			return envoysim.Try{Reset: true, Refused: true} // no healthy upstream
+		}
+		r.mu.Lock()
+		ep := endpoints[r.rand.IntN(len(endpoints))]
+		r.mu.Unlock()
+		pod := r.cluster.pod(ep.Addr())
+		if pod == nil {
+			return envoysim.Try{Reset: true, Refused: true}
+		}
+		a := r.echo.answer(pod, strconv.Itoa(int(ep.Port())), upstream)
+		answers = append(answers, a)
+		return a.try
+	})
+	if out.Answered < 0 {
+		return response{status: out.Status}
+	}
+	a := answers[out.Answered]
+	return response{status: out.Status, headers: envoysim.Downstream(routed, cluster, a.headers), echo: a.echo}
 }
 
 // pickWeighted chooses one of clusters with probability proportional to its

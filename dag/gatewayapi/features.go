@@ -21,8 +21,7 @@ import (
 // Not yet: BackendTLSPolicy, BackendTLSPolicySANValidation,
 // GatewayFrontendClientCertificateValidation (and its InsecureFallback),
 // ListenerSet, GatewayInfrastructure and GatewayStaticAddresses (the
-// managed fleet's), HTTPRouteRequestTimeout, HTTPRouteBackendTimeout,
-// HTTPRouteRetry and its BackendTimeout and ConnectionError variants.
+// managed fleet's).
 var supported = []features.FeatureName{
 	features.SupportGateway,
 	features.SupportGatewayPort8080,
@@ -50,6 +49,11 @@ var supported = []features.FeatureName{
 	features.SupportHTTPRouteBackendProtocolWebSocket,
 	features.SupportHTTPRouteNamedRouteRule,
 	features.SupportHTTPRouteCORS,
+	features.SupportHTTPRouteRequestTimeout,
+	features.SupportHTTPRouteBackendTimeout,
+	features.SupportHTTPRouteRetry,
+	features.SupportHTTPRouteRetryBackendTimeout,
+	features.SupportHTTPRouteRetryConnectionError,
 	features.SupportHTTPRoute303RedirectStatusCode,
 	features.SupportHTTPRoute307RedirectStatusCode,
 	features.SupportHTTPRoute308RedirectStatusCode,
