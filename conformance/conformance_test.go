@@ -3,6 +3,7 @@ package conformance
 import (
 	"flag"
 	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"sigs.k8s.io/gateway-api/conformance/utils/config"
 	"sigs.k8s.io/gateway-api/conformance/utils/suite"
 	"sigs.k8s.io/gateway-api/pkg/features"
+	"sigs.k8s.io/yaml"
 
 	"github.com/projectsesame/sesame/dag"
 )
@@ -25,6 +27,7 @@ import (
 var (
 	all     = flag.Bool("all", false, "run the tests of every feature, not only those Sesame claims")
 	runTest = flag.String("test", "", "run only the conformance test of this short name")
+	report  = flag.String("report", "", "write the upstream ConformanceReport YAML of the run to this file")
 )
 
 // fastTimeouts suit a cluster where every change is complete when its call
@@ -98,17 +101,47 @@ func TestConformance(t *testing.T) {
 	var summary strings.Builder
 	rs.summary(&summary)
 	t.Logf("conformance tests by feature:\n%s", summary.String())
+	if *report != "" {
+		writeReport(t, &rs, opts, s)
+	}
+}
+
+// writeReport writes the run's ConformanceReport to *report.
+func writeReport(t *testing.T, rs *results, opts suite.ConformanceOptions, s *suite.ConformanceTestSuite) {
+	meta := ReportMeta{
+		Implementation:    opts.Implementation,
+		Date:              time.Now().UTC().Format(time.RFC3339),
+		GatewayAPIVersion: bundleVersion(t),
+		GatewayAPIChannel: "experimental",
+	}
+	data, err := yaml.Marshal(rs.report(meta, s.SupportedFeatures))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(*report, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s", *report)
+}
+
+// bundleVersion is the gateway-api version go.mod names.
+func bundleVersion(t *testing.T) string {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Version}}", "sigs.k8s.io/gateway-api").Output()
+	if err != nil {
+		t.Fatalf("finding the gateway-api module: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // run runs one conformance test and records its outcome.
 func run(t *testing.T, s *suite.ConformanceTestSuite, test suite.ConformanceTest, rs *results) {
-	if reason, ok := NotJudged[test.ShortName]; ok {
-		rs.record(test, notJudged, reason)
-		t.Skip("not judged: " + reason)
-	}
 	if !s.SupportedFeatures.HasAll(test.Features...) {
 		rs.record(test, notClaimed, "")
 		t.Skip("not claimed: needs " + strings.Join(missing(s, test), ", "))
+	}
+	if reason, ok := NotJudged[test.ShortName]; ok {
+		rs.record(test, notJudged, reason)
+		t.Skip("not judged: " + reason)
 	}
 	t.Cleanup(func() {
 		switch {

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/envoyproxy/go-control-plane/envoy v1.40.0
+	github.com/google/go-cmp v0.7.0
 	github.com/projectsesame/sesame v0.0.0
 	google.golang.org/grpc v1.84.0
 	k8s.io/api v0.36.1
