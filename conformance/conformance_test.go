@@ -61,6 +61,8 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	rt := NewRoundTripper(cluster)
+	ws := NewWebSocketDialer(rt)
+	t.Cleanup(ws.Close)
 	opts := suite.ConformanceOptions{
 		ConfigurableOptions: suite.ConfigurableOptions{
 			GatewayClassName:     "sesame",
@@ -78,10 +80,11 @@ func TestConformance(t *testing.T) {
 				suite.GatewayHTTPConformanceProfileName, suite.GatewayGRPCConformanceProfileName, suite.GatewayTLSConformanceProfileName,
 			},
 		},
-		Client:       cluster,
-		RoundTripper: rt,
-		GRPCClient:   NewGRPCClient(rt),
-		ManifestFS:   []fs.FS{&upstream.Manifests},
+		Client:          cluster,
+		RoundTripper:    rt,
+		GRPCClient:      NewGRPCClient(rt),
+		WebSocketDialer: ws,
+		ManifestFS:      []fs.FS{&upstream.Manifests},
 	}
 	if *all {
 		opts.EnableAllSupportedFeatures = true

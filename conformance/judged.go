@@ -24,10 +24,9 @@ var NotJudged = map[string]string{
 	"TLSRouteTerminateSimpleSameNamespace":  "opens TCP connections itself (utils/tcp dialer)",
 	// Mirrored requests are checked in the mirror pods' logs, read through
 	// a real clientset.
-	"HTTPRouteRequestMirror":            "reads the mirror backend's pod logs",
-	"HTTPRouteRequestMultipleMirrors":   "reads the mirror backends' pod logs",
-	"HTTPRouteRequestPercentageMirror":  "reads the mirror backend's pod logs",
-	"HTTPRouteBackendProtocolWebSocket": "speaks WebSocket over a real connection",
+	"HTTPRouteRequestMirror":           "reads the mirror backend's pod logs",
+	"HTTPRouteRequestMultipleMirrors":  "reads the mirror backends' pod logs",
+	"HTTPRouteRequestPercentageMirror": "reads the mirror backend's pod logs",
 	// The managed Envoy fleet is issue 21's.
 	"GatewayInfrastructureMetadata": "needs the managed Envoy fleet (the Gateway's own Kubernetes objects)",
 	"GatewayStaticAddresses":        "needs the managed Envoy fleet (addresses)",

@@ -129,6 +129,9 @@ func (r *RoundTripper) send(u url.URL, serverName string, trusted []byte, req en
 	}
 	rc := e.routeTable(hcm)
 	routed := envoysim.Route(rc, u.Scheme, req)
+	if isUpgrade(req) && routed.RouteAction != nil && !upgradeAllowed(hcm, routed.RouteAction, "websocket") {
+		return response{status: http.StatusForbidden}, nil // Envoy refuses an upgrade it is not configured for
+	}
 	var cors envoysim.CORSResult
 	if hasFilter(hcm, envoysim.CORSFilterName) {
 		if cors = envoysim.CORS(routed, req); cors.Answered {
