@@ -33,8 +33,13 @@
 //     HTTPProxy and Ingress backends read the same way, with HTTP/1.1, h2c
 //     and ws; GRPCRoute with h2c only (gRPC needs HTTP/2); TLSRoute with
 //     any, as it forwards a stream without reading it (the GEP lists wss).
-//     TLS to the backend from an HTTPRoute or GRPCRoute (https, wss) needs a
-//     BackendTLSPolicy (GEP-1897), which Sesame does not read: unsupported.
+//     TLS to the backend from an HTTPRoute or GRPCRoute (https, h2, wss)
+//     needs a BackendTLSPolicy (GEP-1897); without one it is unsupported.
+//   - With a BackendTLSPolicy (Backend.TLS), HTTPRoutes and GRPCRoutes
+//     speak the port's protocol over TLS: no value or http becomes https,
+//     h2c h2, ws wss, and the TLS values stay; the table is asked about
+//     the protocol under the TLS. TLSRoutes forward their stream as it is,
+//     and HTTPProxy and Ingress backends do not read the policy.
 //   - Multiple protocols on one port (seed: "h2c/http1"): a Service port has
 //     one appProtocol, but routes of different kinds may reach it. Sesame
 //     gives each (Service port, Protocol) its own Envoy cluster, named with

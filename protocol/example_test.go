@@ -23,6 +23,7 @@ func ExampleSelect() {
 		// A protocol the route kind cannot use.
 		{protocol.Backend{Name: "default/web:80", ServiceAppProtocol: "http"}, protocol.GRPCRoute},
 		{protocol.Backend{Name: "default/secure:443", ServiceAppProtocol: "https"}, protocol.HTTPRoute},
+		{protocol.Backend{Name: "default/secure:443", ServiceAppProtocol: "https", TLS: true}, protocol.HTTPRoute},
 	} {
 		p, err := protocol.Select(c.backend, c.kind)
 		if err != nil {
@@ -37,5 +38,6 @@ func ExampleSelect() {
 	// GRPCRoute to default/grpc:50051: h2c (HTTP/2 true)
 	// HTTPRoute to default/chat:80: ws (HTTP/2 false)
 	// GRPCRoute to default/web:80: UnsupportedProtocol: Service port default/web:80 has appProtocol "http" (http), which a GRPCRoute cannot use: gRPC needs HTTP/2.
-	// HTTPRoute to default/secure:443: UnsupportedProtocol: Service port default/secure:443 has appProtocol "https" (https), which an HTTPRoute cannot use without a BackendTLSPolicy, which Sesame does not read yet.
+	// HTTPRoute to default/secure:443: UnsupportedProtocol: Service port default/secure:443 has appProtocol "https" (https), which an HTTPRoute cannot use without a BackendTLSPolicy: give the Service port one.
+	// HTTPRoute to default/secure:443: https (HTTP/2 false)
 }

@@ -14,6 +14,9 @@ type Backend struct {
 	// SliceAppProtocols are the appProtocols the Service's EndpointSlices
 	// give the same port ("" for a slice that sets none).
 	SliceAppProtocols []string
+	// TLS is set when a BackendTLSPolicy applies to the port: HTTPRoutes
+	// and GRPCRoutes then speak TLS to it (GEP-1897).
+	TLS bool
 }
 
 // Select decides the protocol for traffic that a route of kind sends to b.
@@ -27,13 +30,46 @@ func Select(b Backend, kind Kind) (Protocol, *Error) {
 	if !ok {
 		return "", unsupported("Service port %s has appProtocol %q, which Sesame does not support; it reads kubernetes.io/h2c, kubernetes.io/ws, kubernetes.io/wss, http, https, http2, h2c, h2, grpc, ws and wss.", b.Name, value)
 	}
-	if inferred {
-		return inferFrom(kind), nil
-	}
-	if !compatible(kind, p) {
+	tls := b.TLS && (kind == HTTPRoute || kind == GRPCRoute)
+	switch {
+	case inferred:
+		p = inferFrom(kind)
+	case tls && !compatible(kind, plain(p)):
+		return "", unsupported("Service port %s has appProtocol %q (%s), which %s %s cannot use%s.", b.Name, value, p, article(kind), kind, why(kind, plain(p)))
+	case !tls && !compatible(kind, p):
 		return "", unsupported("Service port %s has appProtocol %q (%s), which %s %s cannot use%s.", b.Name, value, p, article(kind), kind, why(kind, p))
 	}
+	if tls {
+		p = overTLS(p)
+	}
 	return p, nil
+}
+
+// plain is p without the TLS: https is HTTP/1.1, h2 h2c and wss ws.
+func plain(p Protocol) Protocol {
+	switch p {
+	case HTTPS:
+		return HTTP1
+	case H2:
+		return H2C
+	case SecureWebSocket:
+		return WebSocket
+	}
+	return p
+}
+
+// overTLS is p spoken over TLS, as a BackendTLSPolicy asks: HTTP/1.1
+// becomes https, h2c h2 and ws wss; the TLS protocols stay.
+func overTLS(p Protocol) Protocol {
+	switch p {
+	case HTTP1:
+		return HTTPS
+	case H2C:
+		return H2
+	case WebSocket:
+		return SecureWebSocket
+	}
+	return p
 }
 
 // appProtocol is the value that decides: the Service's, or else the one
@@ -75,10 +111,11 @@ func inferFrom(kind Kind) Protocol {
 	return HTTP1
 }
 
-// compatible is GEP-1911's table, restricted to what Sesame can configure
-// without a BackendTLSPolicy. A TLSRoute forwards a stream without reading
-// it, TLS when its listener passes TLS through and plain bytes when it
-// terminates, so any recognised protocol is the backend's business.
+// compatible is GEP-1911's table for connections without TLS; with a
+// BackendTLSPolicy, Select asks it about the protocol under the TLS
+// (plain). A TLSRoute forwards a stream without reading it, TLS when its
+// listener passes TLS through and plain bytes when it terminates, so any
+// recognised protocol is the backend's business.
 func compatible(kind Kind, p Protocol) bool {
 	switch kind {
 	case HTTPRoute, HTTPProxy, Ingress:
@@ -105,7 +142,7 @@ func why(kind Kind, p Protocol) string {
 	case p.TLS() && kind == Ingress:
 		return ": Sesame does not originate TLS to Ingress backends; use an HTTPProxy with protocol tls or h2"
 	case p.TLS() && kind != TLSRoute:
-		return " without a BackendTLSPolicy, which Sesame does not read yet"
+		return " without a BackendTLSPolicy: give the Service port one"
 	case kind == GRPCRoute:
 		return ": gRPC needs HTTP/2"
 	}

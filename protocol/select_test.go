@@ -86,6 +86,44 @@ func TestSelect(t *testing.T) {
 	}
 }
 
+// TestSelectTLS: with a BackendTLSPolicy, HTTPRoutes and GRPCRoutes speak
+// the port's protocol over TLS; TLSRoutes and the other kinds are not
+// changed by it.
+func TestSelectTLS(t *testing.T) {
+	for _, tt := range []struct {
+		service string
+		kind    Kind
+		want    Protocol
+		err     string
+	}{
+		{"", HTTPRoute, HTTPS, ""},
+		{"http", HTTPRoute, HTTPS, ""},
+		{"https", HTTPRoute, HTTPS, ""},
+		{"kubernetes.io/h2c", HTTPRoute, H2, ""},
+		{"h2", HTTPRoute, H2, ""},
+		{"kubernetes.io/ws", HTTPRoute, SecureWebSocket, ""},
+		{"kubernetes.io/wss", HTTPRoute, SecureWebSocket, ""},
+		{"", GRPCRoute, H2, ""},
+		{"grpc", GRPCRoute, H2, ""},
+		{"h2", GRPCRoute, H2, ""},
+		{"https", GRPCRoute, "", "gRPC needs HTTP/2"},
+		{"wss", GRPCRoute, "", "a GRPCRoute cannot use"},
+		{"", TLSRoute, Stream, ""},
+		{"https", TLSRoute, HTTPS, ""},
+		{"", HTTPProxy, HTTP1, ""},
+		{"https", Ingress, "", "does not originate TLS to Ingress backends"},
+		{"mongodb", HTTPRoute, "", "does not support"},
+	} {
+		got, err := Select(Backend{Name: "ns/svc:443", ServiceAppProtocol: tt.service, TLS: true}, tt.kind)
+		switch {
+		case tt.err != "" && (err == nil || !strings.Contains(err.Message, tt.err)):
+			t.Errorf("%s %q: Select = %q, %v; want an error containing %q", tt.kind, tt.service, got, err, tt.err)
+		case tt.err == "" && (err != nil || got != tt.want):
+			t.Errorf("%s %q: Select = %q, %v; want %q", tt.kind, tt.service, got, err, tt.want)
+		}
+	}
+}
+
 func TestProtocolProperties(t *testing.T) {
 	for _, tt := range []struct {
 		p          Protocol

@@ -163,12 +163,41 @@ type Cluster struct {
 	// backend's certificate (as Contour does without validation). One
 	// Service port may have a cluster per protocol.
 	Protocol string
+	// TLS, when set, is the TLS Envoy originates to the endpoints and how
+	// it verifies their certificate, from the BackendTLSPolicy of the
+	// Service port (Gateway API routes); Protocol is then "tls", "h2" or
+	// "wss". One Service port may have a cluster with it and one without.
+	TLS *UpstreamTLS
 	// Endpoints are the ready addresses serving the port, ordered by address
 	// and port, without duplicates.
 	Endpoints []Endpoint
 	// ID is the cluster's index in Graph.Clusters, set by Index. A part of
 	// the graph (ForGateway) shares the graph's clusters and their IDs.
 	ID int
+}
+
+// UpstreamTLS is how Envoy connects to a backend over TLS and verifies
+// it (a BackendTLSPolicy).
+type UpstreamTLS struct {
+	// Policy names the BackendTLSPolicy, for resource names.
+	Policy types.NamespacedName
+	// SNI is the server name Envoy sends.
+	SNI string
+	// CA is the PEM bundle of the trusted CA certificates; CAFile, when
+	// set instead, is a file of them on Envoy's machine (the system's,
+	// for wellKnownCACertificates: System).
+	CA     []byte
+	CAFile string
+	// SubjectAltNames are the names of which the backend's certificate
+	// must have one; when empty it must be valid for SNI.
+	SubjectAltNames []SubjectAltName
+}
+
+// SubjectAltName is a name a backend certificate may carry: a DNS name,
+// exact or a "*." wildcard, or a URI (a SPIFFE ID, say).
+type SubjectAltName struct {
+	URI   bool
+	Value string
 }
 
 // Endpoint is one address that serves a Cluster.
