@@ -32,9 +32,9 @@ spec:
   hostnames: [www.example.com]
   rules: [{backendRef: [{name: web, port: 80}], backendRefs: [{name: web, port: 80}]}]
 ---
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: settings}
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
 ---
 apiVersion: v1
 kind: Service
@@ -73,7 +73,7 @@ func ExampleDecode() {
 	}
 	// Output:
 	// warning: manifest.yaml: document 3: HTTPRoute default/web: unknown field "spec.rules[0].backendRef"
-	// warning: manifest.yaml: document 4: skipped v1 ConfigMap: Sesame does not translate this kind
+	// warning: manifest.yaml: document 4: skipped apps/v1 Deployment: Sesame does not translate this kind
 	// warning: manifest.yaml: document 6: Service default/web is also in manifest.yaml document 5; this later one is used, as kubectl apply would leave it
 	// virtual host default/public/http/www.example.com routes to service/default/web/80
 	// status of gateway.networking.k8s.io/v1 Gateway default/public

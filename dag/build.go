@@ -7,6 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/projectsesame/sesame/dag/backendtls"
 	"github.com/projectsesame/sesame/dag/gatewayapi"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/httpproxy"
@@ -46,14 +47,25 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		a.index.IndexServices(in.Services, in.EndpointSlices)
 	}
 	now := metav1.NewTime(opts.Now)
+	// BackendTLSPolicies need the Services, and routes need the policies.
+	var policies *backendtls.Result
+	resolvePolicies := sync.OnceFunc(func() {
+		services.Wait()
+		a.index.IndexConfigMaps(in.ConfigMaps)
+		policies = backendtls.Resolve(in.BackendTLSPolicies, a.index, backendtls.Options{ControllerName: opts.controllerName(), Now: now, SystemCAFile: opts.SystemCAFile})
+		a.index.SetBackendTLS(policies.ByPort)
+	})
 	gw := gatewayapi.NewBuilder(ctx, gatewayapi.Options{ControllerName: opts.controllerName(), AllGateways: opts.AllGateways, BindPorts: opts.BindPorts, Now: now}, a.index)
 	err := gw.Build(gatewayapi.Input{
 		GatewayClasses: in.GatewayClasses, Gateways: in.Gateways,
 		HTTPRoutes: in.HTTPRoutes, GRPCRoutes: in.GRPCRoutes, TLSRoutes: in.TLSRoutes,
-	}, services.Wait)
+	}, resolvePolicies)
 	if err != nil {
 		return nil, err
 	}
+	resolvePolicies() // when no route was compiled
+	policyStatus, policyWarnings := policies.Status(a.index)
+	a.graph.Status = append(a.graph.Status, policyStatus...)
 	a.graph.Listeners = gw.Listeners
 	a.gatewayHosts = gw.Layering.Hosts
 	// The status of routes and Gateways depends on them alone, and what
@@ -83,7 +95,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		return nil, err
 	}
 	a.graph.Events = a.events.Sorted()
-	a.graph.Warnings = slices.Concat(gw.Warnings(), proxies.Warnings(), ingressWarnings, unusedWarnings(a.index))
+	a.graph.Warnings = slices.Concat(gw.Warnings(), policyWarnings, proxies.Warnings(), ingressWarnings, unusedWarnings(a.index))
 	return a.graph, nil
 }
 

@@ -22,12 +22,16 @@ type Input struct {
 	GRPCRoutes      []*gatewayv1.GRPCRoute
 	TLSRoutes       []*gatewayv1.TLSRoute
 	ReferenceGrants []*gatewayv1.ReferenceGrant
-	Services        []*corev1.Service
-	EndpointSlices  []*discoveryv1.EndpointSlice
-	Secrets         []*corev1.Secret
-	Namespaces      []*corev1.Namespace
-	HTTPProxies     []*contourv1.HTTPProxy
-	Ingresses       []*networkingv1.Ingress
+	// BackendTLSPolicies say how Envoy connects to Services over TLS, with
+	// the ConfigMaps (and Secrets) they take CA certificates from.
+	BackendTLSPolicies []*gatewayv1.BackendTLSPolicy
+	ConfigMaps         []*corev1.ConfigMap
+	Services           []*corev1.Service
+	EndpointSlices     []*discoveryv1.EndpointSlice
+	Secrets            []*corev1.Secret
+	Namespaces         []*corev1.Namespace
+	HTTPProxies        []*contourv1.HTTPProxy
+	Ingresses          []*networkingv1.Ingress
 }
 
 // Add appends obj to the slice for its kind. It returns an error for a nil
@@ -46,6 +50,10 @@ func (in *Input) Add(obj runtime.Object) error {
 		in.TLSRoutes = appendNonNil(in.TLSRoutes, o)
 	case *gatewayv1.ReferenceGrant:
 		in.ReferenceGrants = appendNonNil(in.ReferenceGrants, o)
+	case *gatewayv1.BackendTLSPolicy:
+		in.BackendTLSPolicies = appendNonNil(in.BackendTLSPolicies, o)
+	case *corev1.ConfigMap:
+		in.ConfigMaps = appendNonNil(in.ConfigMaps, o)
 	case *corev1.Service:
 		in.Services = appendNonNil(in.Services, o)
 	case *discoveryv1.EndpointSlice:

@@ -44,6 +44,10 @@ type Options struct {
 	// spec.ingressClassName, is IngressClass, and those that name no class
 	// at all. Empty means DefaultIngressClass.
 	IngressClass string
+	// SystemCAFile is the file of the system's CA certificates on Envoy's
+	// machine, which a BackendTLSPolicy's wellKnownCACertificates: System
+	// names; "" means backendtls.DefaultSystemCAFile.
+	SystemCAFile string
 }
 
 // DefaultIngressClass is the Ingress class Sesame answers to when

@@ -30,6 +30,7 @@ func unusedWarnings(index *refs.Index) []string {
 		{unused.EndpointSlices, "EndpointSlice", "EndpointSlices", "whose Service (label kubernetes.io/service-name) is not in the input"},
 		{namespaces, "Namespace", "Namespaces", "whose labels no listener's allowedRoutes selector reads (the only use Sesame has for Namespaces)"},
 		{unused.ReferenceGrants, "ReferenceGrant", "ReferenceGrants", "permitting no reference a served route or listener makes"},
+		{unused.ConfigMaps, "ConfigMap", "ConfigMaps", "no BackendTLSPolicy takes a CA certificate from (the only use Sesame has for ConfigMaps)"},
 	} {
 		if len(u.names) == 0 {
 			continue

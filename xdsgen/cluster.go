@@ -6,7 +6,6 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
-	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
 	"google.golang.org/protobuf/types/known/anypb"
 
@@ -67,7 +66,7 @@ func (cb *clusterBuilder) clusters(cs []*graph.Cluster, names clusterNames) []*c
 		cl := &clusters[i]
 		cl.Name, cl.ClusterDiscoveryType, cl.EdsClusterConfig = name, cb.eds, &eds[i]
 		cl.TypedExtensionProtocolOptions = options
-		cl.TransportSocket = upstreamTLS(c.Protocol)
+		cl.TransportSocket = upstreamTLS(c)
 		out[i] = cl
 	}
 	return out
@@ -152,23 +151,6 @@ func addClusterJobs(work *jobs, r *Resources, cs []*graph.Cluster, names cluster
 
 // clusterChunk is how many clusters, or load assignments, one job builds.
 const clusterChunk = 2048
-
-// upstreamTLS is the transport socket of a cluster of HTTPProxy services
-// with protocol tls or h2, or nil: Envoy originates TLS, offering h2 by ALPN
-// for h2, and does not verify the backend's certificate, as Contour does
-// without a validation block (which Sesame refuses rather than ignore).
-func upstreamTLS(protocol string) *corev3.TransportSocket {
-	if protocol != "tls" && protocol != "h2" {
-		return nil
-	}
-	var alpn []string
-	if protocol == "h2" {
-		alpn = []string{"h2"}
-	}
-	return xdsmsg.TLSTransportSocket(&tlsv3.UpstreamTlsContext{
-		CommonTlsContext: &tlsv3.CommonTlsContext{AlpnProtocols: alpn},
-	})
-}
 
 // loadAssignments lists the ready endpoints of each Service port, in the
 // order of clusters. A cluster with no endpoints still gets an assignment,

@@ -168,12 +168,19 @@ func writeClusterName(b *strings.Builder, c *graph.Cluster) {
 		b.WriteByte('/')
 		b.WriteString(c.Protocol)
 	}
+	if c.TLS != nil {
+		b.WriteString("/backendtlspolicy/")
+		b.WriteString(c.TLS.Policy.Name)
+	}
 }
 
 func clusterNameLen(c *graph.Cluster) int {
 	n := len("service/") + len(c.Service.Namespace) + 1 + len(c.Service.Name) + 1 + strpack.IntLen(int(c.Port))
 	if c.Protocol != "" {
 		n += 1 + len(c.Protocol)
+	}
+	if c.TLS != nil {
+		n += len("/backendtlspolicy/") + len(c.TLS.Policy.Name)
 	}
 	return n
 }

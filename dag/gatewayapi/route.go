@@ -98,11 +98,14 @@ func (b *Builder) attachToParent(g *gateway, r *routeObject, ref gatewayv1.Paren
 	} else {
 		cond.Set(string(gatewayv1.RouteConditionAccepted), true, string(gatewayv1.RouteReasonAccepted), "Route is accepted."+msg+unprogrammedNote(attachments))
 		b.countAttachments(g, r, ref, attachments)
+		for _, bt := range compiled.BackendTLS {
+			b.index.UseBackendTLS(bt, g.name())
+		}
 	}
 	if compiled.ResolvedRefs {
 		cond.Set(string(gatewayv1.RouteConditionResolvedRefs), true, string(gatewayv1.RouteReasonResolvedRefs), resolvedMessage(r.kind, compiled))
 	} else {
-		cond.Set(string(gatewayv1.RouteConditionResolvedRefs), false, compiled.RefReason, strings.Join(compiled.RefProblems, " "))
+		cond.Set(string(gatewayv1.RouteConditionResolvedRefs), false, compiled.RefReason, strings.Join(append(slices.Clip(compiled.RefProblems), compiled.TLSProblems...), " "))
 	}
 	// The spec sets PartiallyInvalid only on accepted routes, and its
 	// message must start with "Dropped Rule".
@@ -420,10 +423,17 @@ func allContain(list []string, part string) bool {
 // leaves a rule so), that their requests are answered with an error, so
 // that the condition does not read as if they had backends.
 func resolvedMessage(kind gatewayv1.Kind, compiled *rules.Compiled) string {
-	if compiled == nil || len(compiled.NoBackends) == 0 {
-		return "All references are resolved."
+	msg := "All references are resolved."
+	if compiled == nil {
+		return msg
 	}
-	return fmt.Sprintf("All references are resolved. %s %s no backend: %s requests are answered %d.",
-		strings.Join(compiled.NoBackends, ", "), quote.Plural(len(compiled.NoBackends), "names", "name"),
-		quote.Plural(len(compiled.NoBackends), "its", "their"), rules.ErrorStatus(string(kind)))
+	if len(compiled.NoBackends) > 0 {
+		msg += fmt.Sprintf(" %s %s no backend: %s requests are answered %d.",
+			strings.Join(compiled.NoBackends, ", "), quote.Plural(len(compiled.NoBackends), "names", "name"),
+			quote.Plural(len(compiled.NoBackends), "its", "their"), rules.ErrorStatus(string(kind)))
+	}
+	if len(compiled.TLSProblems) > 0 {
+		msg += " " + strings.Join(compiled.TLSProblems, " ")
+	}
+	return msg
 }

@@ -157,7 +157,7 @@ func (pb *Result) proxyCluster(namespace string, s *contourv1.Service, tcp bool)
 		p = protocol.Stream
 	default:
 		var err *protocol.Error
-		p, err = refs.SelectProtocol(name, port, svc, protocol.HTTPProxy)
+		p, err = refs.SelectProtocol(name, port, svc, protocol.HTTPProxy, false)
 		if err != nil {
 			return nil, err.Reason, err.Message
 		}

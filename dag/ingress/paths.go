@@ -167,7 +167,7 @@ func (ib *ingressBuild) ingressBackend(namespace string, be *networkingv1.Ingres
 	default:
 		return nil, "InvalidBackend", "service.port sets neither name nor number"
 	}
-	p, err := refs.SelectProtocol(name, port, svc, protocol.Ingress)
+	p, err := refs.SelectProtocol(name, port, svc, protocol.Ingress, false)
 	if err != nil {
 		return nil, err.Reason, err.Message
 	}

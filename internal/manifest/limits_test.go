@@ -233,7 +233,7 @@ func TestSplitList(t *testing.T) {
 			"annotations": map[string]any{"note": "two\nlines, [brackets] {braces} \"quotes\" - dashes: #", "items": "- not an item", "long": strings.Repeat("x", 400)}},
 			"spec": map[string]any{"ports": []any{map[string]any{"port": 80 + i}}}}
 		if i%4 == 3 {
-			item = map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c"}, "data": map[string]any{"items": "[\n"}}
+			item = map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "c", "annotations": map[string]any{"items": "[\n"}}}
 		}
 		items = append(items, item)
 	}

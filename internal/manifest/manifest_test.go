@@ -26,8 +26,8 @@ func TestDecode(t *testing.T) {
 		{"separator with a comment", "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n--- # next\napiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n",
 			[]string{"v1 Service a", "v1 Namespace b"}, nil, nil},
 		{"JSON document", `{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}`, []string{"v1 Secret s"}, nil, nil},
-		{"List", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: a}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n",
-			[]string{"v1 Service a"}, []string{"items[1]: skipped v1 ConfigMap"}, nil},
+		{"List", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: a}\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: c}\n",
+			[]string{"v1 Service a"}, []string{"items[1]: skipped apps/v1 Deployment"}, nil},
 
 		// Versions: v1beta1 Gateway API objects are read as v1.
 		{"v1beta1 HTTPRoute", "apiVersion: gateway.networking.k8s.io/v1beta1\nkind: HTTPRoute\nmetadata: {name: r}\n",

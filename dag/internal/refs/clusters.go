@@ -37,13 +37,24 @@ func ClusterProtocol(p protocol.Protocol) string {
 	return ""
 }
 
+// TLSClusterProtocol is the Cluster.Protocol of a backend a
+// BackendTLSPolicy applies to: "tls" (HTTP/1.1 over TLS), "h2" or "wss".
+func TLSClusterProtocol(p protocol.Protocol) string {
+	switch p {
+	case protocol.H2, protocol.SecureWebSocket:
+		return string(p)
+	}
+	return "tls"
+}
+
 // SelectProtocol is protocol.Select for a port of an indexed Service. The
 // backend's name appears only in error messages, so it is written only for
 // them: every backendRef of every route comes here.
-func SelectProtocol(name types.NamespacedName, port *corev1.ServicePort, svc *Service, kind protocol.Kind) (protocol.Protocol, *protocol.Error) {
+func SelectProtocol(name types.NamespacedName, port *corev1.ServicePort, svc *Service, kind protocol.Kind, tls bool) (protocol.Protocol, *protocol.Error) {
 	backend := protocol.Backend{
 		ServiceAppProtocol: ValueOr(port.AppProtocol, ""),
 		SliceAppProtocols:  sliceAppProtocols(svc, port.Name),
+		TLS:                tls,
 	}
 	p, err := protocol.Select(backend, kind)
 	if err != nil {
@@ -97,12 +108,19 @@ func FindTCPPort(svc *corev1.Service, is func(*corev1.ServicePort) bool) *corev1
 // cluster. A Service has a cluster per port and protocol in use, a handful:
 // a scan finds it.
 func (idx *Index) ClusterOf(svc *Service, port *corev1.ServicePort, protocol string) *graph.Cluster {
+	return idx.ClusterOfTLS(svc, port, protocol, nil)
+}
+
+// ClusterOfTLS is ClusterOf for a cluster whose connections use tls (nil
+// for none): a port's cluster with a BackendTLSPolicy's TLS is not its
+// cluster without.
+func (idx *Index) ClusterOfTLS(svc *Service, port *corev1.ServicePort, protocol string, tls *graph.UpstreamTLS) *graph.Cluster {
 	if idx.Shared != nil {
 		idx.Shared.Lock()
 		defer idx.Shared.Unlock()
 	}
 	for _, c := range svc.clusters {
-		if c.Port == port.Port && c.Protocol == protocol {
+		if c.Port == port.Port && c.Protocol == protocol && c.TLS == tls {
 			return c
 		}
 	}
@@ -113,7 +131,7 @@ func (idx *Index) ClusterOf(svc *Service, port *corev1.ServicePort, protocol str
 	} else {
 		c = &graph.Cluster{}
 	}
-	*c = graph.Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol}
+	*c = graph.Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol, TLS: tls}
 	svc.clusters = append(svc.clusters, c)
 	return c
 }

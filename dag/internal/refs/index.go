@@ -39,6 +39,12 @@ type Index struct {
 	// Shared, while routes compile in parallel, guards the clusters of
 	// indexed Services (see ClusterOf).
 	Shared *sync.Mutex
+	// configMaps are the ConfigMaps (IndexConfigMaps), and
+	// configMapsReferred those an object named (ConfigMap), for Unused.
+	configMaps         map[types.NamespacedName]*corev1.ConfigMap
+	configMapsReferred map[types.NamespacedName]bool
+	// tls is what BackendTLSPolicies give Service ports.
+	tls backendTLS
 }
 
 // NewIndex indexes everything but Services and their
@@ -200,6 +206,8 @@ type Unused struct {
 	Namespaces []string
 	// ReferenceGrants that permitted nothing asked for (Permitted).
 	ReferenceGrants []types.NamespacedName
+	// ConfigMaps no object named (ConfigMap).
+	ConfigMaps []types.NamespacedName
 }
 
 // Unused lists what no object referred to.
@@ -213,6 +221,11 @@ func (idx *Index) Unused() Unused {
 	for name := range idx.secrets {
 		if !idx.secretsReferred[name] {
 			u.Secrets = append(u.Secrets, name)
+		}
+	}
+	for name := range idx.configMaps {
+		if !idx.configMapsReferred[name] {
+			u.ConfigMaps = append(u.ConfigMaps, name)
 		}
 	}
 	u.EndpointSlices = slices.Clone(idx.orphans)
@@ -229,7 +242,7 @@ func (idx *Index) Unused() Unused {
 			}
 		}
 	}
-	for _, list := range [][]types.NamespacedName{u.Services, u.Secrets, u.EndpointSlices, u.ReferenceGrants} {
+	for _, list := range [][]types.NamespacedName{u.Services, u.Secrets, u.EndpointSlices, u.ReferenceGrants, u.ConfigMaps} {
 		slices.SortFunc(list, func(a, b types.NamespacedName) int {
 			return order.CompareNames(a.Namespace, a.Name, b.Namespace, b.Name)
 		})

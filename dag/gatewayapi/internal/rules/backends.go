@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -57,9 +58,14 @@ func (b *Compiler) resolveBackends(from backendOrigin, backendRefs []gatewayv1.B
 			invalidWeight += weight
 			continue
 		}
-		cluster, reason, problem := b.resolveServiceRef(from, ref)
+		cluster, reason, problem := b.resolveServiceRef(from, ref, c)
 		if reason != "" {
 			c.refProblem(reason, fmt.Sprintf("%s.backendRefs[%d]: %s", field, bi, problem))
+			invalidWeight += weight
+			continue
+		}
+		if cluster == nil { // its BackendTLSPolicy is not accepted
+			c.TLSProblems = append(c.TLSProblems, fmt.Sprintf("%s.backendRefs[%d]: %s; requests sent to this backend are answered %d.", field, bi, problem, ErrorStatus(from.kind)))
 			invalidWeight += weight
 			continue
 		}
@@ -113,8 +119,11 @@ func (c *Compiled) refProblem(reason, problem string) {
 }
 
 // resolveServiceRef finds the Cluster for a backendRef, or the reason it
-// cannot be used.
-func (b *Compiler) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRef) (*graph.Cluster, string, string) {
+// cannot be used. A backend whose BackendTLSPolicy is not accepted has a
+// problem but no reason, and no cluster: the route's reference is
+// resolved, but the backend cannot be used. The BackendTLSPolicies of the
+// port are recorded in c.
+func (b *Compiler) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendRef, c *Compiled) (*graph.Cluster, string, string) {
 	fromKind, fromNamespace := from.kind, from.namespace
 	group, kind, namespace := refs.ValueOr(ref.Group, ""), refs.ValueOr(ref.Kind, "Service"), refs.ValueOr(ref.Namespace, fromNamespace)
 	if group != "" || kind != "Service" {
@@ -139,11 +148,25 @@ func (b *Compiler) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendR
 	if port == nil {
 		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no port %d.", report.RefName(name), *ref.Port)
 	}
-	proto, perr := refs.SelectProtocol(name, port, svc, protocol.Kind(from.kind))
+	routeKind := protocol.Kind(from.kind)
+	var bt *refs.BackendTLS
+	if routeKind == protocol.HTTPRoute || routeKind == protocol.GRPCRoute {
+		bt = b.Index.BackendTLS(name, port.Name)
+	}
+	proto, perr := refs.SelectProtocol(name, port, svc, routeKind, bt != nil)
 	if perr != nil {
 		return nil, perr.Reason, perr.Message
 	}
-	return b.Index.ClusterOf(svc, port, refs.ClusterProtocol(proto)), "", ""
+	if bt == nil {
+		return b.Index.ClusterOf(svc, port, refs.ClusterProtocol(proto)), "", ""
+	}
+	if !slices.Contains(c.BackendTLS, bt) {
+		c.BackendTLS = append(c.BackendTLS, bt)
+	}
+	if bt.TLS == nil {
+		return nil, "", fmt.Sprintf("Service %s port %d cannot be used: %s", report.RefName(name), port.Port, bt.Problem)
+	}
+	return b.Index.ClusterOfTLS(svc, port, refs.TLSClusterProtocol(proto), bt.TLS), "", ""
 }
 
 // referToBackends records that a dropped rule names its n Service

@@ -338,9 +338,13 @@ func (b *Compiler) mirror(from backendOrigin, f *gatewayv1.HTTPRequestMirrorFilt
 		num, den = uint32(f.Fraction.Numerator), uint32(d)
 	}
 	ref := gatewayv1.BackendRef{BackendObjectReference: f.BackendRef}
-	cluster, reason, problem := b.resolveServiceRef(from, &ref)
+	cluster, reason, problem := b.resolveServiceRef(from, &ref, c)
 	if reason != "" {
 		c.refProblem(reason, fmt.Sprintf("%s.requestMirror.backendRef: %s The mirror is left out.", at, problem))
+		return nil, ""
+	}
+	if cluster == nil { // its BackendTLSPolicy is not accepted
+		c.TLSProblems = append(c.TLSProblems, fmt.Sprintf("%s.requestMirror.backendRef: %s; the mirror is left out.", at, problem))
 		return nil, ""
 	}
 	return &graph.Mirror{Cluster: cluster, Numerator: num, Denominator: den}, ""

@@ -11,6 +11,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/refs"
 )
 
 // Compiled is what a route's rules become: the routes that can be
@@ -35,6 +36,15 @@ type Compiled struct {
 	// error: ResolvedRefs must not read as if they had backends (a
 	// misspelled backendRefs: leaves a rule so).
 	NoBackends []string
+	// BackendTLS are the BackendTLSPolicy sets of the Service ports the
+	// route sends traffic to, each once: the route's accepted parents
+	// become the policies' ancestors (refs.Index.UseBackendTLS).
+	BackendTLS []*refs.BackendTLS
+	// TLSProblems say which backends cannot be used because the
+	// BackendTLSPolicy that applies to them is not accepted: their share
+	// is answered with an error, as the spec requires, but the route's
+	// references are resolved, so the ResolvedRefs message tells it.
+	TLSProblems []string
 }
 
 // Servable reports whether any rule is left to serve.
