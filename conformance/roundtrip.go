@@ -199,7 +199,15 @@ func (r *RoundTripper) forward(e envoy, routed envoysim.Result, req envoysim.Req
 		if pod == nil {
 			return envoysim.Try{Reset: true, Refused: true}
 		}
-		a := r.echo.answer(pod, strconv.Itoa(int(ep.Port())), upstream)
+		port := portString(ep.Port())
+		sni, err := upstreamHandshake(e.cluster(cluster), r.cluster.servesTLS(pod, port))
+		if err != nil {
+			return envoysim.Try{Reset: true, Refused: true} // the connection fails
+		}
+		a := r.echo.answer(pod, port, upstream)
+		if a.echo != nil {
+			a.echo.TLS.ServerName = sni
+		}
 		answers = append(answers, a)
 		return a.try
 	})

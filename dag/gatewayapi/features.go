@@ -18,11 +18,13 @@ import (
 // offline run cannot judge, when it is translated and covered by
 // Sesame's own request tests).
 //
-// Not yet: BackendTLSPolicy, BackendTLSPolicySANValidation,
+// Not yet: GatewayBackendClientCertificate,
 // GatewayFrontendClientCertificateValidation (and its InsecureFallback),
 // ListenerSet, GatewayInfrastructure and GatewayStaticAddresses (the
 // managed fleet's).
 var supported = []features.FeatureName{
+	features.SupportBackendTLSPolicy,
+	features.SupportBackendTLSPolicySANValidation,
 	features.SupportGateway,
 	features.SupportGatewayPort8080,
 	features.SupportGatewayHTTPListenerIsolation,
