@@ -52,7 +52,7 @@ func filterChain(l *graph.Listener, fc *graph.FilterChain) *listenerv3.FilterCha
 		if fc.RoutesHTTP() {
 			alpn = []string{"h2", "http/1.1"} // HTTP after termination
 		}
-		out.TransportSocket = xdsmsg.TLSTransportSocket(downstreamTLS(fc.Certificates, alpn, fc.MinTLSVersion, fc.MaxTLSVersion))
+		out.TransportSocket = xdsmsg.TLSTransportSocket(downstreamTLSValidating(fc.Certificates, alpn, fc.MinTLSVersion, fc.MaxTLSVersion, fc.ClientValidation))
 	}
 	if fc.RoutesHTTP() {
 		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc), usesCORS(fc.VirtualHosts))}

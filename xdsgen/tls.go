@@ -2,6 +2,7 @@ package xdsgen
 
 import (
 	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/xdsmsg"
@@ -12,6 +13,15 @@ import (
 // certificate does not rebuild the listener. Several certificates (an RSA and
 // an ECDSA one, say) are offered together; Envoy picks per client.
 func downstreamTLS(certs []*graph.Secret, alpn []string, minVersion, maxVersion string) *tlsv3.DownstreamTlsContext {
+	return downstreamTLSValidating(certs, alpn, minVersion, maxVersion, nil)
+}
+
+// downstreamTLSValidating is downstreamTLS that also asks clients for a
+// certificate and verifies it against v's CA certificates: a client must
+// present one that verifies, or, with v.Optional, Envoy accepts the
+// connection whatever the client presents (ACCEPT_UNTRUSTED), leaving
+// the decision to the backend.
+func downstreamTLSValidating(certs []*graph.Secret, alpn []string, minVersion, maxVersion string, v *graph.ClientValidation) *tlsv3.DownstreamTlsContext {
 	common := &tlsv3.CommonTlsContext{AlpnProtocols: alpn}
 	if minVersion != "" || maxVersion != "" {
 		common.TlsParams = &tlsv3.TlsParameters{
@@ -25,7 +35,16 @@ func downstreamTLS(certs []*graph.Secret, alpn []string, minVersion, maxVersion 
 			SdsConfig: xdsmsg.ADSConfigSource(),
 		})
 	}
-	return &tlsv3.DownstreamTlsContext{CommonTlsContext: common}
+	out := &tlsv3.DownstreamTlsContext{CommonTlsContext: common}
+	if v != nil {
+		validation := &tlsv3.CertificateValidationContext{TrustedCa: xdsmsg.Inline(v.CA)}
+		if v.Optional {
+			validation.TrustChainVerification = tlsv3.CertificateValidationContext_ACCEPT_UNTRUSTED
+		}
+		common.ValidationContextType = &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: validation}
+		out.RequireClientCertificate = wrapperspb.Bool(!v.Optional)
+	}
+	return out
 }
 
 // secret is the Envoy Secret of a certificate and its key.

@@ -1,8 +1,6 @@
 package backendtls
 
 import (
-	"crypto/x509"
-	"encoding/pem"
 	"fmt"
 	"net/url"
 	"slices"
@@ -199,44 +197,17 @@ func (p *policy) caBundle(index *refs.Index) []byte {
 	var bundle []byte
 	for i, ref := range p.obj.Spec.Validation.CACertificateRefs {
 		at := fmt.Sprintf("spec.validation.caCertificateRefs[%d]", i)
-		name := types.NamespacedName{Namespace: p.obj.Namespace, Name: string(ref.Name)}
-		var data []byte
-		var found bool
-		switch {
-		case ref.Group == "" && ref.Kind == "ConfigMap":
-			if cm := index.ConfigMap(name); cm != nil {
-				found = true
-				if s, ok := cm.Data["ca.crt"]; ok {
-					data = []byte(s)
-				} else {
-					data = cm.BinaryData["ca.crt"]
-				}
-			}
-		case ref.Group == "" && ref.Kind == "Secret":
-			if s := index.Secret(name); s != nil {
-				found = true
-				data = s.Data["ca.crt"]
-			}
-		default:
+		if ref.Group != "" || ref.Kind != "ConfigMap" && ref.Kind != "Secret" {
 			p.refProblem(string(gatewayv1.BackendTLSPolicyReasonInvalidKind),
 				fmt.Sprintf("%s: kind %s is not supported; CA certificates come from ConfigMaps and Secrets.", at, refs.GroupKind(string(ref.Group), string(ref.Kind))))
 			continue
 		}
-		switch {
-		case !found:
-			p.refProblem(string(gatewayv1.BackendTLSPolicyReasonInvalidCACertificateRef), fmt.Sprintf("%s: %s %s not found.", at, ref.Kind, report.RefName(name)))
-		case len(data) == 0:
-			p.refProblem(string(gatewayv1.BackendTLSPolicyReasonInvalidCACertificateRef), fmt.Sprintf("%s: %s %s has no key \"ca.crt\".", at, ref.Kind, report.RefName(name)))
-		default:
-			if problem := checkCertificates(data); problem != "" {
-				p.refProblem(string(gatewayv1.BackendTLSPolicyReasonInvalidCACertificateRef), fmt.Sprintf("%s: %s %s: \"ca.crt\" %s", at, ref.Kind, report.RefName(name), problem))
-				continue
-			}
-			bundle = append(bundle, data...)
-			if bundle[len(bundle)-1] != '\n' {
-				bundle = append(bundle, '\n')
-			}
+		data, problem := index.CACertificates(string(ref.Kind), types.NamespacedName{Namespace: p.obj.Namespace, Name: string(ref.Name)})
+		if problem != "" {
+			p.refProblem(string(gatewayv1.BackendTLSPolicyReasonInvalidCACertificateRef), at+": "+problem)
+			continue
 		}
+		bundle = append(bundle, data...)
 	}
 	return bundle
 }
@@ -246,29 +217,4 @@ func (p *policy) refProblem(reason, problem string) {
 		p.refReason = reason
 	}
 	p.refProblems = append(p.refProblems, problem)
-}
-
-// checkCertificates says what is wrong with a PEM bundle of CA
-// certificates, or "": it must hold at least one certificate, and every
-// PEM block in it must be a certificate that parses.
-func checkCertificates(data []byte) string {
-	n := 0
-	for rest := data; ; {
-		var block *pem.Block
-		block, rest = pem.Decode(rest)
-		if block == nil {
-			break
-		}
-		if block.Type != "CERTIFICATE" {
-			return fmt.Sprintf("holds a PEM block of type %q; only certificates belong there.", report.Value(block.Type))
-		}
-		if _, err := x509.ParseCertificate(block.Bytes); err != nil {
-			return fmt.Sprintf("holds a certificate that does not parse: %v.", err)
-		}
-		n++
-	}
-	if n == 0 {
-		return "holds no PEM certificate."
-	}
-	return ""
 }

@@ -101,6 +101,21 @@ type FilterChain struct {
 	// MinTLSVersion and MaxTLSVersion bound the TLS versions a terminating
 	// chain accepts: "1.2", "1.3", or "" for Envoy's default.
 	MinTLSVersion, MaxTLSVersion string
+	// ClientValidation, when set, asks clients of a terminating chain for
+	// a certificate and verifies it (a Gateway's spec.tls.frontend).
+	ClientValidation *ClientValidation
+}
+
+// ClientValidation is how a terminating chain verifies client
+// certificates.
+type ClientValidation struct {
+	// CA is the PEM bundle of the CA certificates client certificates must
+	// chain to.
+	CA []byte
+	// Optional accepts connections without a certificate, or with one that
+	// does not verify (AllowInsecureFallback); otherwise a client must
+	// present a certificate that verifies.
+	Optional bool
 }
 
 // RoutesHTTP reports whether the chain terminates TLS and routes HTTP (an

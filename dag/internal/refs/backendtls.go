@@ -1,6 +1,9 @@
 package refs
 
 import (
+	"crypto/x509"
+	"encoding/pem"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -9,6 +12,7 @@ import (
 
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/order"
+	"github.com/projectsesame/sesame/internal/report"
 )
 
 // BackendTLS is what the BackendTLSPolicies targeting one Service port
@@ -120,4 +124,73 @@ func (idx *Index) ConfigMap(name types.NamespacedName) *corev1.ConfigMap {
 func (idx *Index) Secret(name types.NamespacedName) *corev1.Secret {
 	idx.secretsReferred[name] = true
 	return idx.secrets[name]
+}
+
+// CACertificates reads the PEM bundle of CA certificates under "ca.crt" of
+// the ConfigMap or Secret (kind) named name, recording the reference. It
+// says what is wrong when the object is missing, has no "ca.crt", or holds
+// something other than certificates that parse; kind must be ConfigMap or
+// Secret.
+func (idx *Index) CACertificates(kind string, name types.NamespacedName) ([]byte, string) {
+	var data []byte
+	switch kind {
+	case "ConfigMap":
+		cm := idx.ConfigMap(name)
+		if cm == nil {
+			return nil, fmt.Sprintf("ConfigMap %s not found.", report.RefName(name))
+		}
+		if s, ok := cm.Data["ca.crt"]; ok {
+			data = []byte(s)
+		} else {
+			data = cm.BinaryData["ca.crt"]
+		}
+	case "Secret":
+		s := idx.Secret(name)
+		if s == nil {
+			return nil, fmt.Sprintf("Secret %s not found.", report.RefName(name))
+		}
+		data = s.Data["ca.crt"]
+		if len(data) == 0 {
+			if v, ok := s.StringData["ca.crt"]; ok {
+				data = []byte(v)
+			}
+		}
+	default:
+		return nil, fmt.Sprintf("kind %s holds no CA certificates.", kind)
+	}
+	if len(data) == 0 {
+		return nil, fmt.Sprintf("%s %s has no key \"ca.crt\".", kind, report.RefName(name))
+	}
+	if problem := checkCertificates(data); problem != "" {
+		return nil, fmt.Sprintf("%s %s: \"ca.crt\" %s", kind, report.RefName(name), problem)
+	}
+	if data[len(data)-1] != '\n' {
+		data = append(slices.Clip(data), '\n')
+	}
+	return data, ""
+}
+
+// checkCertificates says what is wrong with a PEM bundle of CA
+// certificates, or "": it must hold at least one certificate, and every
+// PEM block in it must be a certificate that parses.
+func checkCertificates(data []byte) string {
+	n := 0
+	for rest := data; ; {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			break
+		}
+		if block.Type != "CERTIFICATE" {
+			return fmt.Sprintf("holds a PEM block of type %q; only certificates belong there.", report.Value(block.Type))
+		}
+		if _, err := x509.ParseCertificate(block.Bytes); err != nil {
+			return fmt.Sprintf("holds a certificate that does not parse: %v.", err)
+		}
+		n++
+	}
+	if n == 0 {
+		return "holds no PEM certificate."
+	}
+	return ""
 }
