@@ -58,7 +58,7 @@ func (c *GRPCClient) SendRPC(_ *testing.T, address string, expected grpc.Expecte
 		}
 	}
 	u := url.URL{Scheme: "http", Host: address, Path: path}
-	res, err := c.rt.send(u, "", nil, envoysim.Request{Authority: authority, Method: http.MethodPost, Path: path, Headers: headers})
+	res, err := c.rt.send(u, "", nil, nil, envoysim.Request{Authority: authority, Method: http.MethodPost, Path: path, Headers: headers})
 	if err != nil {
 		return &grpc.Response{}, err
 	}

@@ -53,7 +53,7 @@ func (r *RoundTripper) CaptureRoundTrip(req roundtripper.Request) (*roundtripper
 		authority = req.URL.Host
 	}
 	sent := envoysim.Request{Authority: authority, Method: method, Path: req.URL.RequestURI(), Headers: headers}
-	res, err := r.send(req.URL, req.ServerName, req.ServerCertificate, sent)
+	res, err := r.send(req.URL, req.ServerName, req.ServerCertificate, req.GetClientCertificateHook, sent)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -86,7 +86,7 @@ type response struct {
 }
 
 // send is one request to the Gateway at u's address.
-func (r *RoundTripper) send(u url.URL, serverName string, trusted []byte, req envoysim.Request) (response, error) {
+func (r *RoundTripper) send(u url.URL, serverName string, trusted []byte, clientCert clientCertificate, req envoysim.Request) (response, error) {
 	served := r.cluster.controller.served.Load()
 	if served == nil {
 		return response{}, errRefused
@@ -118,6 +118,9 @@ func (r *RoundTripper) send(u url.URL, serverName string, trusted []byte, req en
 		return response{}, fmt.Errorf("tls handshake with %s: the listener does not speak TLS", u.Host)
 	case u.Scheme == "https":
 		if _, err := e.verify(fc, serverName, trusted); err != nil {
+			return response{}, fmt.Errorf("tls handshake with %s: %w", u.Host, err)
+		}
+		if err := e.checkClient(fc, clientCert); err != nil {
 			return response{}, fmt.Errorf("tls handshake with %s: %w", u.Host, err)
 		}
 	case terminates:

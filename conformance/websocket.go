@@ -53,7 +53,7 @@ func (d *WebSocketDialer) Dial(rawURL, protocol, origin string) (*websocket.Conn
 	if protocol != "" {
 		headers["Sec-WebSocket-Protocol"] = []string{protocol}
 	}
-	res, err := d.rt.send(httpURL, "", nil, envoysim.Request{Authority: u.Host, Method: http.MethodGet, Path: u.RequestURI(), Headers: headers})
+	res, err := d.rt.send(httpURL, "", nil, nil, envoysim.Request{Authority: u.Host, Method: http.MethodGet, Path: u.RequestURI(), Headers: headers})
 	if err != nil {
 		return nil, err
 	}

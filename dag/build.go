@@ -38,6 +38,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		index: refs.NewIndex(in.Secrets, in.Namespaces, in.ReferenceGrants),
 		graph: &graph.Graph{},
 	}
+	a.index.IndexConfigMaps(in.ConfigMaps) // Gateways read them (spec.tls.frontend)
 	// Services are indexed beside the Gateways, which do not read them, and
 	// the sorting of routes; compiling routes is the first to need them.
 	var services sync.WaitGroup
@@ -51,7 +52,6 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	var policies *backendtls.Result
 	resolvePolicies := sync.OnceFunc(func() {
 		services.Wait()
-		a.index.IndexConfigMaps(in.ConfigMaps)
 		policies = backendtls.Resolve(in.BackendTLSPolicies, a.index, backendtls.Options{ControllerName: opts.controllerName(), Now: now, SystemCAFile: opts.SystemCAFile})
 		a.index.SetBackendTLS(policies.ByPort)
 	})

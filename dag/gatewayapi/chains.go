@@ -23,11 +23,12 @@ import (
 // so a 421 virtual host per sibling hostname gives exactly that.
 func httpsFilterChain(l *listener, siblings []*listener, attached *attachRuns) *graph.FilterChain {
 	fc := &graph.FilterChain{
-		Listener:     string(l.spec.Name),
-		Protocol:     string(l.spec.Protocol),
-		ServerNames:  serverNames(l.hostname),
-		Certificates: l.certificates,
-		VirtualHosts: l.virtualHosts(attached),
+		Listener:         string(l.spec.Name),
+		Protocol:         string(l.spec.Protocol),
+		ServerNames:      serverNames(l.hostname),
+		Certificates:     l.certificates,
+		ClientValidation: l.clientValidation,
+		VirtualHosts:     l.virtualHosts(attached),
 	}
 	domains := map[string]bool{}
 	for _, vh := range fc.VirtualHosts {
@@ -81,11 +82,12 @@ func tlsRouteChains(l *listener) []*graph.FilterChain {
 			names = append(names, serverNames(h)...)
 		}
 		out = append(out, &graph.FilterChain{
-			Listener:     string(l.spec.Name),
-			Protocol:     string(l.spec.Protocol),
-			ServerNames:  names,
-			Certificates: l.certificates,
-			TCP:          route,
+			Listener:         string(l.spec.Name),
+			Protocol:         string(l.spec.Protocol),
+			ServerNames:      names,
+			Certificates:     l.certificates,
+			ClientValidation: l.clientValidation,
+			TCP:              route,
 		})
 	}
 	return out

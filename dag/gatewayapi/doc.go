@@ -88,6 +88,17 @@
 // intersect on a listener, only the older is accepted (v1), with the Sesame
 // reason Conflicted.
 //
+// Client certificates (spec.tls.frontend): an HTTPS listener takes the
+// perPort entry of its port, or else the default; its CA certificates come
+// from ConfigMaps or Secrets ("ca.crt"), across namespaces with a
+// ReferenceGrant. References that cannot be used make ResolvedRefs False
+// with the spec's reasons; when none can, the listener is refused
+// (Accepted=False, NoValidCACertificate). AllowInsecureFallback asks for a
+// certificate and lets every client through, and the Gateway's
+// InsecureFrontendValidationMode condition names the fields that set it.
+// TLS listeners (TLSRoute termination) are not "HTTPS traffic" and are not
+// given it.
+//
 // Attachment and attachedRoutes: a route attaches to the listeners its
 // parentRef selects whose allowedRoutes admit it and whose hostname meets
 // one of the route's; each listener counts it once, however many

@@ -18,10 +18,8 @@ import (
 // offline run cannot judge, when it is translated and covered by
 // Sesame's own request tests).
 //
-// Not yet: GatewayBackendClientCertificate,
-// GatewayFrontendClientCertificateValidation (and its InsecureFallback),
-// ListenerSet, GatewayInfrastructure and GatewayStaticAddresses (the
-// managed fleet's).
+// Not yet: GatewayBackendClientCertificate, ListenerSet,
+// GatewayInfrastructure and GatewayStaticAddresses (the managed fleet's).
 var supported = []features.FeatureName{
 	features.SupportBackendTLSPolicy,
 	features.SupportBackendTLSPolicySANValidation,
@@ -29,6 +27,8 @@ var supported = []features.FeatureName{
 	features.SupportGatewayPort8080,
 	features.SupportGatewayHTTPListenerIsolation,
 	features.SupportGatewayAddressEmpty,
+	features.SupportGatewayFrontendClientCertificateValidation,
+	features.SupportGatewayFrontendClientCertificateValidationInsecureFallback,
 	features.SupportGatewayHTTPSListenerDetectMisdirectedRequests,
 	features.SupportGRPCRoute,
 	features.SupportGRPCRouteNamedRouteRule,

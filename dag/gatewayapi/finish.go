@@ -13,6 +13,7 @@ import (
 	"github.com/projectsesame/sesame/dag/internal/order"
 	"github.com/projectsesame/sesame/dag/layer"
 	"github.com/projectsesame/sesame/hostmatch"
+	"github.com/projectsesame/sesame/internal/quote"
 	"github.com/projectsesame/sesame/internal/report"
 )
 
@@ -237,6 +238,11 @@ func (b *Builder) gatewayStatus(g *gateway) graph.StatusUpdate {
 	default:
 		cond.Set(string(gatewayv1.GatewayConditionAccepted), true, string(gatewayv1.GatewayReasonAccepted), "Gateway is accepted.")
 		cond.Set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Gateway is programmed.")
+	}
+	if len(g.insecureFrontend) > 0 {
+		cond.Set(string(gatewayv1.GatewayConditionInsecureFrontendValidationMode), true, string(gatewayv1.GatewayReasonConfigurationChanged),
+			fmt.Sprintf("%s %s AllowInsecureFallback: clients without a certificate, or with one that does not verify, are let through, and their backends must authorize them.",
+				strings.Join(g.insecureFrontend, ", "), quote.Plural(len(g.insecureFrontend), "sets", "set")))
 	}
 	status.Conditions = cond.List
 	return b.statusUpdate("Gateway", g.obj, status)

@@ -22,6 +22,9 @@ type gateway struct {
 	// of its certificates can be used; accepted says so.
 	ports []portGroup
 	index listenerIndex
+	// insecureFrontend are the fields of spec.tls.frontend that set
+	// AllowInsecureFallback (InsecureFrontendValidationMode).
+	insecureFrontend []string
 	// rejected are the listeners that are not accepted, which count
 	// routes all the same (countAttachments).
 	rejected []*listener
@@ -89,6 +92,7 @@ func (b *Builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 	for _, l := range g.listeners {
 		b.resolveCertificates(l, gw)
 	}
+	g.insecureFrontend = b.resolveFrontendValidation(g, gw)
 	b.checkBindPorts(g)
 	for _, pg := range g.ports {
 		markOverlappingTLS(pg.listeners)

@@ -31,9 +31,11 @@ type listener struct {
 	// usable Secrets of certificateRefs, for Terminate.
 	mode         gatewayv1.TLSModeType
 	certificates []*graph.Secret
-	kinds        []gatewayv1.RouteGroupKind
-	from         gatewayv1.FromNamespaces
-	selector     labels.Selector
+	// clientValidation verifies client certificates (spec.tls.frontend).
+	clientValidation *graph.ClientValidation
+	kinds            []gatewayv1.RouteGroupKind
+	from             gatewayv1.FromNamespaces
+	selector         labels.Selector
 	// selectsByNameOnly is set when the selector reads no label but
 	// kubernetes.io/metadata.name, which every Namespace's name gives:
 	// it is decided for namespaces the input lacks too.
@@ -197,7 +199,7 @@ func (l *listener) reject(reason, message string) {
 	if !l.valid {
 		return
 	}
-	l.valid, l.accepted = false, false
+	l.valid, l.accepted, l.unprogrammed = false, false, false
 	l.cond.Set(string(gatewayv1.ListenerConditionAccepted), false, reason, message)
 	l.cond.Set(string(gatewayv1.ListenerConditionProgrammed), false, string(gatewayv1.ListenerReasonInvalid), "Listener is not accepted: "+message)
 }
