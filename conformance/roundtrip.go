@@ -203,13 +203,13 @@ func (r *RoundTripper) forward(e envoy, routed envoysim.Result, req envoysim.Req
 			return envoysim.Try{Reset: true, Refused: true}
 		}
 		port := portString(ep.Port())
-		sni, err := upstreamHandshake(e.cluster(cluster), r.cluster.servesTLS(pod, port))
+		sni, presented, err := e.upstreamHandshake(e.cluster(cluster), r.cluster.servesTLS(pod, port))
 		if err != nil {
 			return envoysim.Try{Reset: true, Refused: true} // the connection fails
 		}
 		a := r.echo.answer(pod, port, upstream)
 		if a.echo != nil {
-			a.echo.TLS.ServerName = sni
+			a.echo.TLS.ServerName, a.echo.TLS.PeerCertificates = sni, presented
 		}
 		answers = append(answers, a)
 		return a.try

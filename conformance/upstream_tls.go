@@ -91,40 +91,57 @@ func parseChain(data []byte) []*x509.Certificate {
 // (nil for plain HTTP) with cluster's transport socket. It returns the SNI
 // sent, or why the connection fails.
 func upstreamHandshake(cluster *clusterv3.Cluster, chain []*x509.Certificate) (sni string, err error) {
+	sni, _, err = envoy{}.upstreamHandshake(cluster, chain)
+	return sni, err
+}
+
+// upstreamHandshake is the package function, also returning the
+// certificates Envoy presents as a client, each PEM-encoded as the echo
+// server reports its peer's (looked up in e's secrets).
+func (e envoy) upstreamHandshake(cluster *clusterv3.Cluster, chain []*x509.Certificate) (sni string, presented []string, err error) {
 	cfg := cluster.GetTransportSocket().GetTypedConfig()
 	switch {
 	case cfg == nil && chain == nil:
-		return "", nil
+		return "", nil, nil
 	case cfg == nil:
-		return "", fmt.Errorf("cluster %s speaks cleartext to a TLS port", cluster.GetName())
+		return "", nil, fmt.Errorf("cluster %s speaks cleartext to a TLS port", cluster.GetName())
 	case chain == nil:
-		return "", fmt.Errorf("cluster %s speaks TLS to a cleartext port", cluster.GetName())
+		return "", nil, fmt.Errorf("cluster %s speaks TLS to a cleartext port", cluster.GetName())
 	}
 	ctx := &tlsv3.UpstreamTlsContext{}
 	if err := cfg.UnmarshalTo(ctx); err != nil {
-		return "", err
+		return "", nil, err
+	}
+	for _, sds := range ctx.GetCommonTlsContext().GetTlsCertificateSdsSecretConfigs() {
+		certs, err := e.certificateChain(sds.GetName())
+		if err != nil {
+			return "", nil, err
+		}
+		for _, c := range certs {
+			presented = append(presented, string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw})))
+		}
 	}
 	v := ctx.GetCommonTlsContext().GetValidationContext()
 	if v == nil {
-		return ctx.GetSni(), nil // no verification
+		return ctx.GetSni(), presented, nil // no verification
 	}
 	roots := x509.NewCertPool()
 	if !roots.AppendCertsFromPEM(v.GetTrustedCa().GetInlineBytes()) {
 		// A file (the system's CAs) is on Envoy's machine; none of the
 		// suite's backends has a certificate a public CA signed.
-		return "", fmt.Errorf("cluster %s trusts no CA that signed the backend's certificate", cluster.GetName())
+		return "", nil, fmt.Errorf("cluster %s trusts no CA that signed the backend's certificate", cluster.GetName())
 	}
 	intermediates := x509.NewCertPool()
 	for _, c := range chain[1:] {
 		intermediates.AddCert(c)
 	}
 	if _, err := chain[0].Verify(x509.VerifyOptions{Roots: roots, Intermediates: intermediates}); err != nil {
-		return "", fmt.Errorf("cluster %s: %w", cluster.GetName(), err)
+		return "", nil, fmt.Errorf("cluster %s: %w", cluster.GetName(), err)
 	}
 	if matchers := v.GetMatchTypedSubjectAltNames(); len(matchers) > 0 && !sanMatches(chain[0], matchers) {
-		return "", fmt.Errorf("cluster %s: the backend's certificate has none of the subject alt names %v", cluster.GetName(), matchers)
+		return "", nil, fmt.Errorf("cluster %s: the backend's certificate has none of the subject alt names %v", cluster.GetName(), matchers)
 	}
-	return ctx.GetSni(), nil
+	return ctx.GetSni(), presented, nil
 }
 
 // sanMatches reports whether cert carries a subject alt name one of

@@ -171,6 +171,12 @@ func writeClusterName(b *strings.Builder, c *graph.Cluster) {
 	if c.TLS != nil {
 		b.WriteString("/backendtlspolicy/")
 		b.WriteString(c.TLS.Policy.Name)
+		if cert := c.TLS.ClientCertificate; cert != nil {
+			b.WriteString("/clientcert/")
+			b.WriteString(cert.Name.Namespace)
+			b.WriteByte('/')
+			b.WriteString(cert.Name.Name)
+		}
 	}
 }
 
@@ -181,6 +187,9 @@ func clusterNameLen(c *graph.Cluster) int {
 	}
 	if c.TLS != nil {
 		n += len("/backendtlspolicy/") + len(c.TLS.Policy.Name)
+		if cert := c.TLS.ClientCertificate; cert != nil {
+			n += len("/clientcert/") + len(cert.Name.Namespace) + 1 + len(cert.Name.Name)
+		}
 	}
 	return n
 }

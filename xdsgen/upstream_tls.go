@@ -15,7 +15,8 @@ import (
 // certificates (or the system's, from a file), and carrying one of its
 // subjectAltNames, or, when it gives none, valid for the SNI (the policy's
 // hostname, "MUST be used for authentication ... unless SubjectAltNames
-// is specified"). HTTPProxy services with protocol tls or h2 originate TLS
+// is specified"). A Gateway's backend client certificate is presented
+// over SDS, as listener certificates are. HTTPProxy services with protocol tls or h2 originate TLS
 // without verifying, as Contour does without a validation block (which
 // Sesame refuses rather than ignore). h2 offers h2 by ALPN, and the
 // HTTP/1.1 protocols http/1.1.
@@ -60,11 +61,12 @@ func upstreamTLS(c *graph.Cluster) *corev3.TransportSocket {
 			Matcher: &matcherv3.StringMatcher{MatchPattern: &matcherv3.StringMatcher_Exact{Exact: n.Value}},
 		})
 	}
-	return xdsmsg.TLSTransportSocket(&tlsv3.UpstreamTlsContext{
-		Sni: t.SNI,
-		CommonTlsContext: &tlsv3.CommonTlsContext{
-			AlpnProtocols:         alpn,
-			ValidationContextType: &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: validation},
-		},
-	})
+	common := &tlsv3.CommonTlsContext{
+		AlpnProtocols:         alpn,
+		ValidationContextType: &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: validation},
+	}
+	if cert := t.ClientCertificate; cert != nil {
+		common.TlsCertificateSdsSecretConfigs = []*tlsv3.SdsSecretConfig{{Name: SecretName(cert.Name), SdsConfig: xdsmsg.ADSConfigSource()}}
+	}
+	return xdsmsg.TLSTransportSocket(&tlsv3.UpstreamTlsContext{Sni: t.SNI, CommonTlsContext: common})
 }

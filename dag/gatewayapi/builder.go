@@ -73,6 +73,9 @@ type Builder struct {
 	// warnings says what of the input is not served and gets no status.
 	scope    scope
 	warnings []string
+	// certClusters are the clusters that present a Gateway's backend
+	// client certificate, one per cluster and certificate.
+	certClusters map[certCluster]*graph.Cluster
 }
 
 // Warnings say which objects are not served and get no status, and why:

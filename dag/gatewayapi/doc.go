@@ -99,6 +99,17 @@
 // TLS listeners (TLSRoute termination) are not "HTTPS traffic" and are not
 // given it.
 //
+// Backend client certificate (spec.tls.backend.clientCertificateRef): a
+// kubernetes.io/tls Secret (across namespaces with a ReferenceGrant) that
+// Envoy presents to the backends a BackendTLSPolicy makes TLS. Compiled
+// routes are shared by the Gateways they attach to, so a Gateway with one
+// gets copies of its routes that send to its own variant of each TLS
+// cluster (named .../clientcert/<namespace>/<name>); other Gateways keep
+// theirs. The Gateway's ResolvedRefs condition (set only when the field
+// is) says which Secret is presented, or why none can be
+// (InvalidClientCertificateRef, RefNotPermitted), and then Envoy connects
+// without one; the Gateway stays Accepted.
+//
 // Attachment and attachedRoutes: a route attaches to the listeners its
 // parentRef selects whose allowedRoutes admit it and whose hostname meets
 // one of the route's; each listener counts it once, however many

@@ -18,8 +18,8 @@ import (
 // offline run cannot judge, when it is translated and covered by
 // Sesame's own request tests).
 //
-// Not yet: GatewayBackendClientCertificate, ListenerSet,
-// GatewayInfrastructure and GatewayStaticAddresses (the managed fleet's).
+// Not yet: ListenerSet; GatewayInfrastructure and GatewayStaticAddresses
+// (the managed fleet's).
 var supported = []features.FeatureName{
 	features.SupportBackendTLSPolicy,
 	features.SupportBackendTLSPolicySANValidation,
@@ -27,6 +27,7 @@ var supported = []features.FeatureName{
 	features.SupportGatewayPort8080,
 	features.SupportGatewayHTTPListenerIsolation,
 	features.SupportGatewayAddressEmpty,
+	features.SupportGatewayBackendClientCertificate,
 	features.SupportGatewayFrontendClientCertificateValidation,
 	features.SupportGatewayFrontendClientCertificateValidationInsecureFallback,
 	features.SupportGatewayHTTPSListenerDetectMisdirectedRequests,

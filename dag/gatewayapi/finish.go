@@ -20,6 +20,7 @@ import (
 // finishGateway turns the accepted listeners of g, with the routes attached
 // to them, into graph Listeners, and writes the Gateway's status.
 func (b *Builder) finishGateway(g *gateway) {
+	copies := map[*graph.Route]*graph.Route{} // the Gateway's copies of routes (presentBackendCertificate)
 	for _, pg := range g.ports {
 		gl := &graph.Listener{
 			Gateway:  g.name(),
@@ -48,6 +49,12 @@ func (b *Builder) finishGateway(g *gateway) {
 		slices.SortFunc(gl.VirtualHosts, func(x, y *graph.VirtualHost) int {
 			return hostmatch.Compare(x.Hostname, y.Hostname)
 		})
+		if g.backendCert != nil {
+			b.presentBackendCertificate(g.backendCert, gl.VirtualHosts, copies)
+			for _, fc := range gl.FilterChains {
+				b.presentBackendCertificate(g.backendCert, fc.VirtualHosts, copies)
+			}
+		}
 		graph.SortFilterChains(gl.FilterChains)
 		if gl.Secure && len(gl.FilterChains) == 0 {
 			continue // TLS listeners without routes: Envoy needs a chain
@@ -239,6 +246,7 @@ func (b *Builder) gatewayStatus(g *gateway) graph.StatusUpdate {
 		cond.Set(string(gatewayv1.GatewayConditionAccepted), true, string(gatewayv1.GatewayReasonAccepted), "Gateway is accepted.")
 		cond.Set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Gateway is programmed.")
 	}
+	backendCertCondition(g, cond)
 	if len(g.insecureFrontend) > 0 {
 		cond.Set(string(gatewayv1.GatewayConditionInsecureFrontendValidationMode), true, string(gatewayv1.GatewayReasonConfigurationChanged),
 			fmt.Sprintf("%s %s AllowInsecureFallback: clients without a certificate, or with one that does not verify, are let through, and their backends must authorize them.",

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/report"
 	"github.com/projectsesame/sesame/listenermerge"
@@ -22,6 +23,12 @@ type gateway struct {
 	// of its certificates can be used; accepted says so.
 	ports []portGroup
 	index listenerIndex
+	// backendCert is the certificate Envoy presents to TLS backends
+	// (spec.tls.backend.clientCertificateRef); backendCertSet says the
+	// Gateway names one, and the reason and problem why it cannot be used.
+	backendCert                           *graph.Secret
+	backendCertSet                        bool
+	backendCertReason, backendCertProblem string
 	// insecureFrontend are the fields of spec.tls.frontend that set
 	// AllowInsecureFallback (InsecureFrontendValidationMode).
 	insecureFrontend []string
@@ -93,6 +100,7 @@ func (b *Builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 		b.resolveCertificates(l, gw)
 	}
 	g.insecureFrontend = b.resolveFrontendValidation(g, gw)
+	b.resolveBackendCertificate(g, gw)
 	b.checkBindPorts(g)
 	for _, pg := range g.ports {
 		markOverlappingTLS(pg.listeners)

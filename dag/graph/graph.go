@@ -206,6 +206,10 @@ type UpstreamTLS struct {
 	// SubjectAltNames are the names of which the backend's certificate
 	// must have one; when empty it must be valid for SNI.
 	SubjectAltNames []SubjectAltName
+	// ClientCertificate, when set, is the certificate Envoy presents to
+	// the backend: the Gateway's spec.tls.backend.clientCertificateRef.
+	// A cluster with it is the Gateway's own.
+	ClientCertificate *Secret
 }
 
 // SubjectAltName is a name a backend certificate may carry: a DNS name,

@@ -30,7 +30,7 @@ func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
 	}
 	part.Clusters = usedClusters(routesOf(part.Listeners), part.Listeners, 0)
 	sortClusters(part.Clusters)
-	part.Secrets = usedSecrets(part.Listeners)
+	part.Secrets = usedSecrets(part.Listeners, part.Clusters)
 	return part
 }
 
@@ -68,7 +68,7 @@ func (g *Graph) Index() {
 	for i, c := range g.Clusters {
 		c.ID = i
 	}
-	g.Secrets = usedSecrets(g.Listeners)
+	g.Secrets = usedSecrets(g.Listeners, g.Clusters)
 }
 
 // usedClusters returns the clusters that routes, and the TCP routes of
@@ -130,9 +130,9 @@ func routesOf(listeners []*Listener) iter.Seq[*Route] {
 	}
 }
 
-// usedSecrets returns the Secrets the filter chains of listeners use,
-// ordered by namespace and name.
-func usedSecrets(listeners []*Listener) []*Secret {
+// usedSecrets returns the Secrets the filter chains of listeners use, and
+// the client certificates clusters present, ordered by namespace and name.
+func usedSecrets(listeners []*Listener, clusters []*Cluster) []*Secret {
 	var out []*Secret
 	for _, l := range listeners {
 		for _, fc := range l.FilterChains {
@@ -141,6 +141,11 @@ func usedSecrets(listeners []*Listener) []*Secret {
 					out = append(out, s)
 				}
 			}
+		}
+	}
+	for _, c := range clusters {
+		if c.TLS != nil && c.TLS.ClientCertificate != nil && !slices.Contains(out, c.TLS.ClientCertificate) {
+			out = append(out, c.TLS.ClientCertificate)
 		}
 	}
 	slices.SortFunc(out, func(x, y *Secret) int {
@@ -158,5 +163,12 @@ func sortClusters(clusters []*Cluster) {
 		k.String(c.Service.Name)
 		k.Int32(c.Port)
 		k.String(c.Protocol)
+		if c.TLS != nil {
+			k.String(c.TLS.Policy.Name)
+			if cert := c.TLS.ClientCertificate; cert != nil {
+				k.String(cert.Name.Namespace)
+				k.String(cert.Name.Name)
+			}
+		}
 	}))
 }
