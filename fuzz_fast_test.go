@@ -36,8 +36,9 @@ import (
 
 // FuzzPipeline translates the objects its input chooses: a GatewayClass, a
 // Gateway of one to three listeners, one to three HTTPRoutes, GRPCRoutes or
-// TLSRoutes, an HTTPProxy, an Ingress, a Service, an EndpointSlice and a
-// certificate.
+// TLSRoutes, an HTTPProxy, an Ingress, a Service, an EndpointSlice, a
+// certificate, a CA ConfigMap, perhaps a BackendTLSPolicy and the Gateway's
+// spec.tls (client validation and backend client certificate).
 func FuzzPipeline(f *testing.F) {
 	for _, seed := range []string{"", "\x00\x01\x02\x03\x04\x05\x06\x07", "\x01\x01\x01\x02\x02\x02\x03\x03\x03\x04", "\xff\x05hello\xfe\x03/a/\x10\x20\x30\x40\x50",
 		"\x02\x00\x01\x02\x01\x00\x02\x02\x01\x03\x00\x01\x02\x03\x04\x00\x01\x02\x03\x04\x00\x01\x02\x03\x04"} {
@@ -181,7 +182,46 @@ func (f *fuzzBytes) objects(crt, key []byte) []runtime.Object {
 		objects = append(objects, f.route(meta(fmt.Sprint("r", i)), svc))
 	}
 	objects = append(objects, f.proxy(meta("proxy"), svc), f.ingress(meta("ingress"), svc))
+	// TLS to backends and from clients: a CA ConfigMap, a BackendTLSPolicy
+	// on the Service, and the Gateway's spec.tls.
+	objects = append(objects, &corev1.ConfigMap{ObjectMeta: meta("ca"), Data: map[string]string{"ca.crt": f.pick(string(crt), "garbage", "")}})
+	if f.n(2) == 1 {
+		objects = append(objects, f.backendTLSPolicy(meta("policy"), svc))
+	}
+	if f.n(2) == 1 {
+		gw.Spec.TLS = &gatewayv1.GatewayTLSConfig{
+			Backend: &gatewayv1.GatewayBackendTLS{ClientCertificateRef: &gatewayv1.SecretObjectReference{Name: gatewayv1.ObjectName(f.pick("cert", "missing"))}},
+			Frontend: &gatewayv1.FrontendTLSConfig{Default: gatewayv1.TLSConfig{Validation: &gatewayv1.FrontendTLSValidation{
+				CACertificateRefs: []gatewayv1.ObjectReference{{Kind: gatewayv1.Kind(f.pick("ConfigMap", "Secret", "Service")), Name: gatewayv1.ObjectName(f.pick("ca", "cert", "missing"))}},
+				Mode:              gatewayv1.FrontendValidationModeType(f.pick("", "AllowValidOnly", "AllowInsecureFallback", "Sometimes")),
+			}}},
+		}
+	}
 	return objects
+}
+
+// backendTLSPolicy makes a BackendTLSPolicy for the Service, or one of its
+// ports.
+func (f *fuzzBytes) backendTLSPolicy(meta metav1.ObjectMeta, svc string) runtime.Object {
+	p := &gatewayv1.BackendTLSPolicy{ObjectMeta: meta}
+	target := gatewayv1.LocalPolicyTargetReferenceWithSectionName{LocalPolicyTargetReference: gatewayv1.LocalPolicyTargetReference{Kind: gatewayv1.Kind(f.pick("Service", "Deployment")), Name: gatewayv1.ObjectName(svc)}}
+	if f.n(2) == 1 {
+		target.SectionName = ptrTo(gatewayv1.SectionName(f.pick("", "http", "other")))
+	}
+	p.Spec.TargetRefs = []gatewayv1.LocalPolicyTargetReferenceWithSectionName{target}
+	p.Spec.Validation.Hostname = gatewayv1.PreciseHostname(f.hostname())
+	switch f.n(3) {
+	case 0:
+		p.Spec.Validation.CACertificateRefs = []gatewayv1.LocalObjectReference{{Kind: gatewayv1.Kind(f.pick("ConfigMap", "Secret", "Issuer")), Name: gatewayv1.ObjectName(f.pick("ca", "cert", "missing"))}}
+	case 1:
+		p.Spec.Validation.WellKnownCACertificates = ptrTo(gatewayv1.WellKnownCACertificatesType(f.pick("System", "Other", "")))
+	}
+	if f.n(2) == 1 {
+		p.Spec.Validation.SubjectAltNames = []gatewayv1.SubjectAltName{
+			{Type: gatewayv1.SubjectAltNameType(f.pick("Hostname", "URI", "IP")), Hostname: gatewayv1.Hostname(f.hostname()), URI: gatewayv1.AbsoluteURI(f.pick("spiffe://a/b", "x", ""))},
+		}
+	}
+	return p
 }
 
 // route makes an HTTPRoute, a GRPCRoute or a TLSRoute attached to the
