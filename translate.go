@@ -52,6 +52,11 @@ type Options struct {
 	// ingress ports') binds it too, the UpstreamClusters are not served,
 	// and their status says so: give them another port.
 	UpstreamClusterPort int32
+	// SystemCAFile is the file of the system's CA certificates on Envoy's
+	// machine, for BackendTLSPolicies with wellKnownCACertificates:
+	// System; "" means /etc/ssl/certs/ca-certificates.crt (see
+	// dag.Options.SystemCAFile).
+	SystemCAFile string
 }
 
 // Result is what a translation produces.
@@ -160,6 +165,7 @@ func TranslateContext(ctx context.Context, objects []runtime.Object, opts Option
 		RootNamespaces: opts.RootNamespaces,
 		IngressPorts:   opts.IngressPorts,
 		IngressClass:   opts.IngressClass,
+		SystemCAFile:   opts.SystemCAFile,
 	})
 	if err != nil {
 		return nil, err

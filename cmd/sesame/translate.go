@@ -14,6 +14,7 @@ import (
 
 	"github.com/projectsesame/sesame"
 	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/backendtls"
 	"github.com/projectsesame/sesame/internal/manifest"
 	"github.com/projectsesame/sesame/internal/quote"
 	"github.com/projectsesame/sesame/internal/render"
@@ -106,6 +107,7 @@ type translateOptions struct {
 	httpPort     port
 	httpsPort    port
 	ingressClass string
+	systemCAFile string
 	ucPort       port
 	limits       manifest.Limits
 	gateway      string
@@ -151,6 +153,7 @@ func (o *translateOptions) addFlags(fs *pflag.FlagSet) {
 	fs.Var(&o.roots, "root-namespaces", "the `namespaces` where HTTPProxies may be roots (have spec.virtualhost),\ncomma-separated; repeatable (default: every namespace)")
 	fs.Var(&o.httpPort, "ingress-http-port", "the `port` Envoy binds for HTTPProxy and Ingress virtual hosts over HTTP (default 8080)")
 	fs.Var(&o.httpsPort, "ingress-https-port", "the `port` Envoy binds for HTTPProxy and Ingress virtual hosts over TLS (default 8443)")
+	fs.StringVar(&o.systemCAFile, "system-ca-file", backendtls.DefaultSystemCAFile, "the `file` of the system's CA certificates on Envoy's machine, which\nBackendTLSPolicies with wellKnownCACertificates: System trust")
 	fs.StringVar(&o.ingressClass, "ingress-class", dag.DefaultIngressClass, "the ingress class to act for: Ingresses and HTTPProxies whose class annotation\nor spec.ingressClassName is it, and those that name no class")
 	o.ucPort = sesame.DefaultUpstreamClusterPort
 	fs.Var(&o.ucPort, "upstreamcluster-port", "the `port` Envoy binds for UpstreamClusters, all on one listener, each chosen by\nits name as TLS server name")
@@ -202,6 +205,7 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 		RootNamespaces: o.roots,
 		IngressPorts:   dag.IngressPorts{HTTP: int32(o.httpPort), HTTPS: int32(o.httpsPort)},
 		IngressClass:   o.ingressClass,
+		SystemCAFile:   o.systemCAFile,
 		// The flag's default is sesame.DefaultUpstreamClusterPort.
 		UpstreamClusterPort: int32(o.ucPort),
 	})
