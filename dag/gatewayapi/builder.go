@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/gwtls"
 	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/order"
@@ -75,7 +76,7 @@ type Builder struct {
 	warnings []string
 	// certClusters are the clusters that present a Gateway's backend
 	// client certificate, one per cluster and certificate.
-	certClusters map[certCluster]*graph.Cluster
+	certClusters gwtls.CertClusters
 }
 
 // Warnings say which objects are not served and get no status, and why:

@@ -20,7 +20,7 @@ import (
 // finishGateway turns the accepted listeners of g, with the routes attached
 // to them, into graph Listeners, and writes the Gateway's status.
 func (b *Builder) finishGateway(g *gateway) {
-	copies := map[*graph.Route]*graph.Route{} // the Gateway's copies of routes (presentBackendCertificate)
+	copies := map[*graph.Route]*graph.Route{} // the Gateway's copies of routes (gwtls.CertClusters)
 	for _, pg := range g.ports {
 		gl := &graph.Listener{
 			Gateway:  g.name(),
@@ -50,9 +50,9 @@ func (b *Builder) finishGateway(g *gateway) {
 			return hostmatch.Compare(x.Hostname, y.Hostname)
 		})
 		if g.backendCert != nil {
-			b.presentBackendCertificate(g.backendCert, gl.VirtualHosts, copies)
+			b.certClusters.Present(g.backendCert, gl.VirtualHosts, copies)
 			for _, fc := range gl.FilterChains {
-				b.presentBackendCertificate(g.backendCert, fc.VirtualHosts, copies)
+				b.certClusters.Present(g.backendCert, fc.VirtualHosts, copies)
 			}
 		}
 		graph.SortFilterChains(gl.FilterChains)
