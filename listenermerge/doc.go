@@ -18,6 +18,18 @@
 //     accepted"; seeds: "both rejected, as there is no way to determine which
 //     one was first"). TLS settings do not make listeners distinct.
 //
+// ListenerSets (v1) add precedence: Listener.Tier is 0 for the Gateway's
+// own listeners and then one per ListenerSet, oldest first. A listener
+// conflicting with an accepted listener of an earlier tier (its protocol
+// family differs from theirs on the port, or one of them has its
+// hostname) is rejected and the earlier one stays; the listeners of one
+// tier are merged among themselves by the rules above. v1: listeners of
+// the Gateway and its ListenerSets are merged "using the following
+// precedence: 1. parent Gateway 2. ListenerSet ordered by creation time
+// ... 3. alphabetically", and the conformance suite's
+// ListenerSetProtocolConflict and ListenerSetHostnameConflict reject only
+// the later listener.
+//
 // Seeds and v1 differ in names only here: the seeds' "Admitted" condition is
 // v1's "Accepted", and the seeds' per-port ListenerStatus is v1's
 // per-listener status. The TLS, route-binding and status parts of the seeds

@@ -19,6 +19,12 @@ type Listener struct {
 	Port     int32
 	Protocol string // HTTP, HTTPS or TLS
 	Hostname string // "" when the listener has none
+	// Tier is the listener's precedence, 0 (the Gateway's own listeners)
+	// first: a listener that conflicts with an accepted listener of an
+	// earlier tier is rejected, and that one stays (ListenerSets: the
+	// parent Gateway, then each set, oldest first). Within a tier every
+	// listener of a conflict is rejected.
+	Tier int
 }
 
 // Reason says why a listener is conflicted. The values are the Gateway API v1
@@ -54,8 +60,10 @@ type Result struct {
 }
 
 // Merge groups listeners by port and rejects every listener that is not
-// distinct from the others on its port. The result depends only on the set of
-// listeners, not on their order, except that indices refer to the input.
+// distinct from the others on its port: tier by tier, each listener
+// against the accepted listeners of earlier tiers and against the others
+// of its tier. The result depends only on the set of listeners, not on
+// their order, except that indices refer to the input.
 func Merge(listeners []Listener) Result {
 	res := Result{Conflicts: make([]Reason, len(listeners))}
 	byPort := map[int32][]int{}
@@ -70,24 +78,68 @@ func Merge(listeners []Listener) Result {
 
 	for _, port := range ports {
 		members := byPort[port]
-		if mixesProtocols(listeners, members) {
-			for _, i := range members {
-				res.Conflicts[i] = ProtocolConflict
+		if slices.ContainsFunc(members, func(i int) bool { return listeners[i].Tier != listeners[members[0]].Tier }) {
+			slices.SortStableFunc(members, func(a, b int) int { return cmp.Compare(listeners[a].Tier, listeners[b].Tier) })
+		}
+		var accepted []int // of earlier tiers
+		for start := 0; start < len(members); {
+			end := start + 1
+			for end < len(members) && listeners[members[end]].Tier == listeners[members[start]].Tier {
+				end++
 			}
+			accepted = mergeTier(listeners, accepted, members[start:end], res.Conflicts)
+			start = end
+		}
+		if len(accepted) == 0 {
 			continue
 		}
-		markHostnameConflicts(listeners, members, res.Conflicts)
-		group := Group{Port: port, Secure: secure(listeners[members[0]].Protocol)}
-		for _, i := range members {
-			if res.Conflicts[i] == NoConflict {
-				group.Listeners = append(group.Listeners, i)
-			}
-		}
-		if len(group.Listeners) > 0 {
-			res.Groups = append(res.Groups, group)
-		}
+		slices.Sort(accepted)
+		res.Groups = append(res.Groups, Group{Port: port, Secure: secure(listeners[accepted[0]].Protocol), Listeners: accepted})
 	}
 	return res
+}
+
+// mergeTier decides the listeners of one tier on one port, given those of
+// earlier tiers accepted there, and returns the accepted ones of both. A
+// listener whose protocol family (HTTP, or HTTPS and TLS) differs from the
+// accepted ones', or whose hostname one of them has, is rejected; then the
+// tier's remaining listeners are merged among themselves as one Gateway's
+// are.
+func mergeTier(listeners []Listener, accepted, tier []int, conflicts []Reason) []int {
+	rest := tier // the Gateway's own listeners, the common case, meet no earlier tier
+	if len(accepted) > 0 {
+		hostnames := make(map[string]bool, len(accepted))
+		for _, i := range accepted {
+			hostnames[listeners[i].Hostname] = true
+		}
+		rest = nil
+		for _, i := range tier {
+			switch {
+			case secure(listeners[i].Protocol) != secure(listeners[accepted[0]].Protocol):
+				conflicts[i] = ProtocolConflict
+			case hostnames[listeners[i].Hostname]:
+				conflicts[i] = HostnameConflict
+			default:
+				rest = append(rest, i)
+			}
+		}
+	}
+	if len(rest) == 0 {
+		return accepted
+	}
+	if mixesProtocols(listeners, rest) {
+		for _, i := range rest {
+			conflicts[i] = ProtocolConflict
+		}
+		return accepted
+	}
+	markHostnameConflicts(listeners, rest, conflicts)
+	for _, i := range rest {
+		if conflicts[i] == NoConflict {
+			accepted = append(accepted, i)
+		}
+	}
+	return accepted
 }
 
 func secure(protocol string) bool { return protocol != HTTP }

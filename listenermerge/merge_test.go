@@ -97,6 +97,25 @@ func checkInvariants(t *testing.T, listeners []Listener, res Result) {
 	}
 }
 
+// checkPrecedence asserts that later tiers take nothing from tier 0, the
+// Gateway's own listeners: they get what they get merged alone.
+func checkPrecedence(t *testing.T, listeners []Listener, res Result) {
+	t.Helper()
+	var tier0 []Listener
+	var index []int
+	for i, l := range listeners {
+		if l.Tier == 0 {
+			tier0, index = append(tier0, l), append(index, i)
+		}
+	}
+	alone := Merge(tier0)
+	for k, i := range index {
+		if alone.Conflicts[k] != res.Conflicts[i] {
+			t.Errorf("tier 0 listener %v: %q alone, %q with later tiers", listeners[i], alone.Conflicts[k], res.Conflicts[i])
+		}
+	}
+}
+
 // FuzzMerge checks the invariants on listener sets drawn from a small
 // alphabet, so that collisions are common, and that merging does not depend
 // on input order.
@@ -118,9 +137,11 @@ func FuzzMerge(f *testing.F) {
 				Port:     ports[int(b)%len(ports)],
 				Protocol: protocols[int(b>>2)%len(protocols)],
 				Hostname: hostnames[int(b>>4)%len(hostnames)],
+				Tier:     int(b>>6) % 3,
 			}
 		}
 		res := Merge(listeners)
+		checkPrecedence(t, listeners, res)
 		checkInvariants(t, listeners, res)
 
 		perm := rand.New(rand.NewPCG(seed, seed)).Perm(len(listeners))
@@ -135,4 +156,47 @@ func FuzzMerge(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMergeTiers: the Gateway's listeners (tier 0) come first, then each
+// ListenerSet's: a later listener that conflicts with an accepted earlier
+// one is the one rejected; within a tier, all of a conflict are.
+func TestMergeTiers(t *testing.T) {
+	tl := func(name string, port int32, protocol, hostname string, tier int) Listener {
+		x := l(name, port, protocol, hostname)
+		x.Tier = tier
+		return x
+	}
+	for _, tt := range []struct {
+		name      string
+		listeners []Listener
+		want      []Reason
+	}{
+		{"a set's listener takes a hostname the Gateway has",
+			[]Listener{tl("gw", 80, HTTP, "a.com", 0), tl("set", 80, HTTP, "a.com", 1), tl("other", 80, HTTP, "b.com", 1)},
+			[]Reason{NoConflict, HostnameConflict, NoConflict}},
+		{"a set's listener mixes protocols on the Gateway's port",
+			[]Listener{tl("gw", 80, HTTP, "a.com", 0), tl("set", 80, HTTPS, "b.com", 1)},
+			[]Reason{NoConflict, ProtocolConflict}},
+		{"an older set wins over a newer one",
+			[]Listener{tl("old", 443, HTTPS, "a.com", 1), tl("new", 443, HTTPS, "a.com", 2), tl("new-tls", 443, TLS, "b.com", 2)},
+			[]Reason{NoConflict, HostnameConflict, NoConflict}},
+		{"within a set, both of a conflict",
+			[]Listener{tl("gw", 80, HTTP, "a.com", 0), tl("x", 80, HTTP, "b.com", 1), tl("y", 80, HTTP, "b.com", 1)},
+			[]Reason{NoConflict, HostnameConflict, HostnameConflict}},
+		{"a rejected Gateway listener takes nothing from the sets",
+			[]Listener{tl("gw1", 80, HTTP, "a.com", 0), tl("gw2", 80, HTTP, "a.com", 0), tl("set", 80, HTTP, "a.com", 1)},
+			[]Reason{HostnameConflict, HostnameConflict, NoConflict}},
+		{"a port the Gateway does not use",
+			[]Listener{tl("gw", 80, HTTP, "", 0), tl("set", 8443, HTTPS, "", 1)},
+			[]Reason{NoConflict, NoConflict}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := Merge(tt.listeners)
+			checkInvariants(t, tt.listeners, res)
+			if !slices.Equal(res.Conflicts, tt.want) {
+				t.Errorf("conflicts %q, want %q", res.Conflicts, tt.want)
+			}
+		})
+	}
 }
