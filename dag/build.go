@@ -59,6 +59,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	err := gw.Build(gatewayapi.Input{
 		GatewayClasses: in.GatewayClasses, Gateways: in.Gateways,
 		HTTPRoutes: in.HTTPRoutes, GRPCRoutes: in.GRPCRoutes, TLSRoutes: in.TLSRoutes,
+		ListenerSets: in.ListenerSets,
 	}, resolvePolicies)
 	if err != nil {
 		return nil, err

@@ -16,11 +16,13 @@ import (
 // objects within a slice does not matter: Build sorts what it needs to.
 // Build only reads the objects; it never changes them.
 type Input struct {
-	GatewayClasses  []*gatewayv1.GatewayClass
-	Gateways        []*gatewayv1.Gateway
-	HTTPRoutes      []*gatewayv1.HTTPRoute
-	GRPCRoutes      []*gatewayv1.GRPCRoute
-	TLSRoutes       []*gatewayv1.TLSRoute
+	GatewayClasses []*gatewayv1.GatewayClass
+	Gateways       []*gatewayv1.Gateway
+	HTTPRoutes     []*gatewayv1.HTTPRoute
+	GRPCRoutes     []*gatewayv1.GRPCRoute
+	TLSRoutes      []*gatewayv1.TLSRoute
+	// ListenerSets add listeners to the Gateways that allow them.
+	ListenerSets    []*gatewayv1.ListenerSet
 	ReferenceGrants []*gatewayv1.ReferenceGrant
 	// BackendTLSPolicies say how Envoy connects to Services over TLS, with
 	// the ConfigMaps (and Secrets) they take CA certificates from.
@@ -48,6 +50,8 @@ func (in *Input) Add(obj runtime.Object) error {
 		in.GRPCRoutes = appendNonNil(in.GRPCRoutes, o)
 	case *gatewayv1.TLSRoute:
 		in.TLSRoutes = appendNonNil(in.TLSRoutes, o)
+	case *gatewayv1.ListenerSet:
+		in.ListenerSets = appendNonNil(in.ListenerSets, o)
 	case *gatewayv1.ReferenceGrant:
 		in.ReferenceGrants = appendNonNil(in.ReferenceGrants, o)
 	case *gatewayv1.BackendTLSPolicy:

@@ -23,6 +23,7 @@ type Input struct {
 	HTTPRoutes     []*gatewayv1.HTTPRoute
 	GRPCRoutes     []*gatewayv1.GRPCRoute
 	TLSRoutes      []*gatewayv1.TLSRoute
+	ListenerSets   []*gatewayv1.ListenerSet
 }
 
 // Options are what translating the Gateway API reads of the Options.
@@ -77,6 +78,10 @@ type Builder struct {
 	// certClusters are the clusters that present a Gateway's backend
 	// client certificate, one per cluster and certificate.
 	certClusters gwtls.CertClusters
+	// sets are the ListenerSets that name a Gateway, by namespace and
+	// name, and setsOf by the Gateway they name, oldest first.
+	sets   map[types.NamespacedName]*listenerSet
+	setsOf map[types.NamespacedName][]*listenerSet
 }
 
 // Warnings say which objects are not served and get no status, and why:
@@ -98,6 +103,7 @@ func NewBuilder(ctx context.Context, opts Options, index *refs.Index) *Builder {
 func (b *Builder) Build(in Input, servicesIndexed func()) error {
 	ctx := b.ctx
 	classes := b.selectGatewayClass(in.GatewayClasses)
+	b.prepareListenerSets(in.ListenerSets)
 	for i, gw := range b.selectGateways(in.Gateways, classes) {
 		if i%checkEvery == 0 && ctx.Err() != nil {
 			servicesIndexed()
@@ -144,6 +150,7 @@ func (b *Builder) Build(in Input, servicesIndexed func()) error {
 	for _, g := range b.gateways {
 		b.finishGateway(g)
 	}
+	b.status = append(b.status, b.listenerSetStatus()...)
 	return ctx.Err()
 }
 

@@ -26,7 +26,11 @@ func (b *Builder) resolveCertificates(l *listener, gw *gatewayv1.Gateway) {
 	}
 	var problems []string
 	for i, ref := range l.spec.TLS.CertificateRefs {
-		secret, why, problem := gwtls.Certificate(b.index, ref, gw)
+		fromKind := "Gateway"
+		if l.set != nil {
+			fromKind = "ListenerSet"
+		}
+		secret, why, problem := gwtls.Certificate(b.index, ref, fromKind, l.namespace)
 		if problem != "" {
 			problem = fmt.Sprintf("tls.certificateRefs[%d]: %s", i, problem)
 			problems = append(problems, problem)

@@ -23,7 +23,7 @@ import (
 // so a 421 virtual host per sibling hostname gives exactly that.
 func httpsFilterChain(l *listener, siblings []*listener, attached *attachRuns) *graph.FilterChain {
 	fc := &graph.FilterChain{
-		Listener:         string(l.spec.Name),
+		Listener:         l.graphName(),
 		Protocol:         string(l.spec.Protocol),
 		ServerNames:      serverNames(l.hostname),
 		Certificates:     l.certificates,
@@ -40,7 +40,7 @@ func httpsFilterChain(l *listener, siblings []*listener, attached *attachRuns) *
 			continue
 		}
 		domains[s.hostname] = true
-		misdirected = append(misdirected, &graph.VirtualHost{Listener: string(s.spec.Name), Hostname: s.hostname, Misdirected: true})
+		misdirected = append(misdirected, &graph.VirtualHost{Listener: s.graphName(), Hostname: s.hostname, Misdirected: true})
 	}
 	slices.SortFunc(misdirected, func(x, y *graph.VirtualHost) int { return hostmatch.Compare(x.Hostname, y.Hostname) })
 	fc.VirtualHosts = append(fc.VirtualHosts, misdirected...)
@@ -61,7 +61,7 @@ func tlsFilterChains(l *listener) []*graph.FilterChain {
 		}
 	}
 	return append(chains, &graph.FilterChain{
-		Listener:    string(l.spec.Name),
+		Listener:    l.graphName(),
 		Protocol:    string(l.spec.Protocol),
 		ServerNames: serverNames(l.hostname),
 		Reject:      true,
@@ -82,7 +82,7 @@ func tlsRouteChains(l *listener) []*graph.FilterChain {
 			names = append(names, serverNames(h)...)
 		}
 		out = append(out, &graph.FilterChain{
-			Listener:         string(l.spec.Name),
+			Listener:         l.graphName(),
 			Protocol:         string(l.spec.Protocol),
 			ServerNames:      names,
 			Certificates:     l.certificates,

@@ -119,11 +119,11 @@ func (c *compilation) compile(route metav1.Object) *rules.Compiled {
 	var compiled *rules.Compiled
 	switch route := route.(type) {
 	case *gatewayv1.HTTPRoute:
-		if namesServedGateway(route.Spec.ParentRefs, route.Namespace, c.gateways) {
+		if c.b.namesServedGateway(route.Spec.ParentRefs, route.Namespace, c.gateways) {
 			compiled = c.b.compiler.HTTPRoute(route)
 		}
 	case *gatewayv1.GRPCRoute:
-		if namesServedGateway(route.Spec.ParentRefs, route.Namespace, c.gateways) {
+		if c.b.namesServedGateway(route.Spec.ParentRefs, route.Namespace, c.gateways) {
 			compiled = c.b.compiler.GRPCRoute(route)
 		}
 	}
@@ -139,9 +139,9 @@ func (c *compilation) compile(route metav1.Object) *rules.Compiled {
 // namesServedGateway reports whether a parentRef names one of the served
 // Gateways, which is when a route's rules are compiled: nothing else needs
 // them.
-func namesServedGateway(refs []gatewayv1.ParentReference, namespace string, gateways map[types.NamespacedName]*gateway) bool {
+func (b *Builder) namesServedGateway(refs []gatewayv1.ParentReference, namespace string, gateways map[types.NamespacedName]*gateway) bool {
 	for _, ref := range refs {
-		if gateways[parentTarget(ref, namespace)] != nil {
+		if gateways[b.parentTarget(ref, namespace)] != nil {
 			return true
 		}
 	}

@@ -195,6 +195,9 @@ func (b *Builder) gatewayStatus(g *gateway) graph.StatusUpdate {
 	status := &gatewayv1.GatewayStatus{}
 	var accepted, rejected, unprogrammed []string
 	for _, l := range g.listeners {
+		if l.set != nil {
+			continue // in the ListenerSet's status
+		}
 		name := fmt.Sprintf("%q", report.Value(l.spec.Name))
 		switch {
 		case l.unprogrammed:
@@ -247,6 +250,10 @@ func (b *Builder) gatewayStatus(g *gateway) graph.StatusUpdate {
 		cond.Set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Gateway is programmed.")
 	}
 	backendCertCondition(g, cond)
+	if g.obj.Spec.AllowedListeners != nil || len(b.setsOf[g.name()]) > 0 {
+		n := attachedListenerSets(g)
+		status.AttachedListenerSets = &n
+	}
 	if len(g.insecureFrontend) > 0 {
 		cond.Set(string(gatewayv1.GatewayConditionInsecureFrontendValidationMode), true, string(gatewayv1.GatewayReasonConfigurationChanged),
 			fmt.Sprintf("%s %s AllowInsecureFallback: clients without a certificate, or with one that does not verify, are let through, and their backends must authorize them.",

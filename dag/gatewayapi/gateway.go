@@ -32,6 +32,8 @@ type gateway struct {
 	// insecureFrontend are the fields of spec.tls.frontend that set
 	// AllowInsecureFallback (InsecureFrontendValidationMode).
 	insecureFrontend []string
+	// sets are the ListenerSets gw allows, in precedence order.
+	sets []*listenerSet
 	// rejected are the listeners that are not accepted, which count
 	// routes all the same (countAttachments).
 	rejected []*listener
@@ -76,6 +78,7 @@ func (b *Builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 			candidateOf = append(candidateOf, l)
 		}
 	}
+	candidates, candidateOf = b.addListenerSets(g, gw, candidates, candidateOf)
 	merged := listenermerge.Merge(candidates)
 	for i, reason := range merged.Conflicts {
 		l := candidateOf[i]
@@ -96,6 +99,7 @@ func (b *Builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 		}
 		g.ports = append(g.ports, pg)
 	}
+	conflictUnsupported(g)
 	for _, l := range g.listeners {
 		b.resolveCertificates(l, gw)
 	}

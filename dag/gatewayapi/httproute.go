@@ -51,7 +51,7 @@ func (b *Builder) attachGRPCRoute(gateways map[types.NamespacedName]*gateway, ro
 // attachTLSRoute attaches a TLSRoute and records its status.
 func (b *Builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, route *gatewayv1.TLSRoute) {
 	var compiled *rules.Compiled
-	if namesServedGateway(route.Spec.ParentRefs, route.Namespace, gateways) {
+	if b.namesServedGateway(route.Spec.ParentRefs, route.Namespace, gateways) {
 		compiled = b.compiler.TLSRoute(route)
 	}
 	b.attachAndReport(gateways, &routeObject{
@@ -69,7 +69,7 @@ func (b *Builder) attachTLSRoute(gateways map[types.NamespacedName]*gateway, rou
 func (b *Builder) attachAndReport(gateways map[types.NamespacedName]*gateway, r *routeObject, wrap func(gatewayv1.RouteStatus) any) {
 	status, ok := b.attachRoute(gateways, r)
 	if !ok {
-		b.warnings = append(b.warnings, b.scope.routeWarning(r))
+		b.warnings = append(b.warnings, b.scope.routeWarning(r, b.parentTarget))
 		return
 	}
 	b.routeStatus = append(b.routeStatus, pendingRouteStatus{obj: r, status: status, wrap: wrap})

@@ -20,9 +20,12 @@ import (
 // found out about it.
 type listener struct {
 	spec      *gatewayv1.Listener
-	namespace string // the Gateway's
-	hostname  string
-	cond      *report.Conditions
+	namespace string // the Gateway's, or the ListenerSet's
+	// set is the ListenerSet the listener comes from; nil for the
+	// Gateway's own.
+	set      *listenerSet
+	hostname string
+	cond     *report.Conditions
 	// valid is false when the listener itself is invalid or unsupported;
 	// accepted is false, in addition, when it conflicts with another or has
 	// no usable certificate.
@@ -80,11 +83,11 @@ var routeKinds = map[gatewayv1.ProtocolType][]gatewayv1.Kind{
 
 // validateListener checks what Sesame can serve of one listener on its own,
 // before merging.
-func (b *Builder) validateListener(spec *gatewayv1.Listener, gw *gatewayv1.Gateway) *listener {
+func (b *Builder) validateListener(spec *gatewayv1.Listener, owner metav1.Object) *listener {
 	l := &listener{
 		spec:      spec,
-		namespace: gw.Namespace,
-		cond:      b.conditions(gw),
+		namespace: owner.GetNamespace(),
+		cond:      b.conditions(owner),
 		valid:     true,
 		hosts:     map[string][][]*rules.Route{},
 		tlsRoutes: map[string]*graph.TCPRoute{},

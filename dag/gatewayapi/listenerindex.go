@@ -29,6 +29,7 @@ import (
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/dag/internal/refs"
 	"github.com/projectsesame/sesame/hostmatch"
 )
 
@@ -63,15 +64,33 @@ func (g *gateway) selectedBy(ref gatewayv1.ParentReference) []*listener {
 	case ref.SectionName != nil:
 		return filter(g.index.byName[*ref.SectionName], func(l *listener) bool { return selects(ref, l) })
 	case ref.Port != nil:
-		return g.index.byPort[*ref.Port]
+		if len(g.sets) == 0 {
+			return g.index.byPort[*ref.Port]
+		}
+		return filter(g.index.byPort[*ref.Port], func(l *listener) bool { return ownedBy(ref, l) })
 	}
-	return g.listeners
+	if len(g.sets) == 0 {
+		return g.listeners
+	}
+	return filter(g.listeners, func(l *listener) bool { return ownedBy(ref, l) })
 }
 
-// selects reports whether ref selects l by sectionName and port.
+// selects reports whether ref selects l by its parent (the Gateway, or a
+// ListenerSet), sectionName and port.
 func selects(ref gatewayv1.ParentReference, l *listener) bool {
 	return (ref.SectionName == nil || l.spec.Name == *ref.SectionName) &&
-		(ref.Port == nil || l.spec.Port == *ref.Port)
+		(ref.Port == nil || l.spec.Port == *ref.Port) && ownedBy(ref, l)
+}
+
+// ownedBy reports whether l belongs to what ref names: a Gateway's own
+// listeners to a Gateway parentRef, a ListenerSet's to one naming it
+// (whose namespace attachRoute has filled in). A Gateway parentRef does
+// not select its ListenerSets' listeners.
+func ownedBy(ref gatewayv1.ParentReference, l *listener) bool {
+	if refs.ValueOr(ref.Kind, "Gateway") != "ListenerSet" {
+		return l.set == nil
+	}
+	return l.set != nil && l.set.key.Name == string(ref.Name) && l.set.key.Namespace == refs.ValueOr(ref.Namespace, "")
 }
 
 // meeting is a listener a route may attach to, with the route hostnames

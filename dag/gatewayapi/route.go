@@ -47,9 +47,11 @@ func (r *routeObject) key() types.NamespacedName {
 func (b *Builder) attachRoute(gateways map[types.NamespacedName]*gateway, r *routeObject) (status gatewayv1.RouteStatus, ok bool) {
 	var parents []gatewayv1.RouteParentStatus
 	for _, ref := range r.spec.ParentRefs {
-		target := parentTarget(ref, r.meta.GetNamespace())
+		target := b.parentTarget(ref, r.meta.GetNamespace())
 		var cond *report.Conditions
 		switch g := gateways[target]; {
+		case g != nil && refs.ValueOr(ref.Kind, "Gateway") == "ListenerSet":
+			cond = b.attachToListenerSet(g, r, ref)
 		case g != nil:
 			cond = b.attachToParent(g, r, ref, r.rules)
 		case b.unserved[target] != "":
@@ -309,13 +311,22 @@ func (r *routeObject) carriedBy(l *listener) bool {
 	return slices.Contains(r.protocols, l.spec.Protocol)
 }
 
-// parentTarget is the Gateway a parentRef names, or the zero name when it
-// names something else.
-func parentTarget(ref gatewayv1.ParentReference, routeNamespace string) types.NamespacedName {
-	if refs.ValueOr(ref.Group, gatewayv1.GroupName) != gatewayv1.GroupName || refs.ValueOr(ref.Kind, "Gateway") != "Gateway" {
+// parentTarget is the Gateway a parentRef names, directly or through a
+// ListenerSet, or the zero name when it names something else.
+func (b *Builder) parentTarget(ref gatewayv1.ParentReference, routeNamespace string) types.NamespacedName {
+	if refs.ValueOr(ref.Group, gatewayv1.GroupName) != gatewayv1.GroupName {
 		return types.NamespacedName{}
 	}
-	return types.NamespacedName{Namespace: refs.ValueOr(ref.Namespace, routeNamespace), Name: string(ref.Name)}
+	name := types.NamespacedName{Namespace: refs.ValueOr(ref.Namespace, routeNamespace), Name: string(ref.Name)}
+	switch refs.ValueOr(ref.Kind, "Gateway") {
+	case "Gateway":
+		return name
+	case "ListenerSet":
+		if s := b.sets[name]; s != nil {
+			return s.parent
+		}
+	}
+	return types.NamespacedName{}
 }
 
 // foreignParents returns the parent statuses other controllers wrote, which a

@@ -73,11 +73,13 @@ func (s *scope) classWarnings(controller string) []string {
 }
 
 // routeWarning says why a route names no Gateway this translation serves.
-func (s *scope) routeWarning(r *routeObject) string {
+func (s *scope) routeWarning(r *routeObject, parentTarget func(gatewayv1.ParentReference, string) types.NamespacedName) string {
 	var why []string
 	for _, ref := range r.spec.ParentRefs {
 		target := parentTarget(ref, r.meta.GetNamespace())
 		switch reason, ok := s.ignored[target]; {
+		case target == types.NamespacedName{} && refs.ValueOr(ref.Group, gatewayv1.GroupName) == gatewayv1.GroupName && refs.ValueOr(ref.Kind, "Gateway") == "ListenerSet":
+			why = append(why, fmt.Sprintf("parent ListenerSet %s/%s is not in the input, or names no Gateway", refs.ValueOr(ref.Namespace, r.meta.GetNamespace()), ref.Name))
 		case target == types.NamespacedName{}:
 			why = append(why, fmt.Sprintf("parent %s %s is not a Gateway", refs.GroupKind(refs.ValueOr(ref.Group, gatewayv1.GroupName), refs.ValueOr(ref.Kind, "Gateway")), ref.Name))
 		case ok:

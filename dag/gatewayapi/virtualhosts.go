@@ -179,7 +179,7 @@ func (l *listener) fanOut(hostnames []string, groups [][]*rules.Route, routes, m
 		routeMark, matchMark := make([]int32, routes), make([]int32, matches)
 		for i := from; i < to; i++ {
 			vh := &vhosts[i]
-			vh.Listener, vh.Hostname = string(l.spec.Name), hostnames[i]
+			vh.Listener, vh.Hostname = l.graphName(), hostnames[i]
 			place, mark, n := all[start[i]:start[i+1]], int32(i+1), 0
 			// A route whose match a more specific hostname's route already
 			// has can never be reached here, as the first match wins:

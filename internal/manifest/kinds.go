@@ -41,6 +41,7 @@ var kinds = map[schema.GroupVersionKind]func() runtime.Object{
 	v1beta1.WithKind("ReferenceGrant"):                        func() runtime.Object { return new(gatewayv1.ReferenceGrant) },
 	contourv1.GroupVersion.WithKind(contourv1.HTTPProxyKind):  func() runtime.Object { return new(contourv1.HTTPProxy) },
 	contourv1alpha1.WithKind(contourv1.HTTPProxyKind):         func() runtime.Object { return new(contourv1.HTTPProxy) },
+	gatewayv1.SchemeGroupVersion.WithKind("ListenerSet"):      func() runtime.Object { return new(gatewayv1.ListenerSet) },
 	gatewayv1.SchemeGroupVersion.WithKind("BackendTLSPolicy"): func() runtime.Object { return new(gatewayv1.BackendTLSPolicy) },
 	v1alpha3.WithKind("BackendTLSPolicy"):                     func() runtime.Object { return new(gatewayv1.BackendTLSPolicy) },
 	corev1.SchemeGroupVersion.WithKind("ConfigMap"):           func() runtime.Object { return new(corev1.ConfigMap) },
