@@ -1,81 +1,13 @@
 package gatewayapi
 
 import (
-	"slices"
-	"strings"
-
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
-	"sigs.k8s.io/gateway-api/pkg/features"
+
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/supported"
 )
 
-// supported are the Gateway API features Sesame implements, by their
-// sigs.k8s.io/gateway-api/pkg/features names: the one table from which
-// every accepted GatewayClass's status.supportedFeatures is made. The
-// conformance module (../../conformance) runs the upstream suite with
-// exactly these features, read back from that status, and fails when a
-// test of one of them fails; a feature joins the table when its tests
-// pass there (or, for the mirror and WebSocket features, whose tests the
-// offline run cannot judge, when it is translated and covered by
-// Sesame's own request tests).
-//
-// Not yet: ListenerSet; GatewayInfrastructure and GatewayStaticAddresses
-// (the managed fleet's).
-var supported = []features.FeatureName{
-	features.SupportBackendTLSPolicy,
-	features.SupportBackendTLSPolicySANValidation,
-	features.SupportGateway,
-	features.SupportGatewayPort8080,
-	features.SupportGatewayHTTPListenerIsolation,
-	features.SupportGatewayAddressEmpty,
-	features.SupportGatewayBackendClientCertificate,
-	features.SupportGatewayFrontendClientCertificateValidation,
-	features.SupportGatewayFrontendClientCertificateValidationInsecureFallback,
-	features.SupportGatewayHTTPSListenerDetectMisdirectedRequests,
-	features.SupportGRPCRoute,
-	features.SupportGRPCRouteNamedRouteRule,
-	features.SupportHTTPRoute,
-	features.SupportHTTPRouteDestinationPortMatching,
-	features.SupportHTTPRouteBackendRequestHeaderModification,
-	features.SupportHTTPRouteQueryParamMatching,
-	features.SupportHTTPRouteMethodMatching,
-	features.SupportHTTPRouteResponseHeaderModification,
-	features.SupportHTTPRoutePortRedirect,
-	features.SupportHTTPRouteSchemeRedirect,
-	features.SupportHTTPRoutePathRedirect,
-	features.SupportHTTPRouteHostRewrite,
-	features.SupportHTTPRoutePathRewrite,
-	features.SupportHTTPRouteRequestMirror,
-	features.SupportHTTPRouteRequestMultipleMirrors,
-	features.SupportHTTPRouteRequestPercentageMirror,
-	features.SupportHTTPRouteParentRefPort,
-	features.SupportHTTPRouteBackendProtocolH2C,
-	features.SupportHTTPRouteBackendProtocolWebSocket,
-	features.SupportHTTPRouteNamedRouteRule,
-	features.SupportHTTPRouteCORS,
-	features.SupportHTTPRouteRequestTimeout,
-	features.SupportHTTPRouteBackendTimeout,
-	features.SupportHTTPRouteRetry,
-	features.SupportHTTPRouteRetryBackendTimeout,
-	features.SupportHTTPRouteRetryConnectionError,
-	features.SupportHTTPRoute303RedirectStatusCode,
-	features.SupportHTTPRoute307RedirectStatusCode,
-	features.SupportHTTPRoute308RedirectStatusCode,
-	features.SupportReferenceGrant,
-	features.SupportTLSRoute,
-	features.SupportTLSRouteModeTerminate,
-	features.SupportTLSRouteModeMixed,
-}
-
-// SupportedFeatures returns the features Sesame implements as a
-// GatewayClass's status.supportedFeatures: sorted by name, a new slice on
-// every call.
-func SupportedFeatures() []gatewayv1.SupportedFeature {
-	out := make([]gatewayv1.SupportedFeature, len(supported))
-	for i, f := range supported {
-		out[i] = gatewayv1.SupportedFeature{Name: gatewayv1.FeatureName(f)}
-	}
-	slices.SortFunc(out, func(a, b gatewayv1.SupportedFeature) int {
-		return strings.Compare(string(a.Name), string(b.Name))
-	})
-	return out
-}
+// SupportedFeatures returns the Gateway API features Sesame implements, as
+// a GatewayClass's status.supportedFeatures: sorted by name, a new slice
+// on every call. The table is package supported's; the conformance module
+// runs the upstream suite with exactly these features.
+func SupportedFeatures() []gatewayv1.SupportedFeature { return supported.List() }

@@ -87,8 +87,14 @@ func (b *Builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 			continue
 		}
 		msg := conflictMessage(l, candidateOf, reason)
+		if l.set != nil {
+			msg = setConflictMessage(l, candidateOf, reason, g.tier)
+		}
 		l.cond.Set(string(gatewayv1.ListenerConditionConflicted), true, string(reason), msg)
 		l.reject(string(reason), msg)
+		if l.set != nil { // the suite's ListenerSet tests read the reason here too
+			l.cond.Set(string(gatewayv1.ListenerConditionProgrammed), false, string(reason), msg)
+		}
 	}
 	for _, group := range merged.Groups {
 		pg := portGroup{port: group.Port, secure: group.Secure}

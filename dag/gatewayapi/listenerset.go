@@ -3,6 +3,7 @@ package gatewayapi
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -179,7 +180,7 @@ func (b *Builder) listenerSetStatus() []graph.StatusUpdate {
 		default:
 			accepted := 0
 			for _, l := range s.listeners {
-				if l.accepted {
+				if l.serves() {
 					accepted++
 				}
 				status.Listeners = append(status.Listeners, gatewayv1.ListenerEntryStatus{
@@ -204,7 +205,7 @@ func attachedListenerSets(g *gateway) int32 {
 	n := int32(0)
 	for _, s := range g.sets {
 		for _, l := range s.listeners {
-			if l.accepted {
+			if l.serves() {
 				n++
 				break
 			}
@@ -238,4 +239,43 @@ func (b *Builder) attachToListenerSet(g *gateway, r *routeObject, ref gatewayv1.
 		return cond
 	}
 	return b.attachToParent(g, r, ref, r.rules)
+}
+
+// tier is l's precedence: 0 for the Gateway's own listeners, then one per
+// allowed ListenerSet, oldest first.
+func (g *gateway) tier(l *listener) int {
+	if l.set == nil {
+		return 0
+	}
+	return slices.Index(g.sets, l.set) + 1
+}
+
+// setConflictMessage says why a ListenerSet's listener is conflicted: the
+// listeners of earlier tiers it conflicts with, which stay, or those of
+// its own set, none of which is accepted.
+func setConflictMessage(l *listener, all []*listener, reason listenermerge.Reason, tier func(*listener) int) string {
+	var first, same []string
+	for _, o := range all {
+		if o == l || o.spec.Port != l.spec.Port || reason == listenermerge.HostnameConflict && o.hostname != l.hostname {
+			continue
+		}
+		name := fmt.Sprintf("%q", report.Value(o.spec.Name))
+		if o.set != nil {
+			name += " of ListenerSet " + o.set.key.String()
+		}
+		switch t := tier(o); {
+		case t < tier(l):
+			first = append(first, name)
+		case t == tier(l):
+			same = append(same, name)
+		}
+	}
+	what := "has the same hostname as"
+	if reason == listenermerge.ProtocolConflict {
+		what = "cannot share its port, HTTP beside HTTPS or TLS, with"
+	}
+	if len(first) > 0 {
+		return fmt.Sprintf("The listener %s listener %s, which comes first (the Gateway's own listeners, then ListenerSets oldest first) and stays.", what, strings.Join(first, ", "))
+	}
+	return fmt.Sprintf("The listener %s listener %s of the same ListenerSet; none of them is accepted.", what, strings.Join(same, ", "))
 }
