@@ -188,6 +188,15 @@ func (f *fuzzBytes) objects(crt, key []byte) []runtime.Object {
 	if f.n(2) == 1 {
 		objects = append(objects, f.backendTLSPolicy(meta("policy"), svc))
 	}
+	if f.n(2) == 1 { // a ListenerSet, which the Gateway may allow
+		if f.n(2) == 1 {
+			gw.Spec.AllowedListeners = &gatewayv1.AllowedListeners{Namespaces: &gatewayv1.ListenerNamespaces{From: ptrTo(gatewayv1.FromNamespaces(f.pick("Same", "All", "None", "Selector")))}}
+		}
+		objects = append(objects, &gatewayv1.ListenerSet{ObjectMeta: meta("set"), Spec: gatewayv1.ListenerSetSpec{
+			ParentRef: gatewayv1.ParentGatewayReference{Name: gatewayv1.ObjectName(f.pick("gw", "other"))},
+			Listeners: []gatewayv1.ListenerEntry{{Name: gatewayv1.SectionName(f.pick("l0", "s0")), Port: gatewayv1.PortNumber(f.port()), Protocol: gatewayv1.ProtocolType(f.pick("HTTP", "HTTPS", "TCP")), Hostname: ptrTo(gatewayv1.Hostname(f.hostname()))}},
+		}})
+	}
 	if f.n(2) == 1 {
 		gw.Spec.TLS = &gatewayv1.GatewayTLSConfig{
 			Backend: &gatewayv1.GatewayBackendTLS{ClientCertificateRef: &gatewayv1.SecretObjectReference{Name: gatewayv1.ObjectName(f.pick("cert", "missing"))}},

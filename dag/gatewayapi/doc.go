@@ -110,6 +110,25 @@
 // (InvalidClientCertificateRef, RefNotPermitted), and then Envoy connects
 // without one; the Gateway stays Accepted.
 //
+// ListenerSets: a ListenerSet adds listeners to the Gateway its parentRef
+// names when that Gateway's spec.allowedListeners admits the set's
+// namespace (from None, the default; Same; All; Selector), and otherwise
+// gets Accepted=False, reason NotAllowed. The Gateway's own listeners and
+// the sets' are merged with precedence (package listenermerge's tiers:
+// the Gateway, then the sets oldest first, then by namespace/name): a
+// set's listener that conflicts with one that comes first is Conflicted
+// (its Programmed condition carries the conflict's reason too) and the
+// other stays; a set's listener of a protocol Sesame does not serve, on a
+// port listeners that come first use, is a ProtocolConflict. A set's
+// listeners take their namespace (allowedRoutes Same, certificateRefs,
+// ReferenceGrants from ListenerSets) from the set, and are named
+// listenerset/<namespace>/<name>/<listener> in the graph and Envoy's
+// resources, as their names need not differ from the Gateway's. Routes
+// attach to a set by a parentRef of kind ListenerSet; a parentRef to the
+// Gateway selects only its own listeners. The set's status lists its
+// listeners; it is Accepted when one of them serves (ListenersNotValid
+// otherwise), and the Gateway's attachedListenerSets counts those.
+//
 // Attachment and attachedRoutes: a route attaches to the listeners its
 // parentRef selects whose allowedRoutes admit it and whose hostname meets
 // one of the route's; each listener counts it once, however many

@@ -74,7 +74,10 @@ func (b *Builder) allowsListenerSets(gw *gatewayv1.Gateway, namespace string) (b
 	case gatewayv1.NamespacesFromSelector:
 		l := &listener{from: gatewayv1.NamespacesFromSelector, namespace: gw.Namespace, cond: b.conditions(gw), valid: true}
 		b.allowedNamespaces(l, &gatewayv1.RouteNamespaces{From: &from, Selector: selector})
-		if l.valid && b.allowsNamespace(l, namespace) {
+		if !l.valid {
+			return false, fmt.Sprintf("Gateway %s/%s's spec.allowedListeners is invalid: %s", gw.Namespace, gw.Name, l.cond.List[0].Message)
+		}
+		if b.allowsNamespace(l, namespace) {
 			return true, ""
 		}
 		return false, fmt.Sprintf("Gateway %s/%s's spec.allowedListeners.namespaces.selector does not select namespace %q.", gw.Namespace, gw.Name, report.Value(namespace))
