@@ -52,8 +52,11 @@ func corsPolicy(p *graph.CORSPolicy) *corsv3.CorsPolicy {
 		AllowCredentials:             wrapperspb.Bool(p.AllowCredentials),
 		ForwardNotMatchingPreflights: wrapperspb.Bool(false),
 	}
-	if p.MaxAgeSeconds > 0 {
+	if p.MaxAgeSeconds > 0 || p.MaxAgeSet {
 		out.MaxAge = strconv.FormatUint(uint64(p.MaxAgeSeconds), 10)
+	}
+	if p.AllowPrivateNetwork {
+		out.AllowPrivateNetworkAccess = wrapperspb.Bool(true)
 	}
 	out.AllowOriginStringMatch = make([]*matcherv3.StringMatcher, len(p.AllowOrigins))
 	parts := make([]stringParts, len(p.AllowOrigins))

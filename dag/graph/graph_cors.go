@@ -38,6 +38,12 @@ type CORSPolicy struct {
 	// included (expose_headers); "*" is sent as it is.
 	ExposeHeaders []string
 	// MaxAgeSeconds is Access-Control-Max-Age on preflight answers, how
-	// long a browser may cache them (max_age); 0 sends none.
+	// long a browser may cache them (max_age); 0 sends none, unless
+	// MaxAgeSet asks for "0" (do not cache).
 	MaxAgeSeconds uint32
+	MaxAgeSet     bool
+	// AllowPrivateNetwork answers preflights that ask for private network
+	// access with Access-Control-Allow-Private-Network: true
+	// (allow_private_network_access).
+	AllowPrivateNetwork bool
 }

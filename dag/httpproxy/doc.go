@@ -86,9 +86,12 @@
 //     untranslated protection or action, a bad policy, no services) keeps
 //     the match and answers 503, so that its requests do not fall through
 //     to a route without what it asked for.
+//   - corsPolicy (cors.go) is translated: every route of the root's virtual
+//     host, included proxies' too, gets it; one that cannot be used refuses
+//     the host (CORSError), as an untranslated protection would.
 //   - Untranslated fields: those that protect traffic (authorization,
 //     authPolicy, JWT verification, IP allow and deny lists, rate limits,
-//     CORS, client and upstream certificate validation) and the actions
+//     client and upstream certificate validation) and the actions
 //     requestRedirectPolicy and directResponsePolicy are never ignored (the
 //     route answers 503; on the virtual host the root is refused); every
 //     other one (load balancing, health checks, cookie rewrites, slow

@@ -97,6 +97,8 @@ type proxyHost struct {
 	routes []orderedRoute
 	// tcp forwards the TLS connections of a root with spec.tcpproxy.
 	tcp *graph.TCPRoute
+	// cors is the root's corsPolicy, for every route of the host.
+	cors *graph.CORSPolicy
 	// visits counts the includes followed from the root (walk).
 	visits int
 	// refused is set for a root that claims its fqdn but cannot serve it:
@@ -217,6 +219,9 @@ func compareNames(a, b types.NamespacedName) int {
 // finishHost orders a host's routes and drops those whose match an earlier
 // route already has, telling the proxy that wrote the dropped one.
 func (pb *Result) finishHost(h *proxyHost) {
+	if h.cors != nil {
+		withCORS(h, h.cors)
+	}
 	var dropped [][2]orderedRoute
 	h.routes, dropped = sortProxyRoutes(h.routes)
 	for _, d := range dropped {

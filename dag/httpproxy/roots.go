@@ -111,6 +111,12 @@ func (pb *Result) checkRoot(h *proxyHost) bool {
 		fmt.Sprintf("the fqdn %q is refused (503, TLS connections closed) rather than served without it.", h.fqdn)) {
 		ok = false
 	}
+	if cors, problem := proxyCORS(spec.VirtualHost.CORSPolicy, "spec.virtualhost.corsPolicy"); problem != "" {
+		st.addError(contourv1.ConditionTypeCORSError, "PolicyDidNotParse", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
+		ok = false
+	} else {
+		h.cors = cors
+	}
 	if len(spec.HTTPVersions) > 0 {
 		st.addWarning(contourv1.ConditionTypeSpecError, "IgnoredField", "spec.httpVersions is not translated by this version of Sesame and is ignored: Envoy offers HTTP/1.1 and HTTP/2.")
 	}

@@ -1,7 +1,7 @@
 // HTTPProxy fields Sesame decodes but does not translate.
 //
 // The rule: a field that protects traffic (authorization, JWT verification,
-// IP allow and deny lists, rate limits, CORS, client certificate
+// IP allow and deny lists, rate limits, client certificate
 // validation, upstream certificate validation) is never ignored, because
 // ignoring it would serve traffic without the protection its author asked
 // for. On a route it makes the route answer 503 at its match (rather than
@@ -37,7 +37,6 @@ func virtualHostUntranslated(vh *contourv1.VirtualHost) []untranslatedField {
 		{"ipAllowPolicy", vh.IPAllowFilterPolicy.Set(), contourv1.ConditionTypeIPFilterError},
 		{"ipDenyPolicy", vh.IPDenyFilterPolicy.Set(), contourv1.ConditionTypeIPFilterError},
 		{"rateLimitPolicy", vh.RateLimitPolicy.Set(), contourv1.ConditionTypeVirtualHostError},
-		{"corsPolicy", vh.CORSPolicy.Set(), contourv1.ConditionTypeCORSError},
 	}
 	if vh.TLS != nil {
 		out = append(out,

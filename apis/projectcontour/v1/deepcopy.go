@@ -57,7 +57,7 @@ func (v *VirtualHost) DeepCopyInto(out *VirtualHost) {
 	*out = *v
 	out.TLS = deepcopy.Ptr(v.TLS, (*TLS).DeepCopyInto)
 	out.Authorization = v.Authorization.DeepCopy()
-	out.CORSPolicy = v.CORSPolicy.DeepCopy()
+	out.CORSPolicy = deepcopy.Ptr(v.CORSPolicy, (*CORSPolicy).DeepCopyInto)
 	out.RateLimitPolicy = v.RateLimitPolicy.DeepCopy()
 	out.JWTProviders = v.JWTProviders.DeepCopy()
 	out.IPAllowFilterPolicy = v.IPAllowFilterPolicy.DeepCopy()
@@ -167,4 +167,13 @@ func (u *Untranslated) DeepCopy() *Untranslated {
 		return nil
 	}
 	return &Untranslated{raw: slices.Clone(u.raw)}
+}
+
+// DeepCopyInto copies c into out.
+func (c *CORSPolicy) DeepCopyInto(out *CORSPolicy) {
+	*out = *c
+	out.AllowOrigin = slices.Clone(c.AllowOrigin)
+	out.AllowMethods = slices.Clone(c.AllowMethods)
+	out.AllowHeaders = slices.Clone(c.AllowHeaders)
+	out.ExposeHeaders = slices.Clone(c.ExposeHeaders)
 }

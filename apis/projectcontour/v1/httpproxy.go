@@ -70,8 +70,9 @@ type VirtualHost struct {
 
 	// Authorization is external authorization; not translated.
 	Authorization *Untranslated `json:"authorization,omitempty"`
-	// CORSPolicy is a CORS policy; not translated.
-	CORSPolicy *Untranslated `json:"corsPolicy,omitempty"`
+	// CORSPolicy answers the CORS preflights of every route of the
+	// virtual host and adds CORS headers to its responses.
+	CORSPolicy *CORSPolicy `json:"corsPolicy,omitempty"`
 	// RateLimitPolicy limits the request rate; not translated.
 	RateLimitPolicy *Untranslated `json:"rateLimitPolicy,omitempty"`
 	// JWTProviders verify JSON Web Tokens; not translated.
@@ -324,3 +325,26 @@ type HeaderValue struct {
 	// Value of the header.
 	Value string `json:"value"`
 }
+
+// CORSPolicy is a virtual host's CORS policy, as Contour documents it.
+type CORSPolicy struct {
+	// AllowCredentials lets browsers send credentials.
+	AllowCredentials bool `json:"allowCredentials,omitempty"`
+	// AllowPrivateNetwork answers Access-Control-Allow-Private-Network.
+	AllowPrivateNetwork bool `json:"allowPrivateNetwork,omitempty"`
+	// AllowOrigin lists the allowed origins: "*", an exact origin
+	// (scheme://host[:port]), or a regular expression.
+	AllowOrigin []string `json:"allowOrigin"`
+	// AllowMethods lists the methods preflights may ask for ("*" for any).
+	AllowMethods []CORSHeaderValue `json:"allowMethods"`
+	// AllowHeaders lists the headers preflights may ask for ("*" for any).
+	AllowHeaders []CORSHeaderValue `json:"allowHeaders,omitempty"`
+	// ExposeHeaders lists the response headers browsers may read.
+	ExposeHeaders []CORSHeaderValue `json:"exposeHeaders,omitempty"`
+	// MaxAge is how long browsers may cache a preflight's answer, a Go
+	// duration ("10m"); "0s" asks them not to.
+	MaxAge string `json:"maxAge,omitempty"`
+}
+
+// CORSHeaderValue is a method or header name of a CORS policy.
+type CORSHeaderValue string
