@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"crypto/x509"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -160,20 +159,7 @@ func (e envoy) certificateChain(name string) ([]*x509.Certificate, error) {
 		if s.GetName() != name {
 			continue
 		}
-		data := s.GetTlsCertificate().GetCertificateChain().GetInlineBytes()
-		var chain []*x509.Certificate
-		for {
-			var block *pem.Block
-			block, data = pem.Decode(data)
-			if block == nil {
-				break
-			}
-			c, err := x509.ParseCertificate(block.Bytes)
-			if err != nil {
-				return nil, fmt.Errorf("secret %q: %w", name, err)
-			}
-			chain = append(chain, c)
-		}
+		chain := parseChain(s.GetTlsCertificate().GetCertificateChain().GetInlineBytes())
 		if len(chain) == 0 {
 			return nil, fmt.Errorf("secret %q has no certificate", name)
 		}

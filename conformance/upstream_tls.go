@@ -73,6 +73,8 @@ func (c *Cluster) mountedCertificate(pod *corev1.Pod, ctr corev1.Container, path
 	return nil
 }
 
+// parseChain parses the certificates of a PEM bundle, leaving out blocks
+// that are not certificates that parse.
 func parseChain(data []byte) []*x509.Certificate {
 	var chain []*x509.Certificate
 	for {

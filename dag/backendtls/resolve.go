@@ -197,13 +197,12 @@ func (p *policy) caBundle(index *refs.Index) []byte {
 	var bundle []byte
 	for i, ref := range p.obj.Spec.Validation.CACertificateRefs {
 		at := fmt.Sprintf("spec.validation.caCertificateRefs[%d]", i)
-		if ref.Group != "" || ref.Kind != "ConfigMap" && ref.Kind != "Secret" {
-			p.refProblem(string(gatewayv1.BackendTLSPolicyReasonInvalidKind),
-				fmt.Sprintf("%s: kind %s is not supported; CA certificates come from ConfigMaps and Secrets.", at, refs.GroupKind(string(ref.Group), string(ref.Kind))))
+		data, problem, kindProblem := index.CACertificates(string(ref.Group), string(ref.Kind), types.NamespacedName{Namespace: p.obj.Namespace, Name: string(ref.Name)})
+		switch {
+		case kindProblem:
+			p.refProblem(string(gatewayv1.BackendTLSPolicyReasonInvalidKind), at+": "+problem)
 			continue
-		}
-		data, problem := index.CACertificates(string(ref.Kind), types.NamespacedName{Namespace: p.obj.Namespace, Name: string(ref.Name)})
-		if problem != "" {
+		case problem != "":
 			p.refProblem(string(gatewayv1.BackendTLSPolicyReasonInvalidCACertificateRef), at+": "+problem)
 			continue
 		}

@@ -277,19 +277,24 @@ func (b *Builder) allowsNamespace(l *listener, namespace string) bool {
 	case gatewayv1.NamespacesFromAll:
 		return true
 	case gatewayv1.NamespacesFromSelector:
-		if l.selector == nil {
-			return false
-		}
-		ns := b.index.Namespace(namespace)
-		if ns == nil {
-			// Labels unknown: do not guess in favour of access, unless the
-			// selector reads only the name label.
-			return l.selectsByNameOnly && l.selector.Matches(namespaceLabels{name: namespace})
-		}
-		return l.selector.Matches(namespaceLabels{labels: ns.Labels, name: namespace})
+		return b.selects(l.selector, l.selectsByNameOnly, namespace)
 	default:
 		return namespace == l.namespace
 	}
+}
+
+// selects reports whether sel, a namespace selector, selects namespace.
+// A Namespace the input lacks has unknown labels: access is not guessed,
+// unless the selector reads only the name label (byNameOnly).
+func (b *Builder) selects(sel labels.Selector, byNameOnly bool, namespace string) bool {
+	if sel == nil {
+		return false
+	}
+	ns := b.index.Namespace(namespace)
+	if ns == nil {
+		return byNameOnly && sel.Matches(namespaceLabels{name: namespace})
+	}
+	return sel.Matches(namespaceLabels{labels: ns.Labels, name: namespace})
 }
 
 func containsKind(kinds []gatewayv1.RouteGroupKind, kind gatewayv1.Kind) bool {

@@ -72,12 +72,14 @@ func (b *Builder) allowsListenerSets(gw *gatewayv1.Gateway, namespace string) (b
 		}
 		return false, fmt.Sprintf("Gateway %s/%s allows ListenerSets from its own namespace only (spec.allowedListeners.namespaces.from: Same).", gw.Namespace, gw.Name)
 	case gatewayv1.NamespacesFromSelector:
-		l := &listener{from: gatewayv1.NamespacesFromSelector, namespace: gw.Namespace, cond: b.conditions(gw), valid: true}
-		b.allowedNamespaces(l, &gatewayv1.RouteNamespaces{From: &from, Selector: selector})
-		if !l.valid {
-			return false, fmt.Sprintf("Gateway %s/%s's spec.allowedListeners is invalid: %s", gw.Namespace, gw.Name, l.cond.List[0].Message)
+		if selector == nil {
+			return false, fmt.Sprintf("Gateway %s/%s's spec.allowedListeners.namespaces.from is Selector but no selector is given.", gw.Namespace, gw.Name)
 		}
-		if b.allowsNamespace(l, namespace) {
+		sel, err := metav1.LabelSelectorAsSelector(selector)
+		if err != nil {
+			return false, fmt.Sprintf("Gateway %s/%s's spec.allowedListeners.namespaces.selector: %v.", gw.Namespace, gw.Name, err)
+		}
+		if b.selects(sel, selectsByNameOnly(sel), namespace) {
 			return true, ""
 		}
 		return false, fmt.Sprintf("Gateway %s/%s's spec.allowedListeners.namespaces.selector does not select namespace %q.", gw.Namespace, gw.Name, report.Value(namespace))
@@ -135,7 +137,7 @@ func conflictUnsupported(g *gateway) {
 		if l.set == nil || l.valid || !used[l.spec.Port] {
 			continue
 		}
-		if c := l.cond.List; len(c) > 0 && c[0].Reason != string(gatewayv1.ListenerReasonUnsupportedProtocol) {
+		if c := report.FindCondition(l.cond.List, string(gatewayv1.ListenerConditionAccepted)); c == nil || c.Reason != string(gatewayv1.ListenerReasonUnsupportedProtocol) {
 			continue
 		}
 		msg := fmt.Sprintf("Port %d is taken by listeners of other protocols that come first.", l.spec.Port)
@@ -181,16 +183,12 @@ func (b *Builder) listenerSetStatus() []graph.StatusUpdate {
 		case !s.allowed:
 			notProgrammed(string(gatewayv1.ListenerSetReasonNotAllowed), s.why)
 		default:
-			accepted := 0
 			for _, l := range s.listeners {
-				if l.serves() {
-					accepted++
-				}
 				status.Listeners = append(status.Listeners, gatewayv1.ListenerEntryStatus{
 					Name: l.spec.Name, SupportedKinds: nonNilKinds(l.kinds), AttachedRoutes: l.attachedRoutes, Conditions: l.cond.List,
 				})
 			}
-			if accepted == 0 {
+			if !s.accepted() {
 				notProgrammed(string(gatewayv1.ListenerSetReasonListenersNotValid), "No listener of the ListenerSet is accepted; see the listener status.")
 				break
 			}
@@ -203,15 +201,16 @@ func (b *Builder) listenerSetStatus() []graph.StatusUpdate {
 	return out
 }
 
+// accepted reports whether the set is accepted: one of its listeners
+// serves.
+func (s *listenerSet) accepted() bool { return slices.ContainsFunc(s.listeners, (*listener).serves) }
+
 // attachedListenerSets counts g's ListenerSets that are accepted.
 func attachedListenerSets(g *gateway) int32 {
 	n := int32(0)
 	for _, s := range g.sets {
-		for _, l := range s.listeners {
-			if l.serves() {
-				n++
-				break
-			}
+		if s.accepted() {
+			n++
 		}
 	}
 	return n

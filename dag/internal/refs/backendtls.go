@@ -119,78 +119,63 @@ func (idx *Index) ConfigMap(name types.NamespacedName) *corev1.ConfigMap {
 	return idx.configMaps[name]
 }
 
-// Secret returns the named Secret, or nil, and records that an object
-// names it (for Unused). Secrets are named one goroutine at a time.
-func (idx *Index) Secret(name types.NamespacedName) *corev1.Secret {
-	idx.secretsReferred[name] = true
-	return idx.secrets[name]
-}
-
 // CACertificates reads the PEM bundle of CA certificates under "ca.crt" of
-// the ConfigMap or Secret (kind) named name, recording the reference. It
-// says what is wrong when the object is missing, has no "ca.crt", or holds
-// something other than certificates that parse; kind must be ConfigMap or
-// Secret.
-func (idx *Index) CACertificates(kind string, name types.NamespacedName) ([]byte, string) {
-	var data []byte
-	switch kind {
-	case "ConfigMap":
+// the ConfigMap or Secret (group "", kind) named name, recording the
+// reference. It says what is wrong when the kind is another (kindProblem,
+// for which each API has its own reason), or the object is missing, has no
+// "ca.crt", or holds something other than certificates that parse.
+func (idx *Index) CACertificates(group, kind string, name types.NamespacedName) (data []byte, problem string, kindProblem bool) {
+	switch {
+	case group == "" && kind == "ConfigMap":
 		cm := idx.ConfigMap(name)
 		if cm == nil {
-			return nil, fmt.Sprintf("ConfigMap %s not found.", report.RefName(name))
+			return nil, fmt.Sprintf("ConfigMap %s not found.", report.RefName(name)), false
 		}
-		if s, ok := cm.Data["ca.crt"]; ok {
-			data = []byte(s)
+		if v, ok := cm.Data["ca.crt"]; ok {
+			data = []byte(v)
 		} else {
 			data = cm.BinaryData["ca.crt"]
 		}
-	case "Secret":
-		s := idx.Secret(name)
+	case group == "" && kind == "Secret":
+		idx.ReferToSecret(name)
+		s := idx.secrets[name]
 		if s == nil {
-			return nil, fmt.Sprintf("Secret %s not found.", report.RefName(name))
+			return nil, fmt.Sprintf("Secret %s not found.", report.RefName(name)), false
 		}
-		data = s.Data["ca.crt"]
-		if len(data) == 0 {
-			if v, ok := s.StringData["ca.crt"]; ok {
-				data = []byte(v)
-			}
-		}
+		data = secretValue(s, "ca.crt")
 	default:
-		return nil, fmt.Sprintf("kind %s holds no CA certificates.", kind)
+		return nil, fmt.Sprintf("kind %s is not supported; CA certificates come from ConfigMaps and Secrets.", GroupKind(group, kind)), true
 	}
 	if len(data) == 0 {
-		return nil, fmt.Sprintf("%s %s has no key \"ca.crt\".", kind, report.RefName(name))
+		return nil, fmt.Sprintf("%s %s has no key \"ca.crt\".", kind, report.RefName(name)), false
 	}
 	if problem := checkCertificates(data); problem != "" {
-		return nil, fmt.Sprintf("%s %s: \"ca.crt\" %s", kind, report.RefName(name), problem)
+		return nil, fmt.Sprintf("%s %s: \"ca.crt\" %s", kind, report.RefName(name), problem), false
 	}
 	if data[len(data)-1] != '\n' {
 		data = append(slices.Clip(data), '\n')
 	}
-	return data, ""
+	return data, "", false
 }
 
 // checkCertificates says what is wrong with a PEM bundle of CA
-// certificates, or "": it must hold at least one certificate, and every
-// PEM block in it must be a certificate that parses.
+// certificates, or "": every PEM block in it must be a certificate
+// (certificateChain tells them apart) that parses, and there must be one.
 func checkCertificates(data []byte) string {
-	n := 0
-	for rest := data; ; {
+	chain, others := certificateChain(data)
+	if len(others) > 0 {
+		return fmt.Sprintf("holds a PEM block of type %q; only certificates belong there.", report.Value(others[0]))
+	}
+	if len(chain) == 0 {
+		return "holds no PEM certificate."
+	}
+	for rest := chain; ; {
 		var block *pem.Block
-		block, rest = pem.Decode(rest)
-		if block == nil {
-			break
-		}
-		if block.Type != "CERTIFICATE" {
-			return fmt.Sprintf("holds a PEM block of type %q; only certificates belong there.", report.Value(block.Type))
+		if block, rest = pem.Decode(rest); block == nil {
+			return ""
 		}
 		if _, err := x509.ParseCertificate(block.Bytes); err != nil {
 			return fmt.Sprintf("holds a certificate that does not parse: %v.", err)
 		}
-		n++
 	}
-	if n == 0 {
-		return "holds no PEM certificate."
-	}
-	return ""
 }

@@ -1,15 +1,12 @@
 package gwtls
 
 import (
-	"fmt"
 	"slices"
 
-	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/refs"
-	"github.com/projectsesame/sesame/internal/report"
 )
 
 // BackendCertificate resolves gw's spec.tls.backend.clientCertificateRef,
@@ -23,27 +20,18 @@ func BackendCertificate(index *refs.Index, gw *gatewayv1.Gateway) (set bool, cer
 	if gw.Spec.TLS == nil || gw.Spec.TLS.Backend == nil || gw.Spec.TLS.Backend.ClientCertificateRef == nil {
 		return false, nil, "", ""
 	}
-	ref := gw.Spec.TLS.Backend.ClientCertificateRef
-	const field = "spec.tls.backend.clientCertificateRef"
-	invalid := string(gatewayv1.GatewayReasonInvalidClientCertificateRef)
-	group, kind := refs.ValueOr(ref.Group, ""), refs.ValueOr(ref.Kind, "Secret")
-	name := types.NamespacedName{Namespace: refs.ValueOr(ref.Namespace, gw.Namespace), Name: string(ref.Name)}
+	// The checks are a listener certificate's; only the reasons are the
+	// Gateway's.
+	cert, why, p := Certificate(index, *gw.Spec.TLS.Backend.ClientCertificateRef, "Gateway", gw.Namespace)
 	switch {
-	case group != "" || kind != "Secret":
-		return true, nil, invalid, fmt.Sprintf("%s: kind %s is not supported; client certificates are core Secrets.", field, refs.GroupKind(group, kind))
-	case !index.Permitted(refs.Reference{
-		FromGroup: gatewayv1.GroupName, FromKind: "Gateway", FromNamespace: gw.Namespace,
-		ToGroup: "", ToKind: "Secret", ToNamespace: name.Namespace, ToName: name.Name,
-	}):
-		index.ReferToSecret(name)
-		return true, nil, string(gatewayv1.GatewayReasonRefNotPermitted),
-			fmt.Sprintf("%s: Secret %s is in another namespace and no ReferenceGrant in %q allows Gateways from %q to refer to it.", field, report.RefName(name), report.Value(name.Namespace), gw.Namespace)
+	case p == "":
+		return true, cert, "", ""
+	case why == string(gatewayv1.ListenerReasonRefNotPermitted):
+		reason = string(gatewayv1.GatewayReasonRefNotPermitted)
+	default:
+		reason = string(gatewayv1.GatewayReasonInvalidClientCertificateRef)
 	}
-	secret, p := index.TLSSecret(name)
-	if p != "" {
-		return true, nil, invalid, field + ": " + p
-	}
-	return true, secret, "", ""
+	return true, nil, reason, "spec.tls.backend.clientCertificateRef: " + p
 }
 
 // CertClusters gives Gateways with a backend client certificate their own

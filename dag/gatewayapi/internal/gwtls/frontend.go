@@ -74,23 +74,23 @@ func (f *Frontend) resolve(field string, v *gatewayv1.FrontendTLSValidation) *Va
 		at := fmt.Sprintf("%s.caCertificateRefs[%d]", field, i)
 		reason, problem := "", ""
 		name := types.NamespacedName{Namespace: refs.ValueOr(ref.Namespace, f.gw.Namespace), Name: string(ref.Name)}
-		switch {
-		case ref.Group != "" || ref.Kind != "ConfigMap" && ref.Kind != "Secret":
-			reason = string(gatewayv1.ListenerReasonInvalidCACertificateKind)
-			problem = fmt.Sprintf("kind %s is not supported; CA certificates come from ConfigMaps and Secrets.", refs.GroupKind(string(ref.Group), string(ref.Kind)))
-		case !f.index.Permitted(refs.Reference{
+		if ref.Group == "" && (ref.Kind == "ConfigMap" || ref.Kind == "Secret") && !f.index.Permitted(refs.Reference{
 			FromGroup: gatewayv1.GroupName, FromKind: "Gateway", FromNamespace: f.gw.Namespace,
 			ToGroup: "", ToKind: string(ref.Kind), ToNamespace: name.Namespace, ToName: name.Name,
-		}):
+		}) {
 			reason = string(gatewayv1.ListenerReasonRefNotPermitted)
 			problem = fmt.Sprintf("%s %s is in another namespace and no ReferenceGrant in %q allows Gateways from %q to refer to it.", ref.Kind, report.RefName(name), report.Value(name.Namespace), f.gw.Namespace)
-		default:
-			var data []byte
-			if data, problem = f.index.CACertificates(string(ref.Kind), name); problem == "" {
+		} else {
+			data, p, kindProblem := f.index.CACertificates(string(ref.Group), string(ref.Kind), name)
+			switch {
+			case kindProblem:
+				reason, problem = string(gatewayv1.ListenerReasonInvalidCACertificateKind), p
+			case p != "":
+				reason, problem = string(gatewayv1.ListenerReasonInvalidCACertificateRef), p
+			default:
 				bundle = append(bundle, data...)
 				continue
 			}
-			reason = string(gatewayv1.ListenerReasonInvalidCACertificateRef)
 		}
 		if r.Reason == "" {
 			r.Reason = reason
