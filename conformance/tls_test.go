@@ -123,7 +123,7 @@ func TestUpstreamHandshake(t *testing.T) {
 		{"another CA", upstreamCluster(t, other.pem, san(false, "backend.internal")), []*x509.Certificate{server}, "unknown authority"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			sni, err := upstreamHandshake(tt.cluster, tt.chain)
+			sni, _, err := envoy{}.upstreamHandshake(tt.cluster, tt.chain)
 			switch {
 			case tt.err == "" && err != nil:
 				t.Fatalf("handshake failed: %v", err)

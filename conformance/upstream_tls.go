@@ -91,15 +91,9 @@ func parseChain(data []byte) []*x509.Certificate {
 
 // upstreamHandshake is Envoy connecting to a pod port that serves chain
 // (nil for plain HTTP) with cluster's transport socket. It returns the SNI
-// sent, or why the connection fails.
-func upstreamHandshake(cluster *clusterv3.Cluster, chain []*x509.Certificate) (sni string, err error) {
-	sni, _, err = envoy{}.upstreamHandshake(cluster, chain)
-	return sni, err
-}
-
-// upstreamHandshake is the package function, also returning the
-// certificates Envoy presents as a client, each PEM-encoded as the echo
-// server reports its peer's (looked up in e's secrets).
+// sent and the certificates Envoy presents as a client, each PEM-encoded
+// as the echo server reports its peer's (looked up in e's secrets), or why
+// the connection fails.
 func (e envoy) upstreamHandshake(cluster *clusterv3.Cluster, chain []*x509.Certificate) (sni string, presented []string, err error) {
 	cfg := cluster.GetTransportSocket().GetTypedConfig()
 	switch {

@@ -1,6 +1,7 @@
 package backendtls
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -234,5 +235,26 @@ func TestStatus(t *testing.T) {
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "BackendTLSPolicy ns/idle gets no status") {
 		t.Errorf("warnings %q, want one about ns/idle", warnings)
+	}
+}
+
+// TestStatusAncestorsBounded: the API takes at most 16 ancestors; the 16
+// first by name are listed and the message says how many more use the
+// policy.
+func TestStatusAncestorsBounded(t *testing.T) {
+	idx := fixture(t)
+	r := Resolve([]*gatewayv1.BackendTLSPolicy{newPolicy("used", 0)}, idx, Options{})
+	idx.SetBackendTLS(r.ByPort)
+	bt := idx.BackendTLS(types.NamespacedName{Namespace: "ns", Name: "web"}, "http")
+	for i := range 18 {
+		idx.UseBackendTLS(bt, types.NamespacedName{Namespace: "gw", Name: fmt.Sprintf("g%02d", i)})
+	}
+	updates, _ := r.Status(idx)
+	st := updates[0].Status.(*gatewayv1.PolicyStatus)
+	if len(st.Ancestors) != 16 || st.Ancestors[15].AncestorRef.Name != "g15" {
+		t.Fatalf("%d ancestors, last %v; want g00 to g15", len(st.Ancestors), st.Ancestors[len(st.Ancestors)-1].AncestorRef.Name)
+	}
+	if msg := st.Ancestors[0].Conditions[0].Message; !strings.Contains(msg, "2 more Gateways use it") {
+		t.Errorf("message %q does not say 2 more", msg)
 	}
 }

@@ -193,7 +193,7 @@ func compareShapeCodes(x, y *rules.Route) int {
 // gatewayStatus returns the status of the Gateway being translated.
 func (b *Builder) gatewayStatus(g *gateway) graph.StatusUpdate {
 	status := &gatewayv1.GatewayStatus{}
-	var accepted, rejected, unprogrammed []string
+	var accepted, rejected, unprogrammed, programmed []string
 	for _, l := range g.listeners {
 		if l.set != nil {
 			continue // in the ListenerSet's status
@@ -203,7 +203,7 @@ func (b *Builder) gatewayStatus(g *gateway) graph.StatusUpdate {
 		case l.unprogrammed:
 			accepted, unprogrammed = append(accepted, name), append(unprogrammed, name)
 		case l.accepted:
-			accepted = append(accepted, name)
+			accepted, programmed = append(accepted, name), append(programmed, name)
 		default:
 			rejected = append(rejected, name)
 		}
@@ -233,8 +233,8 @@ func (b *Builder) gatewayStatus(g *gateway) graph.StatusUpdate {
 		}
 		if len(unprogrammed) == 0 {
 			parts = append(parts, fmt.Sprintf("Accepted: %s.", strings.Join(accepted, ", ")))
-		} else if served := slices.DeleteFunc(slices.Clone(accepted), func(n string) bool { return slices.Contains(unprogrammed, n) }); len(served) > 0 {
-			parts = append(parts, fmt.Sprintf("Accepted and programmed: %s.", strings.Join(served, ", ")))
+		} else if len(programmed) > 0 {
+			parts = append(parts, fmt.Sprintf("Accepted and programmed: %s.", strings.Join(programmed, ", ")))
 		}
 		msg := strings.Join(parts, " ")
 		cond.Set(string(gatewayv1.GatewayConditionAccepted), true, string(gatewayv1.GatewayReasonListenersNotValid), msg)
