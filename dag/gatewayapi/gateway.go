@@ -92,9 +92,9 @@ func (b *Builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 		}
 		l.cond.Set(string(gatewayv1.ListenerConditionConflicted), true, string(reason), msg)
 		l.reject(string(reason), msg)
-		if l.set != nil { // the suite's ListenerSet tests read the reason here too
-			l.cond.Set(string(gatewayv1.ListenerConditionProgrammed), false, string(reason), msg)
-		}
+		// A conflicted listener is not programmed for that reason (the
+		// suite's ListenerSet tests read it here too), not a generic Invalid.
+		l.cond.Set(string(gatewayv1.ListenerConditionProgrammed), false, string(reason), msg)
 	}
 	for _, group := range merged.Groups {
 		pg := portGroup{port: group.Port, secure: group.Secure}
