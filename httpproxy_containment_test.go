@@ -20,7 +20,10 @@ package sesame_test
 // and outside the delegated prefixes (hostname ownership,
 // dag/hostclaims.go):
 //
-//  3. no request to the root's fqdn reaches an Ingress route of a namespace
+//  3. a route carries the IP filter and rate limit of its own proxy's
+//     route, or else the root's virtual host's, never another proxy's
+//     (each policy names its proxy, ownPolicies);
+//  4. no request to the root's fqdn reaches an Ingress route of a namespace
 //     other than the root's, so no request to a delegated prefix reaches a
 //     Service outside the chain's namespaces through an Ingress.
 
@@ -33,8 +36,11 @@ import (
 	"time"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	localratelimitv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/local_ratelimit/v3"
+	rbacv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/rbac/v3"
 	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/anypb"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -131,11 +137,20 @@ func tree(rng *rand.Rand) ([]runtime.Object, map[string]chainGrant) {
 	build = func(ns, name string, depth int) *contourv1.HTTPProxy {
 		p := &contourv1.HTTPProxy{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, CreationTimestamp: metav1.NewTime(created)}}
 		key := ns + "/" + name
+		own := proxyIndex(name)
 		for range rng.IntN(3) {
-			p.Spec.Routes = append(p.Spec.Routes, contourv1.Route{
+			r := contourv1.Route{
 				Conditions: randomConditions(rng, routePrefixes, false),
 				Services:   []contourv1.Service{{Name: "svc", Port: 80}},
-			})
+			}
+			// Policies that name their proxy: 10.<own>.0.0/16 and <1000+own> requests.
+			if rng.IntN(2) == 0 {
+				r.IPDenyFilterPolicy = []contourv1.IPFilterPolicy{{Source: contourv1.IPFilterSourcePeer, CIDR: fmt.Sprintf("10.%d.0.0/16", own)}}
+			}
+			if rng.IntN(2) == 0 {
+				r.RateLimitPolicy = &contourv1.RateLimitPolicy{Local: &contourv1.LocalRateLimitPolicy{Requests: uint32(1000 + own), Unit: "second"}}
+			}
+			p.Spec.Routes = append(p.Spec.Routes, r)
 		}
 		if depth < 4 {
 			for range rng.IntN(3) {
@@ -159,6 +174,12 @@ func tree(rng *rand.Rand) ([]runtime.Object, map[string]chainGrant) {
 	}
 	root := build("default", "root", 0)
 	root.Spec.VirtualHost = &contourv1.VirtualHost{Fqdn: "example.com"}
+	if rng.IntN(2) == 0 {
+		root.Spec.VirtualHost.IPAllowFilterPolicy = []contourv1.IPFilterPolicy{{Source: contourv1.IPFilterSourcePeer, CIDR: rootCIDR}}
+	}
+	if rng.IntN(2) == 0 {
+		root.Spec.VirtualHost.RateLimitPolicy = &contourv1.RateLimitPolicy{Local: &contourv1.LocalRateLimitPolicy{Requests: rootRequests, Unit: "minute"}}
+	}
 	if len(root.Spec.Routes)+len(root.Spec.Includes) == 0 {
 		root.Spec.Routes = []contourv1.Route{{Services: []contourv1.Service{{Name: "svc", Port: 80}}}}
 	}
@@ -167,7 +188,7 @@ func tree(rng *rand.Rand) ([]runtime.Object, map[string]chainGrant) {
 
 // TestDelegationContainment is the property, over 300 random trees.
 func TestDelegationContainment(t *testing.T) {
-	checkedRoutes, checkedRequests, ownIngress, elsewhere := 0, 0, 0, 0
+	checkedRoutes, checkedRequests, ownIngress, elsewhere, policed := 0, 0, 0, 0, 0
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 5))
 		objects, grants := tree(rng)
@@ -196,6 +217,12 @@ func TestDelegationContainment(t *testing.T) {
 				}
 				routes[r] = g
 				checkedRoutes++
+				if len(r.GetTypedPerFilterConfig())+len(vh.GetTypedPerFilterConfig()) > 0 {
+					policed++
+				}
+				if problem := ownPolicies(r, vh, owner); problem != "" {
+					t.Errorf("seed %d: route %s of %s: %s", seed, r.GetName(), owner, problem)
+				}
 				if problem := carries(r, g); problem != "" {
 					t.Errorf("seed %d: route %s (chain grant prefix %q, headers %v): %s", seed, r.GetName(), g.prefix, g.headers, problem)
 				}
@@ -228,8 +255,8 @@ func TestDelegationContainment(t *testing.T) {
 			}
 		}
 	}
-	if checkedRoutes < 300 || checkedRequests < 300 || ownIngress < 100 || elsewhere < 100 {
-		t.Errorf("too little checked: %d routes, %d requests, %d to the root namespace's Ingresses, %d to others elsewhere", checkedRoutes, checkedRequests, ownIngress, elsewhere)
+	if checkedRoutes < 300 || checkedRequests < 300 || ownIngress < 100 || elsewhere < 100 || policed < 300 {
+		t.Errorf("too little checked: %d routes (%d with policies), %d requests, %d to the root namespace's Ingresses, %d to others elsewhere", checkedRoutes, policed, checkedRequests, ownIngress, elsewhere)
 	}
 	t.Logf("checked %d delegated routes and %d requests that reached them; %d requests reached the root namespace's Ingresses, %d other namespaces' Ingresses for another host", checkedRoutes, checkedRequests, ownIngress, elsewhere)
 }
@@ -416,4 +443,58 @@ func headerGranted(h grantCond, value string, present bool) bool {
 		return present && regexp.MustCompile(`^(?:`+h.Regex+`)$`).MatchString(value)
 	}
 	return false
+}
+
+// The root's policies in the trees: an allow list and a shared bucket.
+const (
+	rootCIDR     = "192.168.0.0/16"
+	rootRequests = 7
+)
+
+// proxyIndex is the number in a tree proxy's name, "p3" -> 3; 0 for the
+// root.
+func proxyIndex(name string) int {
+	var i int
+	fmt.Sscanf(name, "p%d", &i)
+	return i
+}
+
+// ownPolicies checks property 3 on a route of owner ("ns/pN") in vh: its
+// RBAC filter names owner's block or the root's, its own rate limit
+// owner's count, and the virtual host's limit is the root's.
+func ownPolicies(r *routev3.Route, vh *routev3.VirtualHost, owner string) string {
+	_, name, _ := strings.Cut(owner, "/")
+	own := proxyIndex(name)
+	if a := r.GetTypedPerFilterConfig()[envoysim.RBACFilterName]; a != nil {
+		var per rbacv3.RBACPerRoute
+		if err := a.UnmarshalTo(&per); err != nil {
+			return err.Error()
+		}
+		for _, p := range per.GetRbac().GetRules().GetPolicies() {
+			for _, pr := range p.GetPrincipals() {
+				for _, id := range pr.GetOrIds().GetIds() {
+					c := id.GetDirectRemoteIp()
+					got := fmt.Sprintf("%s/%d", c.GetAddressPrefix(), c.GetPrefixLen().GetValue())
+					if got != rootCIDR && got != fmt.Sprintf("10.%d.0.0/16", own) {
+						return "IP filter on " + got + ", which is neither its proxy's nor the root's"
+					}
+				}
+			}
+		}
+	}
+	for _, at := range []struct {
+		configs map[string]*anypb.Any
+		want    uint32
+	}{{r.GetTypedPerFilterConfig(), uint32(1000 + own)}, {vh.GetTypedPerFilterConfig(), rootRequests}} {
+		if a := at.configs[envoysim.LocalRateLimitFilterName]; a != nil {
+			var l localratelimitv3.LocalRateLimit
+			if err := a.UnmarshalTo(&l); err != nil {
+				return err.Error()
+			}
+			if got := l.GetTokenBucket().GetTokensPerFill().GetValue(); got != at.want {
+				return fmt.Sprintf("rate limit of %d requests, want %d", got, at.want)
+			}
+		}
+	}
+	return ""
 }

@@ -6,11 +6,9 @@ import (
 
 	corsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/cors/v3"
 	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
-	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/internal/xdsmsg"
 )
 
 // CORS: a route with a graph.CORSPolicy gets the policy as a CorsPolicy in
@@ -38,11 +36,6 @@ import (
 // Access-Control-Allow-Origin, as the spec describes, instead of sending it
 // to the backend.
 
-// corsConfig is a route's typed_per_filter_config for p.
-func corsConfig(p *graph.CORSPolicy) map[string]*anypb.Any {
-	return map[string]*anypb.Any{xdsmsg.CORSFilter: xdsmsg.MustAny(corsPolicy(p))}
-}
-
 // corsPolicy expresses p as Envoy's per-route CorsPolicy.
 func corsPolicy(p *graph.CORSPolicy) *corsv3.CorsPolicy {
 	out := &corsv3.CorsPolicy{
@@ -64,17 +57,4 @@ func corsPolicy(p *graph.CORSPolicy) *corsv3.CorsPolicy {
 		out.AllowOriginStringMatch[i] = parts[i].build(m)
 	}
 	return out
-}
-
-// usesCORS reports whether a route of vhosts has a CORS policy, so that
-// their connection manager needs the CORS filter.
-func usesCORS(vhosts []*graph.VirtualHost) bool {
-	for _, vh := range vhosts {
-		for _, r := range vh.Routes {
-			if r.Filters != nil && r.Filters.CORS != nil {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -67,6 +67,10 @@ func redirectAction(rd *graph.Redirect, at origin) *routev3.RedirectAction {
 		out.SchemeRewriteSpecifier = &routev3.RedirectAction_SchemeRedirect{SchemeRedirect: rd.Scheme}
 	}
 	port := rd.Port
+	if rd.Literal {
+		out.PortRedirect = uint32(port)
+		return withRedirectPath(out, rd.Path)
+	}
 	switch {
 	case port != 0:
 	case rd.Scheme != "":
@@ -83,12 +87,17 @@ func redirectAction(rd *graph.Redirect, at origin) *routev3.RedirectAction {
 	case at.port != defaultPort(at.scheme):
 		out.PortRedirect = uint32(port)
 	}
-	if p := rd.Path; p != nil {
-		if p.ReplacePrefix {
-			out.PathRewriteSpecifier = &routev3.RedirectAction_RegexRewrite{RegexRewrite: prefixRewrite(p.MatchedPrefix, p.Prefix)}
-		} else {
-			out.PathRewriteSpecifier = &routev3.RedirectAction_PathRedirect{PathRedirect: p.Full}
-		}
+	return withRedirectPath(out, rd.Path)
+}
+
+// withRedirectPath sets the path a redirect sends to.
+func withRedirectPath(out *routev3.RedirectAction, p *graph.PathRewrite) *routev3.RedirectAction {
+	switch {
+	case p == nil:
+	case p.ReplacePrefix:
+		out.PathRewriteSpecifier = &routev3.RedirectAction_RegexRewrite{RegexRewrite: prefixRewrite(p.MatchedPrefix, p.Prefix)}
+	default:
+		out.PathRewriteSpecifier = &routev3.RedirectAction_PathRedirect{PathRedirect: p.Full}
 	}
 	return out
 }

@@ -24,7 +24,7 @@ func listener(l *graph.Listener) *listenerv3.Listener {
 	}
 	if !l.Secure {
 		out.FilterChains = []*listenerv3.FilterChain{{
-			Filters: []*listenerv3.Filter{httpConnectionManager(name, name, usesCORS(l.VirtualHosts))},
+			Filters: []*listenerv3.Filter{httpConnectionManager(name, name, usedFilters(l.VirtualHosts))},
 		}}
 		return out
 	}
@@ -55,7 +55,7 @@ func filterChain(l *graph.Listener, fc *graph.FilterChain) *listenerv3.FilterCha
 		out.TransportSocket = xdsmsg.TLSTransportSocket(downstreamTLSValidating(fc.Certificates, alpn, fc.MinTLSVersion, fc.MaxTLSVersion, fc.ClientValidation))
 	}
 	if fc.RoutesHTTP() {
-		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc), usesCORS(fc.VirtualHosts))}
+		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc), usedFilters(fc.VirtualHosts))}
 	} else {
 		out.Filters = []*listenerv3.Filter{tcpFilter(filterChainName(l, fc), fc.TCP)}
 	}
@@ -63,8 +63,8 @@ func filterChain(l *graph.Listener, fc *graph.FilterChain) *listenerv3.FilterCha
 }
 
 // httpConnectionManager routes HTTP with the route table routeName, which it
-// takes over RDS (ADS). With cors, the CORS filter comes before the router.
-func httpConnectionManager(statPrefix, routeName string, cors bool) *listenerv3.Filter {
+// takes over RDS (ADS), with the HTTP filters its routes use (protect.go).
+func httpConnectionManager(statPrefix, routeName string, filters httpFilterSet) *listenerv3.Filter {
 	hcm := &hcmv3.HttpConnectionManager{
 		StatPrefix: statPrefix,
 		CodecType:  hcmv3.HttpConnectionManager_AUTO,
@@ -72,7 +72,7 @@ func httpConnectionManager(statPrefix, routeName string, cors bool) *listenerv3.
 			ConfigSource:    xdsmsg.ADSConfigSource(),
 			RouteConfigName: routeName,
 		}},
-		HttpFilters: []*hcmv3.HttpFilter{xdsmsg.Router()},
+		HttpFilters: filters.httpFilters(statPrefix),
 		// Path prefixes match whole segments; without normalisation
 		// "/public/../admin" would match a route for "/public".
 		NormalizePath: wrapperspb.Bool(true),
@@ -81,9 +81,6 @@ func httpConnectionManager(statPrefix, routeName string, cors bool) *listenerv3.
 		// :scheme of an HTTP/1 request) is the connection's, not whatever
 		// the client sent, so that backends and redirects can trust them.
 		UseRemoteAddress: wrapperspb.Bool(true),
-	}
-	if cors {
-		hcm.HttpFilters = []*hcmv3.HttpFilter{xdsmsg.CORS(), xdsmsg.Router()}
 	}
 	return xdsmsg.NetworkFilter(xdsmsg.HTTPConnectionManagerFilter, hcm)
 }

@@ -74,14 +74,16 @@ func buildRoute(p *routeParts, r *graph.Route, at origin, names clusterNames, up
 	out.Metadata = chainMetadata(r.Chain)
 	out.RequestHeadersToAdd, out.RequestHeadersToRemove = headersToAdd(f.RequestHeaders), f.RequestHeaders.Remove
 	out.ResponseHeadersToAdd, out.ResponseHeadersToRemove = headersToAdd(f.ResponseHeaders), f.ResponseHeaders.Remove
-	if f.CORS != nil {
-		out.TypedPerFilterConfig = corsConfig(f.CORS)
-	}
+	out.TypedPerFilterConfig = perFilterConfig(f)
 	switch {
 	case f.Redirect != nil:
 		out.Action = &routev3.Route_Redirect{Redirect: redirectAction(f.Redirect, at)}
 	case len(r.Backends) == 0:
-		out.Action = &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: r.DirectResponseStatus}}
+		direct := &routev3.DirectResponseAction{Status: r.DirectResponseStatus}
+		if f.DirectResponseBody != "" {
+			direct.Body = &corev3.DataSource{Specifier: &corev3.DataSource_InlineString{InlineString: f.DirectResponseBody}}
+		}
+		out.Action = &routev3.Route_DirectResponse{DirectResponse: direct}
 	case shared != nil:
 		p.forward.Route = shared
 		out.Action = &p.forward
@@ -142,6 +144,9 @@ func routeAction(r *graph.Route, f *graph.Filters, names clusterNames, p *action
 	applyMirrors(action, f.Mirrors, names)
 	applyTimeouts(action, f.Timeout, f.BackendTimeout)
 	applyRetry(action, f.Retry, f.BackendTimeout)
+	if f.InternalRedirect != nil {
+		action.InternalRedirectPolicy = internalRedirectPolicy(f.InternalRedirect)
+	}
 	if d := f.IdleTimeout; d != nil {
 		action.IdleTimeout = durationpb.New(*d)
 	}

@@ -125,8 +125,9 @@ func (t *routeTables) table(name string, l *graph.Listener, scheme string, vhost
 
 func (t *routeTables) virtualHost(table string, l *graph.Listener, vh *graph.VirtualHost, at origin) *routev3.VirtualHost {
 	out := &routev3.VirtualHost{
-		Name:    virtualHostName(l, vh),
-		Domains: []string{hostmatch.Domain(vh.Hostname)},
+		Name:                 virtualHostName(l, vh),
+		Domains:              []string{hostmatch.Domain(vh.Hostname)},
+		TypedPerFilterConfig: hostRateLimit(vh),
 	}
 	if vh.Misdirected {
 		out.Routes = []*routev3.Route{{

@@ -205,6 +205,21 @@ type Filters struct {
 	// CORS answers CORS preflights and adds CORS headers to the responses
 	// to allowed origins (see CORSPolicy); nil leaves CORS to the backend.
 	CORS *CORSPolicy
+	// IPFilter admits or refuses requests by client address; nil admits
+	// all.
+	IPFilter *IPFilter
+	// RateLimit limits the route's requests with a bucket of its own;
+	// HostRateLimit with the bucket of the virtual host, which every
+	// route carrying the same HostRateLimit shares (an HTTPProxy root's
+	// spec.virtualhost.rateLimitPolicy). RateLimit wins where both are
+	// set. Package xdsgen gives a virtual host with a route carrying a
+	// HostRateLimit that limit for all its requests.
+	RateLimit, HostRateLimit *LocalRateLimit
+	// InternalRedirect follows the backends' redirects.
+	InternalRedirect *InternalRedirect
+	// DirectResponseBody is the body of the route's direct response (no
+	// backends, no redirect); "" sends none.
+	DirectResponseBody string
 }
 
 // RetryPolicy is how a Route retries failed requests.
@@ -247,7 +262,8 @@ func (f *Filters) mirrors() []Mirror {
 func (f *Filters) OrNil() *Filters {
 	if f.RequestHeaders.Empty() && f.ResponseHeaders.Empty() && f.Redirect == nil && f.Rewrite == nil &&
 		len(f.Mirrors) == 0 && f.Timeout == nil && f.BackendTimeout == nil && f.IdleTimeout == nil && f.Retry == nil &&
-		f.CORS == nil {
+		f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil && f.HostRateLimit == nil && f.InternalRedirect == nil &&
+		f.DirectResponseBody == "" {
 		return nil
 	}
 	c := *f
@@ -271,6 +287,11 @@ type Redirect struct {
 	Port       int32
 	Path       *PathRewrite
 	StatusCode int
+	// Literal makes the redirect say only what its fields set, as an
+	// HTTPProxy's requestRedirectPolicy does: Port 0 keeps the request's
+	// port (Envoy drops a default port when the scheme changes) instead of
+	// deriving it.
+	Literal bool
 }
 
 // PathRewrite replaces the path of a request.

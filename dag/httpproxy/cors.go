@@ -87,12 +87,3 @@ func corsNames(values []contourv1.CORSHeaderValue, field string) ([]string, stri
 	}
 	return out, ""
 }
-
-// withCORS gives every route of h the root's CORS policy.
-func withCORS(h *proxyHost, cors *graph.CORSPolicy) {
-	for _, r := range h.routes {
-		if r.route.Filters != nil {
-			r.route.Filters.CORS = cors
-		}
-	}
-}

@@ -97,8 +97,11 @@ type proxyHost struct {
 	routes []orderedRoute
 	// tcp forwards the TLS connections of a root with spec.tcpproxy.
 	tcp *graph.TCPRoute
-	// cors is the root's corsPolicy, for every route of the host.
-	cors *graph.CORSPolicy
+	// cors, ipFilter and rateLimit are the root's policies for every route
+	// of the host (protect.go).
+	cors      *graph.CORSPolicy
+	ipFilter  *graph.IPFilter
+	rateLimit *graph.LocalRateLimit
 	// visits counts the includes followed from the root (walk).
 	visits int
 	// refused is set for a root that claims its fqdn but cannot serve it:
@@ -219,9 +222,7 @@ func compareNames(a, b types.NamespacedName) int {
 // finishHost orders a host's routes and drops those whose match an earlier
 // route already has, telling the proxy that wrote the dropped one.
 func (pb *Result) finishHost(h *proxyHost) {
-	if h.cors != nil {
-		withCORS(h, h.cors)
-	}
+	withHostPolicies(h)
 	var dropped [][2]orderedRoute
 	h.routes, dropped = sortProxyRoutes(h.routes)
 	for _, d := range dropped {

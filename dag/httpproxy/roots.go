@@ -111,11 +111,20 @@ func (pb *Result) checkRoot(h *proxyHost) bool {
 		fmt.Sprintf("the fqdn %q is refused (503, TLS connections closed) rather than served without it.", h.fqdn)) {
 		ok = false
 	}
-	if cors, problem := proxyCORS(spec.VirtualHost.CORSPolicy, "spec.virtualhost.corsPolicy"); problem != "" {
+	cors, problem := proxyCORS(spec.VirtualHost.CORSPolicy, "spec.virtualhost.corsPolicy")
+	if problem != "" {
 		st.addError(contourv1.ConditionTypeCORSError, "PolicyDidNotParse", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
 		ok = false
 	} else {
 		h.cors = cors
+	}
+	if h.ipFilter, problem = proxyIPFilter(spec.VirtualHost.IPAllowFilterPolicy, spec.VirtualHost.IPDenyFilterPolicy, "spec.virtualhost"); problem != "" {
+		st.addError(contourv1.ConditionTypeIPFilterError, "PolicyNotValid", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
+		ok = false
+	}
+	if h.rateLimit, problem = proxyRateLimit(spec.VirtualHost.RateLimitPolicy, "spec.virtualhost.rateLimitPolicy"); problem != "" {
+		st.addError(contourv1.ConditionTypeVirtualHostError, "RateLimitPolicyNotValid", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
+		ok = false
 	}
 	if len(spec.HTTPVersions) > 0 {
 		st.addWarning(contourv1.ConditionTypeSpecError, "IgnoredField", "spec.httpVersions is not translated by this version of Sesame and is ignored: Envoy offers HTTP/1.1 and HTTP/2.")

@@ -8,8 +8,8 @@
 //     no match to serve, so the route is left out (RouteError,
 //     ConditionsNotValid). Its requests meet the virtual host's other
 //     routes, all of which its chain granted too.
-//   - Its match is valid but its action is not (an untranslated protection
-//     or action, a bad policy, no services): the route keeps its match and
+//   - Its match is valid but its action is not (an untranslated protection,
+//     a bad policy, no services): the route keeps its match and
 //     answers 503, so that its requests do not fall through to another
 //     route that lacks what this one asked for.
 //   - Some of its services cannot be used: their share answers 503
@@ -67,15 +67,27 @@ func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, fie
 	if reportUntranslated(st, field, routeUntranslated(spec), "the route answers 503 rather than serve without it.") {
 		return unservable()
 	}
-	if len(spec.Services) == 0 {
-		return refuse(contourv1.ConditionTypeRouteError, "NoServices", "%s has no services.", field)
-	}
-	if spec.EnableWebsockets {
-		r.WebSockets = graph.WebSocketsEnabled
-	}
 	var problem, host string
 	f := &graph.Filters{}
 	r.Filters = f
+	if f.IPFilter, problem = proxyIPFilter(spec.IPAllowFilterPolicy, spec.IPDenyFilterPolicy, field); problem != "" {
+		return refuse(contourv1.ConditionTypeIPFilterError, "PolicyNotValid", "%s", problem)
+	}
+	if f.RateLimit, problem = proxyRateLimit(spec.RateLimitPolicy, field+".rateLimitPolicy"); problem != "" {
+		return refuse(contourv1.ConditionTypeRouteError, "RateLimitPolicyNotValid", "%s", problem)
+	}
+	answers := spec.RequestRedirectPolicy != nil || spec.DirectResponsePolicy != nil
+	switch {
+	case spec.RequestRedirectPolicy != nil && spec.DirectResponsePolicy != nil:
+		return refuse(contourv1.ConditionTypeRouteError, "PolicyNotValid", "%s has both requestRedirectPolicy and directResponsePolicy; give one.", field)
+	case answers && len(spec.Services) > 0:
+		return refuse(contourv1.ConditionTypeRouteError, "PolicyNotValid", "%s has services and a %s, which answers every request itself; give one.", field, answerName(spec))
+	case !answers && len(spec.Services) == 0:
+		return refuse(contourv1.ConditionTypeRouteError, "NoServices", "%s has no services.", field)
+	}
+	if spec.EnableWebsockets && !answers {
+		r.WebSockets = graph.WebSocketsEnabled
+	}
 	if f.RequestHeaders, host, problem = proxyHeadersPolicy(spec.RequestHeadersPolicy, field+".requestHeadersPolicy", true); problem != "" {
 		return refuse(contourv1.ConditionTypeRouteError, "RequestHeadersPolicyInvalid", "%s", problem)
 	}
@@ -95,6 +107,23 @@ func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, fie
 	if path != nil || host != "" {
 		f.Rewrite = &graph.Rewrite{Hostname: host, Path: path}
 	}
+	switch {
+	case spec.RequestRedirectPolicy != nil:
+		if f.Redirect, problem = proxyRedirect(spec.RequestRedirectPolicy, m, field+".requestRedirectPolicy"); problem != "" {
+			return refuse(contourv1.ConditionTypeRouteError, "RequestRedirectPolicyNotValid", "%s", problem)
+		}
+		f.Rewrite = nil
+		return out
+	case spec.DirectResponsePolicy != nil:
+		if r.DirectResponseStatus, problem = proxyDirectResponse(spec.DirectResponsePolicy, field+".directResponsePolicy"); problem != "" {
+			return refuse(contourv1.ConditionTypeRouteError, "DirectResponsePolicyNotValid", "%s", problem)
+		}
+		f.DirectResponseBody, f.Rewrite = spec.DirectResponsePolicy.Body, nil
+		return out
+	}
+	if f.InternalRedirect, problem = proxyInternalRedirect(spec.InternalRedirectPolicy, field+".internalRedirectPolicy"); problem != "" {
+		return refuse(contourv1.ConditionTypeRouteError, "InternalRedirectPolicyNotValid", "%s", problem)
+	}
 	backends, ok := pb.resolveProxyServices(p, spec.Services, field, st)
 	if !ok {
 		return unservable()
@@ -102,4 +131,12 @@ func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, fie
 	r.Backends, r.InvalidWeight, f.Mirrors = backends.backends, backends.invalidWeight, backends.mirrors
 	r.DirectResponseStatus = graph.UnservableStatus
 	return out
+}
+
+// answerName names the policy with which a route answers itself.
+func answerName(spec *contourv1.Route) string {
+	if spec.RequestRedirectPolicy != nil {
+		return "requestRedirectPolicy"
+	}
+	return "directResponsePolicy"
 }

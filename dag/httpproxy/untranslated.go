@@ -7,11 +7,8 @@
 // for. On a route it makes the route answer 503 at its match (rather than
 // drop it, which would let its requests fall through to another route,
 // probably without the protection); on a virtual host it makes the root
-// invalid, and its hostname is refused whole (roots.go). Fields
-// that say what to do instead of forwarding (requestRedirectPolicy,
-// directResponsePolicy) are treated the same way: serving the route's
-// requests to its services would do what the author did not ask. Every
-// other untranslated field (load balancing, health checks, cookie rewrites,
+// invalid, and its hostname is refused whole (roots.go). Every other
+// untranslated field (load balancing, health checks, cookie rewrites,
 // slow start, ...) is ignored with a warning that names it.
 
 package httpproxy
@@ -34,9 +31,6 @@ func virtualHostUntranslated(vh *contourv1.VirtualHost) []untranslatedField {
 	out := []untranslatedField{
 		{"authorization", vh.Authorization.Set(), contourv1.ConditionTypeAuthError},
 		{"jwtProviders", vh.JWTProviders.Set(), contourv1.ConditionTypeJWTVerificationError},
-		{"ipAllowPolicy", vh.IPAllowFilterPolicy.Set(), contourv1.ConditionTypeIPFilterError},
-		{"ipDenyPolicy", vh.IPDenyFilterPolicy.Set(), contourv1.ConditionTypeIPFilterError},
-		{"rateLimitPolicy", vh.RateLimitPolicy.Set(), contourv1.ConditionTypeVirtualHostError},
 	}
 	if vh.TLS != nil {
 		out = append(out,
@@ -51,15 +45,9 @@ func routeUntranslated(r *contourv1.Route) []untranslatedField {
 	out := []untranslatedField{
 		{"authPolicy", r.AuthPolicy.Set(), contourv1.ConditionTypeAuthError},
 		{"jwtVerificationPolicy", r.JWTVerificationPolicy.Set(), contourv1.ConditionTypeJWTVerificationError},
-		{"ipAllowPolicy", r.IPAllowFilterPolicy.Set(), contourv1.ConditionTypeIPFilterError},
-		{"ipDenyPolicy", r.IPDenyFilterPolicy.Set(), contourv1.ConditionTypeIPFilterError},
-		{"rateLimitPolicy", r.RateLimitPolicy.Set(), contourv1.ConditionTypeRouteError},
-		{"requestRedirectPolicy", r.RequestRedirectPolicy.Set(), contourv1.ConditionTypeRouteError},
-		{"directResponsePolicy", r.DirectResponsePolicy.Set(), contourv1.ConditionTypeRouteError},
 		{"loadBalancerPolicy", r.LoadBalancerPolicy.Set(), ""},
 		{"healthCheckPolicy", r.HealthCheckPolicy.Set(), ""},
 		{"cookieRewritePolicies", r.CookieRewritePolicies.Set(), ""},
-		{"internalRedirectPolicy", r.InternalRedirectPolicy.Set(), ""},
 	}
 	if r.TimeoutPolicy != nil {
 		out = append(out, untranslatedField{"timeoutPolicy.idleConnection", r.TimeoutPolicy.IdleConnection != "", ""})

@@ -18,6 +18,7 @@ const (
 	routerFilter                = "envoy.filters.http.router"
 	CORSFilter                  = "envoy.filters.http.cors" // also the key of a route's CorsPolicy
 	LocalRateLimitFilter        = "envoy.filters.http.local_ratelimit"
+	RBACFilter                  = "envoy.filters.http.rbac"
 	TLSInspectorFilter          = "envoy.filters.listener.tls_inspector"
 	tlsTransportSocket          = "envoy.transport_sockets.tls"
 	// HTTPProtocolOptions is the key under which a cluster takes its
@@ -65,6 +66,11 @@ func CORS() *hcmv3.HttpFilter {
 		Name:       CORSFilter,
 		ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: MustAny(&corsv3.Cors{})},
 	}
+}
+
+// HTTPFilter is the HTTP filter name configured by config.
+func HTTPFilter(name string, config proto.Message) *hcmv3.HttpFilter {
+	return &hcmv3.HttpFilter{Name: name, ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: MustAny(config)}}
 }
 
 // TLSTransportSocket is the TLS transport socket configured by tls, a

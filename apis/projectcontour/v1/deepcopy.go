@@ -58,10 +58,10 @@ func (v *VirtualHost) DeepCopyInto(out *VirtualHost) {
 	out.TLS = deepcopy.Ptr(v.TLS, (*TLS).DeepCopyInto)
 	out.Authorization = v.Authorization.DeepCopy()
 	out.CORSPolicy = deepcopy.Ptr(v.CORSPolicy, (*CORSPolicy).DeepCopyInto)
-	out.RateLimitPolicy = v.RateLimitPolicy.DeepCopy()
+	out.RateLimitPolicy = deepcopy.Ptr(v.RateLimitPolicy, (*RateLimitPolicy).DeepCopyInto)
 	out.JWTProviders = v.JWTProviders.DeepCopy()
-	out.IPAllowFilterPolicy = v.IPAllowFilterPolicy.DeepCopy()
-	out.IPDenyFilterPolicy = v.IPDenyFilterPolicy.DeepCopy()
+	out.IPAllowFilterPolicy = slices.Clone(v.IPAllowFilterPolicy)
+	out.IPDenyFilterPolicy = slices.Clone(v.IPDenyFilterPolicy)
 }
 
 // DeepCopyInto copies t into out.
@@ -97,12 +97,12 @@ func (r *Route) DeepCopyInto(out *Route) {
 	out.HealthCheckPolicy = r.HealthCheckPolicy.DeepCopy()
 	out.LoadBalancerPolicy = r.LoadBalancerPolicy.DeepCopy()
 	out.CookieRewritePolicies = r.CookieRewritePolicies.DeepCopy()
-	out.RateLimitPolicy = r.RateLimitPolicy.DeepCopy()
-	out.RequestRedirectPolicy = r.RequestRedirectPolicy.DeepCopy()
-	out.DirectResponsePolicy = r.DirectResponsePolicy.DeepCopy()
-	out.InternalRedirectPolicy = r.InternalRedirectPolicy.DeepCopy()
-	out.IPAllowFilterPolicy = r.IPAllowFilterPolicy.DeepCopy()
-	out.IPDenyFilterPolicy = r.IPDenyFilterPolicy.DeepCopy()
+	out.RateLimitPolicy = deepcopy.Ptr(r.RateLimitPolicy, (*RateLimitPolicy).DeepCopyInto)
+	out.RequestRedirectPolicy = deepcopy.Ptr(r.RequestRedirectPolicy, (*HTTPRequestRedirectPolicy).DeepCopyInto)
+	out.DirectResponsePolicy = deepcopy.Ptr(r.DirectResponsePolicy, func(in, out *HTTPDirectResponsePolicy) { *out = *in })
+	out.InternalRedirectPolicy = deepcopy.Ptr(r.InternalRedirectPolicy, (*HTTPInternalRedirectPolicy).DeepCopyInto)
+	out.IPAllowFilterPolicy = slices.Clone(r.IPAllowFilterPolicy)
+	out.IPDenyFilterPolicy = slices.Clone(r.IPDenyFilterPolicy)
 	out.JWTVerificationPolicy = r.JWTVerificationPolicy.DeepCopy()
 }
 
@@ -176,4 +176,34 @@ func (c *CORSPolicy) DeepCopyInto(out *CORSPolicy) {
 	out.AllowMethods = slices.Clone(c.AllowMethods)
 	out.AllowHeaders = slices.Clone(c.AllowHeaders)
 	out.ExposeHeaders = slices.Clone(c.ExposeHeaders)
+}
+
+// DeepCopyInto copies r into out.
+func (r *RateLimitPolicy) DeepCopyInto(out *RateLimitPolicy) {
+	*out = *r
+	out.Local = deepcopy.Ptr(r.Local, (*LocalRateLimitPolicy).DeepCopyInto)
+	out.Global = r.Global.DeepCopy()
+}
+
+// DeepCopyInto copies l into out.
+func (l *LocalRateLimitPolicy) DeepCopyInto(out *LocalRateLimitPolicy) {
+	*out = *l
+	out.ResponseHeadersToAdd = slices.Clone(l.ResponseHeadersToAdd)
+}
+
+// DeepCopyInto copies r into out.
+func (r *HTTPRequestRedirectPolicy) DeepCopyInto(out *HTTPRequestRedirectPolicy) {
+	*out = *r
+	out.Scheme = deepcopy.Ptr(r.Scheme, func(in, out *string) { *out = *in })
+	out.Hostname = deepcopy.Ptr(r.Hostname, func(in, out *string) { *out = *in })
+	out.Port = deepcopy.Ptr(r.Port, func(in, out *int32) { *out = *in })
+	out.StatusCode = deepcopy.Ptr(r.StatusCode, func(in, out *RedirectResponseCode) { *out = *in })
+	out.Path = deepcopy.Ptr(r.Path, func(in, out *string) { *out = *in })
+	out.Prefix = deepcopy.Ptr(r.Prefix, func(in, out *string) { *out = *in })
+}
+
+// DeepCopyInto copies i into out.
+func (i *HTTPInternalRedirectPolicy) DeepCopyInto(out *HTTPInternalRedirectPolicy) {
+	*out = *i
+	out.RedirectResponseCodes = slices.Clone(i.RedirectResponseCodes)
 }

@@ -91,7 +91,7 @@ func TestUntranslatedSet(t *testing.T) {
 // translate and writes it back with the same values.
 func TestDecodeContourManifest(t *testing.T) {
 	in := `{"apiVersion":"projectcontour.io/v1","kind":"HTTPProxy","metadata":{"name":"p","namespace":"n"},
-"spec":{"virtualhost":{"fqdn":"a.example.com","rateLimitPolicy":{"local":{"requests":10,"unit":"second"}}},
+"spec":{"virtualhost":{"fqdn":"a.example.com","rateLimitPolicy":{"local":{"requests":10,"unit":"second"},"global":{"disabled":true}}},
 "routes":[{"conditions":[{"prefix":"/"},{"header":{"name":"x","notexact":"y","treatMissingAsEmpty":true}}],
 "services":[{"name":"s","port":80,"weight":10,"protocol":"h2c","mirror":true}],
 "loadBalancerPolicy":{"strategy":"Cookie"},"retryPolicy":{"count":3,"retryOn":["5xx","reset"]}}]}}`
@@ -99,7 +99,10 @@ func TestDecodeContourManifest(t *testing.T) {
 	if err := json.Unmarshal([]byte(in), &p); err != nil {
 		t.Fatal(err)
 	}
-	if !p.Spec.VirtualHost.RateLimitPolicy.Set() || !p.Spec.Routes[0].LoadBalancerPolicy.Set() {
+	if rl := p.Spec.VirtualHost.RateLimitPolicy; rl.Local.Requests != 10 || rl.Local.Unit != "second" || !rl.Global.Set() {
+		t.Errorf("rate limit policy decoded as %+v", rl)
+	}
+	if !p.Spec.Routes[0].LoadBalancerPolicy.Set() {
 		t.Error("untranslated fields were not kept")
 	}
 	if h := p.Spec.Routes[0].Conditions[1].Header; h.NotExact != "y" || !h.TreatMissingAsEmpty {

@@ -73,16 +73,14 @@ type VirtualHost struct {
 	// CORSPolicy answers the CORS preflights of every route of the
 	// virtual host and adds CORS headers to its responses.
 	CORSPolicy *CORSPolicy `json:"corsPolicy,omitempty"`
-	// RateLimitPolicy limits the request rate; not translated.
-	RateLimitPolicy *Untranslated `json:"rateLimitPolicy,omitempty"`
+	// RateLimitPolicy limits the rate of the virtual host's requests.
+	RateLimitPolicy *RateLimitPolicy `json:"rateLimitPolicy,omitempty"`
 	// JWTProviders verify JSON Web Tokens; not translated.
 	JWTProviders *Untranslated `json:"jwtProviders,omitempty"`
-	// IPAllowFilterPolicy admits only the listed client addresses; not
-	// translated.
-	IPAllowFilterPolicy *Untranslated `json:"ipAllowPolicy,omitempty"`
-	// IPDenyFilterPolicy refuses the listed client addresses; not
-	// translated.
-	IPDenyFilterPolicy *Untranslated `json:"ipDenyPolicy,omitempty"`
+	// IPAllowFilterPolicy admits only the listed client addresses.
+	IPAllowFilterPolicy []IPFilterPolicy `json:"ipAllowPolicy,omitempty"`
+	// IPDenyFilterPolicy refuses the listed client addresses.
+	IPDenyFilterPolicy []IPFilterPolicy `json:"ipDenyPolicy,omitempty"`
 }
 
 // TLS is how a root serves TLS: terminated with the certificate of
@@ -192,20 +190,20 @@ type Route struct {
 	LoadBalancerPolicy *Untranslated `json:"loadBalancerPolicy,omitempty"`
 	// CookieRewritePolicies rewrite Set-Cookie attributes; not translated.
 	CookieRewritePolicies *Untranslated `json:"cookieRewritePolicies,omitempty"`
-	// RateLimitPolicy limits the request rate; not translated.
-	RateLimitPolicy *Untranslated `json:"rateLimitPolicy,omitempty"`
-	// RequestRedirectPolicy answers with a redirect; not translated.
-	RequestRedirectPolicy *Untranslated `json:"requestRedirectPolicy,omitempty"`
-	// DirectResponsePolicy answers with a fixed response; not translated.
-	DirectResponsePolicy *Untranslated `json:"directResponsePolicy,omitempty"`
-	// InternalRedirectPolicy follows upstream redirects; not translated.
-	InternalRedirectPolicy *Untranslated `json:"internalRedirectPolicy,omitempty"`
-	// IPAllowFilterPolicy admits only the listed client addresses; not
-	// translated.
-	IPAllowFilterPolicy *Untranslated `json:"ipAllowPolicy,omitempty"`
-	// IPDenyFilterPolicy refuses the listed client addresses; not
-	// translated.
-	IPDenyFilterPolicy *Untranslated `json:"ipDenyPolicy,omitempty"`
+	// RateLimitPolicy limits the rate of the route's requests.
+	RateLimitPolicy *RateLimitPolicy `json:"rateLimitPolicy,omitempty"`
+	// RequestRedirectPolicy answers with a redirect.
+	RequestRedirectPolicy *HTTPRequestRedirectPolicy `json:"requestRedirectPolicy,omitempty"`
+	// DirectResponsePolicy answers with a fixed response.
+	DirectResponsePolicy *HTTPDirectResponsePolicy `json:"directResponsePolicy,omitempty"`
+	// InternalRedirectPolicy follows the backends' redirects.
+	InternalRedirectPolicy *HTTPInternalRedirectPolicy `json:"internalRedirectPolicy,omitempty"`
+	// IPAllowFilterPolicy admits only the listed client addresses,
+	// instead of the virtual host's filter.
+	IPAllowFilterPolicy []IPFilterPolicy `json:"ipAllowPolicy,omitempty"`
+	// IPDenyFilterPolicy refuses the listed client addresses, instead of
+	// the virtual host's filter.
+	IPDenyFilterPolicy []IPFilterPolicy `json:"ipDenyPolicy,omitempty"`
 	// JWTVerificationPolicy requires a verified JWT; not translated.
 	JWTVerificationPolicy *Untranslated `json:"jwtVerificationPolicy,omitempty"`
 }

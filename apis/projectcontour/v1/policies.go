@@ -1,0 +1,92 @@
+package v1
+
+// IPFilterPolicy is one entry of an ipAllowPolicy or ipDenyPolicy: the
+// addresses of CIDR, as seen from Source.
+type IPFilterPolicy struct {
+	// Source is which address is compared: "Peer", the address of the
+	// connection's other end, or "Remote", the client's address as
+	// X-Forwarded-For (and PROXY protocol) tell it.
+	Source IPFilterSource `json:"source"`
+	// CIDR is an IPv4 or IPv6 block ("10.0.0.0/8"), or one address.
+	CIDR string `json:"cidr"`
+}
+
+// IPFilterSource is "Peer" or "Remote".
+type IPFilterSource string
+
+// The IP filter sources.
+const (
+	IPFilterSourcePeer   IPFilterSource = "Peer"
+	IPFilterSourceRemote IPFilterSource = "Remote"
+)
+
+// RateLimitPolicy limits the rate of requests: locally, in each Envoy,
+// or globally, by asking a rate limit service.
+type RateLimitPolicy struct {
+	// Local is a token bucket in each Envoy.
+	Local *LocalRateLimitPolicy `json:"local,omitempty"`
+	// Global sends descriptors to a rate limit service; not translated.
+	Global *Untranslated `json:"global,omitempty"`
+}
+
+// LocalRateLimitPolicy allows Requests per Unit, plus Burst, and answers
+// the rest with ResponseStatusCode.
+type LocalRateLimitPolicy struct {
+	// Requests is how many requests each Unit allows; at least 1.
+	Requests uint32 `json:"requests"`
+	// Unit is "second", "minute" or "hour".
+	Unit string `json:"unit"`
+	// Burst is how many requests above Requests may come at once.
+	Burst uint32 `json:"burst,omitempty"`
+	// ResponseStatusCode answers the requests over the limit, 400 to 599;
+	// unset is 429.
+	ResponseStatusCode uint32 `json:"responseStatusCode,omitempty"`
+	// ResponseHeadersToAdd are set on the answers to those requests.
+	ResponseHeadersToAdd []HeaderValue `json:"responseHeadersToAdd,omitempty"`
+}
+
+// HTTPRequestRedirectPolicy answers a route's requests with a redirect.
+// Unset fields keep the request's value.
+type HTTPRequestRedirectPolicy struct {
+	// Scheme is "http" or "https".
+	Scheme *string `json:"scheme,omitempty"`
+	// Hostname is a precise hostname.
+	Hostname *string `json:"hostname,omitempty"`
+	// Port is 1 to 65535.
+	Port *int32 `json:"port,omitempty"`
+	// StatusCode is 301, 302, 303, 307 or 308; unset is 302.
+	StatusCode *RedirectResponseCode `json:"statusCode,omitempty"`
+	// Path replaces the whole path; Prefix replaces the route's matched
+	// prefix. At most one is set.
+	Path   *string `json:"path,omitempty"`
+	Prefix *string `json:"prefix,omitempty"`
+}
+
+// RedirectResponseCode is a redirect status: 301, 302, 303, 307 or 308.
+type RedirectResponseCode uint32
+
+// HTTPDirectResponsePolicy answers a route's requests itself.
+type HTTPDirectResponsePolicy struct {
+	// StatusCode is 200 to 599.
+	StatusCode int `json:"statusCode"`
+	// Body is the response's body; empty sends none.
+	Body string `json:"body,omitempty"`
+}
+
+// HTTPInternalRedirectPolicy makes Envoy follow the redirects a route's
+// backends answer with, instead of passing them to the client.
+type HTTPInternalRedirectPolicy struct {
+	// MaxInternalRedirects is how many redirects one request may follow;
+	// unset is 1.
+	MaxInternalRedirects uint32 `json:"maxInternalRedirects,omitempty"`
+	// RedirectResponseCodes are the statuses followed (301, 302, 303, 307,
+	// 308); unset is 302 alone.
+	RedirectResponseCodes []RedirectResponseCode `json:"redirectResponseCodes,omitempty"`
+	// AllowCrossSchemeRedirect is "Never" (the default), "Always", or
+	// "SafeOnly": an https request may follow a redirect to http or
+	// https, an http request only to http.
+	AllowCrossSchemeRedirect string `json:"allowCrossSchemeRedirect,omitempty"`
+	// DenyRepeatedRouteRedirect refuses a redirect to a route that an
+	// earlier redirect of the request already left.
+	DenyRepeatedRouteRedirect bool `json:"denyRepeatedRouteRedirect,omitempty"`
+}
