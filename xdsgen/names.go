@@ -40,6 +40,11 @@ import (
 //	                    service/<namespace>/<service>/<port>/ws          (kubernetes.io/ws)
 //	                    service/<namespace>/<service>/<port>/tls         (HTTPProxy protocol tls: TLS to the endpoints)
 //	                    service/<namespace>/<service>/<port>/h2          (HTTPProxy protocol h2: HTTP/2 over TLS)
+//	                    .../<protocol>/backendtlspolicy/<policy>[/clientcert/<namespace>/<name>]
+//	                                                                     (TLS verified as a BackendTLSPolicy says)
+//	                    .../<protocol>/validation/<CA Secret>/<subject name>[/<hash>]
+//	                                                                     (TLS verified as an HTTPProxy service's validation
+//	                                                                      says; the hash tells apart more names or an SNI)
 //	ClusterLoadAssignment  the name of its Cluster
 //	Secret              secret/<namespace>/<name>
 //
@@ -168,7 +173,10 @@ func writeClusterName(b *strings.Builder, c *graph.Cluster) {
 		b.WriteByte('/')
 		b.WriteString(c.Protocol)
 	}
-	if c.TLS != nil {
+	if c.TLS != nil && c.TLS.Origin != "" {
+		b.WriteByte('/')
+		b.WriteString(c.TLS.Origin)
+	} else if c.TLS != nil {
 		b.WriteString("/backendtlspolicy/")
 		b.WriteString(c.TLS.Policy.Name)
 		if cert := c.TLS.ClientCertificate; cert != nil {
@@ -185,7 +193,9 @@ func clusterNameLen(c *graph.Cluster) int {
 	if c.Protocol != "" {
 		n += 1 + len(c.Protocol)
 	}
-	if c.TLS != nil {
+	if c.TLS != nil && c.TLS.Origin != "" {
+		n += 1 + len(c.TLS.Origin)
+	} else if c.TLS != nil {
 		n += len("/backendtlspolicy/") + len(c.TLS.Policy.Name)
 		if cert := c.TLS.ClientCertificate; cert != nil {
 			n += len("/clientcert/") + len(cert.Name.Namespace) + 1 + len(cert.Name.Name)

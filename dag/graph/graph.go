@@ -194,8 +194,12 @@ type Cluster struct {
 // UpstreamTLS is how Envoy connects to a backend over TLS and verifies
 // it (a BackendTLSPolicy).
 type UpstreamTLS struct {
-	// Policy names the BackendTLSPolicy, for resource names.
+	// Policy names the BackendTLSPolicy, for resource names. For TLS of
+	// another origin it is zero and Origin says what resource names
+	// say of it instead: "validation/<CA Secret>/<subject name>" for an
+	// HTTPProxy service's validation.
 	Policy types.NamespacedName
+	Origin string
 	// SNI is the server name Envoy sends.
 	SNI string
 	// CA is the PEM bundle of the trusted CA certificates; CAFile, when

@@ -82,6 +82,9 @@ type Result struct {
 	// placement.
 	names []types.NamespacedName
 	hosts []*proxyHost
+	// upstreamTLS holds the services' validations, one per distinct
+	// validation (upstream.go).
+	upstreamTLS map[string]*graph.UpstreamTLS
 }
 
 // proxyHost is what one root serves under its fqdn.

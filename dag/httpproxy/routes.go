@@ -124,7 +124,7 @@ func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, fie
 	if f.InternalRedirect, problem = proxyInternalRedirect(spec.InternalRedirectPolicy, field+".internalRedirectPolicy"); problem != "" {
 		return refuse(contourv1.ConditionTypeRouteError, "InternalRedirectPolicyNotValid", "%s", problem)
 	}
-	backends, ok := pb.resolveProxyServices(p, spec.Services, field, st)
+	backends, ok := pb.resolveProxyServices(p, spec.Services, field, host, st)
 	if !ok {
 		return unservable()
 	}

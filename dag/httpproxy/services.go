@@ -44,7 +44,7 @@ type proxyBackends struct {
 // with one service are recorded in st and cost that service its share. ok is
 // false, the problem recorded, when the route as a whole cannot be served
 // as written.
-func (pb *Result) resolveProxyServices(p *contourv1.HTTPProxy, services []contourv1.Service, field string, st *proxyStatus) (out proxyBackends, ok bool) {
+func (pb *Result) resolveProxyServices(p *contourv1.HTTPProxy, services []contourv1.Service, field, host string, st *proxyStatus) (out proxyBackends, ok bool) {
 	refuse := func(reason, format string, args ...any) (proxyBackends, bool) {
 		st.addError(contourv1.ConditionTypeServiceError, reason, "%s The route answers 503.", fmt.Sprintf(format, args...))
 		return proxyBackends{}, false
@@ -69,7 +69,15 @@ func (pb *Result) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 		if allZero {
 			weight = 1
 		}
-		cluster, reason, msg := pb.proxyCluster(p.Namespace, s, false)
+		headers, problem := serviceHeaders(s, at)
+		if problem != "" {
+			return refuse("HeadersPolicyNotValid", "%s", problem)
+		}
+		sni := host
+		if headers != nil && headers.HostRewrite != "" {
+			sni = headers.HostRewrite
+		}
+		cluster, reason, msg := pb.proxyCluster(p.Namespace, s, false, sni)
 		if s.Mirror {
 			if len(out.mirrors) > 0 {
 				return refuse("OnlyOneMirror", "%s: only one service per route may be a mirror.", at)
@@ -93,10 +101,6 @@ func (pb *Result) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 			st.addError(contourv1.ConditionTypeServiceError, reason, "%s: %s Its share of requests is answered 503.", at, msg)
 			out.invalidWeight += weight
 			continue
-		}
-		headers, problem := serviceHeaders(s, at)
-		if problem != "" {
-			return refuse("HeadersPolicyNotValid", "%s", problem)
 		}
 		if weight > 0 {
 			out.backends = append(out.backends, graph.WeightedCluster{Cluster: cluster, Weight: weight, Headers: headers})
@@ -127,8 +131,9 @@ func serviceHeaders(s *contourv1.Service, at string) (*graph.BackendHeaders, str
 
 // proxyCluster finds the Cluster of a service of a proxy in namespace, or
 // the reason and message why it cannot be used. A TCP proxy's service is a
-// stream, or TLS that Envoy originates.
-func (pb *Result) proxyCluster(namespace string, s *contourv1.Service, tcp bool) (*graph.Cluster, string, string) {
+// stream, or TLS that Envoy originates. sni is the server name a
+// validated service is sent (upstream.go).
+func (pb *Result) proxyCluster(namespace string, s *contourv1.Service, tcp bool, sni string) (*graph.Cluster, string, string) {
 	name := types.NamespacedName{Namespace: namespace, Name: s.Name}
 	if s.Port < 1 || s.Port > 65535 {
 		return nil, "ServicePortInvalid", fmt.Sprintf("port %d is not in 1-65535.", s.Port)
@@ -162,7 +167,15 @@ func (pb *Result) proxyCluster(namespace string, s *contourv1.Service, tcp bool)
 			return nil, err.Reason, err.Message
 		}
 	}
-	return pb.index.ClusterOf(svc, port, proxyClusterProtocol(p)), "", ""
+	cp := proxyClusterProtocol(p)
+	if s.UpstreamValidation == nil {
+		return pb.index.ClusterOf(svc, port, cp), "", ""
+	}
+	tls, problem := pb.upstreamValidation(namespace, s.UpstreamValidation, cp, sni)
+	if problem != "" {
+		return nil, "UpstreamValidationNotValid", problem
+	}
+	return pb.index.ClusterOfTLS(svc, port, cp, tls), "", ""
 }
 
 // proxyClusterProtocol is the Cluster.Protocol of an HTTPProxy service:

@@ -94,7 +94,8 @@ func (pb *Result) tcpServices(p *contourv1.HTTPProxy, st *proxyStatus) *graph.TC
 		if allZero {
 			weight = 1
 		}
-		cluster, reason, msg := pb.proxyCluster(p.Namespace, s, true)
+		reportUntranslated(st, at, serviceUntranslated(s), "")
+		cluster, reason, msg := pb.proxyCluster(p.Namespace, s, true, "")
 		if reason != "" {
 			st.addError(contourv1.ConditionTypeTCPProxyError, reason, "%s: %s Its share of connections is closed.", at, msg)
 			route.RejectWeight += weight

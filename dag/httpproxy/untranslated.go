@@ -57,7 +57,6 @@ func routeUntranslated(r *contourv1.Route) []untranslatedField {
 
 func serviceUntranslated(s *contourv1.Service) []untranslatedField {
 	return []untranslatedField{
-		{"validation", s.UpstreamValidation.Set(), contourv1.ConditionTypeTLSError},
 		{"healthPort", s.HealthPort != 0, ""},
 		{"slowStartPolicy", s.SlowStartPolicy.Set(), ""},
 		{"cookieRewritePolicies", s.CookieRewritePolicies.Set(), ""},

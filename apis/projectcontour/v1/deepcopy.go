@@ -112,7 +112,10 @@ func (s *Service) DeepCopyInto(out *Service) {
 	out.Protocol = deepcopy.Ptr(s.Protocol, func(in, out *string) { *out = *in })
 	out.RequestHeadersPolicy = deepcopy.Ptr(s.RequestHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
 	out.ResponseHeadersPolicy = deepcopy.Ptr(s.ResponseHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
-	out.UpstreamValidation = s.UpstreamValidation.DeepCopy()
+	out.UpstreamValidation = deepcopy.Ptr(s.UpstreamValidation, func(in, out *UpstreamValidation) {
+		*out = *in
+		out.SubjectNames = slices.Clone(in.SubjectNames)
+	})
 	out.CookieRewritePolicies = s.CookieRewritePolicies.DeepCopy()
 	out.SlowStartPolicy = s.SlowStartPolicy.DeepCopy()
 }

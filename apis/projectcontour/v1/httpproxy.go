@@ -231,9 +231,8 @@ type Service struct {
 	// ResponseHeadersPolicy changes the headers of its responses.
 	ResponseHeadersPolicy *HeadersPolicy `json:"responseHeadersPolicy,omitempty"`
 
-	// UpstreamValidation verifies the service's certificate; not
-	// translated.
-	UpstreamValidation *Untranslated `json:"validation,omitempty"`
+	// UpstreamValidation verifies the service's certificate.
+	UpstreamValidation *UpstreamValidation `json:"validation,omitempty"`
 	// CookieRewritePolicies rewrite Set-Cookie attributes; not translated.
 	CookieRewritePolicies *Untranslated `json:"cookieRewritePolicies,omitempty"`
 	// SlowStartPolicy ramps traffic to new endpoints; not translated.

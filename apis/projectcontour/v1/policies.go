@@ -90,3 +90,15 @@ type HTTPInternalRedirectPolicy struct {
 	// earlier redirect of the request already left.
 	DenyRepeatedRouteRedirect bool `json:"denyRepeatedRouteRedirect,omitempty"`
 }
+
+// UpstreamValidation is how Envoy verifies the certificate of a service
+// it speaks TLS to.
+type UpstreamValidation struct {
+	// CACertificate names a Secret with the CA bundle under "ca.crt":
+	// "name" or "namespace/name".
+	CACertificate string `json:"caSecret"`
+	// SubjectName is a name the certificate must carry; SubjectNames, when
+	// set, lists names of which it must carry one, SubjectName first.
+	SubjectName  string   `json:"subjectName"`
+	SubjectNames []string `json:"subjectNames,omitempty"`
+}
