@@ -24,7 +24,7 @@ func listener(l *graph.Listener) *listenerv3.Listener {
 	}
 	if !l.Secure {
 		out.FilterChains = []*listenerv3.FilterChain{{
-			Filters: []*listenerv3.Filter{httpConnectionManager(name, name, usedFilters(l.VirtualHosts))},
+			Filters: []*listenerv3.Filter{httpConnectionManager(name, name, usedFilters(l.VirtualHosts), nil)},
 		}}
 		return out
 	}
@@ -55,7 +55,7 @@ func filterChain(l *graph.Listener, fc *graph.FilterChain) *listenerv3.FilterCha
 		out.TransportSocket = xdsmsg.TLSTransportSocket(downstreamTLSValidating(fc.Certificates, alpn, fc.MinTLSVersion, fc.MaxTLSVersion, fc.ClientValidation))
 	}
 	if fc.RoutesHTTP() {
-		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc), usedFilters(fc.VirtualHosts))}
+		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc), usedFilters(fc.VirtualHosts), forwardedCert(fc))}
 	} else {
 		out.Filters = []*listenerv3.Filter{tcpFilter(filterChainName(l, fc), fc.TCP)}
 	}
@@ -64,7 +64,10 @@ func filterChain(l *graph.Listener, fc *graph.FilterChain) *listenerv3.FilterCha
 
 // httpConnectionManager routes HTTP with the route table routeName, which it
 // takes over RDS (ADS), with the HTTP filters its routes use (protect.go).
-func httpConnectionManager(statPrefix, routeName string, filters httpFilterSet) *listenerv3.Filter {
+// With fwd, the client certificate's details are sent to the backends in
+// X-Forwarded-Client-Cert, replacing any the client sent; without, the
+// header is removed (Envoy's default, SANITIZE).
+func httpConnectionManager(statPrefix, routeName string, filters httpFilterSet, fwd *graph.ClientCertDetails) *listenerv3.Filter {
 	hcm := &hcmv3.HttpConnectionManager{
 		StatPrefix: statPrefix,
 		CodecType:  hcmv3.HttpConnectionManager_AUTO,
@@ -82,5 +85,19 @@ func httpConnectionManager(statPrefix, routeName string, filters httpFilterSet) 
 		// the client sent, so that backends and redirects can trust them.
 		UseRemoteAddress: wrapperspb.Bool(true),
 	}
+	if fwd != nil {
+		hcm.ForwardClientCertDetails = hcmv3.HttpConnectionManager_SANITIZE_SET
+		hcm.SetCurrentClientCertDetails = &hcmv3.HttpConnectionManager_SetCurrentClientCertDetails{
+			Subject: wrapperspb.Bool(fwd.Subject), Cert: fwd.Cert, Chain: fwd.Chain, Dns: fwd.DNS, Uri: fwd.URI,
+		}
+	}
 	return xdsmsg.NetworkFilter(xdsmsg.HTTPConnectionManagerFilter, hcm)
+}
+
+// forwardedCert is what a chain forwards of client certificates.
+func forwardedCert(fc *graph.FilterChain) *graph.ClientCertDetails {
+	if fc.ClientValidation == nil {
+		return nil
+	}
+	return fc.ClientValidation.Forward
 }

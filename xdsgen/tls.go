@@ -17,10 +17,9 @@ func downstreamTLS(certs []*graph.Secret, alpn []string, minVersion, maxVersion 
 }
 
 // downstreamTLSValidating is downstreamTLS that also asks clients for a
-// certificate and verifies it against v's CA certificates: a client must
-// present one that verifies, or, with v.Optional, Envoy accepts the
-// connection whatever the client presents (ACCEPT_UNTRUSTED), leaving
-// the decision to the backend.
+// certificate and verifies it against v's CA certificates and CRLs: a
+// client must present one (unless v.Optional) that verifies (unless
+// v.AcceptUntrusted: ACCEPT_UNTRUSTED, leaving the decision to others).
 func downstreamTLSValidating(certs []*graph.Secret, alpn []string, minVersion, maxVersion string, v *graph.ClientValidation) *tlsv3.DownstreamTlsContext {
 	common := &tlsv3.CommonTlsContext{AlpnProtocols: alpn}
 	if minVersion != "" || maxVersion != "" {
@@ -37,8 +36,14 @@ func downstreamTLSValidating(certs []*graph.Secret, alpn []string, minVersion, m
 	}
 	out := &tlsv3.DownstreamTlsContext{CommonTlsContext: common}
 	if v != nil {
-		validation := &tlsv3.CertificateValidationContext{TrustedCa: xdsmsg.Inline(v.CA)}
-		if v.Optional {
+		validation := &tlsv3.CertificateValidationContext{OnlyVerifyLeafCertCrl: v.OnlyVerifyLeafCRL}
+		if len(v.CA) > 0 {
+			validation.TrustedCa = xdsmsg.Inline(v.CA)
+		}
+		if len(v.CRL) > 0 {
+			validation.Crl = xdsmsg.Inline(v.CRL)
+		}
+		if v.AcceptUntrusted {
 			validation.TrustChainVerification = tlsv3.CertificateValidationContext_ACCEPT_UNTRUSTED
 		}
 		common.ValidationContextType = &tlsv3.CommonTlsContext_ValidationContext{ValidationContext: validation}

@@ -110,12 +110,30 @@ type FilterChain struct {
 // certificates.
 type ClientValidation struct {
 	// CA is the PEM bundle of the CA certificates client certificates must
-	// chain to.
+	// chain to; empty only with AcceptUntrusted.
 	CA []byte
-	// Optional accepts connections without a certificate, or with one that
-	// does not verify (AllowInsecureFallback); otherwise a client must
-	// present a certificate that verifies.
+	// Optional accepts connections without a certificate; otherwise a
+	// client must present one.
 	Optional bool
+	// AcceptUntrusted accepts a certificate that does not verify, leaving
+	// the judgement to others (the backend, an authorization service).
+	// A Gateway's AllowInsecureFallback is Optional and AcceptUntrusted.
+	AcceptUntrusted bool
+	// CRL is a PEM bundle of certificate revocation lists; a revoked
+	// client certificate does not verify. OnlyVerifyLeafCRL checks only
+	// the client's own certificate against them, not its issuers, which
+	// otherwise need a CRL each.
+	CRL               []byte
+	OnlyVerifyLeafCRL bool
+	// Forward, when set, sends details of the client certificate to the
+	// backends in X-Forwarded-Client-Cert, replacing any the client sent.
+	Forward *ClientCertDetails
+}
+
+// ClientCertDetails are the parts of a client certificate forwarded in
+// X-Forwarded-Client-Cert (besides its hash, which Envoy always sends).
+type ClientCertDetails struct {
+	Subject, Cert, Chain, DNS, URI bool
 }
 
 // RoutesHTTP reports whether the chain terminates TLS and routes HTTP (an

@@ -118,6 +118,8 @@ type proxyTLS struct {
 	certificates []*graph.Secret // empty when TLS passes through
 	// minVersion and maxVersion are "1.2", "1.3" or "" (Envoy's default).
 	minVersion, maxVersion string
+	// client, when set, asks clients for a certificate (clientcert.go).
+	client *graph.ClientValidation
 }
 
 // Options are what translating HTTPProxies reads of the Options.

@@ -127,6 +127,7 @@ func proxyServedHost(h *proxyHost) *layer.Served {
 	}
 	if h.tls != nil && !fc.Reject {
 		fc.Certificates, fc.MinTLSVersion, fc.MaxTLSVersion = h.tls.certificates, h.tls.minVersion, h.tls.maxVersion
+		fc.ClientValidation = h.tls.client
 	}
 	sh.TLS = lc
 	return sh

@@ -176,6 +176,9 @@ func (pb *Result) rootTLS(p *contourv1.HTTPProxy, t *contourv1.TLS, hasTCPProxy 
 		return nil, "both passthrough and secretName are set; give one."
 	case t.Passthrough && !hasTCPProxy:
 		return nil, "passthrough needs spec.tcpproxy: a connection that is not terminated can only be forwarded."
+	case t.Passthrough && t.ClientValidation != nil:
+		_, problem := pb.clientValidation(p.Namespace, t.ClientValidation, true)
+		return nil, problem
 	case t.Passthrough:
 		return out, ""
 	case strings.TrimSpace(t.SecretName) == "":
@@ -194,6 +197,11 @@ func (pb *Result) rootTLS(p *contourv1.HTTPProxy, t *contourv1.TLS, hasTCPProxy 
 		return nil, "secretName: " + problem
 	}
 	out.certificates = []*graph.Secret{secret}
+	if t.ClientValidation != nil {
+		if out.client, problem = pb.clientValidation(p.Namespace, t.ClientValidation, false); problem != "" {
+			return nil, problem
+		}
+	}
 	return out, ""
 }
 

@@ -34,7 +34,6 @@ func virtualHostUntranslated(vh *contourv1.VirtualHost) []untranslatedField {
 	}
 	if vh.TLS != nil {
 		out = append(out,
-			untranslatedField{"tls.clientValidation", vh.TLS.ClientValidation.Set(), contourv1.ConditionTypeTLSError},
 			untranslatedField{"tls.enableFallbackCertificate", vh.TLS.EnableFallbackCertificate, ""},
 		)
 	}

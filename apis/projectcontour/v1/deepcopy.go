@@ -67,7 +67,10 @@ func (v *VirtualHost) DeepCopyInto(out *VirtualHost) {
 // DeepCopyInto copies t into out.
 func (t *TLS) DeepCopyInto(out *TLS) {
 	*out = *t
-	out.ClientValidation = t.ClientValidation.DeepCopy()
+	out.ClientValidation = deepcopy.Ptr(t.ClientValidation, func(in, out *DownstreamValidation) {
+		*out = *in
+		out.ForwardClientCertificate = deepcopy.Ptr(in.ForwardClientCertificate, func(in, out *ClientCertificateDetails) { *out = *in })
+	})
 }
 
 // DeepCopyInto copies i into out.

@@ -96,8 +96,8 @@ type TLS struct {
 	MaximumProtocolVersion string `json:"maximumProtocolVersion,omitempty"`
 	// Passthrough forwards TLS connections unterminated; it needs TCPProxy.
 	Passthrough bool `json:"passthrough,omitempty"`
-	// ClientValidation verifies client certificates; not translated.
-	ClientValidation *Untranslated `json:"clientValidation,omitempty"`
+	// ClientValidation asks clients for a certificate and verifies it.
+	ClientValidation *DownstreamValidation `json:"clientValidation,omitempty"`
 	// EnableFallbackCertificate serves clients that send no SNI; not
 	// translated.
 	EnableFallbackCertificate bool `json:"enableFallbackCertificate,omitempty"`

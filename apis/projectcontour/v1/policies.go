@@ -102,3 +102,38 @@ type UpstreamValidation struct {
 	SubjectName  string   `json:"subjectName"`
 	SubjectNames []string `json:"subjectNames,omitempty"`
 }
+
+// DownstreamValidation is how Envoy asks a root's clients for a
+// certificate, and verifies it.
+type DownstreamValidation struct {
+	// CACertificate names a Secret with the CA bundle under "ca.crt"
+	// that client certificates must chain to: "name" or "namespace/name".
+	// It may be left out only with SkipClientCertValidation.
+	CACertificate string `json:"caSecret,omitempty"`
+	// SkipClientCertValidation asks for client certificates without
+	// verifying them (for an authorization service to judge); with
+	// CACertificate a certificate is still required.
+	SkipClientCertValidation bool `json:"skipClientCertValidation,omitempty"`
+	// ForwardClientCertificate sends details of the client certificate to
+	// the backends in X-Forwarded-Client-Cert.
+	ForwardClientCertificate *ClientCertificateDetails `json:"forwardClientCertificate,omitempty"`
+	// CertificateRevocationList names a Secret with PEM CRLs under
+	// "crl.pem".
+	CertificateRevocationList string `json:"crlSecret,omitempty"`
+	// OnlyVerifyLeafCertCrl checks only the client's own certificate
+	// against the CRLs, not its issuers.
+	OnlyVerifyLeafCertCrl bool `json:"crlOnlyVerifyLeafCert,omitempty"`
+	// OptionalClientCertificate accepts clients without a certificate; a
+	// certificate that is sent is still verified.
+	OptionalClientCertificate bool `json:"optionalClientCertificate,omitempty"`
+}
+
+// ClientCertificateDetails are the parts of a client certificate
+// forwarded in X-Forwarded-Client-Cert.
+type ClientCertificateDetails struct {
+	Subject bool `json:"subject,omitempty"`
+	Cert    bool `json:"cert,omitempty"`
+	Chain   bool `json:"chain,omitempty"`
+	DNS     bool `json:"dns,omitempty"`
+	URI     bool `json:"uri,omitempty"`
+}

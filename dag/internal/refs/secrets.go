@@ -2,6 +2,7 @@ package refs
 
 import (
 	"crypto/tls"
+	"crypto/x509"
 	"encoding/pem"
 	"fmt"
 	"slices"
@@ -74,4 +75,37 @@ func secretValue(s *corev1.Secret, key string) []byte {
 		return []byte(v)
 	}
 	return s.Data[key]
+}
+
+// RevocationLists reads the PEM certificate revocation lists under
+// "crl.pem" of a Secret, recording the reference, or says what is wrong:
+// the Secret is missing, has no "crl.pem", or holds something other than
+// CRLs that parse.
+func (idx *Index) RevocationLists(name types.NamespacedName) ([]byte, string) {
+	idx.ReferToSecret(name)
+	obj := idx.secrets[name]
+	if obj == nil {
+		return nil, fmt.Sprintf("Secret %s not found.", report.RefName(name))
+	}
+	data := secretValue(obj, "crl.pem")
+	if len(data) == 0 {
+		return nil, fmt.Sprintf("Secret %s has no key \"crl.pem\".", report.RefName(name))
+	}
+	n := 0
+	for rest := data; ; n++ {
+		var block *pem.Block
+		if block, rest = pem.Decode(rest); block == nil {
+			break
+		}
+		if block.Type != "X509 CRL" {
+			return nil, fmt.Sprintf("Secret %s: \"crl.pem\" holds a PEM block of type %q; only X509 CRL blocks belong there.", report.RefName(name), report.Value(block.Type))
+		}
+		if _, err := x509.ParseRevocationList(block.Bytes); err != nil {
+			return nil, fmt.Sprintf("Secret %s: \"crl.pem\" holds a CRL that does not parse: %v.", report.RefName(name), err)
+		}
+	}
+	if n == 0 {
+		return nil, fmt.Sprintf("Secret %s: \"crl.pem\" holds no PEM CRL.", report.RefName(name))
+	}
+	return data, ""
 }

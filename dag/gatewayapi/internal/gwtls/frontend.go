@@ -105,7 +105,8 @@ func (f *Frontend) resolve(field string, v *gatewayv1.FrontendTLSValidation) *Va
 		return r
 	}
 	if len(bundle) > 0 {
-		r.Client = &graph.ClientValidation{CA: bundle, Optional: v.Mode == gatewayv1.AllowInsecureFallback}
+		fallback := v.Mode == gatewayv1.AllowInsecureFallback
+		r.Client = &graph.ClientValidation{CA: bundle, Optional: fallback, AcceptUntrusted: fallback}
 	}
 	return r
 }
