@@ -3,8 +3,10 @@
 // A service is a port of a Service in the proxy's own namespace (HTTPProxy
 // has no cross-namespace references). Its protocol is services[].protocol
 // when set ("h2c", "h2", "tls": HTTP/2 without TLS, HTTP/2 over TLS,
-// HTTP/1.1 over TLS), and otherwise the Service port's appProtocol, read as
-// for an HTTPRoute (package protocol).
+// HTTP/1.1 over TLS), else what Contour's Service annotation
+// projectcontour.io/upstream-protocol.{h2,h2c,tls} says of the port (it
+// lists port numbers and names), and otherwise the Service port's
+// appProtocol, read as for an HTTPRoute (package protocol).
 //
 // Weights follow Contour: when no service of the route sets a weight, they
 // share equally; when some do, those that do not get none. So
@@ -23,6 +25,10 @@ package httpproxy
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -147,16 +153,22 @@ func (pb *Result) proxyCluster(namespace string, s *contourv1.Service, tcp bool,
 		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s has no TCP port %d.", report.RefName(name), s.Port)
 	}
 	var p protocol.Protocol
+	named, from := "", "protocol"
+	if s.Protocol != nil {
+		named = *s.Protocol
+	} else if a, ok := annotatedProtocol(svc.Service, port); ok {
+		named, from = a, fmt.Sprintf("the Service's annotation %s%s", upstreamProtocolAnnotation, a)
+	}
 	switch {
-	case s.Protocol != nil:
+	case named != "":
 		var ok bool
-		p, ok = protocol.FromHTTPProxy(*s.Protocol)
+		p, ok = protocol.FromHTTPProxy(named)
 		if !ok || (tcp && p != "" && p != protocol.HTTPS) {
 			valid := "h2c, h2 or tls"
 			if tcp {
 				valid = "tls (Envoy originates TLS) or unset (the stream as it is)"
 			}
-			return nil, "UnsupportedProtocol", fmt.Sprintf("protocol %q is not %s.", *s.Protocol, valid)
+			return nil, "UnsupportedProtocol", fmt.Sprintf("%s %q is not %s.", from, named, valid)
 		}
 	case tcp:
 		p = protocol.Stream
@@ -189,4 +201,27 @@ func proxyClusterProtocol(p protocol.Protocol) string {
 		return "h2"
 	}
 	return refs.ClusterProtocol(p)
+}
+
+// upstreamProtocolAnnotation prefixes Contour's Service annotations that
+// name the protocol of ports: projectcontour.io/upstream-protocol.tls:
+// "443,https" speaks TLS to the port numbered 443 and the one named https.
+const upstreamProtocolAnnotation = "projectcontour.io/upstream-protocol."
+
+// annotatedProtocol reads the protocol Contour's annotations give port,
+// h2, h2c or tls; services[].protocol, when set, wins over it.
+func annotatedProtocol(svc *corev1.Service, port *corev1.ServicePort) (string, bool) {
+	for _, name := range []string{"h2", "h2c", "tls"} {
+		v, ok := svc.Annotations[upstreamProtocolAnnotation+name]
+		if !ok {
+			continue
+		}
+		for _, item := range strings.Split(v, ",") {
+			item = strings.TrimSpace(item)
+			if item != "" && (item == port.Name || item == strconv.Itoa(int(port.Port))) {
+				return name, true
+			}
+		}
+	}
+	return "", false
 }
