@@ -6,7 +6,6 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
-	httpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -25,22 +24,11 @@ type clusterBuilder struct {
 }
 
 func newClusterBuilder() *clusterBuilder {
-	options := func(h2 bool) map[string]*anypb.Any {
-		e := &httpv3.HttpProtocolOptions_ExplicitHttpConfig{
-			ProtocolConfig: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_HttpProtocolOptions{HttpProtocolOptions: &corev3.Http1ProtocolOptions{}},
-		}
-		if h2 {
-			e.ProtocolConfig = &httpv3.HttpProtocolOptions_ExplicitHttpConfig_Http2ProtocolOptions{Http2ProtocolOptions: &corev3.Http2ProtocolOptions{}}
-		}
-		return map[string]*anypb.Any{xdsmsg.HTTPProtocolOptions: xdsmsg.MustAny(&httpv3.HttpProtocolOptions{
-			UpstreamProtocolOptions: &httpv3.HttpProtocolOptions_ExplicitHttpConfig_{ExplicitHttpConfig: e},
-		})}
-	}
 	return &clusterBuilder{
 		eds:   &clusterv3.Cluster_Type{Type: clusterv3.Cluster_EDS},
 		ads:   xdsmsg.ADSConfigSource(),
-		http1: options(false),
-		http2: options(true),
+		http1: protocolOptions(false, nil),
+		http2: protocolOptions(true, nil),
 	}
 }
 
@@ -67,6 +55,9 @@ func (cb *clusterBuilder) clusters(cs []*graph.Cluster, names clusterNames) []*c
 		cl.Name, cl.ClusterDiscoveryType, cl.EdsClusterConfig = name, cb.eds, &eds[i]
 		cl.TypedExtensionProtocolOptions = options
 		cl.TransportSocket = upstreamTLS(c)
+		if c.Policy != nil {
+			applyClusterPolicy(cl, c)
+		}
 		out[i] = cl
 	}
 	return out
@@ -80,7 +71,9 @@ func (cb *clusterBuilder) validated(clusters []*clusterv3.Cluster) []error {
 	var errs []error
 	for _, cl := range clusters {
 		options, eds := cl.TypedExtensionProtocolOptions, cl.EdsClusterConfig
-		cl.TypedExtensionProtocolOptions = nil
+		if sameMap(options, cb.http1) || sameMap(options, cb.http2) {
+			cl.TypedExtensionProtocolOptions = nil // validated once, by validateShared
+		}
 		var source *corev3.ConfigSource
 		if eds != nil {
 			source, eds.EdsConfig = eds.EdsConfig, nil
@@ -196,6 +189,9 @@ func loadAssignments(clusters []*graph.Cluster, names clusterNames) []*endpointv
 			p.sock.SocketAddress = &p.socket
 			p.addr.Address = &p.sock
 			p.ep.Address = &p.addr
+			if ep.HealthPort != 0 {
+				p.ep.HealthCheckConfig = &endpointv3.Endpoint_HealthCheckConfig{PortValue: uint32(ep.HealthPort)}
+			}
 			p.host.Endpoint = &p.ep
 			p.lb.HostIdentifier = &p.host
 			locality.LbEndpoints[j] = &p.lb

@@ -45,6 +45,8 @@ import (
 //	                    .../<protocol>/validation/<CA Secret>/<subject name>[/<hash>]
 //	                                                                     (TLS verified as an HTTPProxy service's validation
 //	                                                                      says; the hash tells apart more names or an SNI)
+//	                    .../policy/<hash>                                (an HTTPProxy route's load balancing, health check or
+//	                                                                      connection policy, after any TLS part)
 //	ClusterLoadAssignment  the name of its Cluster
 //	Secret              secret/<namespace>/<name>
 //
@@ -186,6 +188,10 @@ func writeClusterName(b *strings.Builder, c *graph.Cluster) {
 			b.WriteString(cert.Name.Name)
 		}
 	}
+	if c.Policy != nil {
+		b.WriteByte('/')
+		b.WriteString(c.Policy.Name)
+	}
 }
 
 func clusterNameLen(c *graph.Cluster) int {
@@ -200,6 +206,9 @@ func clusterNameLen(c *graph.Cluster) int {
 		if cert := c.TLS.ClientCertificate; cert != nil {
 			n += len("/clientcert/") + len(cert.Name.Namespace) + 1 + len(cert.Name.Name)
 		}
+	}
+	if c.Policy != nil {
+		n += 1 + len(c.Policy.Name)
 	}
 	return n
 }

@@ -147,6 +147,9 @@ func routeAction(r *graph.Route, f *graph.Filters, names clusterNames, p *action
 	if f.InternalRedirect != nil {
 		action.InternalRedirectPolicy = internalRedirectPolicy(f.InternalRedirect)
 	}
+	if len(f.HashPolicies) > 0 {
+		action.HashPolicy = hashPolicies(f.HashPolicies)
+	}
 	if d := f.IdleTimeout; d != nil {
 		action.IdleTimeout = durationpb.New(*d)
 	}

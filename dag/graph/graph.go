@@ -201,6 +201,10 @@ type Cluster struct {
 	// Service port (Gateway API routes); Protocol is then "tls", "h2" or
 	// "wss". One Service port may have a cluster with it and one without.
 	TLS *UpstreamTLS
+	// Policy, when set, is how Envoy balances and checks the endpoints
+	// (an HTTPProxy route's policies); nil is round robin, unchecked. One
+	// Service port may have a cluster per policy.
+	Policy *ClusterPolicy
 	// Endpoints are the ready addresses serving the port, ordered by address
 	// and port, without duplicates.
 	Endpoints []Endpoint
@@ -245,6 +249,9 @@ type SubjectAltName struct {
 type Endpoint struct {
 	Address string
 	Port    int32
+	// HealthPort is the port health checks go to, when not Port
+	// (ClusterPolicy.HealthPortName); 0 otherwise.
+	HealthPort int32
 }
 
 // SortFilterChains orders chains by their most specific server name, the

@@ -220,6 +220,9 @@ type Filters struct {
 	// DirectResponseBody is the body of the route's direct response (no
 	// backends, no redirect); "" sends none.
 	DirectResponseBody string
+	// HashPolicies say how a ring hash cluster of the route picks the
+	// endpoint of a request.
+	HashPolicies []HashPolicy
 }
 
 // RetryPolicy is how a Route retries failed requests.
@@ -263,7 +266,7 @@ func (f *Filters) OrNil() *Filters {
 	if f.RequestHeaders.Empty() && f.ResponseHeaders.Empty() && f.Redirect == nil && f.Rewrite == nil &&
 		len(f.Mirrors) == 0 && f.Timeout == nil && f.BackendTimeout == nil && f.IdleTimeout == nil && f.Retry == nil &&
 		f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil && f.HostRateLimit == nil && f.InternalRedirect == nil &&
-		f.DirectResponseBody == "" {
+		f.DirectResponseBody == "" && len(f.HashPolicies) == 0 {
 		return nil
 	}
 	c := *f

@@ -65,3 +65,78 @@ type InternalRedirect struct {
 	// redirect of the request left.
 	DenyRepeatedRoute bool
 }
+
+// ClusterPolicy is how Envoy balances, checks and ramps up the endpoints
+// of a Cluster: an HTTPProxy route's loadBalancerPolicy, healthCheckPolicy
+// and timeoutPolicy.idleConnection, and its services' healthPort and
+// slowStartPolicy. Clusters of one Service port with different policies
+// are different clusters; equal policies are one ClusterPolicy, so that
+// their routes share a cluster.
+type ClusterPolicy struct {
+	// Name is what the cluster's name says of the policy: "policy/<hash>".
+	Name string
+	LB   LBPolicy
+	// HealthCheck, when set, checks each endpoint actively; an endpoint
+	// that fails is given no traffic until it passes again.
+	HealthCheck *HealthCheck
+	// HealthPortName, when set, names the Service port health checks go
+	// to instead of the cluster's (each endpoint's Endpoint.HealthPort).
+	HealthPortName string
+	// SlowStart ramps the traffic of new endpoints up (round robin and
+	// least request only).
+	SlowStart *SlowStart
+	// IdleTimeout closes connections to the endpoints that are idle that
+	// long; nil keeps Envoy's default (an hour).
+	IdleTimeout *time.Duration
+}
+
+// LBPolicy is an Envoy load balancing policy.
+type LBPolicy string
+
+// The load balancing policies.
+const (
+	LBRoundRobin   LBPolicy = ""
+	LBLeastRequest LBPolicy = "LeastRequest"
+	LBRandom       LBPolicy = "Random"
+	// LBRingHash picks the endpoint by a hash of the request, which the
+	// routes' HashPolicies say how to compute.
+	LBRingHash LBPolicy = "RingHash"
+)
+
+// HealthCheck is an active health check.
+type HealthCheck struct {
+	// Path is requested of each endpoint with Host; "" checks by
+	// connecting alone (TCP).
+	Path, Host         string
+	Interval, Timeout  time.Duration
+	Unhealthy, Healthy uint32 // consecutive results that change the state
+	// ExpectedStatuses are [start, end) ranges of healthy statuses; none
+	// is 200 alone.
+	ExpectedStatuses [][2]int64
+}
+
+// SlowStart ramps the traffic of a new endpoint up over Window, from
+// MinWeightPercent of its share, the faster the higher Aggression (1 is
+// linear).
+type SlowStart struct {
+	Window           time.Duration
+	Aggression       float64
+	MinWeightPercent uint32
+}
+
+// HashPolicy is one part of a request a ring hash cluster hashes to pick
+// the endpoint: a header, a query parameter, the client's address, or a
+// cookie. With Terminal, a request that has the part hashes no more.
+type HashPolicy struct {
+	Header, QueryParam string
+	SourceIP           bool
+	Cookie             *HashCookie
+	Terminal           bool
+}
+
+// HashCookie hashes a cookie, which Envoy sets, with Path and TTL (0: a
+// session cookie), when the request has none.
+type HashCookie struct {
+	Name, Path string
+	TTL        time.Duration
+}

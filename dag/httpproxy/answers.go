@@ -18,18 +18,15 @@ package httpproxy
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/httpproxy/internal/policy"
 	"github.com/projectsesame/sesame/dag/internal/check"
 	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/report"
 )
-
-// redirectCodes are the statuses a redirect may have.
-var redirectCodes = []contourv1.RedirectResponseCode{301, 302, 303, 307, 308}
 
 // proxyRedirect reads a requestRedirectPolicy at field, for a route
 // matching m.
@@ -55,7 +52,7 @@ func proxyRedirect(rp *contourv1.HTTPRequestRedirectPolicy, m proxyMatch, field 
 		out.Port = *rp.Port
 	}
 	if rp.StatusCode != nil {
-		if !slices.Contains(redirectCodes, *rp.StatusCode) {
+		if !policy.RedirectCode(*rp.StatusCode) {
 			return nil, fmt.Sprintf("%s.statusCode %d is not 301, 302, 303, 307 or 308.", field, *rp.StatusCode)
 		}
 		out.StatusCode = int(*rp.StatusCode)
@@ -85,46 +82,6 @@ func proxyRedirect(rp *contourv1.HTTPRequestRedirectPolicy, m proxyMatch, field 
 		return nil, fmt.Sprintf("%s.prefix needs a literal prefix or exact condition; the route's path is %s.", field, describeProxyPath(m))
 	case rp.Prefix != nil:
 		out.Path = &graph.PathRewrite{MatchedPrefix: m.path[0], Prefix: *rp.Prefix, ReplacePrefix: true}
-	}
-	return out, ""
-}
-
-// proxyDirectResponse reads a directResponsePolicy at field.
-func proxyDirectResponse(dp *contourv1.HTTPDirectResponsePolicy, field string) (uint32, string) {
-	if dp.StatusCode < 200 || dp.StatusCode > 599 {
-		return 0, fmt.Sprintf("%s.statusCode %d is not in 200 to 599.", field, dp.StatusCode)
-	}
-	if len(dp.Body) > maxDirectBody {
-		return 0, fmt.Sprintf("%s.body is %d bytes; at most %d are served.", field, len(dp.Body), maxDirectBody)
-	}
-	return uint32(dp.StatusCode), ""
-}
-
-// maxDirectBody is the longest direct response body: Envoy's default
-// max_direct_response_body_size_bytes.
-const maxDirectBody = 4096
-
-// proxyInternalRedirect reads an internalRedirectPolicy at field.
-func proxyInternalRedirect(ip *contourv1.HTTPInternalRedirectPolicy, field string) (*graph.InternalRedirect, string) {
-	if ip == nil {
-		return nil, ""
-	}
-	out := &graph.InternalRedirect{MaxRedirects: ip.MaxInternalRedirects, DenyRepeatedRoute: ip.DenyRepeatedRouteRedirect}
-	for i, c := range ip.RedirectResponseCodes {
-		if !slices.Contains(redirectCodes, c) {
-			return nil, fmt.Sprintf("%s.redirectResponseCodes[%d] %d is not 301, 302, 303, 307 or 308.", field, i, c)
-		}
-		if !slices.Contains(out.StatusCodes, uint32(c)) {
-			out.StatusCodes = append(out.StatusCodes, uint32(c))
-		}
-	}
-	switch cs := graph.CrossScheme(ip.AllowCrossSchemeRedirect); cs {
-	case "", graph.CrossSchemeNever:
-		out.CrossScheme = graph.CrossSchemeNever
-	case graph.CrossSchemeAlways, graph.CrossSchemeSafeOnly:
-		out.CrossScheme = cs
-	default:
-		return nil, fmt.Sprintf("%s.allowCrossSchemeRedirect %q is not \"Always\", \"Never\" or \"SafeOnly\".", field, report.Value(ip.AllowCrossSchemeRedirect))
 	}
 	return out, ""
 }

@@ -85,6 +85,9 @@ type Result struct {
 	// upstreamTLS holds the services' validations, one per distinct
 	// validation (upstream.go).
 	upstreamTLS map[string]*graph.UpstreamTLS
+	// policies holds the clusters' policies, one per distinct policy
+	// (balance.go).
+	policies map[string]*graph.ClusterPolicy
 }
 
 // proxyHost is what one root serves under its fqdn.
@@ -282,4 +285,22 @@ func (pb *Result) Warnings() []string {
 		out = append(out, fmt.Sprintf("HTTPProxy %s is not served: its ingress class %q is another controller's (Sesame serves %q; set Options.IngressClass, or --ingress-class)", name, pb.otherClass[name], pb.opts.Class))
 	}
 	return out
+}
+
+// withHostPolicies gives every route of h the root's CORS policy, IP
+// filter (unless the route has its own) and rate limit.
+func withHostPolicies(h *proxyHost) {
+	if h.cors == nil && h.ipFilter == nil && h.rateLimit == nil {
+		return
+	}
+	for _, r := range h.routes {
+		f := r.route.Filters
+		if f == nil {
+			continue // a route that answers 503
+		}
+		f.CORS, f.HostRateLimit = h.cors, h.rateLimit
+		if f.IPFilter == nil {
+			f.IPFilter = h.ipFilter
+		}
+	}
 }

@@ -42,6 +42,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/httpproxy/internal/policy"
 	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/report"
 )
@@ -111,18 +112,18 @@ func (pb *Result) checkRoot(h *proxyHost) bool {
 		fmt.Sprintf("the fqdn %q is refused (503, TLS connections closed) rather than served without it.", h.fqdn)) {
 		ok = false
 	}
-	cors, problem := proxyCORS(spec.VirtualHost.CORSPolicy, "spec.virtualhost.corsPolicy")
+	cors, problem := policy.CORS(spec.VirtualHost.CORSPolicy, "spec.virtualhost.corsPolicy")
 	if problem != "" {
 		st.addError(contourv1.ConditionTypeCORSError, "PolicyDidNotParse", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
 		ok = false
 	} else {
 		h.cors = cors
 	}
-	if h.ipFilter, problem = proxyIPFilter(spec.VirtualHost.IPAllowFilterPolicy, spec.VirtualHost.IPDenyFilterPolicy, "spec.virtualhost"); problem != "" {
+	if h.ipFilter, problem = policy.IPFilter(spec.VirtualHost.IPAllowFilterPolicy, spec.VirtualHost.IPDenyFilterPolicy, "spec.virtualhost"); problem != "" {
 		st.addError(contourv1.ConditionTypeIPFilterError, "PolicyNotValid", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
 		ok = false
 	}
-	if h.rateLimit, problem = proxyRateLimit(spec.VirtualHost.RateLimitPolicy, "spec.virtualhost.rateLimitPolicy"); problem != "" {
+	if h.rateLimit, problem = policy.RateLimit(spec.VirtualHost.RateLimitPolicy, "spec.virtualhost.rateLimitPolicy"); problem != "" {
 		st.addError(contourv1.ConditionTypeVirtualHostError, "RateLimitPolicyNotValid", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
 		ok = false
 	}

@@ -34,6 +34,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/httpproxy/internal/policy"
 	"github.com/projectsesame/sesame/dag/internal/refs"
 	"github.com/projectsesame/sesame/internal/report"
 	"github.com/projectsesame/sesame/protocol"
@@ -50,7 +51,7 @@ type proxyBackends struct {
 // with one service are recorded in st and cost that service its share. ok is
 // false, the problem recorded, when the route as a whole cannot be served
 // as written.
-func (pb *Result) resolveProxyServices(p *contourv1.HTTPProxy, services []contourv1.Service, field, host string, st *proxyStatus) (out proxyBackends, ok bool) {
+func (pb *Result) resolveProxyServices(p *contourv1.HTTPProxy, services []contourv1.Service, field string, route clusterAsk, st *proxyStatus) (out proxyBackends, ok bool) {
 	refuse := func(reason, format string, args ...any) (proxyBackends, bool) {
 		st.addError(contourv1.ConditionTypeServiceError, reason, "%s The route answers 503.", fmt.Sprintf(format, args...))
 		return proxyBackends{}, false
@@ -79,11 +80,17 @@ func (pb *Result) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 		if problem != "" {
 			return refuse("HeadersPolicyNotValid", "%s", problem)
 		}
-		sni := host
+		ask := route
 		if headers != nil && headers.HostRewrite != "" {
-			sni = headers.HostRewrite
+			ask.sni = headers.HostRewrite
 		}
-		cluster, reason, msg := pb.proxyCluster(p.Namespace, s, false, sni)
+		if ask.slowStart, problem = serviceSlowStart(s, at, ask.balance.lb, st); problem != "" {
+			return refuse("SlowStartPolicyNotValid", "%s", problem)
+		}
+		if s.HealthPort != 0 && ask.balance.health == nil {
+			st.addWarning(contourv1.ConditionTypeSpecError, "IgnoredField", "%s.healthPort %d is ignored: the route has no healthCheckPolicy.", at, s.HealthPort)
+		}
+		cluster, reason, msg := pb.proxyCluster(p.Namespace, s, ask)
 		if s.Mirror {
 			if len(out.mirrors) > 0 {
 				return refuse("OnlyOneMirror", "%s: only one service per route may be a mirror.", at)
@@ -121,11 +128,11 @@ func (pb *Result) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 // serviceHeaders reads a service's header policies; Host may be set on
 // requests, where it rewrites the Host sent to this service.
 func serviceHeaders(s *contourv1.Service, at string) (*graph.BackendHeaders, string) {
-	req, host, problem := proxyHeadersPolicy(s.RequestHeadersPolicy, at+".requestHeadersPolicy", true)
+	req, host, problem := policy.HeadersPolicy(s.RequestHeadersPolicy, at+".requestHeadersPolicy", true)
 	if problem != "" {
 		return nil, problem
 	}
-	resp, _, problem := proxyHeadersPolicy(s.ResponseHeadersPolicy, at+".responseHeadersPolicy", false)
+	resp, _, problem := policy.HeadersPolicy(s.ResponseHeadersPolicy, at+".responseHeadersPolicy", false)
 	if problem != "" {
 		return nil, problem
 	}
@@ -135,11 +142,22 @@ func serviceHeaders(s *contourv1.Service, at string) (*graph.BackendHeaders, str
 	return &graph.BackendHeaders{Request: req, Response: resp, HostRewrite: host}, ""
 }
 
+// clusterAsk is what a service's cluster must be besides its Service
+// port: a TCP proxy's, the server name a validated service is sent
+// (upstream.go), the route's balancing and health check and the
+// service's slow start (balance.go).
+type clusterAsk struct {
+	tcp       bool
+	sni       string
+	balance   routeBalance
+	slowStart *graph.SlowStart
+}
+
 // proxyCluster finds the Cluster of a service of a proxy in namespace, or
 // the reason and message why it cannot be used. A TCP proxy's service is a
-// stream, or TLS that Envoy originates. sni is the server name a
-// validated service is sent (upstream.go).
-func (pb *Result) proxyCluster(namespace string, s *contourv1.Service, tcp bool, sni string) (*graph.Cluster, string, string) {
+// stream, or TLS that Envoy originates.
+func (pb *Result) proxyCluster(namespace string, s *contourv1.Service, ask clusterAsk) (*graph.Cluster, string, string) {
+	tcp := ask.tcp
 	name := types.NamespacedName{Namespace: namespace, Name: s.Name}
 	if s.Port < 1 || s.Port > 65535 {
 		return nil, "ServicePortInvalid", fmt.Sprintf("port %d is not in 1-65535.", s.Port)
@@ -180,14 +198,40 @@ func (pb *Result) proxyCluster(namespace string, s *contourv1.Service, tcp bool,
 		}
 	}
 	cp := proxyClusterProtocol(p)
-	if s.UpstreamValidation == nil {
-		return pb.index.ClusterOf(svc, port, cp), "", ""
+	var tls *graph.UpstreamTLS
+	if s.UpstreamValidation != nil {
+		var problem string
+		if tls, problem = pb.upstreamValidation(namespace, s.UpstreamValidation, cp, ask.sni); problem != "" {
+			return nil, "UpstreamValidationNotValid", problem
+		}
 	}
-	tls, problem := pb.upstreamValidation(namespace, s.UpstreamValidation, cp, sni)
+	healthPort := ""
+	if s.HealthPort != 0 && s.HealthPort != s.Port && ask.balance.health != nil {
+		hp := refs.FindServicePort(svc.Service, int32(s.HealthPort))
+		if hp == nil {
+			return nil, "ServiceUnresolvedReference", fmt.Sprintf("healthPort: Service %s has no TCP port %d.", report.RefName(name), s.HealthPort)
+		}
+		healthPort = hp.Name
+	}
+	return pb.index.ClusterWith(svc, port, cp, tls, pb.clusterPolicy(ask.balance, healthPort, ask.slowStart)), "", ""
+}
+
+// serviceSlowStart reads a service's slow start policy, for a route
+// balancing with lb: slow start ramps up round robin and least request
+// balancing only, and is ignored, with a warning, for others.
+func serviceSlowStart(s *contourv1.Service, at string, lb graph.LBPolicy, st *proxyStatus) (*graph.SlowStart, string) {
+	if s.SlowStartPolicy == nil {
+		return nil, ""
+	}
+	slow, problem := policy.SlowStart(s.SlowStartPolicy, at+".slowStartPolicy")
 	if problem != "" {
-		return nil, "UpstreamValidationNotValid", problem
+		return nil, problem
 	}
-	return pb.index.ClusterOfTLS(svc, port, cp, tls), "", ""
+	if lb != graph.LBRoundRobin && lb != graph.LBLeastRequest {
+		st.addWarning(contourv1.ConditionTypeSpecError, "IgnoredField", "%s.slowStartPolicy is ignored: slow start works with the RoundRobin and WeightedLeastRequest strategies only.", at)
+		return nil, ""
+	}
+	return slow, ""
 }
 
 // proxyClusterProtocol is the Cluster.Protocol of an HTTPProxy service:

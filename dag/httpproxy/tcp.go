@@ -26,6 +26,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/httpproxy/internal/policy"
 )
 
 // tcpProxy follows the TCP proxy of root p to the services that serve it,
@@ -39,7 +40,6 @@ func (pb *Result) tcpProxy(p *contourv1.HTTPProxy) (*graph.TCPRoute, types.Names
 		st := pb.statuses[name]
 		st.reached = true
 		t := cur.Spec.TCPProxy
-		reportUntranslated(st, "spec.tcpproxy", tcpProxyUntranslated(t), "")
 		include := cmp.Or(t.Include, t.IncludesDeprecated)
 		switch {
 		case len(t.Services) > 0 && include != nil:
@@ -53,6 +53,9 @@ func (pb *Result) tcpProxy(p *contourv1.HTTPProxy) (*graph.TCPRoute, types.Names
 		case include == nil:
 			st.addError(contourv1.ConditionTypeTCPProxyError, "NothingDefined", "spec.tcpproxy sets neither services nor include.")
 			return nil, name
+		}
+		if t.LoadBalancerPolicy != nil || t.HealthCheckPolicy != nil {
+			st.addWarning(contourv1.ConditionTypeSpecError, "IgnoredField", "spec.tcpproxy.loadBalancerPolicy and healthCheckPolicy are ignored beside include: the included TCP proxy's apply.")
 		}
 		target := types.NamespacedName{Namespace: cmp.Or(include.Namespace, cur.Namespace), Name: include.Name}
 		next := pb.proxies[target]
@@ -82,6 +85,18 @@ func (pb *Result) tcpServices(p *contourv1.HTTPProxy, st *proxyStatus) *graph.TC
 		Source: graph.RouteSource{Kind: contourv1.HTTPProxyKind, Namespace: p.Namespace, Name: p.Name, Field: "spec.tcpproxy"},
 	}
 	services := p.Spec.TCPProxy.Services
+	var balance routeBalance
+	var warnings []policy.Warning
+	balance.lb, _, warnings = policy.Balance(p.Spec.TCPProxy.LoadBalancerPolicy, "spec.tcpproxy.loadBalancerPolicy", true)
+	st.addPolicyWarnings(warnings)
+	if h := p.Spec.TCPProxy.HealthCheckPolicy; h != nil {
+		var problem string
+		if balance.health, problem = policy.HealthCheck("", "", h.IntervalSeconds, h.TimeoutSeconds, int64(h.UnhealthyThresholdCount), int64(h.HealthyThresholdCount),
+			nil, "spec.tcpproxy.healthCheckPolicy", true); problem != "" {
+			st.addError(contourv1.ConditionTypeTCPProxyError, "HealthCheckPolicyNotValid", "%s", problem)
+			return nil
+		}
+	}
 	allZero := !slices.ContainsFunc(services, func(s contourv1.Service) bool { return s.Weight != 0 })
 	for i := range services {
 		s := &services[i]
@@ -95,7 +110,14 @@ func (pb *Result) tcpServices(p *contourv1.HTTPProxy, st *proxyStatus) *graph.TC
 			weight = 1
 		}
 		reportUntranslated(st, at, serviceUntranslated(s), "")
-		cluster, reason, msg := pb.proxyCluster(p.Namespace, s, true, "")
+		ask := clusterAsk{tcp: true, balance: balance}
+		var problem string
+		if ask.slowStart, problem = serviceSlowStart(s, at, balance.lb, st); problem != "" {
+			st.addError(contourv1.ConditionTypeTCPProxyError, "SlowStartPolicyNotValid", "%s Its share of connections is closed.", problem)
+			route.RejectWeight += weight
+			continue
+		}
+		cluster, reason, msg := pb.proxyCluster(p.Namespace, s, ask)
 		if reason != "" {
 			st.addError(contourv1.ConditionTypeTCPProxyError, reason, "%s: %s Its share of connections is closed.", at, msg)
 			route.RejectWeight += weight

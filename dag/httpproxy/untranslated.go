@@ -41,31 +41,16 @@ func virtualHostUntranslated(vh *contourv1.VirtualHost) []untranslatedField {
 }
 
 func routeUntranslated(r *contourv1.Route) []untranslatedField {
-	out := []untranslatedField{
+	return []untranslatedField{
 		{"authPolicy", r.AuthPolicy.Set(), contourv1.ConditionTypeAuthError},
 		{"jwtVerificationPolicy", r.JWTVerificationPolicy.Set(), contourv1.ConditionTypeJWTVerificationError},
-		{"loadBalancerPolicy", r.LoadBalancerPolicy.Set(), ""},
-		{"healthCheckPolicy", r.HealthCheckPolicy.Set(), ""},
 		{"cookieRewritePolicies", r.CookieRewritePolicies.Set(), ""},
 	}
-	if r.TimeoutPolicy != nil {
-		out = append(out, untranslatedField{"timeoutPolicy.idleConnection", r.TimeoutPolicy.IdleConnection != "", ""})
-	}
-	return out
 }
 
 func serviceUntranslated(s *contourv1.Service) []untranslatedField {
 	return []untranslatedField{
-		{"healthPort", s.HealthPort != 0, ""},
-		{"slowStartPolicy", s.SlowStartPolicy.Set(), ""},
 		{"cookieRewritePolicies", s.CookieRewritePolicies.Set(), ""},
-	}
-}
-
-func tcpProxyUntranslated(t *contourv1.TCPProxy) []untranslatedField {
-	return []untranslatedField{
-		{"loadBalancerPolicy", t.LoadBalancerPolicy.Set(), ""},
-		{"healthCheckPolicy", t.HealthCheckPolicy.Set(), ""},
 	}
 }
 

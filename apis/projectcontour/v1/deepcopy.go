@@ -97,8 +97,11 @@ func (r *Route) DeepCopyInto(out *Route) {
 	out.RequestHeadersPolicy = deepcopy.Ptr(r.RequestHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
 	out.ResponseHeadersPolicy = deepcopy.Ptr(r.ResponseHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
 	out.AuthPolicy = r.AuthPolicy.DeepCopy()
-	out.HealthCheckPolicy = r.HealthCheckPolicy.DeepCopy()
-	out.LoadBalancerPolicy = r.LoadBalancerPolicy.DeepCopy()
+	out.HealthCheckPolicy = deepcopy.Ptr(r.HealthCheckPolicy, func(in, out *HTTPHealthCheckPolicy) {
+		*out = *in
+		out.ExpectedStatuses = slices.Clone(in.ExpectedStatuses)
+	})
+	out.LoadBalancerPolicy = deepcopy.Ptr(r.LoadBalancerPolicy, (*LoadBalancerPolicy).DeepCopyInto)
 	out.CookieRewritePolicies = r.CookieRewritePolicies.DeepCopy()
 	out.RateLimitPolicy = deepcopy.Ptr(r.RateLimitPolicy, (*RateLimitPolicy).DeepCopyInto)
 	out.RequestRedirectPolicy = deepcopy.Ptr(r.RequestRedirectPolicy, (*HTTPRequestRedirectPolicy).DeepCopyInto)
@@ -120,7 +123,7 @@ func (s *Service) DeepCopyInto(out *Service) {
 		out.SubjectNames = slices.Clone(in.SubjectNames)
 	})
 	out.CookieRewritePolicies = s.CookieRewritePolicies.DeepCopy()
-	out.SlowStartPolicy = s.SlowStartPolicy.DeepCopy()
+	out.SlowStartPolicy = deepcopy.Ptr(s.SlowStartPolicy, func(in, out *SlowStartPolicy) { *out = *in })
 }
 
 // DeepCopyInto copies t into out.
@@ -129,8 +132,8 @@ func (t *TCPProxy) DeepCopyInto(out *TCPProxy) {
 	out.Services = deepcopy.Each(t.Services, (*Service).DeepCopyInto)
 	out.Include = deepcopy.Ptr(t.Include, func(in, out *TCPProxyInclude) { *out = *in })
 	out.IncludesDeprecated = deepcopy.Ptr(t.IncludesDeprecated, func(in, out *TCPProxyInclude) { *out = *in })
-	out.LoadBalancerPolicy = t.LoadBalancerPolicy.DeepCopy()
-	out.HealthCheckPolicy = t.HealthCheckPolicy.DeepCopy()
+	out.LoadBalancerPolicy = deepcopy.Ptr(t.LoadBalancerPolicy, (*LoadBalancerPolicy).DeepCopyInto)
+	out.HealthCheckPolicy = deepcopy.Ptr(t.HealthCheckPolicy, func(in, out *TCPHealthCheckPolicy) { *out = *in })
 }
 
 // DeepCopyInto copies r into out.
@@ -212,4 +215,14 @@ func (r *HTTPRequestRedirectPolicy) DeepCopyInto(out *HTTPRequestRedirectPolicy)
 func (i *HTTPInternalRedirectPolicy) DeepCopyInto(out *HTTPInternalRedirectPolicy) {
 	*out = *i
 	out.RedirectResponseCodes = slices.Clone(i.RedirectResponseCodes)
+}
+
+// DeepCopyInto copies l into out.
+func (l *LoadBalancerPolicy) DeepCopyInto(out *LoadBalancerPolicy) {
+	*out = *l
+	out.RequestHashPolicies = deepcopy.Each(l.RequestHashPolicies, func(in, out *RequestHashPolicy) {
+		*out = *in
+		out.HeaderHashOptions = deepcopy.Ptr(in.HeaderHashOptions, func(in, out *HeaderHashOptions) { *out = *in })
+		out.QueryParameterHashOptions = deepcopy.Ptr(in.QueryParameterHashOptions, func(in, out *QueryParameterHashOptions) { *out = *in })
+	})
 }

@@ -102,8 +102,8 @@ func TestDecodeContourManifest(t *testing.T) {
 	if rl := p.Spec.VirtualHost.RateLimitPolicy; rl.Local.Requests != 10 || rl.Local.Unit != "second" || !rl.Global.Set() {
 		t.Errorf("rate limit policy decoded as %+v", rl)
 	}
-	if !p.Spec.Routes[0].LoadBalancerPolicy.Set() {
-		t.Error("untranslated fields were not kept")
+	if p.Spec.Routes[0].LoadBalancerPolicy.Strategy != "Cookie" {
+		t.Error("the load balancer policy was not decoded")
 	}
 	if h := p.Spec.Routes[0].Conditions[1].Header; h.NotExact != "y" || !h.TreatMissingAsEmpty {
 		t.Errorf("header condition decoded as %+v", h)

@@ -184,10 +184,10 @@ type Route struct {
 	// AuthPolicy changes external authorization for the route; not
 	// translated.
 	AuthPolicy *Untranslated `json:"authPolicy,omitempty"`
-	// HealthCheckPolicy checks the services' health; not translated.
-	HealthCheckPolicy *Untranslated `json:"healthCheckPolicy,omitempty"`
-	// LoadBalancerPolicy picks endpoints; not translated.
-	LoadBalancerPolicy *Untranslated `json:"loadBalancerPolicy,omitempty"`
+	// HealthCheckPolicy checks the health of the services' endpoints.
+	HealthCheckPolicy *HTTPHealthCheckPolicy `json:"healthCheckPolicy,omitempty"`
+	// LoadBalancerPolicy picks the endpoint of each request.
+	LoadBalancerPolicy *LoadBalancerPolicy `json:"loadBalancerPolicy,omitempty"`
 	// CookieRewritePolicies rewrite Set-Cookie attributes; not translated.
 	CookieRewritePolicies *Untranslated `json:"cookieRewritePolicies,omitempty"`
 	// RateLimitPolicy limits the rate of the route's requests.
@@ -214,7 +214,7 @@ type Service struct {
 	Name string `json:"name"`
 	// Port is the Service port number.
 	Port int `json:"port"`
-	// HealthPort is the port health checks use; not translated.
+	// HealthPort is the Service port health checks use, when not Port.
 	HealthPort int `json:"healthPort,omitempty"`
 	// Protocol is how Envoy speaks to the Service: "h2c", "h2" or "tls";
 	// empty lets the Service port's appProtocol decide.
@@ -235,8 +235,8 @@ type Service struct {
 	UpstreamValidation *UpstreamValidation `json:"validation,omitempty"`
 	// CookieRewritePolicies rewrite Set-Cookie attributes; not translated.
 	CookieRewritePolicies *Untranslated `json:"cookieRewritePolicies,omitempty"`
-	// SlowStartPolicy ramps traffic to new endpoints; not translated.
-	SlowStartPolicy *Untranslated `json:"slowStartPolicy,omitempty"`
+	// SlowStartPolicy ramps traffic to new endpoints up.
+	SlowStartPolicy *SlowStartPolicy `json:"slowStartPolicy,omitempty"`
 }
 
 // TCPProxy forwards the TLS connections of a root's fqdn, terminated or
@@ -248,10 +248,11 @@ type TCPProxy struct {
 	Include *TCPProxyInclude `json:"include,omitempty"`
 	// IncludesDeprecated is the older spelling of Include; Include wins.
 	IncludesDeprecated *TCPProxyInclude `json:"includes,omitempty"`
-	// LoadBalancerPolicy picks endpoints; not translated.
-	LoadBalancerPolicy *Untranslated `json:"loadBalancerPolicy,omitempty"`
-	// HealthCheckPolicy checks the services' health; not translated.
-	HealthCheckPolicy *Untranslated `json:"healthCheckPolicy,omitempty"`
+	// LoadBalancerPolicy picks the endpoint of each connection
+	// (RoundRobin, WeightedLeastRequest or Random).
+	LoadBalancerPolicy *LoadBalancerPolicy `json:"loadBalancerPolicy,omitempty"`
+	// HealthCheckPolicy checks the health of the services' endpoints.
+	HealthCheckPolicy *TCPHealthCheckPolicy `json:"healthCheckPolicy,omitempty"`
 }
 
 // TCPProxyInclude names the HTTPProxy whose TCPProxy serves the
@@ -270,7 +271,8 @@ type TimeoutPolicy struct {
 	Response string `json:"response,omitempty"`
 	// Idle bounds the time a request stream may go without activity.
 	Idle string `json:"idle,omitempty"`
-	// IdleConnection bounds idle upstream connections; not translated.
+	// IdleConnection bounds how long a connection to the services may
+	// stay idle.
 	IdleConnection string `json:"idleConnection,omitempty"`
 }
 

@@ -137,3 +137,83 @@ type ClientCertificateDetails struct {
 	DNS     bool `json:"dns,omitempty"`
 	URI     bool `json:"uri,omitempty"`
 }
+
+// LoadBalancerPolicy is how Envoy picks the endpoint of a request.
+type LoadBalancerPolicy struct {
+	// Strategy is RoundRobin (the default), WeightedLeastRequest, Random,
+	// RequestHash or Cookie.
+	Strategy string `json:"strategy,omitempty"`
+	// RequestHashPolicies say what RequestHash hashes.
+	RequestHashPolicies []RequestHashPolicy `json:"requestHashPolicies,omitempty"`
+}
+
+// RequestHashPolicy is one part of a request that RequestHash hashes;
+// exactly one of its options is set.
+type RequestHashPolicy struct {
+	// Terminal stops at this part when the request has it.
+	Terminal bool `json:"terminal,omitempty"`
+	// HeaderHashOptions hashes a request header.
+	HeaderHashOptions *HeaderHashOptions `json:"headerHashOptions,omitempty"`
+	// QueryParameterHashOptions hashes a query parameter.
+	QueryParameterHashOptions *QueryParameterHashOptions `json:"queryParameterHashOptions,omitempty"`
+	// HashSourceIP hashes the client's address.
+	HashSourceIP bool `json:"hashSourceIP,omitempty"`
+}
+
+// HeaderHashOptions names the header a RequestHash hashes.
+type HeaderHashOptions struct {
+	HeaderName string `json:"headerName,omitempty"`
+}
+
+// QueryParameterHashOptions names the query parameter a RequestHash
+// hashes.
+type QueryParameterHashOptions struct {
+	ParameterName string `json:"parameterName,omitempty"`
+}
+
+// HTTPHealthCheckPolicy is an active HTTP health check of a route's
+// services.
+type HTTPHealthCheckPolicy struct {
+	// Path is requested of each endpoint.
+	Path string `json:"path"`
+	// Host is the Host of the checks; empty is
+	// "contour-envoy-healthcheck", as in Contour.
+	Host string `json:"host,omitempty"`
+	// IntervalSeconds between checks; 0 is 5.
+	IntervalSeconds int64 `json:"intervalSeconds,omitempty"`
+	// TimeoutSeconds for an answer; 0 is 2.
+	TimeoutSeconds int64 `json:"timeoutSeconds,omitempty"`
+	// UnhealthyThresholdCount failures make an endpoint unhealthy; 0 is 3.
+	UnhealthyThresholdCount int64 `json:"unhealthyThresholdCount,omitempty"`
+	// HealthyThresholdCount successes make it healthy again; 0 is 2.
+	HealthyThresholdCount int64 `json:"healthyThresholdCount,omitempty"`
+	// ExpectedStatuses are the healthy statuses, as [start, end) ranges;
+	// none is 200 alone.
+	ExpectedStatuses []HTTPStatusRange `json:"expectedStatuses,omitempty"`
+}
+
+// HTTPStatusRange is the statuses from Start up to, not including, End.
+type HTTPStatusRange struct {
+	Start int64 `json:"start"`
+	End   int64 `json:"end"`
+}
+
+// TCPHealthCheckPolicy is an active connect-only health check of a TCP
+// proxy's services.
+type TCPHealthCheckPolicy struct {
+	IntervalSeconds         int64  `json:"intervalSeconds,omitempty"`
+	TimeoutSeconds          int64  `json:"timeoutSeconds,omitempty"`
+	UnhealthyThresholdCount uint32 `json:"unhealthyThresholdCount,omitempty"`
+	HealthyThresholdCount   uint32 `json:"healthyThresholdCount,omitempty"`
+}
+
+// SlowStartPolicy ramps the traffic of new endpoints up over Window.
+type SlowStartPolicy struct {
+	// Window is a Go duration.
+	Window string `json:"window"`
+	// Aggression is how fast traffic grows, a decimal above 0; empty is
+	// 1.0, linear.
+	Aggression string `json:"aggression,omitempty"`
+	// MinimumWeightPercent is the share new endpoints start with; 0 is 10.
+	MinimumWeightPercent uint32 `json:"minWeightPercent,omitempty"`
+}

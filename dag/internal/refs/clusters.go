@@ -115,12 +115,18 @@ func (idx *Index) ClusterOf(svc *Service, port *corev1.ServicePort, protocol str
 // for none): a port's cluster with a BackendTLSPolicy's TLS is not its
 // cluster without.
 func (idx *Index) ClusterOfTLS(svc *Service, port *corev1.ServicePort, protocol string, tls *graph.UpstreamTLS) *graph.Cluster {
+	return idx.ClusterWith(svc, port, protocol, tls, nil)
+}
+
+// ClusterWith is ClusterOfTLS for a cluster with policy (nil for none):
+// a port's cluster with one policy is not its cluster with another.
+func (idx *Index) ClusterWith(svc *Service, port *corev1.ServicePort, protocol string, tls *graph.UpstreamTLS, policy *graph.ClusterPolicy) *graph.Cluster {
 	if idx.Shared != nil {
 		idx.Shared.Lock()
 		defer idx.Shared.Unlock()
 	}
 	for _, c := range svc.clusters {
-		if c.Port == port.Port && c.Protocol == protocol && c.TLS == tls {
+		if c.Port == port.Port && c.Protocol == protocol && c.TLS == tls && c.Policy == policy {
 			return c
 		}
 	}
@@ -131,7 +137,7 @@ func (idx *Index) ClusterOfTLS(svc *Service, port *corev1.ServicePort, protocol 
 	} else {
 		c = &graph.Cluster{}
 	}
-	*c = graph.Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol, TLS: tls}
+	*c = graph.Cluster{Service: types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}, Port: port.Port, PortName: port.Name, Protocol: protocol, TLS: tls, Policy: policy}
 	svc.clusters = append(svc.clusters, c)
 	return c
 }
@@ -157,6 +163,10 @@ func (idx *Index) Endpoints(c *graph.Cluster) []graph.Endpoint {
 		if slice.AddressType != discoveryv1.AddressTypeIPv4 && slice.AddressType != discoveryv1.AddressTypeIPv6 {
 			continue
 		}
+		var healthPort int32
+		if c.Policy != nil && c.Policy.HealthPortName != "" {
+			healthPort = slicePort(slice, c.Policy.HealthPortName)
+		}
 		for _, sp := range slice.Ports {
 			if sp.Port == nil || *sp.Port < 1 || *sp.Port > 65535 || ValueOr(sp.Name, "") != c.PortName ||
 				(sp.Protocol != nil && *sp.Protocol != corev1.ProtocolTCP) {
@@ -168,7 +178,7 @@ func (idx *Index) Endpoints(c *graph.Cluster) []graph.Endpoint {
 				}
 				for _, addr := range ep.Addresses {
 					if a, ok := canonicalAddress(addr); ok {
-						out = append(out, graph.Endpoint{Address: a, Port: *sp.Port})
+						out = append(out, graph.Endpoint{Address: a, Port: *sp.Port, HealthPort: healthPort})
 					}
 				}
 			}
@@ -181,6 +191,18 @@ func (idx *Index) Endpoints(c *graph.Cluster) []graph.Endpoint {
 		return cmp.Or(cmp.Compare(x.Address, y.Address), cmp.Compare(x.Port, y.Port))
 	})
 	return slices.Compact(out)
+}
+
+// slicePort is the TCP port number a slice gives the port named name,
+// or 0.
+func slicePort(slice *discoveryv1.EndpointSlice, name string) int32 {
+	for _, sp := range slice.Ports {
+		if sp.Port != nil && *sp.Port >= 1 && *sp.Port <= 65535 && ValueOr(sp.Name, "") == name &&
+			(sp.Protocol == nil || *sp.Protocol == corev1.ProtocolTCP) {
+			return *sp.Port
+		}
+	}
+	return 0
 }
 
 // canonicalAddress returns addr in canonical form, or false if it is not an

@@ -8,7 +8,7 @@
 // A policy that cannot be used refuses the virtual host (CORSError), as an
 // untranslated one did: the routes are never served without it.
 
-package httpproxy
+package policy
 
 import (
 	"fmt"
@@ -25,8 +25,8 @@ import (
 // exactOrigin is an origin Contour compares exactly.
 var exactOrigin = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*://([a-zA-Z0-9.-]+|\[[0-9a-fA-F:.]+\])(:[0-9]+)?$`)
 
-// proxyCORS reads a corsPolicy, or says what is wrong with it.
-func proxyCORS(p *contourv1.CORSPolicy, field string) (*graph.CORSPolicy, string) {
+// CORS reads a corsPolicy, or says what is wrong with it.
+func CORS(p *contourv1.CORSPolicy, field string) (*graph.CORSPolicy, string) {
 	if p == nil {
 		return nil, ""
 	}

@@ -1,4 +1,4 @@
-package httpproxy
+package policy
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 	"github.com/projectsesame/sesame/dag/graph"
 )
 
-func TestProxyCORS(t *testing.T) {
+func TestCORS(t *testing.T) {
 	base := func() *contourv1.CORSPolicy {
 		return &contourv1.CORSPolicy{AllowOrigin: []string{"*"}, AllowMethods: []contourv1.CORSHeaderValue{"GET"}}
 	}
@@ -43,16 +43,16 @@ func TestProxyCORS(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in := base()
 			tt.edit(in)
-			got, problem := proxyCORS(in, "spec.virtualhost.corsPolicy")
+			got, problem := CORS(in, "spec.virtualhost.corsPolicy")
 			switch {
 			case tt.problem != "" && (got != nil || !strings.Contains(problem, tt.problem)):
-				t.Errorf("proxyCORS = %+v, %q; want no policy and a problem naming %q", got, problem, tt.problem)
+				t.Errorf("CORS = %+v, %q; want no policy and a problem naming %q", got, problem, tt.problem)
 			case tt.problem == "" && (problem != "" || got == nil || !tt.check(got)):
-				t.Errorf("proxyCORS = %+v, %q", got, problem)
+				t.Errorf("CORS = %+v, %q", got, problem)
 			}
 		})
 	}
-	if got, problem := proxyCORS(nil, "x"); got != nil || problem != "" {
+	if got, problem := CORS(nil, "x"); got != nil || problem != "" {
 		t.Errorf("no policy: %+v, %q", got, problem)
 	}
 }

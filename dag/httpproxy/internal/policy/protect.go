@@ -21,7 +21,7 @@
 // (rateLimitPolicy.global) needs a rate limit service, which this version
 // does not configure; it is refused the same way.
 
-package httpproxy
+package policy
 
 import (
 	"fmt"
@@ -35,8 +35,8 @@ import (
 	"github.com/projectsesame/sesame/internal/report"
 )
 
-// proxyIPFilter reads the allow and deny lists under field.
-func proxyIPFilter(allow, deny []contourv1.IPFilterPolicy, field string) (*graph.IPFilter, string) {
+// IPFilter reads the allow and deny lists under field.
+func IPFilter(allow, deny []contourv1.IPFilterPolicy, field string) (*graph.IPFilter, string) {
 	switch {
 	case len(allow) > 0 && len(deny) > 0:
 		return nil, fmt.Sprintf("%s.ipAllowPolicy and %s.ipDenyPolicy are both set; give one.", field, field)
@@ -88,8 +88,8 @@ func parseCIDR(s string) (netip.Prefix, bool) {
 // rateLimitUnits are the units of a local rate limit.
 var rateLimitUnits = map[string]time.Duration{"second": time.Second, "minute": time.Minute, "hour": time.Hour}
 
-// proxyRateLimit reads a rate limit policy at field.
-func proxyRateLimit(rl *contourv1.RateLimitPolicy, field string) (*graph.LocalRateLimit, string) {
+// RateLimit reads a rate limit policy at field.
+func RateLimit(rl *contourv1.RateLimitPolicy, field string) (*graph.LocalRateLimit, string) {
 	if rl == nil {
 		return nil, ""
 	}
@@ -130,22 +130,4 @@ func proxyRateLimit(rl *contourv1.RateLimitPolicy, field string) (*graph.LocalRa
 		out.ResponseHeaders = append(out.ResponseHeaders, graph.Header{Name: name, Value: h.Value})
 	}
 	return out, ""
-}
-
-// withHostPolicies gives every route of h the root's CORS policy, IP
-// filter (unless the route has its own) and rate limit.
-func withHostPolicies(h *proxyHost) {
-	if h.cors == nil && h.ipFilter == nil && h.rateLimit == nil {
-		return
-	}
-	for _, r := range h.routes {
-		f := r.route.Filters
-		if f == nil {
-			continue // a route that answers 503
-		}
-		f.CORS, f.HostRateLimit = h.cors, h.rateLimit
-		if f.IPFilter == nil {
-			f.IPFilter = h.ipFilter
-		}
-	}
 }
