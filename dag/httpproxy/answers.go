@@ -22,7 +22,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/httpproxy/internal/policy"
+	"github.com/projectsesame/sesame/dag/internal/contour"
 	"github.com/projectsesame/sesame/dag/internal/check"
 	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/report"
@@ -52,7 +52,7 @@ func proxyRedirect(rp *contourv1.HTTPRequestRedirectPolicy, m proxyMatch, field 
 		out.Port = *rp.Port
 	}
 	if rp.StatusCode != nil {
-		if !policy.RedirectCode(*rp.StatusCode) {
+		if !contour.RedirectCode(*rp.StatusCode) {
 			return nil, fmt.Sprintf("%s.statusCode %d is not 301, 302, 303, 307 or 308.", field, *rp.StatusCode)
 		}
 		out.StatusCode = int(*rp.StatusCode)

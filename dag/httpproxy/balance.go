@@ -15,7 +15,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/httpproxy/internal/policy"
+	"github.com/projectsesame/sesame/dag/internal/contour"
 )
 
 // routeBalance is what a route's policies ask of its clusters.
@@ -30,19 +30,19 @@ type routeBalance struct {
 func routeBalanceOf(spec *contourv1.Route, field string, st *proxyStatus) (routeBalance, []graph.HashPolicy, string) {
 	var rb routeBalance
 	var hashes []graph.HashPolicy
-	var warnings []policy.Warning
-	rb.lb, hashes, warnings = policy.Balance(spec.LoadBalancerPolicy, field+".loadBalancerPolicy", false)
+	var warnings []contour.Warning
+	rb.lb, hashes, warnings = contour.Balance(spec.LoadBalancerPolicy, field+".loadBalancerPolicy", false)
 	st.addPolicyWarnings(warnings)
 	if h := spec.HealthCheckPolicy; h != nil {
 		var problem string
-		if rb.health, problem = policy.HealthCheck(h.Path, h.Host, h.IntervalSeconds, h.TimeoutSeconds, h.UnhealthyThresholdCount, h.HealthyThresholdCount,
+		if rb.health, problem = contour.HealthCheck(h.Path, h.Host, h.IntervalSeconds, h.TimeoutSeconds, h.UnhealthyThresholdCount, h.HealthyThresholdCount,
 			h.ExpectedStatuses, field+".healthCheckPolicy", false); problem != "" {
 			return rb, nil, problem
 		}
 	}
 	if tp := spec.TimeoutPolicy; tp != nil && tp.IdleConnection != "" {
 		var problem string
-		if rb.idleTimeout, problem = policy.Duration(tp.IdleConnection, field+".timeoutPolicy.idleConnection"); problem != "" {
+		if rb.idleTimeout, problem = contour.Duration(tp.IdleConnection, field+".timeoutPolicy.idleConnection"); problem != "" {
 			return rb, nil, problem
 		}
 	}
@@ -88,7 +88,7 @@ func policyKey(p *graph.ClusterPolicy) string {
 }
 
 // addPolicyWarnings records warnings of package policy.
-func (st *proxyStatus) addPolicyWarnings(warnings []policy.Warning) {
+func (st *proxyStatus) addPolicyWarnings(warnings []contour.Warning) {
 	for _, w := range warnings {
 		st.addWarning(contourv1.ConditionTypeSpecError, w.Reason, "%s", w.Message)
 	}

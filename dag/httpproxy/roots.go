@@ -42,7 +42,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/httpproxy/internal/policy"
+	"github.com/projectsesame/sesame/dag/internal/contour"
 	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/report"
 )
@@ -112,18 +112,18 @@ func (pb *Result) checkRoot(h *proxyHost) bool {
 		fmt.Sprintf("the fqdn %q is refused (503, TLS connections closed) rather than served without it.", h.fqdn)) {
 		ok = false
 	}
-	cors, problem := policy.CORS(spec.VirtualHost.CORSPolicy, "spec.virtualhost.corsPolicy")
+	cors, problem := contour.CORS(spec.VirtualHost.CORSPolicy, "spec.virtualhost.corsPolicy")
 	if problem != "" {
 		st.addError(contourv1.ConditionTypeCORSError, "PolicyDidNotParse", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
 		ok = false
 	} else {
 		h.cors = cors
 	}
-	if h.ipFilter, problem = policy.IPFilter(spec.VirtualHost.IPAllowFilterPolicy, spec.VirtualHost.IPDenyFilterPolicy, "spec.virtualhost"); problem != "" {
+	if h.ipFilter, problem = contour.IPFilter(spec.VirtualHost.IPAllowFilterPolicy, spec.VirtualHost.IPDenyFilterPolicy, "spec.virtualhost"); problem != "" {
 		st.addError(contourv1.ConditionTypeIPFilterError, "PolicyNotValid", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
 		ok = false
 	}
-	if h.rateLimit, problem = policy.RateLimit(spec.VirtualHost.RateLimitPolicy, "spec.virtualhost.rateLimitPolicy"); problem != "" {
+	if h.rateLimit, problem = contour.RateLimit(spec.VirtualHost.RateLimitPolicy, "spec.virtualhost.rateLimitPolicy"); problem != "" {
 		st.addError(contourv1.ConditionTypeVirtualHostError, "RateLimitPolicyNotValid", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
 		ok = false
 	}

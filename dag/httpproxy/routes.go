@@ -22,7 +22,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/httpproxy/internal/policy"
+	"github.com/projectsesame/sesame/dag/internal/contour"
 	"github.com/projectsesame/sesame/internal/report"
 )
 
@@ -71,10 +71,10 @@ func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, fie
 	var problem, host string
 	f := &graph.Filters{}
 	r.Filters = f
-	if f.IPFilter, problem = policy.IPFilter(spec.IPAllowFilterPolicy, spec.IPDenyFilterPolicy, field); problem != "" {
+	if f.IPFilter, problem = contour.IPFilter(spec.IPAllowFilterPolicy, spec.IPDenyFilterPolicy, field); problem != "" {
 		return refuse(contourv1.ConditionTypeIPFilterError, "PolicyNotValid", "%s", problem)
 	}
-	if f.RateLimit, problem = policy.RateLimit(spec.RateLimitPolicy, field+".rateLimitPolicy"); problem != "" {
+	if f.RateLimit, problem = contour.RateLimit(spec.RateLimitPolicy, field+".rateLimitPolicy"); problem != "" {
 		return refuse(contourv1.ConditionTypeRouteError, "RateLimitPolicyNotValid", "%s", problem)
 	}
 	answers := spec.RequestRedirectPolicy != nil || spec.DirectResponsePolicy != nil
@@ -89,16 +89,16 @@ func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, fie
 	if spec.EnableWebsockets && !answers {
 		r.WebSockets = graph.WebSocketsEnabled
 	}
-	if f.RequestHeaders, host, problem = policy.HeadersPolicy(spec.RequestHeadersPolicy, field+".requestHeadersPolicy", true); problem != "" {
+	if f.RequestHeaders, host, problem = contour.HeadersPolicy(spec.RequestHeadersPolicy, field+".requestHeadersPolicy", true); problem != "" {
 		return refuse(contourv1.ConditionTypeRouteError, "RequestHeadersPolicyInvalid", "%s", problem)
 	}
-	if f.ResponseHeaders, _, problem = policy.HeadersPolicy(spec.ResponseHeadersPolicy, field+".responseHeadersPolicy", false); problem != "" {
+	if f.ResponseHeaders, _, problem = contour.HeadersPolicy(spec.ResponseHeadersPolicy, field+".responseHeadersPolicy", false); problem != "" {
 		return refuse(contourv1.ConditionTypeRouteError, "ResponseHeadersPolicyInvalid", "%s", problem)
 	}
-	if f.Timeout, f.IdleTimeout, problem = policy.Timeouts(spec.TimeoutPolicy, field+".timeoutPolicy"); problem != "" {
+	if f.Timeout, f.IdleTimeout, problem = contour.Timeouts(spec.TimeoutPolicy, field+".timeoutPolicy"); problem != "" {
 		return refuse(contourv1.ConditionTypeRouteError, "TimeoutPolicyNotValid", "%s", problem)
 	}
-	if f.Retry, problem = policy.Retry(spec.RetryPolicy, field+".retryPolicy"); problem != "" {
+	if f.Retry, problem = contour.Retry(spec.RetryPolicy, field+".retryPolicy"); problem != "" {
 		return refuse(contourv1.ConditionTypeRouteError, "RetryPolicyNotValid", "%s", problem)
 	}
 	path, problem := proxyRewrite(spec.PathRewritePolicy, m, field+".pathRewritePolicy")
@@ -116,13 +116,13 @@ func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, fie
 		f.Rewrite = nil
 		return out
 	case spec.DirectResponsePolicy != nil:
-		if r.DirectResponseStatus, problem = policy.DirectResponse(spec.DirectResponsePolicy, field+".directResponsePolicy"); problem != "" {
+		if r.DirectResponseStatus, problem = contour.DirectResponse(spec.DirectResponsePolicy, field+".directResponsePolicy"); problem != "" {
 			return refuse(contourv1.ConditionTypeRouteError, "DirectResponsePolicyNotValid", "%s", problem)
 		}
 		f.DirectResponseBody, f.Rewrite = spec.DirectResponsePolicy.Body, nil
 		return out
 	}
-	if f.InternalRedirect, problem = policy.InternalRedirect(spec.InternalRedirectPolicy, field+".internalRedirectPolicy"); problem != "" {
+	if f.InternalRedirect, problem = contour.InternalRedirect(spec.InternalRedirectPolicy, field+".internalRedirectPolicy"); problem != "" {
 		return refuse(contourv1.ConditionTypeRouteError, "InternalRedirectPolicyNotValid", "%s", problem)
 	}
 	ask := clusterAsk{sni: host}

@@ -34,7 +34,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/httpproxy/internal/policy"
+	"github.com/projectsesame/sesame/dag/internal/contour"
 	"github.com/projectsesame/sesame/dag/internal/refs"
 	"github.com/projectsesame/sesame/internal/report"
 	"github.com/projectsesame/sesame/protocol"
@@ -128,11 +128,11 @@ func (pb *Result) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 // serviceHeaders reads a service's header policies; Host may be set on
 // requests, where it rewrites the Host sent to this service.
 func serviceHeaders(s *contourv1.Service, at string) (*graph.BackendHeaders, string) {
-	req, host, problem := policy.HeadersPolicy(s.RequestHeadersPolicy, at+".requestHeadersPolicy", true)
+	req, host, problem := contour.HeadersPolicy(s.RequestHeadersPolicy, at+".requestHeadersPolicy", true)
 	if problem != "" {
 		return nil, problem
 	}
-	resp, _, problem := policy.HeadersPolicy(s.ResponseHeadersPolicy, at+".responseHeadersPolicy", false)
+	resp, _, problem := contour.HeadersPolicy(s.ResponseHeadersPolicy, at+".responseHeadersPolicy", false)
 	if problem != "" {
 		return nil, problem
 	}
@@ -223,7 +223,7 @@ func serviceSlowStart(s *contourv1.Service, at string, lb graph.LBPolicy, st *pr
 	if s.SlowStartPolicy == nil {
 		return nil, ""
 	}
-	slow, problem := policy.SlowStart(s.SlowStartPolicy, at+".slowStartPolicy")
+	slow, problem := contour.SlowStart(s.SlowStartPolicy, at+".slowStartPolicy")
 	if problem != "" {
 		return nil, problem
 	}

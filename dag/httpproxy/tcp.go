@@ -26,7 +26,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/httpproxy/internal/policy"
+	"github.com/projectsesame/sesame/dag/internal/contour"
 )
 
 // tcpProxy follows the TCP proxy of root p to the services that serve it,
@@ -86,12 +86,12 @@ func (pb *Result) tcpServices(p *contourv1.HTTPProxy, st *proxyStatus) *graph.TC
 	}
 	services := p.Spec.TCPProxy.Services
 	var balance routeBalance
-	var warnings []policy.Warning
-	balance.lb, _, warnings = policy.Balance(p.Spec.TCPProxy.LoadBalancerPolicy, "spec.tcpproxy.loadBalancerPolicy", true)
+	var warnings []contour.Warning
+	balance.lb, _, warnings = contour.Balance(p.Spec.TCPProxy.LoadBalancerPolicy, "spec.tcpproxy.loadBalancerPolicy", true)
 	st.addPolicyWarnings(warnings)
 	if h := p.Spec.TCPProxy.HealthCheckPolicy; h != nil {
 		var problem string
-		if balance.health, problem = policy.HealthCheck("", "", h.IntervalSeconds, h.TimeoutSeconds, int64(h.UnhealthyThresholdCount), int64(h.HealthyThresholdCount),
+		if balance.health, problem = contour.HealthCheck("", "", h.IntervalSeconds, h.TimeoutSeconds, int64(h.UnhealthyThresholdCount), int64(h.HealthyThresholdCount),
 			nil, "spec.tcpproxy.healthCheckPolicy", true); problem != "" {
 			st.addError(contourv1.ConditionTypeTCPProxyError, "HealthCheckPolicyNotValid", "%s", problem)
 			return nil

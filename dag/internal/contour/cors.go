@@ -8,7 +8,7 @@
 // A policy that cannot be used refuses the virtual host (CORSError), as an
 // untranslated one did: the routes are never served without it.
 
-package policy
+package contour
 
 import (
 	"fmt"

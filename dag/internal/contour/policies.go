@@ -16,7 +16,7 @@
 // condition; of its replacements the one whose prefix is the route's
 // prefix (ignoring a trailing "/") applies, else the one without prefix.
 
-package policy
+package contour
 
 import (
 	"fmt"

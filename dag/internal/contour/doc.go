@@ -6,4 +6,4 @@
 // returns the graph's value or a problem that names the field, for
 // package httpproxy to record in the proxy's status. Problems that only
 // cost part of a policy come back as Warnings.
-package policy
+package contour

@@ -21,7 +21,7 @@
 // (rateLimitPolicy.global) needs a rate limit service, which this version
 // does not configure; it is refused the same way.
 
-package policy
+package contour
 
 import (
 	"fmt"

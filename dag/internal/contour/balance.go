@@ -32,7 +32,7 @@
 // as other invalid route policies do. A TCP proxy has RoundRobin,
 // WeightedLeastRequest and Random, and connect-only health checks.
 
-package policy
+package contour
 
 import (
 	"fmt"
