@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/projectsesame/sesame/dag/backendtls"
+	"github.com/projectsesame/sesame/dag/extension"
 	"github.com/projectsesame/sesame/dag/gatewayapi"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/httpproxy"
@@ -75,7 +76,10 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	gatewayAPIStatus := gw.WriteStatus()
 	// HTTPProxies and Ingresses come after the Gateways: they may join the
 	// ports a Gateway binds, below it (layering).
-	proxies := httpproxy.Build(in.HTTPProxies, httpproxy.Options{Class: opts.ingressClass(), RootNamespaces: opts.RootNamespaces, Now: now}, a.index)
+	extensions := extension.Build(in.ExtensionServices, a.index, extension.Options{Now: now})
+	a.graph.Extensions = extensions.Clusters()
+	a.graph.Status = append(a.graph.Status, extensions.Status()...)
+	proxies := httpproxy.Build(in.HTTPProxies, httpproxy.Options{Class: opts.ingressClass(), RootNamespaces: opts.RootNamespaces, Now: now, Extensions: extensions.Lookup}, a.index)
 	claims := proxies.Claims()
 	ingressHosts, refusals, ingressWarnings := ingress.Build(in.Ingresses, ingress.Options{Class: opts.ingressClass()}, claims, a.index, &a.events)
 	a.placeIngressHosts(proxies, ingressHosts, claims, refusals)
@@ -121,4 +125,9 @@ func (a *assembly) fillEndpoints() {
 		c := a.graph.Clusters[i]
 		c.Endpoints = a.index.Endpoints(c)
 	})
+	for _, e := range a.graph.Extensions {
+		for _, b := range e.Backends {
+			b.Service.Endpoints = a.index.Endpoints(b.Service)
+		}
+	}
 }

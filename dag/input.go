@@ -10,6 +10,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	contourv1alpha1 "github.com/projectsesame/sesame/apis/projectcontour/v1alpha1"
 )
 
 // Input is every object a translation reads, grouped by kind. The order of
@@ -33,6 +34,8 @@ type Input struct {
 	Secrets            []*corev1.Secret
 	Namespaces         []*corev1.Namespace
 	HTTPProxies        []*contourv1.HTTPProxy
+	// ExtensionServices are the external servers HTTPProxies call.
+	ExtensionServices []*contourv1alpha1.ExtensionService
 	Ingresses          []*networkingv1.Ingress
 }
 
@@ -68,6 +71,8 @@ func (in *Input) Add(obj runtime.Object) error {
 		in.Namespaces = appendNonNil(in.Namespaces, o)
 	case *contourv1.HTTPProxy:
 		in.HTTPProxies = appendNonNil(in.HTTPProxies, o)
+	case *contourv1alpha1.ExtensionService:
+		in.ExtensionServices = appendNonNil(in.ExtensionServices, o)
 	case *networkingv1.Ingress:
 		in.Ingresses = appendNonNil(in.Ingresses, o)
 	case nil:

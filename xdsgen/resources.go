@@ -99,7 +99,7 @@ func generate(ctx context.Context, g *graph.Graph, validate bool) (*Resources, [
 	placing := tables.place()
 	named()
 	tables.names = names
-	r.Clusters = make([]*clusterv3.Cluster, len(g.Clusters), len(g.Clusters)+1) // room for the reject cluster
+	r.Clusters = make([]*clusterv3.Cluster, len(g.Clusters), len(g.Clusters)+len(g.Extensions)+1) // room for the extensions and the reject cluster
 	r.Endpoints = make([]*endpointv3.ClusterLoadAssignment, len(g.Clusters))
 	var work jobs
 	work.addInfallible(placing...)
@@ -109,6 +109,12 @@ func generate(ctx context.Context, g *graph.Graph, validate bool) (*Resources, [
 	errs = append(errs, tables.errs...)
 	errs = append(errs, jobErrs...)
 
+	for _, e := range g.Extensions {
+		c, cla := extensionCluster(e), extensionLoadAssignment(e)
+		check("Cluster", c.GetName(), c)
+		check("ClusterLoadAssignment", cla.GetClusterName(), cla)
+		r.Clusters, r.Endpoints = append(r.Clusters, c), append(r.Endpoints, cla)
+	}
 	if reject {
 		c := rejectCluster()
 		check("Cluster", c.GetName(), c)

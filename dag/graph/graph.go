@@ -30,6 +30,9 @@ type Graph struct {
 	// Clusters are the Service ports that routes send traffic to, ordered by
 	// namespace, name and port.
 	Clusters []*Cluster
+	// Extensions are the external servers Envoy may call (authorization,
+	// rate limit services), ordered by namespace and name.
+	Extensions []*ExtensionCluster
 	// Secrets are the certificates listeners use, ordered by namespace and
 	// name.
 	Secrets []*Secret

@@ -13,7 +13,8 @@ import (
 // ForGateway returns the part of the graph one Gateway needs: its listeners,
 // the listeners of the HTTPProxy and Ingress ports that no Gateway binds
 // (every Envoy fleet serves HTTPProxy and Ingress, as every Contour Envoy
-// does), and the clusters and secrets they use, sharing the values of g.
+// does), the clusters and secrets they use and every extension, sharing
+// the values of g.
 // With dag.Options.AllGateways each Gateway is meant for its own Envoy fleet,
 // which takes its own part; the graph as a whole may bind a port once per
 // Gateway. A Gateway the graph does not serve gets an empty part. Status is
@@ -31,6 +32,7 @@ func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
 	part.Clusters = usedClusters(routesOf(part.Listeners), part.Listeners, 0)
 	sortClusters(part.Clusters)
 	part.Secrets = usedSecrets(part.Listeners, part.Clusters)
+	part.Extensions = g.Extensions // any HTTPProxy root's filter chain may call them
 	return part
 }
 

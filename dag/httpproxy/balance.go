@@ -31,7 +31,7 @@ func routeBalanceOf(spec *contourv1.Route, field string, st *proxyStatus) (route
 	var rb routeBalance
 	var hashes []graph.HashPolicy
 	var warnings []contour.Warning
-	rb.lb, hashes, warnings = contour.Balance(spec.LoadBalancerPolicy, field+".loadBalancerPolicy", false)
+	rb.lb, hashes, warnings = contour.Balance(spec.LoadBalancerPolicy, field+".loadBalancerPolicy", "")
 	st.addPolicyWarnings(warnings)
 	if h := spec.HealthCheckPolicy; h != nil {
 		var problem string

@@ -134,6 +134,9 @@ type Options struct {
 	RootNamespaces []string
 	// Now is the time conditions are written at.
 	Now metav1.Time
+	// Extensions finds an ExtensionService's cluster by name, or says why
+	// it cannot be used; nil finds none.
+	Extensions func(types.NamespacedName) (*graph.ExtensionCluster, string)
 }
 
 // serves reports whether an HTTPProxy naming an ingress class ("" for

@@ -87,7 +87,7 @@ func (pb *Result) tcpServices(p *contourv1.HTTPProxy, st *proxyStatus) *graph.TC
 	services := p.Spec.TCPProxy.Services
 	var balance routeBalance
 	var warnings []contour.Warning
-	balance.lb, _, warnings = contour.Balance(p.Spec.TCPProxy.LoadBalancerPolicy, "spec.tcpproxy.loadBalancerPolicy", true)
+	balance.lb, _, warnings = contour.Balance(p.Spec.TCPProxy.LoadBalancerPolicy, "spec.tcpproxy.loadBalancerPolicy", "a TCP proxy has no HTTP requests to hash")
 	st.addPolicyWarnings(warnings)
 	if h := p.Spec.TCPProxy.HealthCheckPolicy; h != nil {
 		var problem string

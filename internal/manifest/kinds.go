@@ -13,6 +13,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	extensionv1alpha1 "github.com/projectsesame/sesame/apis/projectcontour/v1alpha1"
 	proxyv1alpha1 "github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 )
 
@@ -23,24 +24,28 @@ import (
 // HTTPProxy is projectcontour.io/v1; design seed 003, written before v1,
 // spells its examples projectcontour.io/v1alpha1, which is read as v1 so
 // that they translate as written (Contour never served HTTPProxy in
-// v1alpha1, so nothing else is meant by it). UpstreamCluster is
+// v1alpha1, so nothing else is meant by it); ExtensionService is
+// projectcontour.io/v1alpha1. UpstreamCluster is
 // proxy.kubegateway.io/v1alpha1 (seed 002), a cluster-scoped kind.
 var kinds = map[schema.GroupVersionKind]func() runtime.Object{
-	gatewayv1.SchemeGroupVersion.WithKind("GatewayClass"):     func() runtime.Object { return new(gatewayv1.GatewayClass) },
-	gatewayv1.SchemeGroupVersion.WithKind("Gateway"):          func() runtime.Object { return new(gatewayv1.Gateway) },
-	gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"):        func() runtime.Object { return new(gatewayv1.HTTPRoute) },
-	gatewayv1.SchemeGroupVersion.WithKind("ReferenceGrant"):   func() runtime.Object { return new(gatewayv1.ReferenceGrant) },
-	gatewayv1.SchemeGroupVersion.WithKind("TLSRoute"):         func() runtime.Object { return new(gatewayv1.TLSRoute) },
-	gatewayv1.SchemeGroupVersion.WithKind("GRPCRoute"):        func() runtime.Object { return new(gatewayv1.GRPCRoute) },
-	v1alpha2.WithKind("GRPCRoute"):                            func() runtime.Object { return new(gatewayv1.GRPCRoute) },
-	v1alpha2.WithKind("TLSRoute"):                             func() runtime.Object { return new(gatewayv1.TLSRoute) },
-	v1alpha3.WithKind("TLSRoute"):                             func() runtime.Object { return new(gatewayv1.TLSRoute) },
-	v1beta1.WithKind("GatewayClass"):                          func() runtime.Object { return new(gatewayv1.GatewayClass) },
-	v1beta1.WithKind("Gateway"):                               func() runtime.Object { return new(gatewayv1.Gateway) },
-	v1beta1.WithKind("HTTPRoute"):                             func() runtime.Object { return new(gatewayv1.HTTPRoute) },
-	v1beta1.WithKind("ReferenceGrant"):                        func() runtime.Object { return new(gatewayv1.ReferenceGrant) },
-	contourv1.GroupVersion.WithKind(contourv1.HTTPProxyKind):  func() runtime.Object { return new(contourv1.HTTPProxy) },
-	contourv1alpha1.WithKind(contourv1.HTTPProxyKind):         func() runtime.Object { return new(contourv1.HTTPProxy) },
+	gatewayv1.SchemeGroupVersion.WithKind("GatewayClass"):    func() runtime.Object { return new(gatewayv1.GatewayClass) },
+	gatewayv1.SchemeGroupVersion.WithKind("Gateway"):         func() runtime.Object { return new(gatewayv1.Gateway) },
+	gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"):       func() runtime.Object { return new(gatewayv1.HTTPRoute) },
+	gatewayv1.SchemeGroupVersion.WithKind("ReferenceGrant"):  func() runtime.Object { return new(gatewayv1.ReferenceGrant) },
+	gatewayv1.SchemeGroupVersion.WithKind("TLSRoute"):        func() runtime.Object { return new(gatewayv1.TLSRoute) },
+	gatewayv1.SchemeGroupVersion.WithKind("GRPCRoute"):       func() runtime.Object { return new(gatewayv1.GRPCRoute) },
+	v1alpha2.WithKind("GRPCRoute"):                           func() runtime.Object { return new(gatewayv1.GRPCRoute) },
+	v1alpha2.WithKind("TLSRoute"):                            func() runtime.Object { return new(gatewayv1.TLSRoute) },
+	v1alpha3.WithKind("TLSRoute"):                            func() runtime.Object { return new(gatewayv1.TLSRoute) },
+	v1beta1.WithKind("GatewayClass"):                         func() runtime.Object { return new(gatewayv1.GatewayClass) },
+	v1beta1.WithKind("Gateway"):                              func() runtime.Object { return new(gatewayv1.Gateway) },
+	v1beta1.WithKind("HTTPRoute"):                            func() runtime.Object { return new(gatewayv1.HTTPRoute) },
+	v1beta1.WithKind("ReferenceGrant"):                       func() runtime.Object { return new(gatewayv1.ReferenceGrant) },
+	contourv1.GroupVersion.WithKind(contourv1.HTTPProxyKind): func() runtime.Object { return new(contourv1.HTTPProxy) },
+	contourv1alpha1.WithKind(contourv1.HTTPProxyKind):        func() runtime.Object { return new(contourv1.HTTPProxy) },
+	contourv1alpha1.WithKind(extensionv1alpha1.ExtensionServiceKind): func() runtime.Object {
+		return new(extensionv1alpha1.ExtensionService)
+	},
 	gatewayv1.SchemeGroupVersion.WithKind("ListenerSet"):      func() runtime.Object { return new(gatewayv1.ListenerSet) },
 	gatewayv1.SchemeGroupVersion.WithKind("BackendTLSPolicy"): func() runtime.Object { return new(gatewayv1.BackendTLSPolicy) },
 	v1alpha3.WithKind("BackendTLSPolicy"):                     func() runtime.Object { return new(gatewayv1.BackendTLSPolicy) },
@@ -73,7 +78,7 @@ func canonical(gvk schema.GroupVersionKind) schema.GroupVersionKind {
 	if gv := gvk.GroupVersion(); gv == v1beta1 || gv == v1alpha2 || gv == v1alpha3 {
 		return gatewayv1.SchemeGroupVersion.WithKind(gvk.Kind)
 	}
-	if gvk.GroupVersion() == contourv1alpha1 {
+	if gvk.GroupVersion() == contourv1alpha1 && gvk.Kind == contourv1.HTTPProxyKind {
 		return contourv1.GroupVersion.WithKind(gvk.Kind)
 	}
 	return gvk

@@ -62,10 +62,10 @@ var strategies = map[string]graph.LBPolicy{
 	"RequestHash": graph.LBRingHash, "Cookie": graph.LBRingHash,
 }
 
-// Balance reads a load balancer policy at field; tcp allows only the
-// strategies that need no request. Problems are warnings, the fallback
-// RoundRobin.
-func Balance(lb *contourv1.LoadBalancerPolicy, field string, tcp bool) (graph.LBPolicy, []graph.HashPolicy, []Warning) {
+// Balance reads a load balancer policy at field. unhashed, when not "",
+// says why the strategies that hash requests cannot be used ("a TCP proxy
+// has no HTTP requests"). Problems are warnings, the fallback RoundRobin.
+func Balance(lb *contourv1.LoadBalancerPolicy, field string, unhashed string) (graph.LBPolicy, []graph.HashPolicy, []Warning) {
 	if lb == nil || lb.Strategy == "" {
 		return graph.LBRoundRobin, nil, nil
 	}
@@ -78,8 +78,8 @@ func Balance(lb *contourv1.LoadBalancerPolicy, field string, tcp bool) (graph.LB
 	case !ok:
 		warn("%s.strategy %q is not RoundRobin, WeightedLeastRequest, Random, RequestHash or Cookie", field, report.Value(lb.Strategy))
 		return graph.LBRoundRobin, nil, warnings
-	case tcp && policy == graph.LBRingHash:
-		warn("%s.strategy %s needs HTTP requests; a TCP proxy has none", field, lb.Strategy)
+	case unhashed != "" && policy == graph.LBRingHash:
+		warn("%s.strategy %s cannot be used: %s", field, lb.Strategy, unhashed)
 		return graph.LBRoundRobin, nil, warnings
 	case lb.Strategy == "Cookie":
 		return policy, []graph.HashPolicy{{Cookie: &graph.HashCookie{Name: sessionCookie, Path: "/"}}}, nil
