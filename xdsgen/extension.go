@@ -31,7 +31,7 @@ func extensionCluster(e *graph.ExtensionCluster) *clusterv3.Cluster {
 		Name:                          name,
 		ClusterDiscoveryType:          &clusterv3.Cluster_Type{Type: clusterv3.Cluster_EDS},
 		EdsClusterConfig:              &clusterv3.Cluster_EdsClusterConfig{EdsConfig: xdsmsg.ADSConfigSource(), ServiceName: name},
-		TypedExtensionProtocolOptions: protocolOptions(true, nil),
+		TypedExtensionProtocolOptions: protocolOptions(http2(e.Protocol), nil),
 		CommonLbConfig: &clusterv3.Cluster_CommonLbConfig{
 			LocalityConfigSpecifier: &clusterv3.Cluster_CommonLbConfig_LocalityWeightedLbConfig_{LocalityWeightedLbConfig: &clusterv3.Cluster_CommonLbConfig_LocalityWeightedLbConfig{}},
 		},

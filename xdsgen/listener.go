@@ -55,7 +55,7 @@ func filterChain(l *graph.Listener, fc *graph.FilterChain) *listenerv3.FilterCha
 		out.TransportSocket = xdsmsg.TLSTransportSocket(downstreamTLSValidating(fc.Certificates, alpn, fc.MinTLSVersion, fc.MaxTLSVersion, fc.ClientValidation))
 	}
 	if fc.RoutesHTTP() {
-		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc), usedFilters(fc.VirtualHosts), forwardedCert(fc))}
+		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc), chainFilters(fc), forwardedCert(fc))}
 	} else {
 		out.Filters = []*listenerv3.Filter{tcpFilter(filterChainName(l, fc), fc.TCP)}
 	}
@@ -92,6 +92,13 @@ func httpConnectionManager(statPrefix, routeName string, filters httpFilterSet, 
 		}
 	}
 	return xdsmsg.NetworkFilter(xdsmsg.HTTPConnectionManagerFilter, hcm)
+}
+
+// chainFilters are the HTTP filters of a chain's connection manager.
+func chainFilters(fc *graph.FilterChain) httpFilterSet {
+	s := usedFilters(fc.VirtualHosts)
+	s.authz = fc.Authorization
+	return s
 }
 
 // forwardedCert is what a chain forwards of client certificates.

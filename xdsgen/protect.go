@@ -26,6 +26,7 @@ import (
 //	cors              answers preflights, so they are never refused below
 //	local_ratelimit   before authorization, so floods do not reach it
 //	rbac              IP allow and deny lists; 403
+//	ext_authz         external authorization (authz.go); 403
 //	router
 //
 // A connection manager whose routes use none of them gets the router
@@ -40,8 +41,12 @@ import (
 // instantiates once, so that all the host's routes without a limit of
 // their own share the bucket.
 
-// httpFilterSet says which optional HTTP filters a connection manager needs.
-type httpFilterSet struct{ cors, rateLimit, rbac bool }
+// httpFilterSet says which optional HTTP filters a connection manager
+// needs; authz is the external authorization of its filter chain.
+type httpFilterSet struct {
+	cors, rateLimit, rbac bool
+	authz                 *graph.ExtAuthz
+}
 
 // usedFilters is the set of filters the routes of vhosts use.
 func usedFilters(vhosts []*graph.VirtualHost) httpFilterSet {
@@ -70,13 +75,16 @@ func (s httpFilterSet) httpFilters(statPrefix string) []*hcmv3.HttpFilter {
 	if s.rbac {
 		out = append(out, xdsmsg.HTTPFilter(xdsmsg.RBACFilter, &rbacv3.RBAC{}))
 	}
+	if s.authz != nil {
+		out = append(out, xdsmsg.HTTPFilter(extAuthzFilter, extAuthz(s.authz)))
+	}
 	return append(out, xdsmsg.Router())
 }
 
 // perFilterConfig is a route's typed_per_filter_config, nil when it has
 // none.
 func perFilterConfig(f *graph.Filters) map[string]*anypb.Any {
-	if f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil {
+	if f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil && f.Authz == nil {
 		return nil
 	}
 	out := make(map[string]*anypb.Any, 1)
@@ -88,6 +96,9 @@ func perFilterConfig(f *graph.Filters) map[string]*anypb.Any {
 	}
 	if f.RateLimit != nil {
 		out[xdsmsg.LocalRateLimitFilter] = xdsmsg.MustAny(localRateLimit(f.RateLimit, "route"))
+	}
+	if f.Authz != nil {
+		out[extAuthzFilter] = xdsmsg.MustAny(routeExtAuthz(f.Authz))
 	}
 	return out
 }

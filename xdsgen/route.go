@@ -327,6 +327,10 @@ func (p *stringParts) build(s graph.StringMatch) *matcherv3.StringMatcher {
 		return m // ignore_case has no effect on safe_regex (Envoy ignores it there)
 	case graph.MatchContains:
 		m.MatchPattern = &matcherv3.StringMatcher_Contains{Contains: s.Value}
+	case graph.MatchPrefix:
+		m.MatchPattern = &matcherv3.StringMatcher_Prefix{Prefix: s.Value}
+	case graph.MatchSuffix:
+		m.MatchPattern = &matcherv3.StringMatcher_Suffix{Suffix: s.Value}
 	default:
 		p.exact.Exact = s.Value
 		m.MatchPattern = &p.exact

@@ -9,7 +9,7 @@
 //
 //	spec:
 //	  services: [{name: authz, port: 9443, weight: 3}, {name: authz-canary, port: 9443, weight: 1}]
-//	  protocol: h2                 # default; h2c speaks HTTP/2 without TLS
+//	  protocol: h2                 # default; h2c is HTTP/2, http/1.1 HTTP/1.1, without TLS
 //	  validation: {caSecret: authz-ca, subjectName: authz.example.com}
 //	  loadBalancerPolicy: {strategy: Random}
 //	  timeoutPolicy: {response: 500ms, idleConnection: 60s}
@@ -28,10 +28,10 @@
 // and an HTTPProxy that names it is refused rather than left
 // unprotected. Errors: no services; a Service or port that does not
 // exist (the Services must be in the ExtensionService's namespace); a
-// protocol other than h2 and h2c (Contour's "http/1.1" included: the
-// extensions Sesame calls speak gRPC); protocolVersion other than v3;
-// validation that cannot be used, or with h2c; timeouts that do not
-// parse. Warnings: a load balancing strategy that needs an HTTP request
+// protocol other than h2, h2c and http/1.1; protocolVersion other than
+// v3; validation that cannot be used, or without TLS; timeouts that do not
+// parse. A gRPC authorization server needs h2 or h2c; an HTTP one takes
+// any. Warnings: a load balancing strategy that needs an HTTP request
 // (RequestHash, Cookie) or is unknown, where round robin is used;
 // timeoutPolicy.idle, which means nothing for a cluster.
 package extension

@@ -85,8 +85,10 @@ func translate(e *entry, idx *refs.Index) *graph.ExtensionCluster {
 		switch p := *spec.Protocol; p {
 		case "h2", "h2c":
 			c.Protocol = p
+		case "http/1.1":
+			c.Protocol = ""
 		default:
-			e.addError(contourv1.ConditionTypeSpecError, "UnsupportedProtocol", "spec.protocol %q is not h2 (HTTP/2 over TLS) or h2c (HTTP/2 without TLS): the extensions Sesame calls speak gRPC.", report.Value(p))
+			e.addError(contourv1.ConditionTypeSpecError, "UnsupportedProtocol", "spec.protocol %q is not h2 (HTTP/2 over TLS), h2c (HTTP/2 without TLS) or http/1.1 (for HTTP authorization servers).", report.Value(p))
 		}
 	}
 	if v := spec.ProtocolVersion; v != "" && v != "v3" {

@@ -107,6 +107,10 @@ type FilterChain struct {
 	// ClientValidation, when set, asks clients of a terminating chain for
 	// a certificate and verifies it (a Gateway's spec.tls.frontend).
 	ClientValidation *ClientValidation
+	// Authorization, when set, asks an external server whether each
+	// request of an HTTPS chain may go on; the routes' Filters.Authz
+	// say where it does not.
+	Authorization *ExtAuthz
 }
 
 // ClientValidation is how a terminating chain verifies client

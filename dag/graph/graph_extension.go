@@ -12,7 +12,8 @@ import (
 // by weight.
 type ExtensionCluster struct {
 	Name types.NamespacedName
-	// Protocol is "h2" (HTTP/2 over TLS) or "h2c" (HTTP/2 without TLS).
+	// Protocol is "h2" (HTTP/2 over TLS), "h2c" (HTTP/2 without TLS) or
+	// "" (HTTP/1.1 without TLS, for HTTP authorization servers).
 	Protocol string
 	// TLS, for h2, verifies the server's certificate; nil originates TLS
 	// without verifying it.

@@ -119,6 +119,10 @@ const (
 	// MatchPresent matches when the header is present, whatever its value
 	// (headers only; Value is empty).
 	MatchPresent StringMatchType = "Present"
+	// MatchPrefix and MatchSuffix match values that start or end with
+	// Value (header names of an ExtAuthzHTTP only).
+	MatchPrefix StringMatchType = "Prefix"
+	MatchSuffix StringMatchType = "Suffix"
 )
 
 // StringMatch is a condition on a named header or query parameter.
@@ -223,6 +227,9 @@ type Filters struct {
 	// HashPolicies say how a ring hash cluster of the route picks the
 	// endpoint of a request.
 	HashPolicies []HashPolicy
+	// Authz, on a route of a filter chain with Authorization, turns the
+	// check off or gives it context; nil checks without context.
+	Authz *RouteAuthz
 }
 
 // RetryPolicy is how a Route retries failed requests.
@@ -266,7 +273,7 @@ func (f *Filters) OrNil() *Filters {
 	if f.RequestHeaders.Empty() && f.ResponseHeaders.Empty() && f.Redirect == nil && f.Rewrite == nil &&
 		len(f.Mirrors) == 0 && f.Timeout == nil && f.BackendTimeout == nil && f.IdleTimeout == nil && f.Retry == nil &&
 		f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil && f.HostRateLimit == nil && f.InternalRedirect == nil &&
-		f.DirectResponseBody == "" && len(f.HashPolicies) == 0 {
+		f.DirectResponseBody == "" && len(f.HashPolicies) == 0 && f.Authz == nil {
 		return nil
 	}
 	c := *f

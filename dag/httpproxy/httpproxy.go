@@ -108,6 +108,10 @@ type proxyHost struct {
 	cors      *graph.CORSPolicy
 	ipFilter  *graph.IPFilter
 	rateLimit *graph.LocalRateLimit
+	// authz asks an ExtensionService about every request of the host,
+	// with authPolicy the routes' default (authz.go).
+	authz      *graph.ExtAuthz
+	authPolicy *contourv1.AuthorizationPolicy
 	// visits counts the includes followed from the root (walk).
 	visits int
 	// refused is set for a root that claims its fqdn but cannot serve it:
@@ -233,7 +237,7 @@ func compareNames(a, b types.NamespacedName) int {
 // finishHost orders a host's routes and drops those whose match an earlier
 // route already has, telling the proxy that wrote the dropped one.
 func (pb *Result) finishHost(h *proxyHost) {
-	withHostPolicies(h)
+	pb.withHostPolicies(h)
 	var dropped [][2]orderedRoute
 	h.routes, dropped = sortProxyRoutes(h.routes)
 	for _, d := range dropped {
@@ -291,19 +295,32 @@ func (pb *Result) Warnings() []string {
 }
 
 // withHostPolicies gives every route of h the root's CORS policy, IP
-// filter (unless the route has its own) and rate limit.
-func withHostPolicies(h *proxyHost) {
-	if h.cors == nil && h.ipFilter == nil && h.rateLimit == nil {
-		return
-	}
+// filter (unless the route has its own), rate limit and authorization
+// (authz.go). A route that answers 503 has no filters, and needs none.
+func (pb *Result) withHostPolicies(h *proxyHost) {
 	for _, r := range h.routes {
 		f := r.route.Filters
-		if f == nil {
-			continue // a route that answers 503
+		switch {
+		case f == nil:
+			continue
+		case h.authz != nil:
+			f.Authz = routeAuthz(h.authPolicy, r.authPolicy)
+			if r.permitInsecure && !f.Authz.Disabled {
+				pb.routeStatus(r).addWarning(contourv1.ConditionTypeAuthError, "PermitInsecureIgnored",
+					"%s: permitInsecure is ignored: the route needs authorization, which is done over TLS only, so plain HTTP requests are redirected to https.", r.route.Source.Field)
+			}
+		case r.authPolicy != nil:
+			pb.routeStatus(r).addWarning(contourv1.ConditionTypeAuthError, "AuthPolicyIgnored",
+				"%s.authPolicy is ignored: the virtual host %q has no authorization.", r.route.Source.Field, h.fqdn)
 		}
 		f.CORS, f.HostRateLimit = h.cors, h.rateLimit
 		if f.IPFilter == nil {
 			f.IPFilter = h.ipFilter
 		}
 	}
+}
+
+// routeStatus is the status of the proxy that wrote r.
+func (pb *Result) routeStatus(r orderedRoute) *proxyStatus {
+	return pb.statuses[types.NamespacedName{Namespace: r.route.Source.Namespace, Name: r.route.Source.Name}]
 }

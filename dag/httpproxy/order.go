@@ -49,6 +49,7 @@ import (
 	"cmp"
 	"slices"
 
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
 )
 
@@ -112,6 +113,8 @@ type orderedRoute struct {
 	seq   int
 	// permitInsecure serves the route over plain HTTP on a TLS root.
 	permitInsecure bool
+	// authPolicy is the route's spec.routes[].authPolicy.
+	authPolicy *contourv1.AuthorizationPolicy
 }
 
 // sortProxyRoutes puts routes in the order Envoy must try them, and leaves

@@ -144,6 +144,12 @@ func (pb *Result) checkRoot(h *proxyHost) bool {
 			}
 		}
 	}
+	if spec.VirtualHost.Authorization != nil && ok {
+		if problem := pb.rootAuthorization(p, h, h.tls); problem != "" {
+			st.addError(contourv1.ConditionTypeAuthError, "AuthorizationNotValid", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
+			ok = false
+		}
+	}
 	if spec.TCPProxy != nil {
 		if spec.VirtualHost.TLS == nil {
 			st.addError(contourv1.ConditionTypeTCPProxyError, "TLSMustBeConfigured", "spec.tcpproxy requires spec.virtualhost.tls with passthrough or a secretName: Envoy tells TCP proxies apart by the TLS server name.")

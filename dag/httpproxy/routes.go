@@ -55,7 +55,7 @@ func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, fie
 		Chain:      g.chain,
 		WebSockets: graph.WebSocketsDisabled,
 	}
-	out := orderedRoute{route: r, match: m, permitInsecure: spec.PermitInsecure}
+	out := orderedRoute{route: r, match: m, permitInsecure: spec.PermitInsecure, authPolicy: spec.AuthPolicy}
 	unservable := func() orderedRoute {
 		r.Backends, r.InvalidWeight, r.Filters = nil, 0, nil
 		r.DirectResponseStatus = graph.UnservableStatus

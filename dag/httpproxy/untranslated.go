@@ -29,7 +29,6 @@ type untranslatedField struct {
 
 func virtualHostUntranslated(vh *contourv1.VirtualHost) []untranslatedField {
 	out := []untranslatedField{
-		{"authorization", vh.Authorization.Set(), contourv1.ConditionTypeAuthError},
 		{"jwtProviders", vh.JWTProviders.Set(), contourv1.ConditionTypeJWTVerificationError},
 	}
 	if vh.TLS != nil {
@@ -42,7 +41,6 @@ func virtualHostUntranslated(vh *contourv1.VirtualHost) []untranslatedField {
 
 func routeUntranslated(r *contourv1.Route) []untranslatedField {
 	return []untranslatedField{
-		{"authPolicy", r.AuthPolicy.Set(), contourv1.ConditionTypeAuthError},
 		{"jwtVerificationPolicy", r.JWTVerificationPolicy.Set(), contourv1.ConditionTypeJWTVerificationError},
 		{"cookieRewritePolicies", r.CookieRewritePolicies.Set(), ""},
 	}

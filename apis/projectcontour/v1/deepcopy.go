@@ -1,6 +1,7 @@
 package v1
 
 import (
+	"maps"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -56,7 +57,7 @@ func (s *HTTPProxySpec) DeepCopyInto(out *HTTPProxySpec) {
 func (v *VirtualHost) DeepCopyInto(out *VirtualHost) {
 	*out = *v
 	out.TLS = deepcopy.Ptr(v.TLS, (*TLS).DeepCopyInto)
-	out.Authorization = v.Authorization.DeepCopy()
+	out.Authorization = deepcopy.Ptr(v.Authorization, (*AuthorizationServer).DeepCopyInto)
 	out.CORSPolicy = deepcopy.Ptr(v.CORSPolicy, (*CORSPolicy).DeepCopyInto)
 	out.RateLimitPolicy = deepcopy.Ptr(v.RateLimitPolicy, (*RateLimitPolicy).DeepCopyInto)
 	out.JWTProviders = v.JWTProviders.DeepCopy()
@@ -96,7 +97,7 @@ func (r *Route) DeepCopyInto(out *Route) {
 	out.PathRewritePolicy = deepcopy.Ptr(r.PathRewritePolicy, (*PathRewritePolicy).DeepCopyInto)
 	out.RequestHeadersPolicy = deepcopy.Ptr(r.RequestHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
 	out.ResponseHeadersPolicy = deepcopy.Ptr(r.ResponseHeadersPolicy, (*HeadersPolicy).DeepCopyInto)
-	out.AuthPolicy = r.AuthPolicy.DeepCopy()
+	out.AuthPolicy = deepcopy.Ptr(r.AuthPolicy, (*AuthorizationPolicy).DeepCopyInto)
 	out.HealthCheckPolicy = deepcopy.Ptr(r.HealthCheckPolicy, func(in, out *HTTPHealthCheckPolicy) {
 		*out = *in
 		out.ExpectedStatuses = slices.Clone(in.ExpectedStatuses)
@@ -225,4 +226,22 @@ func (l *LoadBalancerPolicy) DeepCopyInto(out *LoadBalancerPolicy) {
 		out.HeaderHashOptions = deepcopy.Ptr(in.HeaderHashOptions, func(in, out *HeaderHashOptions) { *out = *in })
 		out.QueryParameterHashOptions = deepcopy.Ptr(in.QueryParameterHashOptions, func(in, out *QueryParameterHashOptions) { *out = *in })
 	})
+}
+
+// DeepCopyInto copies a into out.
+func (a *AuthorizationServer) DeepCopyInto(out *AuthorizationServer) {
+	*out = *a
+	out.HTTPServerSettings = deepcopy.Ptr(a.HTTPServerSettings, func(in, out *HTTPAuthorizationServerSettings) {
+		*out = *in
+		out.AllowedAuthorizationHeaders = slices.Clone(in.AllowedAuthorizationHeaders)
+		out.AllowedUpstreamHeaders = slices.Clone(in.AllowedUpstreamHeaders)
+	})
+	out.AuthPolicy = deepcopy.Ptr(a.AuthPolicy, (*AuthorizationPolicy).DeepCopyInto)
+	out.WithRequestBody = deepcopy.Ptr(a.WithRequestBody, func(in, out *AuthorizationServerBufferSettings) { *out = *in })
+}
+
+// DeepCopyInto copies a into out.
+func (a *AuthorizationPolicy) DeepCopyInto(out *AuthorizationPolicy) {
+	*out = *a
+	out.Context = maps.Clone(a.Context)
 }

@@ -68,8 +68,9 @@ type VirtualHost struct {
 	// TLS terminates or passes through TLS for Fqdn.
 	TLS *TLS `json:"tls,omitempty"`
 
-	// Authorization is external authorization; not translated.
-	Authorization *Untranslated `json:"authorization,omitempty"`
+	// Authorization asks an ExtensionService whether each request may go
+	// on.
+	Authorization *AuthorizationServer `json:"authorization,omitempty"`
 	// CORSPolicy answers the CORS preflights of every route of the
 	// virtual host and adds CORS headers to its responses.
 	CORSPolicy *CORSPolicy `json:"corsPolicy,omitempty"`
@@ -181,9 +182,8 @@ type Route struct {
 	// ResponseHeadersPolicy changes response headers.
 	ResponseHeadersPolicy *HeadersPolicy `json:"responseHeadersPolicy,omitempty"`
 
-	// AuthPolicy changes external authorization for the route; not
-	// translated.
-	AuthPolicy *Untranslated `json:"authPolicy,omitempty"`
+	// AuthPolicy changes the virtual host's authorization for the route.
+	AuthPolicy *AuthorizationPolicy `json:"authPolicy,omitempty"`
 	// HealthCheckPolicy checks the health of the services' endpoints.
 	HealthCheckPolicy *HTTPHealthCheckPolicy `json:"healthCheckPolicy,omitempty"`
 	// LoadBalancerPolicy picks the endpoint of each request.

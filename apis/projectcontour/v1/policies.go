@@ -217,3 +217,73 @@ type SlowStartPolicy struct {
 	// MinimumWeightPercent is the share new endpoints start with; 0 is 10.
 	MinimumWeightPercent uint32 `json:"minWeightPercent,omitempty"`
 }
+
+// AuthorizationServer asks an external server, an ExtensionService,
+// whether each request of a TLS virtual host may go on.
+type AuthorizationServer struct {
+	// ExtensionServiceRef names the ExtensionService.
+	ExtensionServiceRef ExtensionServiceReference `json:"extensionRef,omitempty"`
+	// ServiceType is the server's protocol: "grpc" (the default), Envoy's
+	// authorization service, or "http".
+	ServiceType string `json:"serviceType,omitempty"`
+	// HTTPServerSettings configure an "http" server.
+	HTTPServerSettings *HTTPAuthorizationServerSettings `json:"httpSettings,omitempty"`
+	// AuthPolicy is the routes' default policy.
+	AuthPolicy *AuthorizationPolicy `json:"authPolicy,omitempty"`
+	// ResponseTimeout bounds each check, a Go duration or "infinity".
+	ResponseTimeout string `json:"responseTimeout,omitempty"`
+	// FailOpen lets requests go on when the server does not answer.
+	FailOpen bool `json:"failOpen,omitempty"`
+	// WithRequestBody sends (part of) the request's body with the check.
+	WithRequestBody *AuthorizationServerBufferSettings `json:"withRequestBody,omitempty"`
+}
+
+// ExtensionServiceReference names an ExtensionService.
+type ExtensionServiceReference struct {
+	// APIVersion is "projectcontour.io/v1alpha1", or empty.
+	APIVersion string `json:"apiVersion,omitempty"`
+	// Namespace is empty for the referrer's.
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name,omitempty"`
+}
+
+// HTTPAuthorizationServerSettings configure an HTTP authorization server.
+type HTTPAuthorizationServerSettings struct {
+	// PathPrefix is put before the request's path in the check.
+	PathPrefix string `json:"pathPrefix,omitempty"`
+	// AllowedAuthorizationHeaders are the request headers sent with the
+	// check (besides Host, Method, Path, Content-Length and
+	// Authorization).
+	AllowedAuthorizationHeaders []HTTPAuthorizationServerAllowedHeaders `json:"allowedAuthorizationHeaders,omitempty"`
+	// AllowedUpstreamHeaders are the headers of the server's answer added
+	// to the request sent on.
+	AllowedUpstreamHeaders []HTTPAuthorizationServerAllowedHeaders `json:"allowedUpstreamHeaders,omitempty"`
+}
+
+// HTTPAuthorizationServerAllowedHeaders matches header names; one of
+// Exact, Prefix, Suffix and Contains is set.
+type HTTPAuthorizationServerAllowedHeaders struct {
+	Exact      string `json:"exact,omitempty"`
+	Prefix     string `json:"prefix,omitempty"`
+	Suffix     string `json:"suffix,omitempty"`
+	Contains   string `json:"contains,omitempty"`
+	IgnoreCase bool   `json:"ignoreCase,omitempty"`
+}
+
+// AuthorizationServerBufferSettings send the request's body with checks.
+type AuthorizationServerBufferSettings struct {
+	// MaxRequestBytes is the most of the body held; 0 is 1024.
+	MaxRequestBytes uint32 `json:"maxRequestBytes,omitempty"`
+	// AllowPartialMessage sends the first MaxRequestBytes of a longer body
+	// instead of answering 413.
+	AllowPartialMessage bool `json:"allowPartialMessage,omitempty"`
+	// PackAsBytes sends the body as bytes rather than a string.
+	PackAsBytes bool `json:"packAsBytes,omitempty"`
+}
+
+// AuthorizationPolicy turns authorization off, or adds context to the
+// checks, for a virtual host's routes or one route.
+type AuthorizationPolicy struct {
+	Disabled bool              `json:"disabled,omitempty"`
+	Context  map[string]string `json:"context,omitempty"`
+}
