@@ -97,7 +97,7 @@ func httpConnectionManager(statPrefix, routeName string, filters httpFilterSet, 
 // chainFilters are the HTTP filters of a chain's connection manager.
 func chainFilters(fc *graph.FilterChain) httpFilterSet {
 	s := usedFilters(fc.VirtualHosts)
-	s.authz = fc.Authorization
+	s.authz, s.jwt = fc.Authorization, fc.JWT
 	return s
 }
 

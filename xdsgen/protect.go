@@ -25,6 +25,7 @@ import (
 //
 //	cors              answers preflights, so they are never refused below
 //	local_ratelimit   before authorization, so floods do not reach it
+//	jwt_authn         JSON Web Token verification (jwt.go); 401
 //	rbac              IP allow and deny lists; 403
 //	ext_authz         external authorization (authz.go); 403
 //	router
@@ -46,6 +47,7 @@ import (
 type httpFilterSet struct {
 	cors, rateLimit, rbac bool
 	authz                 *graph.ExtAuthz
+	jwt                   *graph.JWTAuthn
 }
 
 // usedFilters is the set of filters the routes of vhosts use.
@@ -72,6 +74,9 @@ func (s httpFilterSet) httpFilters(statPrefix string) []*hcmv3.HttpFilter {
 	if s.rateLimit {
 		out = append(out, xdsmsg.HTTPFilter(xdsmsg.LocalRateLimitFilter, &localratelimitv3.LocalRateLimit{StatPrefix: statPrefix}))
 	}
+	if s.jwt != nil {
+		out = append(out, xdsmsg.HTTPFilter(jwtFilter, jwtAuthn(s.jwt)))
+	}
 	if s.rbac {
 		out = append(out, xdsmsg.HTTPFilter(xdsmsg.RBACFilter, &rbacv3.RBAC{}))
 	}
@@ -84,7 +89,7 @@ func (s httpFilterSet) httpFilters(statPrefix string) []*hcmv3.HttpFilter {
 // perFilterConfig is a route's typed_per_filter_config, nil when it has
 // none.
 func perFilterConfig(f *graph.Filters) map[string]*anypb.Any {
-	if f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil && f.Authz == nil {
+	if f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil && f.Authz == nil && f.JWT == nil {
 		return nil
 	}
 	out := make(map[string]*anypb.Any, 1)
@@ -99,6 +104,9 @@ func perFilterConfig(f *graph.Filters) map[string]*anypb.Any {
 	}
 	if f.Authz != nil {
 		out[extAuthzFilter] = xdsmsg.MustAny(routeExtAuthz(f.Authz))
+	}
+	if f.JWT != nil {
+		out[jwtFilter] = xdsmsg.MustAny(routeJWT(f.JWT))
 	}
 	return out
 }

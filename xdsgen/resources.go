@@ -99,7 +99,7 @@ func generate(ctx context.Context, g *graph.Graph, validate bool) (*Resources, [
 	placing := tables.place()
 	named()
 	tables.names = names
-	r.Clusters = make([]*clusterv3.Cluster, len(g.Clusters), len(g.Clusters)+len(g.Extensions)+1) // room for the extensions and the reject cluster
+	r.Clusters = make([]*clusterv3.Cluster, len(g.Clusters), len(g.Clusters)+len(g.Extensions)+len(g.DNSClusters)+1) // room for the others
 	r.Endpoints = make([]*endpointv3.ClusterLoadAssignment, len(g.Clusters))
 	var work jobs
 	work.addInfallible(placing...)
@@ -114,6 +114,11 @@ func generate(ctx context.Context, g *graph.Graph, validate bool) (*Resources, [
 		check("Cluster", c.GetName(), c)
 		check("ClusterLoadAssignment", cla.GetClusterName(), cla)
 		r.Clusters, r.Endpoints = append(r.Clusters, c), append(r.Endpoints, cla)
+	}
+	for _, d := range g.DNSClusters {
+		c := dnsCluster(d)
+		check("Cluster", c.GetName(), c)
+		r.Clusters = append(r.Clusters, c)
 	}
 	if reject {
 		c := rejectCluster()

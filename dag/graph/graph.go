@@ -33,6 +33,9 @@ type Graph struct {
 	// Extensions are the external servers Envoy may call (authorization,
 	// rate limit services), ordered by namespace and name.
 	Extensions []*ExtensionCluster
+	// DNSClusters are the servers filter chains call by DNS name (JWKS
+	// servers), ordered by name; Index collects them.
+	DNSClusters []*DNSCluster
 	// Secrets are the certificates listeners use, ordered by namespace and
 	// name.
 	Secrets []*Secret
@@ -111,6 +114,9 @@ type FilterChain struct {
 	// request of an HTTPS chain may go on; the routes' Filters.Authz
 	// say where it does not.
 	Authorization *ExtAuthz
+	// JWT, when set, verifies the JSON Web Tokens of an HTTPS chain's
+	// requests, as the routes' Filters.JWT require.
+	JWT *JWTAuthn
 }
 
 // ClientValidation is how a terminating chain verifies client

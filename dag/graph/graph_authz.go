@@ -45,3 +45,58 @@ type RouteAuthz struct {
 	Disabled bool
 	Context  []Header
 }
+
+// JWTAuthn verifies JSON Web Tokens on the requests of a filter chain
+// (Envoy's jwt_authn filter), with the provider each route requires
+// (Filters.JWT); a route that requires none is not verified. A request
+// whose token does not verify is answered 401.
+type JWTAuthn struct {
+	// Providers are ordered by name.
+	Providers []JWTProvider
+}
+
+// JWTProvider checks tokens: signed with a key of its JWKS, with Issuer
+// (unless empty) and one of Audiences (unless none), within their time
+// limits.
+type JWTProvider struct {
+	Name      string
+	Issuer    string
+	Audiences []string
+	// Remote, when set, fetches the JWKS; otherwise LocalJWKS holds it.
+	Remote    *RemoteJWKS
+	LocalJWKS string
+	// Forward keeps the token in the request sent on.
+	Forward bool
+}
+
+// RemoteJWKS is a JWKS fetched from URI through Cluster.
+type RemoteJWKS struct {
+	URI     string
+	Cluster *DNSCluster
+	Timeout time.Duration
+	// CacheDuration is how long keys are kept; nil is Envoy's default.
+	CacheDuration *time.Duration
+}
+
+// DNSCluster is a server Envoy finds by DNS name, such as a JWKS server:
+// Host and Port, over TLS (sending Host as SNI, and verifying the
+// server's certificate when Validation is set) or not.
+type DNSCluster struct {
+	// Name is the cluster's name: "dns/<host>/<port>", with "/tls" and any
+	// validation after it.
+	Name       string
+	Host       string
+	Port       uint32
+	TLS        bool
+	Validation *UpstreamTLS
+	// LookupFamily is "", "v4", "v6" or "all" (Envoy's AUTO, V4_ONLY,
+	// V6_ONLY, ALL).
+	LookupFamily string
+}
+
+// RouteJWT is which provider a route of a filter chain with JWTAuthn
+// requires: Provider, or none when Disabled.
+type RouteJWT struct {
+	Provider string
+	Disabled bool
+}

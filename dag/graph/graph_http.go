@@ -230,6 +230,9 @@ type Filters struct {
 	// Authz, on a route of a filter chain with Authorization, turns the
 	// check off or gives it context; nil checks without context.
 	Authz *RouteAuthz
+	// JWT, on a route of a filter chain with JWT verification, says which
+	// provider the route requires; nil requires none.
+	JWT *RouteJWT
 }
 
 // RetryPolicy is how a Route retries failed requests.
@@ -273,7 +276,8 @@ func (f *Filters) OrNil() *Filters {
 	if f.RequestHeaders.Empty() && f.ResponseHeaders.Empty() && f.Redirect == nil && f.Rewrite == nil &&
 		len(f.Mirrors) == 0 && f.Timeout == nil && f.BackendTimeout == nil && f.IdleTimeout == nil && f.Retry == nil &&
 		f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil && f.HostRateLimit == nil && f.InternalRedirect == nil &&
-		f.DirectResponseBody == "" && len(f.HashPolicies) == 0 && f.Authz == nil {
+		f.DirectResponseBody == "" && len(f.HashPolicies) == 0 && f.Authz == nil &&
+		f.JWT == nil {
 		return nil
 	}
 	c := *f

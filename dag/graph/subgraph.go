@@ -33,6 +33,7 @@ func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
 	sortClusters(part.Clusters)
 	part.Secrets = usedSecrets(part.Listeners, part.Clusters)
 	part.Extensions = g.Extensions // any HTTPProxy root's filter chain may call them
+	part.DNSClusters = usedDNSClusters(part.Listeners)
 	return part
 }
 
@@ -71,6 +72,27 @@ func (g *Graph) Index() {
 		c.ID = i
 	}
 	g.Secrets = usedSecrets(g.Listeners, g.Clusters)
+	g.DNSClusters = usedDNSClusters(g.Listeners)
+}
+
+// usedDNSClusters returns the DNS clusters the filter chains of listeners
+// call, each once, ordered by name.
+func usedDNSClusters(listeners []*Listener) []*DNSCluster {
+	var out []*DNSCluster
+	for _, l := range listeners {
+		for _, fc := range l.FilterChains {
+			if fc.JWT == nil {
+				continue
+			}
+			for _, p := range fc.JWT.Providers {
+				if p.Remote != nil && !slices.ContainsFunc(out, func(c *DNSCluster) bool { return c.Name == p.Remote.Cluster.Name }) {
+					out = append(out, p.Remote.Cluster)
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *DNSCluster) int { return cmp.Compare(a.Name, b.Name) })
+	return out
 }
 
 // usedClusters returns the clusters that routes, and the TCP routes of

@@ -88,6 +88,8 @@ type Result struct {
 	// policies holds the clusters' policies, one per distinct policy
 	// (balance.go).
 	policies map[string]*graph.ClusterPolicy
+	// dnsClusters holds the JWKS servers' clusters by name (jwt.go).
+	dnsClusters map[string]*graph.DNSCluster
 }
 
 // proxyHost is what one root serves under its fqdn.
@@ -112,6 +114,10 @@ type proxyHost struct {
 	// with authPolicy the routes' default (authz.go).
 	authz      *graph.ExtAuthz
 	authPolicy *contourv1.AuthorizationPolicy
+	// jwt verifies tokens with jwtDefault the routes' default provider
+	// ("" for none) (jwt.go).
+	jwt        *graph.JWTAuthn
+	jwtDefault string
 	// visits counts the includes followed from the root (walk).
 	visits int
 	// refused is set for a root that claims its fqdn but cannot serve it:
@@ -295,23 +301,35 @@ func (pb *Result) Warnings() []string {
 }
 
 // withHostPolicies gives every route of h the root's CORS policy, IP
-// filter (unless the route has its own), rate limit and authorization
-// (authz.go). A route that answers 503 has no filters, and needs none.
+// filter (unless the route has its own), rate limit, authorization
+// (authz.go) and JWT verification (jwt.go). A route that answers 503 has
+// no filters, and needs none.
 func (pb *Result) withHostPolicies(h *proxyHost) {
-	for _, r := range h.routes {
+	for i := range h.routes {
+		r := &h.routes[i]
 		f := r.route.Filters
-		switch {
-		case f == nil:
+		if f == nil {
 			continue
+		}
+		jwt, problem := routeJWT(h, r.jwtPolicy)
+		if problem != "" {
+			pb.routeStatus(*r).addError(contourv1.ConditionTypeJWTVerificationError, "ProviderNotFound", "%s: %s. The route answers 503.", r.route.Source.Field, problem)
+			r.route.Backends, r.route.InvalidWeight, r.route.Filters = nil, 0, nil
+			r.route.DirectResponseStatus = graph.UnservableStatus
+			continue
+		}
+		f.JWT = jwt
+		switch {
 		case h.authz != nil:
 			f.Authz = routeAuthz(h.authPolicy, r.authPolicy)
-			if r.permitInsecure && !f.Authz.Disabled {
-				pb.routeStatus(r).addWarning(contourv1.ConditionTypeAuthError, "PermitInsecureIgnored",
-					"%s: permitInsecure is ignored: the route needs authorization, which is done over TLS only, so plain HTTP requests are redirected to https.", r.route.Source.Field)
-			}
 		case r.authPolicy != nil:
-			pb.routeStatus(r).addWarning(contourv1.ConditionTypeAuthError, "AuthPolicyIgnored",
+			pb.routeStatus(*r).addWarning(contourv1.ConditionTypeAuthError, "AuthPolicyIgnored",
 				"%s.authPolicy is ignored: the virtual host %q has no authorization.", r.route.Source.Field, h.fqdn)
+		}
+		r.checked = (f.Authz != nil && !f.Authz.Disabled) || (f.JWT != nil && !f.JWT.Disabled)
+		if r.permitInsecure && r.checked {
+			pb.routeStatus(*r).addWarning(contourv1.ConditionTypeSpecError, "PermitInsecureIgnored",
+				"%s: permitInsecure is ignored: the route needs authorization or a verified JWT, which are checked over TLS only, so plain HTTP requests are redirected to https.", r.route.Source.Field)
 		}
 		f.CORS, f.HostRateLimit = h.cors, h.rateLimit
 		if f.IPFilter == nil {

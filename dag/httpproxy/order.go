@@ -113,8 +113,13 @@ type orderedRoute struct {
 	seq   int
 	// permitInsecure serves the route over plain HTTP on a TLS root.
 	permitInsecure bool
-	// authPolicy is the route's spec.routes[].authPolicy.
+	// authPolicy and jwtPolicy are the route's spec.routes[].authPolicy
+	// and jwtVerificationPolicy.
 	authPolicy *contourv1.AuthorizationPolicy
+	jwtPolicy  *contourv1.JWTVerificationPolicy
+	// checked is set for a route that needs authorization or a verified
+	// JWT, which only its host's HTTPS filter chain can give.
+	checked bool
 }
 
 // sortProxyRoutes puts routes in the order Envoy must try them, and leaves

@@ -69,7 +69,7 @@ func insecureRoutes(h *proxyHost, routes []*graph.Route) []*graph.Route {
 	}
 	out := make([]*graph.Route, len(routes))
 	for i, r := range routes {
-		if i < len(h.routes) && h.routes[i].permitInsecure && (h.authz == nil || r.Filters == nil || r.Filters.Authz.Disabled) {
+		if i < len(h.routes) && h.routes[i].permitInsecure && !h.routes[i].checked {
 			out[i] = r
 			continue
 		}
@@ -127,7 +127,7 @@ func proxyServedHost(h *proxyHost) *layer.Served {
 	}
 	if h.tls != nil && !fc.Reject {
 		fc.Certificates, fc.MinTLSVersion, fc.MaxTLSVersion = h.tls.certificates, h.tls.minVersion, h.tls.maxVersion
-		fc.ClientValidation, fc.Authorization = h.tls.client, h.authz
+		fc.ClientValidation, fc.Authorization, fc.JWT = h.tls.client, h.authz, h.jwt
 	}
 	sh.TLS = lc
 	return sh

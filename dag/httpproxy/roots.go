@@ -144,6 +144,12 @@ func (pb *Result) checkRoot(h *proxyHost) bool {
 			}
 		}
 	}
+	if len(spec.VirtualHost.JWTProviders) > 0 && ok {
+		if problem := pb.rootJWT(p, h, h.tls); problem != "" {
+			st.addError(contourv1.ConditionTypeJWTVerificationError, "JWTProviderNotValid", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
+			ok = false
+		}
+	}
 	if spec.VirtualHost.Authorization != nil && ok {
 		if problem := pb.rootAuthorization(p, h, h.tls); problem != "" {
 			st.addError(contourv1.ConditionTypeAuthError, "AuthorizationNotValid", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)

@@ -55,7 +55,7 @@ func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, fie
 		Chain:      g.chain,
 		WebSockets: graph.WebSocketsDisabled,
 	}
-	out := orderedRoute{route: r, match: m, permitInsecure: spec.PermitInsecure, authPolicy: spec.AuthPolicy}
+	out := orderedRoute{route: r, match: m, permitInsecure: spec.PermitInsecure, authPolicy: spec.AuthPolicy, jwtPolicy: spec.JWTVerificationPolicy}
 	unservable := func() orderedRoute {
 		r.Backends, r.InvalidWeight, r.Filters = nil, 0, nil
 		r.DirectResponseStatus = graph.UnservableStatus
@@ -67,6 +67,9 @@ func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, fie
 	}
 	if reportUntranslated(st, field, routeUntranslated(spec), "the route answers 503 rather than serve without it.") {
 		return unservable()
+	}
+	if jp := spec.JWTVerificationPolicy; jp != nil && jp.Require != "" && jp.Disabled {
+		return refuse(contourv1.ConditionTypeJWTVerificationError, "PolicyNotValid", "%s.jwtVerificationPolicy sets both require and disabled; give one.", field)
 	}
 	var problem, host string
 	f := &graph.Filters{}

@@ -28,20 +28,14 @@ type untranslatedField struct {
 }
 
 func virtualHostUntranslated(vh *contourv1.VirtualHost) []untranslatedField {
-	out := []untranslatedField{
-		{"jwtProviders", vh.JWTProviders.Set(), contourv1.ConditionTypeJWTVerificationError},
+	if vh.TLS == nil {
+		return nil
 	}
-	if vh.TLS != nil {
-		out = append(out,
-			untranslatedField{"tls.enableFallbackCertificate", vh.TLS.EnableFallbackCertificate, ""},
-		)
-	}
-	return out
+	return []untranslatedField{{"tls.enableFallbackCertificate", vh.TLS.EnableFallbackCertificate, ""}}
 }
 
 func routeUntranslated(r *contourv1.Route) []untranslatedField {
 	return []untranslatedField{
-		{"jwtVerificationPolicy", r.JWTVerificationPolicy.Set(), contourv1.ConditionTypeJWTVerificationError},
 		{"cookieRewritePolicies", r.CookieRewritePolicies.Set(), ""},
 	}
 }

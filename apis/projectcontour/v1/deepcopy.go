@@ -60,7 +60,14 @@ func (v *VirtualHost) DeepCopyInto(out *VirtualHost) {
 	out.Authorization = deepcopy.Ptr(v.Authorization, (*AuthorizationServer).DeepCopyInto)
 	out.CORSPolicy = deepcopy.Ptr(v.CORSPolicy, (*CORSPolicy).DeepCopyInto)
 	out.RateLimitPolicy = deepcopy.Ptr(v.RateLimitPolicy, (*RateLimitPolicy).DeepCopyInto)
-	out.JWTProviders = v.JWTProviders.DeepCopy()
+	out.JWTProviders = deepcopy.Each(v.JWTProviders, func(in, out *JWTProvider) {
+		*out = *in
+		out.Audiences = slices.Clone(in.Audiences)
+		out.RemoteJWKS.UpstreamValidation = deepcopy.Ptr(in.RemoteJWKS.UpstreamValidation, func(in, out *UpstreamValidation) {
+			*out = *in
+			out.SubjectNames = slices.Clone(in.SubjectNames)
+		})
+	})
 	out.IPAllowFilterPolicy = slices.Clone(v.IPAllowFilterPolicy)
 	out.IPDenyFilterPolicy = slices.Clone(v.IPDenyFilterPolicy)
 }
@@ -110,7 +117,7 @@ func (r *Route) DeepCopyInto(out *Route) {
 	out.InternalRedirectPolicy = deepcopy.Ptr(r.InternalRedirectPolicy, (*HTTPInternalRedirectPolicy).DeepCopyInto)
 	out.IPAllowFilterPolicy = slices.Clone(r.IPAllowFilterPolicy)
 	out.IPDenyFilterPolicy = slices.Clone(r.IPDenyFilterPolicy)
-	out.JWTVerificationPolicy = r.JWTVerificationPolicy.DeepCopy()
+	out.JWTVerificationPolicy = deepcopy.Ptr(r.JWTVerificationPolicy, func(in, out *JWTVerificationPolicy) { *out = *in })
 }
 
 // DeepCopyInto copies s into out.

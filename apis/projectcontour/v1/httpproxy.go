@@ -76,8 +76,9 @@ type VirtualHost struct {
 	CORSPolicy *CORSPolicy `json:"corsPolicy,omitempty"`
 	// RateLimitPolicy limits the rate of the virtual host's requests.
 	RateLimitPolicy *RateLimitPolicy `json:"rateLimitPolicy,omitempty"`
-	// JWTProviders verify JSON Web Tokens; not translated.
-	JWTProviders *Untranslated `json:"jwtProviders,omitempty"`
+	// JWTProviders verify JSON Web Tokens, for the routes that require
+	// them.
+	JWTProviders []JWTProvider `json:"jwtProviders,omitempty"`
 	// IPAllowFilterPolicy admits only the listed client addresses.
 	IPAllowFilterPolicy []IPFilterPolicy `json:"ipAllowPolicy,omitempty"`
 	// IPDenyFilterPolicy refuses the listed client addresses.
@@ -204,8 +205,8 @@ type Route struct {
 	// IPDenyFilterPolicy refuses the listed client addresses, instead of
 	// the virtual host's filter.
 	IPDenyFilterPolicy []IPFilterPolicy `json:"ipDenyPolicy,omitempty"`
-	// JWTVerificationPolicy requires a verified JWT; not translated.
-	JWTVerificationPolicy *Untranslated `json:"jwtVerificationPolicy,omitempty"`
+	// JWTVerificationPolicy says which JWT provider the route requires.
+	JWTVerificationPolicy *JWTVerificationPolicy `json:"jwtVerificationPolicy,omitempty"`
 }
 
 // Service is a port of a Kubernetes Service in the proxy's namespace.

@@ -287,3 +287,51 @@ type AuthorizationPolicy struct {
 	Disabled bool              `json:"disabled,omitempty"`
 	Context  map[string]string `json:"context,omitempty"`
 }
+
+// JWTProvider verifies JSON Web Tokens: their signature with the keys of
+// a JWKS, their issuer and audiences, and their time limits.
+type JWTProvider struct {
+	// Name is unique among the virtual host's providers.
+	Name string `json:"name"`
+	// Default makes routes without a jwtVerificationPolicy require it; at
+	// most one provider is the default.
+	Default bool `json:"default,omitempty"`
+	// Issuer is the "iss" tokens must have; empty checks none.
+	Issuer string `json:"issuer,omitempty"`
+	// Audiences are the "aud" values of which tokens must have one; none
+	// checks none.
+	Audiences []string `json:"audiences,omitempty"`
+	// RemoteJWKS fetches the keys from a URI; LocalJWKS reads them from a
+	// Secret. One is set.
+	RemoteJWKS RemoteJWKS `json:"remoteJWKS,omitzero"`
+	LocalJWKS  LocalJWKS  `json:"localJWKS,omitzero"`
+	// ForwardJWT keeps the token in the request sent on.
+	ForwardJWT bool `json:"forwardJWT,omitempty"`
+}
+
+// RemoteJWKS is a JWKS fetched over HTTP(S).
+type RemoteJWKS struct {
+	URI string `json:"uri"`
+	// UpstreamValidation verifies the server's certificate (https only).
+	UpstreamValidation *UpstreamValidation `json:"validation,omitempty"`
+	// Timeout bounds a fetch; empty is 1s.
+	Timeout string `json:"timeout,omitempty"`
+	// CacheDuration is how long keys are kept; empty is Envoy's 5m.
+	CacheDuration string `json:"cacheDuration,omitempty"`
+	// DNSLookupFamily is auto (the default), v4, v6 or all.
+	DNSLookupFamily string `json:"dnsLookupFamily,omitempty"`
+}
+
+// LocalJWKS is a JWKS under Key of Secret SecretName, in the proxy's
+// namespace.
+type LocalJWKS struct {
+	SecretName string `json:"secretName"`
+	Key        string `json:"key"`
+}
+
+// JWTVerificationPolicy says which provider a route requires: Require
+// names one (instead of the default), Disabled none.
+type JWTVerificationPolicy struct {
+	Require  string `json:"require,omitempty"`
+	Disabled bool   `json:"disabled,omitempty"`
+}

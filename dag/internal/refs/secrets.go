@@ -109,3 +109,18 @@ func (idx *Index) RevocationLists(name types.NamespacedName) ([]byte, string) {
 	}
 	return data, ""
 }
+
+// SecretData reads key of a Secret, recording the reference, or says
+// what is wrong: the Secret is missing or has no such key.
+func (idx *Index) SecretData(name types.NamespacedName, key string) ([]byte, string) {
+	idx.ReferToSecret(name)
+	obj := idx.secrets[name]
+	if obj == nil {
+		return nil, fmt.Sprintf("Secret %s not found.", report.RefName(name))
+	}
+	data := secretValue(obj, key)
+	if len(data) == 0 {
+		return nil, fmt.Sprintf("Secret %s has no key %q.", report.RefName(name), report.Value(key))
+	}
+	return data, ""
+}
