@@ -164,6 +164,9 @@ func service(idx *refs.Index, namespace string, t v1alpha1.ExtensionServiceTarge
 	if svc == nil {
 		return nil, fmt.Sprintf("Service %s not found.", report.RefName(name))
 	}
+	if problem := refs.ExternalNameProblem(svc.Service); problem != "" {
+		return nil, problem
+	}
 	port := refs.FindServicePort(svc.Service, int32(t.Port))
 	if port == nil {
 		return nil, fmt.Sprintf("Service %s has no TCP port %d.", report.RefName(name), t.Port)

@@ -166,6 +166,9 @@ func (pb *Result) proxyCluster(namespace string, s *contourv1.Service, ask clust
 	if svc == nil {
 		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s not found.", report.RefName(name))
 	}
+	if problem := refs.ExternalNameProblem(svc.Service); problem != "" {
+		return nil, "ExternalNameServiceNotSupported", problem
+	}
 	port := refs.FindServicePort(svc.Service, int32(s.Port))
 	if port == nil {
 		return nil, "ServiceUnresolvedReference", fmt.Sprintf("Service %s has no TCP port %d.", report.RefName(name), s.Port)

@@ -152,6 +152,9 @@ func (ib *ingressBuild) ingressBackend(namespace string, be *networkingv1.Ingres
 	if svc == nil {
 		return nil, "ServiceNotFound", fmt.Sprintf("Service %s not found", report.RefName(name))
 	}
+	if problem := refs.ExternalNameProblem(svc.Service); problem != "" {
+		return nil, "InvalidBackend", strings.TrimSuffix(problem, ".")
+	}
 	var port *corev1.ServicePort
 	switch sp := be.Service.Port; {
 	case sp.Name != "" && sp.Number != 0:

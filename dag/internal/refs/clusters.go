@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/internal/report"
 	"github.com/projectsesame/sesame/protocol"
 )
 
@@ -228,4 +229,17 @@ func ValueOr[T ~string](p *T, def string) string {
 		return def
 	}
 	return string(*p)
+}
+
+// ExternalNameProblem says why a Service of type ExternalName is not
+// used as a backend, or "" for any other Service. Its "endpoint" is a DNS
+// name its owner chooses, which may name any host, inside the cluster or
+// out (Contour refuses them by default for this reason); Sesame forwards
+// to Services with endpoints only.
+func ExternalNameProblem(svc *corev1.Service) string {
+	if svc.Spec.Type != corev1.ServiceTypeExternalName {
+		return ""
+	}
+	return fmt.Sprintf("Service %s is of type ExternalName (%q), which Sesame does not forward to: it would send traffic to whatever host the name resolves to. Use a Service with endpoints.",
+		report.RefName(types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}), report.Value(svc.Spec.ExternalName))
 }

@@ -141,6 +141,9 @@ func (b *Compiler) resolveServiceRef(from backendOrigin, ref *gatewayv1.BackendR
 	if svc == nil {
 		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s not found.", report.RefName(name))
 	}
+	if problem := refs.ExternalNameProblem(svc.Service); problem != "" {
+		return nil, string(gatewayv1.RouteReasonBackendNotFound), problem
+	}
 	if ref.Port == nil {
 		return nil, string(gatewayv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s: port is required.", report.RefName(name))
 	}
