@@ -19,16 +19,41 @@
 // pure conditions engine.
 //
 // Translated: roots (spec.virtualhost: fqdn, precise or "*." with
-// single-label semantics; tls.secretName, tls.passthrough, TLS versions),
-// Options.RootNamespaces, includes to any depth (name, namespace,
-// conditions), routes with prefix, exact and header conditions (present,
-// notpresent, exact, notexact, contains, notcontains, regex; ignoreCase,
-// treatMissingAsEmpty), seed 003's wildcard prefixes, services (name, port,
-// weight, protocol h2c/h2/tls, mirror, header policies), enableWebsockets,
-// permitInsecure, timeoutPolicy (response, idle), retryPolicy,
+// single-label semantics; tls.secretName, tls.passthrough, TLS versions,
+// tls.clientValidation), Options.RootNamespaces, includes to any depth
+// (name, namespace, conditions), routes with prefix, exact and header
+// conditions (present, notpresent, exact, notexact, contains, notcontains,
+// regex; ignoreCase, treatMissingAsEmpty), seed 003's wildcard prefixes,
+// services (name, port, weight, protocol h2c/h2/tls or Contour's
+// upstream-protocol annotations, mirror, header policies, validation,
+// healthPort, slowStartPolicy), enableWebsockets, permitInsecure,
+// timeoutPolicy (response, idle, idleConnection), retryPolicy,
 // pathRewritePolicy.replacePrefix, request and response header policies,
-// and tcpproxy (services, include). Every proxy gets a status in
-// HTTPProxy's shape (status.go).
+// requestRedirectPolicy, directResponsePolicy, internalRedirectPolicy,
+// loadBalancerPolicy, healthCheckPolicy, and tcpproxy (services, include,
+// loadBalancerPolicy, healthCheckPolicy); the virtual host's and routes'
+// protections: corsPolicy, ipAllowPolicy and ipDenyPolicy, local
+// rateLimitPolicy, authorization with authPolicy (an ExtensionService,
+// package dag/extension) and jwtProviders with jwtVerificationPolicy.
+// Each file's comment shows its fields as written and what they become:
+// package dag/internal/contour's (CORS, IP filters, rate limits, direct
+// responses, balancing, headers, timeouts, retries) and, here, answers.go
+// (redirects), authz.go, jwt.go, clientcert.go, upstream.go and
+// balance.go. Every proxy gets a status in HTTPProxy's shape
+// (status.go).
+//
+// Not translated, and never ignored silently: rateLimitPolicy.global (it
+// needs a rate limit service, which this version does not configure) is a
+// protection, so it refuses the host or makes the route answer 503;
+// cookieRewritePolicies, tls.enableFallbackCertificate and httpVersions
+// are ignored with an IgnoredField warning (untranslated.go); regex path
+// conditions and queryParameter conditions make their route invalid, as
+// serving it would match more than written.
+//
+// Order of the HTTP filters Envoy runs a request through (package xdsgen):
+// CORS (preflights answered before anything can refuse them), local rate
+// limits (before the checks that cost most), JWT verification (401), IP
+// filters (403), external authorization (403), router.
 //
 // Security: a delegated proxy never receives requests outside what its
 // include chain granted. Each route of a proxy reached through includes is
@@ -86,17 +111,21 @@
 //     untranslated protection or action, a bad policy, no services) keeps
 //     the match and answers 503, so that its requests do not fall through
 //     to a route without what it asked for.
-//   - corsPolicy (cors.go) is translated: every route of the root's virtual
-//     host, included proxies' too, gets it; one that cannot be used refuses
-//     the host (CORSError), as an untranslated protection would.
-//   - Untranslated fields: those that protect traffic (authorization,
-//     authPolicy, JWT verification, IP allow and deny lists, rate limits,
-//     client and upstream certificate validation) and the actions
-//     requestRedirectPolicy and directResponsePolicy are never ignored (the
-//     route answers 503; on the virtual host the root is refused); every
-//     other one (load balancing, health checks, cookie rewrites, slow
-//     start, httpVersions, idleConnection, fallback certificates) is
-//     ignored with an IgnoredField warning naming it.
+//   - Host and route policies: a virtual host's CORS policy, IP filter,
+//     rate limit, authorization and default JWT provider apply to every
+//     route of the host, the included proxies' too. A route's own IP
+//     filter replaces the host's, its rate limit is a bucket of its own
+//     beside the host's shared one, its authPolicy may turn authorization
+//     off or add context, and its jwtVerificationPolicy may require
+//     another provider or none: Contour's documented rules, which let the
+//     owner of an included proxy relax its own routes (never its parent's
+//     or a sibling's; TestDelegationContainment checks the IP filters and
+//     rate limits of random trees). A policy that cannot be used refuses
+//     the host (on the virtual host) or makes the route answer 503: a
+//     request is never served without the protection it asked for.
+//     Authorization and JWT verification happen on the root's HTTPS chain
+//     only, so a permitInsecure route that needs them is redirected to
+//     https instead, with a warning.
 //   - Includes that cannot be followed: a missing proxy or a root answers
 //     502 for the include's conditions (Contour), but only when the include
 //     has conditions, since a 502 for all of the grant would hide the
@@ -132,8 +161,8 @@
 //     share, answered 503 (Contour gives it to the other services), and a
 //     route with none answers 503. Without protocol the Service port's
 //     appProtocol decides as for an HTTPRoute; TLS to a backend needs
-//     protocol tls or h2, and is not verified (a validation block is
-//     refused, not ignored).
+//     protocol tls or h2, and is verified only with a validation block,
+//     as in Contour. A Service of type ExternalName is refused.
 //   - Policies: durations are Go durations or "infinity"; an invalid
 //     perTryTimeout is an error (Contour silently uses Envoy's default).
 //     replacePrefix applies the entry whose prefix is the route's prefix,
