@@ -103,12 +103,19 @@ func randomHeader(rng *rand.Rand) *grantCond {
 	return h
 }
 
+// routeRegexes are regex path conditions of routes, some of which try to
+// escape the grant's prefix by alternation or an anchor.
+var routeRegexes = []string{"/v[0-9]+/.*", ".*", "|/admin.*", "/x|/admin", "^/admin.*", "/a/b(/.*)?"}
+
 func randomConditions(rng *rand.Rand, prefixes []string, include bool) []contourv1.MatchCondition {
 	var out []contourv1.MatchCondition
 	if p := prefixes[rng.IntN(len(prefixes))]; p != "" {
-		if !include && rng.IntN(5) == 0 {
+		switch {
+		case !include && rng.IntN(5) == 0:
 			out = append(out, contourv1.MatchCondition{Exact: p})
-		} else {
+		case !include && rng.IntN(5) == 0:
+			out = append(out, contourv1.MatchCondition{Regex: routeRegexes[rng.IntN(len(routeRegexes))]})
+		default:
 			out = append(out, contourv1.MatchCondition{Prefix: p})
 		}
 	}

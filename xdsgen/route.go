@@ -307,8 +307,13 @@ type queryParts struct {
 }
 
 func (p *queryParts) build(q graph.StringMatch) *routev3.QueryParameterMatcher {
+	p.param.Name = q.Name
+	if q.Type == graph.MatchPresent {
+		p.param.QueryParameterMatchSpecifier = &routev3.QueryParameterMatcher_PresentMatch{PresentMatch: true}
+		return &p.param
+	}
 	p.match.StringMatch = p.value.build(q)
-	p.param.Name, p.param.QueryParameterMatchSpecifier = q.Name, &p.match
+	p.param.QueryParameterMatchSpecifier = &p.match
 	return &p.param
 }
 

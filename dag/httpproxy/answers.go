@@ -78,7 +78,7 @@ func proxyRedirect(rp *contourv1.HTTPRequestRedirectPolicy, m proxyMatch, field 
 		out.Path = &graph.PathRewrite{Full: *rp.Path}
 	case rp.Prefix != nil && m.exact:
 		out.Path = &graph.PathRewrite{Full: *rp.Prefix}
-	case rp.Prefix != nil && m.path.hasWildcard():
+	case rp.Prefix != nil && (m.regex != "" || m.path.hasWildcard()):
 		return nil, fmt.Sprintf("%s.prefix needs a literal prefix or exact condition; the route's path is %s.", field, describeProxyPath(m))
 	case rp.Prefix != nil:
 		out.Path = &graph.PathRewrite{MatchedPrefix: m.path[0], Prefix: *rp.Prefix, ReplacePrefix: true}

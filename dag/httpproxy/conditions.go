@@ -45,9 +45,10 @@ import (
 // the block holds at most one path condition and the header conditions in
 // order.
 type conditionBlock struct {
-	prefix, exact string
-	hasExact      bool
-	headers       []headerCondition
+	prefix, exact, regex string
+	hasExact             bool
+	headers              []headerCondition
+	queries              []graph.StringMatch
 }
 
 // parseConditions reads the conditions list at field (e.g.
@@ -62,11 +63,19 @@ func parseConditions(list []contourv1.MatchCondition, field, suffix string, incl
 		c := &list[j]
 		at := fmt.Sprintf("%s.conditions[%d]", field, j)
 		set := false
-		switch {
-		case c.Regex != "":
-			return b, fmt.Sprintf("%s: regex path conditions are not translated by this version of Sesame; the conditions would match more than written.", at)
-		case c.QueryParameter.Set():
-			return b, fmt.Sprintf("%s: queryParameter conditions are not translated by this version of Sesame; the conditions would match more than written.", at)
+		if c.Regex != "" {
+			if include {
+				return b, fmt.Sprintf("%s: regex %q: regex conditions are not allowed in includes; an include delegates a prefix. Put it in the included proxy's routes.", at, report.Value(c.Regex))
+			}
+			set, paths, b.regex = true, paths+1, c.Regex
+		}
+		if c.QueryParameter != nil {
+			set = true
+			q, problem := parseQueryCondition(c.QueryParameter, at+".queryParameter"+suffix)
+			if problem != "" {
+				return b, problem
+			}
+			b.queries = append(b.queries, q)
 		}
 		if c.Prefix != "" {
 			set, paths = true, paths+1
@@ -97,10 +106,10 @@ func parseConditions(list []contourv1.MatchCondition, field, suffix string, incl
 			b.headers = append(b.headers, h)
 		}
 		if !set {
-			return b, fmt.Sprintf("%s sets no condition; set prefix, exact or header.", at)
+			return b, fmt.Sprintf("%s sets no condition; set prefix, exact, regex, header or queryParameter.", at)
 		}
 		if paths > 1 {
-			return b, fmt.Sprintf("%s: more than one prefix or exact condition in one list; give at most one path condition.", at)
+			return b, fmt.Sprintf("%s: more than one prefix, exact or regex condition in one list; give at most one path condition.", at)
 		}
 	}
 	return b, ""
@@ -111,6 +120,7 @@ func parseConditions(list []contourv1.MatchCondition, field, suffix string, incl
 type grant struct {
 	prefix  string
 	headers []headerCondition
+	queries []graph.StringMatch
 	chain   []types.NamespacedName
 }
 
@@ -120,6 +130,7 @@ func (g grant) include(b conditionBlock, to types.NamespacedName) (grant, string
 	out := grant{
 		prefix:  joinPrefixes(g.prefix, b.prefix),
 		headers: append(slices.Clip(g.headers), b.headers...),
+		queries: append(slices.Clip(g.queries), b.queries...),
 		chain:   append(slices.Clip(g.chain), to),
 	}
 	if problem := check.Path(orRoot(out.prefix)); problem != "" {
@@ -134,19 +145,27 @@ func (g grant) include(b conditionBlock, to types.NamespacedName) (grant, string
 type proxyMatch struct {
 	exact   bool
 	path    wildcardPattern
+	regex   string // a regex path condition under the grant; path is then empty
 	headers []headerCondition
+	queries []graph.StringMatch
 }
 
 // route is the match of a route with conditions b served under g.
 func (g grant) route(b conditionBlock) (proxyMatch, string) {
-	m := proxyMatch{headers: append(slices.Clip(g.headers), b.headers...)}
-	if b.hasExact {
+	m := proxyMatch{headers: append(slices.Clip(g.headers), b.headers...), queries: append(slices.Clip(g.queries), b.queries...)}
+	switch {
+	case b.regex != "":
+		var problem string
+		if m.regex, problem = regexUnder(g.prefix, b.regex); problem != "" {
+			return m, problem
+		}
+	case b.hasExact:
 		path := joinPrefixes(g.prefix, b.exact)
 		if problem := check.Path(path); problem != "" {
 			return m, "exact path " + problem
 		}
 		m.exact, m.path = true, wildcardPattern{path}
-	} else {
+	default:
 		var problem string
 		if m.path, problem = parsePrefix(orRoot(joinPrefixes(g.prefix, b.prefix))); problem != "" {
 			return m, problem
@@ -168,6 +187,8 @@ func orRoot(path string) string {
 func (m proxyMatch) routeMatch() graph.RouteMatch {
 	var rm graph.RouteMatch
 	switch {
+	case m.regex != "":
+		rm.Path = graph.PathMatch{Type: graph.PathRegularExpression, Value: m.regex}
 	case m.exact:
 		rm.Path = graph.PathMatch{Type: graph.PathExact, Value: m.path[0]}
 	case m.path.hasWildcard():
@@ -178,6 +199,7 @@ func (m proxyMatch) routeMatch() graph.RouteMatch {
 	for _, h := range m.headers {
 		rm.Headers = append(rm.Headers, h.stringMatch())
 	}
+	rm.QueryParams = slices.Clip(m.queries)
 	return rm
 }
 
@@ -185,7 +207,7 @@ func (m proxyMatch) routeMatch() graph.RouteMatch {
 // conditions: two routes with one key are duplicates.
 func (m proxyMatch) key() string {
 	keys := headerKeys(m.headers)
-	return fmt.Sprintf("%t\x00%s\x00%s", m.exact, m.path, strings.Join(keys, "\x01"))
+	return fmt.Sprintf("%t\x00%s\x00%s\x00%s\x00%s", m.exact, m.path, m.regex, strings.Join(keys, "\x01"), strings.Join(queryKeys(m.queries), "\x01"))
 }
 
 // includeKey identifies the requests an include delegates, for Contour's
@@ -195,10 +217,10 @@ func (m proxyMatch) key() string {
 // whole virtual host among proxies that way).
 func includeKey(b conditionBlock) string {
 	prefix := orRoot(joinPrefixes(b.prefix))
-	if prefix == "/" && len(b.headers) == 0 {
+	if prefix == "/" && len(b.headers)+len(b.queries) == 0 {
 		return ""
 	}
-	return prefix + "\x00" + strings.Join(headerKeys(b.headers), "\x01")
+	return prefix + "\x00" + strings.Join(headerKeys(b.headers), "\x01") + "\x00" + strings.Join(queryKeys(b.queries), "\x01")
 }
 
 func headerKeys(hs []headerCondition) []string {

@@ -31,18 +31,28 @@ var parseConditionTests = []struct {
 	{"prefix and header", []mc{prefixCond("/a"), headerCond("x", "1")}, false, ""},
 	{"exact", []mc{exactCond("/a")}, false, ""},
 	{"wildcard", []mc{prefixCond("/a/*/b")}, false, ""},
-	{"two prefixes", []mc{prefixCond("/a"), prefixCond("/b")}, false, "more than one prefix or exact"},
-	{"prefix and exact", []mc{prefixCond("/a"), exactCond("/b")}, false, "more than one prefix or exact"},
+	{"two prefixes", []mc{prefixCond("/a"), prefixCond("/b")}, false, "more than one prefix, exact or regex"},
+	{"prefix and exact", []mc{prefixCond("/a"), exactCond("/b")}, false, "more than one prefix, exact or regex"},
+	{"prefix and regex", []mc{prefixCond("/a"), {Regex: "/b.*"}}, false, "more than one prefix, exact or regex"},
 	{"prefix without slash", []mc{prefixCond("a")}, false, `does not start with "/"`},
 	{"exact without slash", []mc{exactCond("a")}, false, `does not start with "/"`},
 	{"empty entry", []mc{{}}, false, "sets no condition"},
-	{"regex path", []mc{{Regex: "/a.*"}}, false, "regex path conditions are not translated"},
-	{"query parameter", []mc{{QueryParameter: contourv1.NewUntranslated(`{"name":"a","exact":"b"}`)}}, false, "queryParameter conditions are not translated"},
+	{"regex path", []mc{{Regex: "/a.*"}}, false, ""},
+	{"bad regex path", []mc{{Regex: "/a(.*"}}, false, ""}, // checked where the grant's prefix joins it
+	{"query parameter", []mc{{QueryParameter: &contourv1.QueryParameterMatchCondition{Name: "a", Exact: "b"}}}, false, ""},
+	{"query parameter present", []mc{{QueryParameter: &contourv1.QueryParameterMatchCondition{Name: "a", Present: true}}}, false, ""},
+	{"query parameter without test", []mc{{QueryParameter: &contourv1.QueryParameterMatchCondition{Name: "a"}}}, false, "sets 0 of exact"},
+	{"query parameter with two tests", []mc{{QueryParameter: &contourv1.QueryParameterMatchCondition{Name: "a", Prefix: "x", Suffix: "y"}}}, false, "sets 2 of exact"},
+	{"query parameter without name", []mc{{QueryParameter: &contourv1.QueryParameterMatchCondition{Exact: "b"}}}, false, "is not a query parameter name"},
+	{"query parameter ignoring case of a regex", []mc{{QueryParameter: &contourv1.QueryParameterMatchCondition{Name: "a", Regex: "b", IgnoreCase: true}}}, false, "ignoreCase means nothing with regex"},
+	{"query parameter bad regex", []mc{{QueryParameter: &contourv1.QueryParameterMatchCondition{Name: "a", Regex: "(b"}}}, false, "regular expression"},
 	{"bad header", []mc{{Header: &contourv1.HeaderMatchCondition{Name: "x"}}}, false, "sets no test"},
 	// Includes (seed 003 and Contour: no exact, no wildcard).
 	{"include prefix and header", []mc{prefixCond("/a"), headerCond("x", "1")}, true, ""},
 	{"include exact", []mc{exactCond("/a")}, true, "exact conditions are not allowed in includes"},
 	{"include wildcard", []mc{prefixCond("/blog/*/info")}, true, "wildcards are not allowed in includes"},
+	{"include regex", []mc{{Regex: "/blog/.*"}}, true, "regex conditions are not allowed in includes"},
+	{"include query parameter", []mc{{QueryParameter: &contourv1.QueryParameterMatchCondition{Name: "a", Exact: "b"}}}, true, ""},
 }
 
 func TestParseConditions(t *testing.T) {

@@ -8,11 +8,14 @@
 // first, then prefixes longest first (by comparing them as strings in
 // reverse), then routes with more header conditions. Sesame's order:
 //
-//  1. exact paths before prefixes;
+//  1. exact paths, then regex paths (the longer expression first, then in
+//     byte order), then prefixes;
 //  2. prefixes in reverse order of their characters, where "*" ranks below
 //     "/", and "/" below every other character;
-//  3. more header conditions first;
-//  4. the header conditions as a set, in byte order, so the order is total;
+//  3. more header conditions first, then the header conditions as a set,
+//     in byte order;
+//  4. more query parameter conditions first, then the set, so that the
+//     order is total;
 //  5. the order of appearance after inlining: a proxy's includes in the
 //     order listed (each with what it includes, depth first), then its own
 //     routes in the order listed.
@@ -56,16 +59,33 @@ import (
 // compareProxyMatches orders two matches by rules 1 to 4; 0 means they are
 // identical.
 func compareProxyMatches(a, b proxyMatch) int {
-	if a.exact != b.exact {
-		if a.exact {
-			return -1
-		}
-		return 1
-	}
-	if c := comparePatternsDescending(a.path.String(), b.path.String()); c != 0 {
+	if c := cmp.Compare(pathRank(a), pathRank(b)); c != 0 {
 		return c
 	}
-	ka, kb := headerKeys(a.headers), headerKeys(b.headers)
+	if a.regex != "" || b.regex != "" {
+		if c := cmp.Or(cmp.Compare(len(b.regex), len(a.regex)), cmp.Compare(a.regex, b.regex)); c != 0 {
+			return c
+		}
+	} else if c := comparePatternsDescending(a.path.String(), b.path.String()); c != 0 {
+		return c
+	}
+	return cmp.Or(compareKeySets(headerKeys(a.headers), headerKeys(b.headers)), compareKeySets(queryKeys(a.queries), queryKeys(b.queries)))
+}
+
+// pathRank ranks a match's path condition: exact, regex, prefix.
+func pathRank(m proxyMatch) int {
+	switch {
+	case m.exact:
+		return 0
+	case m.regex != "":
+		return 1
+	}
+	return 2
+}
+
+// compareKeySets orders condition sets: more conditions first, then by
+// their keys.
+func compareKeySets(ka, kb []string) int {
 	if c := cmp.Compare(len(kb), len(ka)); c != 0 {
 		return c
 	}
@@ -74,7 +94,7 @@ func compareProxyMatches(a, b proxyMatch) int {
 			return c
 		}
 	}
-	return cmp.Compare(len(ka), len(kb))
+	return 0
 }
 
 // comparePatternsDescending orders path patterns by rule 2: -1 when a comes
@@ -138,7 +158,7 @@ func sortProxyRoutes(rs []orderedRoute) (kept []orderedRoute, dropped [][2]order
 	}
 	var slots []int
 	for i, r := range kept {
-		if !r.match.exact && r.match.path.hasWildcard() {
+		if !r.match.exact && r.match.regex == "" && r.match.path.hasWildcard() {
 			slots = append(slots, i)
 		}
 	}

@@ -85,12 +85,12 @@ func insecureRoutes(h *proxyHost, routes []*graph.Route) []*graph.Route {
 // proxyPrecedence is the precedence of an HTTPProxy route from its match in
 // internal form.
 func proxyPrecedence(m proxyMatch) layer.Precedence {
-	p := layer.Precedence{Rank: 2, LiteralOnly: !m.path.hasWildcard(), Headers: len(headerKeys(m.headers))}
-	if len(m.path) > 0 {
+	p := layer.Precedence{Rank: pathRank(m), LiteralOnly: !m.path.hasWildcard(), Headers: len(headerKeys(m.headers)), QueryArgs: len(queryKeys(m.queries))}
+	switch {
+	case m.regex != "":
+		p.Literal = len(m.regex)
+	case len(m.path) > 0:
 		p.Literal = len(m.path[0])
-	}
-	if m.exact {
-		p.Rank = 0
 	}
 	return p
 }

@@ -25,7 +25,7 @@ func proxyRewrite(prp *contourv1.PathRewritePolicy, m proxyMatch, field string) 
 	if prp == nil || len(prp.ReplacePrefix) == 0 {
 		return nil, ""
 	}
-	if m.exact || m.path.hasWildcard() {
+	if m.exact || m.regex != "" || m.path.hasWildcard() {
 		return nil, fmt.Sprintf("%s.replacePrefix needs a literal prefix condition; the route's path is %s.", field, describeProxyPath(m))
 	}
 	prefixes := map[string]int{}
@@ -71,6 +71,9 @@ func sameIgnoringTrailingSlash(a, b string) bool {
 }
 
 func describeProxyPath(m proxyMatch) string {
+	if m.regex != "" {
+		return fmt.Sprintf("regex %q", report.Value(m.regex))
+	}
 	if m.exact {
 		return fmt.Sprintf("exact %q", report.Value(m.path[0]))
 	}

@@ -91,7 +91,7 @@ func (i *Include) DeepCopyInto(out *Include) {
 func (m *MatchCondition) DeepCopyInto(out *MatchCondition) {
 	*out = *m
 	out.Header = deepcopy.Ptr(m.Header, func(in, out *HeaderMatchCondition) { *out = *in })
-	out.QueryParameter = m.QueryParameter.DeepCopy()
+	out.QueryParameter = deepcopy.Ptr(m.QueryParameter, func(in, out *QueryParameterMatchCondition) { *out = *in })
 }
 
 // DeepCopyInto copies r into out.

@@ -123,12 +123,12 @@ type MatchCondition struct {
 	Prefix string `json:"prefix,omitempty"`
 	// Exact is a whole path; routes only.
 	Exact string `json:"exact,omitempty"`
-	// Regex is a path regular expression; not translated.
+	// Regex is an RE2 expression the whole path must match; routes only.
 	Regex string `json:"regex,omitempty"`
 	// Header is a condition on a request header.
 	Header *HeaderMatchCondition `json:"header,omitempty"`
-	// QueryParameter is a condition on a query parameter; not translated.
-	QueryParameter *Untranslated `json:"queryParameter,omitempty"`
+	// QueryParameter is a condition on a query parameter.
+	QueryParameter *QueryParameterMatchCondition `json:"queryParameter,omitempty"`
 }
 
 // HeaderMatchCondition is a condition on the request header Name. Exactly

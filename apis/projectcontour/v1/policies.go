@@ -335,3 +335,18 @@ type JWTVerificationPolicy struct {
 	Require  string `json:"require,omitempty"`
 	Disabled bool   `json:"disabled,omitempty"`
 }
+
+// QueryParameterMatchCondition is a condition on the query parameter Name
+// (compared case-sensitively): exactly one of Exact, Prefix, Suffix,
+// Regex, Contains and Present is set; IgnoreCase compares values ASCII
+// case-insensitively (not with Regex or Present).
+type QueryParameterMatchCondition struct {
+	Name       string `json:"name"`
+	Exact      string `json:"exact,omitempty"`
+	Prefix     string `json:"prefix,omitempty"`
+	Suffix     string `json:"suffix,omitempty"`
+	Regex      string `json:"regex,omitempty"`
+	Contains   string `json:"contains,omitempty"`
+	IgnoreCase bool   `json:"ignoreCase,omitempty"`
+	Present    bool   `json:"present,omitempty"`
+}
