@@ -22,8 +22,8 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/dag/internal/contour"
 	"github.com/projectsesame/sesame/dag/internal/check"
+	"github.com/projectsesame/sesame/dag/internal/contour"
 	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/report"
 )

@@ -89,7 +89,7 @@ func (pb *Result) rootAuthorization(p *contourv1.HTTPProxy, h *proxyHost, tls *p
 		}
 	case "http":
 		var problem string
-		if out.HTTP, problem = authzHTTP(a.HTTPServerSettings, field+".httpSettings"); problem != "" {
+		if out.HTTP, problem = contour.AuthzHTTP(a.HTTPServerSettings, field+".httpSettings"); problem != "" {
 			return problem
 		}
 	default:
@@ -106,45 +106,6 @@ func (pb *Result) rootAuthorization(p *contourv1.HTTPProxy, h *proxyHost, tls *p
 	}
 	h.authz, h.authPolicy = out, a.AuthPolicy
 	return ""
-}
-
-// authzHTTP reads the settings of an HTTP authorization server.
-func authzHTTP(s *contourv1.HTTPAuthorizationServerSettings, field string) (*graph.ExtAuthzHTTP, string) {
-	out := &graph.ExtAuthzHTTP{}
-	if s == nil {
-		return out, ""
-	}
-	out.PathPrefix = s.PathPrefix
-	var problem string
-	if out.AllowedRequestHeaders, problem = headerNameMatches(s.AllowedAuthorizationHeaders, field+".allowedAuthorizationHeaders"); problem != "" {
-		return nil, problem
-	}
-	if out.AllowedUpstreamHeaders, problem = headerNameMatches(s.AllowedUpstreamHeaders, field+".allowedUpstreamHeaders"); problem != "" {
-		return nil, problem
-	}
-	return out, ""
-}
-
-// headerNameMatches reads header name conditions, one of exact, prefix,
-// suffix and contains each.
-func headerNameMatches(list []contourv1.HTTPAuthorizationServerAllowedHeaders, field string) ([]graph.StringMatch, string) {
-	var out []graph.StringMatch
-	for i, h := range list {
-		var set []graph.StringMatch
-		for _, c := range []struct {
-			typ   graph.StringMatchType
-			value string
-		}{{graph.MatchExact, h.Exact}, {graph.MatchPrefix, h.Prefix}, {graph.MatchSuffix, h.Suffix}, {graph.MatchContains, h.Contains}} {
-			if c.value != "" {
-				set = append(set, graph.StringMatch{Type: c.typ, Value: c.value, IgnoreCase: h.IgnoreCase})
-			}
-		}
-		if len(set) != 1 {
-			return nil, fmt.Sprintf("%s[%d] sets %d of exact, prefix, suffix and contains; set one.", field, i, len(set))
-		}
-		out = append(out, set[0])
-	}
-	return out, ""
 }
 
 // routeAuthz is what a route with policy (nil for none) does with its

@@ -37,6 +37,7 @@ import (
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/check"
+	"github.com/projectsesame/sesame/dag/internal/contour"
 	"github.com/projectsesame/sesame/internal/report"
 )
 
@@ -71,7 +72,7 @@ func parseConditions(list []contourv1.MatchCondition, field, suffix string, incl
 		}
 		if c.QueryParameter != nil {
 			set = true
-			q, problem := parseQueryCondition(c.QueryParameter, at+".queryParameter"+suffix)
+			q, problem := contour.QueryCondition(c.QueryParameter, at+".queryParameter"+suffix)
 			if problem != "" {
 				return b, problem
 			}

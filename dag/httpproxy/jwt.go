@@ -160,7 +160,7 @@ func (pb *Result) remoteJWKS(namespace string, r *contourv1.RemoteJWKS, field st
 	out := &graph.RemoteJWKS{URI: r.URI, Cluster: c, Timeout: time.Second}
 	for _, d := range []struct {
 		name, value string
-		into **time.Duration
+		into        **time.Duration
 	}{{"timeout", r.Timeout, nil}, {"cacheDuration", r.CacheDuration, &out.CacheDuration}} {
 		if d.value == "" {
 			continue

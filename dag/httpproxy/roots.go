@@ -190,7 +190,7 @@ func (pb *Result) rootTLS(p *contourv1.HTTPProxy, t *contourv1.TLS, hasTCPProxy 
 	case t.Passthrough && !hasTCPProxy:
 		return nil, "passthrough needs spec.tcpproxy: a connection that is not terminated can only be forwarded."
 	case t.Passthrough && t.ClientValidation != nil:
-		_, problem := pb.clientValidation(p.Namespace, t.ClientValidation, true)
+		_, problem := contour.ClientValidation(pb.index, p.Namespace, t.ClientValidation, true)
 		return nil, problem
 	case t.Passthrough:
 		return out, ""
@@ -211,7 +211,7 @@ func (pb *Result) rootTLS(p *contourv1.HTTPProxy, t *contourv1.TLS, hasTCPProxy 
 	}
 	out.certificates = []*graph.Secret{secret}
 	if t.ClientValidation != nil {
-		if out.client, problem = pb.clientValidation(p.Namespace, t.ClientValidation, false); problem != "" {
+		if out.client, problem = contour.ClientValidation(pb.index, p.Namespace, t.ClientValidation, false); problem != "" {
 			return nil, problem
 		}
 	}

@@ -21,7 +21,7 @@
 // CRLs that do not parse, passthrough, which never sees the client's
 // certificate) refuses the fqdn (TLSError): it is never served without it.
 
-package httpproxy
+package contour
 
 import (
 	"fmt"
@@ -31,11 +31,13 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/refs"
 	"github.com/projectsesame/sesame/internal/report"
 )
 
-// clientValidation reads the client validation of a root in namespace.
-func (pb *Result) clientValidation(namespace string, v *contourv1.DownstreamValidation, passthrough bool) (*graph.ClientValidation, string) {
+// ClientValidation reads the client validation of a root in namespace,
+// with the Secrets of idx.
+func ClientValidation(idx *refs.Index, namespace string, v *contourv1.DownstreamValidation, passthrough bool) (*graph.ClientValidation, string) {
 	if passthrough {
 		return nil, "clientValidation needs TLS terminated by Envoy; with passthrough the backend sees the client's certificate, and must verify it."
 	}
@@ -54,7 +56,7 @@ func (pb *Result) clientValidation(namespace string, v *contourv1.DownstreamVali
 		}
 		n := types.NamespacedName{Namespace: ns, Name: name}
 		if ns != namespace {
-			pb.index.ReferToSecret(n)
+			idx.ReferToSecret(n)
 			return n, fmt.Sprintf("clientValidation.%s %q is in another namespace; this version of Sesame does not read TLSCertificateDelegation, so the Secret must be in %q.", field, report.Value(value), namespace)
 		}
 		return n, ""
@@ -65,7 +67,7 @@ func (pb *Result) clientValidation(namespace string, v *contourv1.DownstreamVali
 		if problem != "" {
 			return nil, problem
 		}
-		if out.CA, problem, _ = pb.index.CACertificates("", "Secret", name); problem != "" {
+		if out.CA, problem, _ = idx.CACertificates("", "Secret", name); problem != "" {
 			return nil, "clientValidation.caSecret: " + problem
 		}
 	case !v.SkipClientCertValidation:
@@ -79,7 +81,7 @@ func (pb *Result) clientValidation(namespace string, v *contourv1.DownstreamVali
 		if problem != "" {
 			return nil, problem
 		}
-		if out.CRL, problem = pb.index.RevocationLists(name); problem != "" {
+		if out.CRL, problem = idx.RevocationLists(name); problem != "" {
 			return nil, "clientValidation.crlSecret: " + problem
 		}
 	}
