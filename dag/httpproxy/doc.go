@@ -21,9 +21,10 @@
 // Translated: roots (spec.virtualhost: fqdn, precise or "*." with
 // single-label semantics; tls.secretName, tls.passthrough, TLS versions,
 // tls.clientValidation), Options.RootNamespaces, includes to any depth
-// (name, namespace, conditions), routes with prefix, exact and header
-// conditions (present, notpresent, exact, notexact, contains, notcontains,
-// regex; ignoreCase, treatMissingAsEmpty), seed 003's wildcard prefixes,
+// (name, namespace, conditions), routes with prefix, exact, regex
+// (queries.go), header (present, notpresent, exact, notexact, contains,
+// notcontains, regex; ignoreCase, treatMissingAsEmpty) and queryParameter
+// conditions, seed 003's wildcard prefixes,
 // services (name, port, weight, protocol h2c/h2/tls or Contour's
 // upstream-protocol annotations, mirror, header policies, validation,
 // healthPort, slowStartPolicy), enableWebsockets, permitInsecure,
@@ -46,9 +47,7 @@
 // needs a rate limit service, which this version does not configure) is a
 // protection, so it refuses the host or makes the route answer 503;
 // cookieRewritePolicies, tls.enableFallbackCertificate and httpVersions
-// are ignored with an IgnoredField warning (untranslated.go); regex path
-// conditions and queryParameter conditions make their route invalid, as
-// serving it would match more than written.
+// are ignored with an IgnoredField warning (untranslated.go).
 //
 // Order of the HTTP filters Envoy runs a request through (package xdsgen):
 // CORS (preflights answered before anything can refuse them), local rate
