@@ -46,8 +46,7 @@
 // Not translated, and never ignored silently: rateLimitPolicy.global (it
 // needs a rate limit service, which this version does not configure) is a
 // protection, so it refuses the host or makes the route answer 503;
-// cookieRewritePolicies, tls.enableFallbackCertificate and httpVersions
-// are ignored with an IgnoredField warning (untranslated.go).
+// cookieRewritePolicies and tls.enableFallbackCertificate are ignored with an IgnoredField warning (untranslated.go).
 //
 // Order of the HTTP filters Envoy runs a request through (package xdsgen):
 // CORS (preflights answered before anything can refuse them), local rate

@@ -127,9 +127,6 @@ func (pb *Result) checkRoot(h *proxyHost) bool {
 		st.addError(contourv1.ConditionTypeVirtualHostError, "RateLimitPolicyNotValid", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
 		ok = false
 	}
-	if len(spec.HTTPVersions) > 0 {
-		st.addWarning(contourv1.ConditionTypeSpecError, "IgnoredField", "spec.httpVersions is not translated by this version of Sesame and is ignored: Envoy offers HTTP/1.1 and HTTP/2.")
-	}
 	if t := spec.VirtualHost.TLS; t != nil {
 		var problem string
 		if h.tls, problem = pb.rootTLS(p, t, spec.TCPProxy != nil); problem != "" {

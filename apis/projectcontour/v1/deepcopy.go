@@ -50,7 +50,6 @@ func (s *HTTPProxySpec) DeepCopyInto(out *HTTPProxySpec) {
 	out.Routes = deepcopy.Each(s.Routes, (*Route).DeepCopyInto)
 	out.TCPProxy = deepcopy.Ptr(s.TCPProxy, (*TCPProxy).DeepCopyInto)
 	out.Includes = deepcopy.Each(s.Includes, (*Include).DeepCopyInto)
-	out.HTTPVersions = slices.Clone(s.HTTPVersions)
 }
 
 // DeepCopyInto copies v into out.

@@ -54,9 +54,6 @@ type HTTPProxySpec struct {
 	// Sesame serves the proxies of its class (Options.IngressClass) and
 	// those that name none.
 	IngressClassName string `json:"ingressClassName,omitempty"`
-	// HTTPVersions restricts the HTTP versions Envoy offers clients; not
-	// translated.
-	HTTPVersions []string `json:"httpVersions,omitempty"`
 }
 
 // VirtualHost is the hostname a root HTTPProxy claims, and how it is
