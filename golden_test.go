@@ -22,6 +22,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/testing/protocmp"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/yaml"
 
 	"github.com/projectsesame/sesame"
@@ -38,7 +39,8 @@ var goldenNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // TestGolden translates the input.yaml of every testdata/golden/*.txtar case,
 // with the settings of its optional options.yaml (allGateways, bindPorts,
-// rootNamespaces, ingressPorts, ingressClass, upstreamClusterPort),
+// rootNamespaces, ingressPorts, ingressClass, upstreamClusterPort,
+// rateLimitService),
 // and compares the result with its output.yaml: the Envoy resources message
 // by message with protocmp, the status as JSON values. With -update it
 // rewrites output.yaml instead.
@@ -251,6 +253,13 @@ func loadCase(t *testing.T, file string) *goldenCase {
 			} `json:"ingressPorts"`
 			IngressClass        string `json:"ingressClass"`
 			UpstreamClusterPort int32  `json:"upstreamClusterPort"`
+			RateLimitService    *struct {
+				ExtensionService            string `json:"extensionService"`
+				Domain                      string `json:"domain"`
+				FailOpen                    bool   `json:"failOpen"`
+				EnableXRateLimitHeaders     bool   `json:"enableXRateLimitHeaders"`
+				EnableResourceExhaustedCode bool   `json:"enableResourceExhaustedCode"`
+			} `json:"rateLimitService"`
 		}
 		if err := yaml.UnmarshalStrict(data, &o); err != nil {
 			t.Fatalf("%s: options.yaml: %v", file, err)
@@ -260,6 +269,13 @@ func loadCase(t *testing.T, file string) *goldenCase {
 		c.options.IngressPorts = dag.IngressPorts{HTTP: o.IngressPorts.HTTP, HTTPS: o.IngressPorts.HTTPS}
 		c.options.IngressClass = o.IngressClass
 		c.options.UpstreamClusterPort = o.UpstreamClusterPort
+		if r := o.RateLimitService; r != nil {
+			ns, name, _ := strings.Cut(r.ExtensionService, "/")
+			c.options.RateLimitService = &dag.RateLimitService{
+				ExtensionService: types.NamespacedName{Namespace: ns, Name: name}, Domain: r.Domain, FailOpen: r.FailOpen,
+				EnableXRateLimitHeaders: r.EnableXRateLimitHeaders, EnableResourceExhaustedCode: r.EnableResourceExhaustedCode,
+			}
+		}
 	}
 	if c.result, err = sesame.Translate(c.objects, c.options); err != nil {
 		t.Fatal(err)

@@ -57,6 +57,9 @@ type Options struct {
 	// System; "" means /etc/ssl/certs/ca-certificates.crt (see
 	// dag.Options.SystemCAFile).
 	SystemCAFile string
+	// RateLimitService, when set, is the service of HTTPProxies' global
+	// rate limits (see dag.Options.RateLimitService).
+	RateLimitService *dag.RateLimitService
 }
 
 // Result is what a translation produces.
@@ -158,14 +161,15 @@ func TranslateContext(ctx context.Context, objects []runtime.Object, opts Option
 		}
 	}
 	graph, err := dag.BuildContext(ctx, &in, dag.Options{
-		ControllerName: opts.ControllerName,
-		Now:            opts.Now,
-		BindPorts:      opts.BindPorts,
-		AllGateways:    opts.AllGateways,
-		RootNamespaces: opts.RootNamespaces,
-		IngressPorts:   opts.IngressPorts,
-		IngressClass:   opts.IngressClass,
-		SystemCAFile:   opts.SystemCAFile,
+		ControllerName:   opts.ControllerName,
+		Now:              opts.Now,
+		BindPorts:        opts.BindPorts,
+		AllGateways:      opts.AllGateways,
+		RootNamespaces:   opts.RootNamespaces,
+		IngressPorts:     opts.IngressPorts,
+		IngressClass:     opts.IngressClass,
+		SystemCAFile:     opts.SystemCAFile,
+		RateLimitService: opts.RateLimitService,
 	})
 	if err != nil {
 		return nil, err

@@ -1,7 +1,9 @@
 package dag
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -79,7 +81,12 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	extensions := extension.Build(in.ExtensionServices, a.index, extension.Options{Now: now})
 	a.graph.Extensions = extensions.Clusters()
 	a.graph.Status = append(a.graph.Status, extensions.Status()...)
-	proxies := httpproxy.Build(in.HTTPProxies, httpproxy.Options{Class: opts.ingressClass(), RootNamespaces: opts.RootNamespaces, Now: now, Extensions: extensions.Lookup}, a.index)
+	rls, noRLS := rateLimitService(opts.RateLimitService, extensions)
+	a.graph.RateLimitService = rls
+	proxies := httpproxy.Build(in.HTTPProxies, httpproxy.Options{
+		Class: opts.ingressClass(), RootNamespaces: opts.RootNamespaces, Now: now,
+		Extensions: extensions.Lookup, RateLimitService: rls, NoRateLimitService: noRLS,
+	}, a.index)
 	claims := proxies.Claims()
 	ingressHosts, refusals, ingressWarnings := ingress.Build(in.Ingresses, ingress.Options{Class: opts.ingressClass()}, claims, a.index, &a.events)
 	a.placeIngressHosts(proxies, ingressHosts, claims, refusals)
@@ -100,7 +107,11 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		return nil, err
 	}
 	a.graph.Events = a.events.Sorted()
-	a.graph.Warnings = slices.Concat(gw.Warnings(), policyWarnings, proxies.Warnings(), ingressWarnings, unusedWarnings(a.index))
+	var rlsWarnings []string
+	if opts.RateLimitService != nil && rls == nil {
+		rlsWarnings = []string{"dag.Options.RateLimitService: " + noRLS + "; global rate limits cannot be honoured, and the HTTPProxies that ask for them are refused."}
+	}
+	a.graph.Warnings = slices.Concat(gw.Warnings(), policyWarnings, proxies.Warnings(), ingressWarnings, rlsWarnings, unusedWarnings(a.index))
 	return a.graph, nil
 }
 
@@ -130,4 +141,23 @@ func (a *assembly) fillEndpoints() {
 			b.Service.Endpoints = a.index.Endpoints(b.Service)
 		}
 	}
+}
+
+// rateLimitService resolves the option's ExtensionService, or says why
+// there is no rate limit service.
+func rateLimitService(o *RateLimitService, extensions *extension.Result) (*graph.RateLimitService, string) {
+	if o == nil {
+		return nil, "no rate limit service is configured (dag.Options.RateLimitService; sesame translate --rate-limit-service)"
+	}
+	server, problem := extensions.Lookup(o.ExtensionService)
+	if server == nil {
+		return nil, "the rate limit service cannot be used: " + problem
+	}
+	if server.Protocol != "h2" && server.Protocol != "h2c" {
+		return nil, fmt.Sprintf("the rate limit service, ExtensionService %s, speaks HTTP/1.1; it needs protocol h2 or h2c", o.ExtensionService)
+	}
+	return &graph.RateLimitService{
+		Server: server, Domain: cmp.Or(o.Domain, "contour"), FailOpen: o.FailOpen,
+		XRateLimitHeaders: o.EnableXRateLimitHeaders, ResourceExhausted: o.EnableResourceExhaustedCode,
+	}, ""
 }

@@ -2,6 +2,8 @@ package dag
 
 import (
 	"time"
+
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // DefaultControllerName is the GatewayClass spec.controllerName Sesame
@@ -48,6 +50,26 @@ type Options struct {
 	// machine, which a BackendTLSPolicy's wellKnownCACertificates: System
 	// names; "" means backendtls.DefaultSystemCAFile.
 	SystemCAFile string
+	// RateLimitService, when set, is the service HTTPProxies' global rate
+	// limits ask; without it they cannot be honoured, and fail closed.
+	RateLimitService *RateLimitService
+}
+
+// RateLimitService names the rate limit service of global rate limits, as
+// Contour's configuration does: an ExtensionService (namespace/name), the
+// domain its limits are under, and how Envoy treats its answers.
+type RateLimitService struct {
+	ExtensionService types.NamespacedName
+	// Domain is sent with every request; empty is "contour", Contour's
+	// default, so that a rate limit service's configuration keeps working.
+	Domain string
+	// FailOpen lets requests go on when the service cannot be asked.
+	FailOpen bool
+	// EnableXRateLimitHeaders adds the X-RateLimit-* headers to responses.
+	EnableXRateLimitHeaders bool
+	// EnableResourceExhaustedCode answers limited gRPC requests
+	// RESOURCE_EXHAUSTED rather than UNAVAILABLE.
+	EnableResourceExhaustedCode bool
 }
 
 // DefaultIngressClass is the Ingress class Sesame answers to when

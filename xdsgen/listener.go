@@ -16,7 +16,7 @@ import (
 // chosen by the TLS inspector's reading of SNI: HTTPS chains terminate TLS
 // and route with their own route table; TLS chains forward the connection,
 // terminated or as it is.
-func listener(l *graph.Listener) *listenerv3.Listener {
+func listener(l *graph.Listener, rls *graph.RateLimitService) *listenerv3.Listener {
 	name := listenerName(l)
 	out := &listenerv3.Listener{
 		Name:    name,
@@ -24,7 +24,7 @@ func listener(l *graph.Listener) *listenerv3.Listener {
 	}
 	if !l.Secure {
 		out.FilterChains = []*listenerv3.FilterChain{{
-			Filters: []*listenerv3.Filter{httpConnectionManager(name, name, usedFilters(l.VirtualHosts), nil)},
+			Filters: []*listenerv3.Filter{httpConnectionManager(name, name, withRLS(usedFilters(l.VirtualHosts), rls), nil)},
 		}}
 		return out
 	}
@@ -33,12 +33,12 @@ func listener(l *graph.Listener) *listenerv3.Listener {
 		ConfigType: &listenerv3.ListenerFilter_TypedConfig{TypedConfig: xdsmsg.MustAny(&tlsinspectorv3.TlsInspector{})},
 	}}
 	for _, fc := range l.FilterChains {
-		out.FilterChains = append(out.FilterChains, filterChain(l, fc))
+		out.FilterChains = append(out.FilterChains, filterChain(l, fc, rls))
 	}
 	return out
 }
 
-func filterChain(l *graph.Listener, fc *graph.FilterChain) *listenerv3.FilterChain {
+func filterChain(l *graph.Listener, fc *graph.FilterChain, rls *graph.RateLimitService) *listenerv3.FilterChain {
 	out := &listenerv3.FilterChain{Name: filterChainName(l, fc)}
 	if len(fc.ServerNames) > 0 {
 		out.FilterChainMatch = &listenerv3.FilterChainMatch{ServerNames: fc.ServerNames}
@@ -55,7 +55,7 @@ func filterChain(l *graph.Listener, fc *graph.FilterChain) *listenerv3.FilterCha
 		out.TransportSocket = xdsmsg.TLSTransportSocket(downstreamTLSValidating(fc.Certificates, alpn, fc.MinTLSVersion, fc.MaxTLSVersion, fc.ClientValidation))
 	}
 	if fc.RoutesHTTP() {
-		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc), chainFilters(fc), forwardedCert(fc))}
+		out.Filters = []*listenerv3.Filter{httpConnectionManager(filterChainName(l, fc), httpsRouteName(l, fc), withRLS(chainFilters(fc), rls), forwardedCert(fc))}
 	} else {
 		out.Filters = []*listenerv3.Filter{tcpFilter(filterChainName(l, fc), fc.TCP)}
 	}
@@ -92,6 +92,12 @@ func httpConnectionManager(statPrefix, routeName string, filters httpFilterSet, 
 		}
 	}
 	return xdsmsg.NetworkFilter(xdsmsg.HTTPConnectionManagerFilter, hcm)
+}
+
+// withRLS gives s the rate limit service.
+func withRLS(s httpFilterSet, rls *graph.RateLimitService) httpFilterSet {
+	s.rls = rls
+	return s
 }
 
 // chainFilters are the HTTP filters of a chain's connection manager.

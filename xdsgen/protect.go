@@ -25,6 +25,7 @@ import (
 //
 //	cors              answers preflights, so they are never refused below
 //	local_ratelimit   before authorization, so floods do not reach it
+//	ratelimit         global rate limits, asked of a service (global_ratelimit.go)
 //	jwt_authn         JSON Web Token verification (jwt.go); 401
 //	rbac              IP allow and deny lists; 403
 //	ext_authz         external authorization (authz.go); 403
@@ -46,8 +47,12 @@ import (
 // needs; authz is the external authorization of its filter chain.
 type httpFilterSet struct {
 	cors, rateLimit, rbac bool
-	authz                 *graph.ExtAuthz
-	jwt                   *graph.JWTAuthn
+	// globalRateLimit is set when a route has global rate limits; rls is
+	// their service.
+	globalRateLimit bool
+	rls             *graph.RateLimitService
+	authz           *graph.ExtAuthz
+	jwt             *graph.JWTAuthn
 }
 
 // usedFilters is the set of filters the routes of vhosts use.
@@ -59,6 +64,7 @@ func usedFilters(vhosts []*graph.VirtualHost) httpFilterSet {
 				s.cors = s.cors || f.CORS != nil
 				s.rateLimit = s.rateLimit || f.RateLimit != nil || f.HostRateLimit != nil
 				s.rbac = s.rbac || f.IPFilter != nil
+				s.globalRateLimit = s.globalRateLimit || f.HostGlobalRateLimit != nil || (f.GlobalRateLimit != nil && !f.GlobalRateLimit.Disabled)
 			}
 		}
 	}
@@ -73,6 +79,9 @@ func (s httpFilterSet) httpFilters(statPrefix string) []*hcmv3.HttpFilter {
 	}
 	if s.rateLimit {
 		out = append(out, xdsmsg.HTTPFilter(xdsmsg.LocalRateLimitFilter, &localratelimitv3.LocalRateLimit{StatPrefix: statPrefix}))
+	}
+	if s.globalRateLimit && s.rls != nil {
+		out = append(out, xdsmsg.HTTPFilter(globalRateLimitFilter, rateLimitFilter(s.rls)))
 	}
 	if s.jwt != nil {
 		out = append(out, xdsmsg.HTTPFilter(jwtFilter, jwtAuthn(s.jwt)))
@@ -89,7 +98,8 @@ func (s httpFilterSet) httpFilters(statPrefix string) []*hcmv3.HttpFilter {
 // perFilterConfig is a route's typed_per_filter_config, nil when it has
 // none.
 func perFilterConfig(f *graph.Filters) map[string]*anypb.Any {
-	if f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil && f.Authz == nil && f.JWT == nil {
+	ignoreGlobal := f.GlobalRateLimit != nil && f.GlobalRateLimit.Disabled
+	if f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil && f.Authz == nil && f.JWT == nil && !ignoreGlobal {
 		return nil
 	}
 	out := make(map[string]*anypb.Any, 1)
@@ -107,6 +117,9 @@ func perFilterConfig(f *graph.Filters) map[string]*anypb.Any {
 	}
 	if f.JWT != nil {
 		out[jwtFilter] = xdsmsg.MustAny(routeJWT(f.JWT))
+	}
+	if ignoreGlobal {
+		out[globalRateLimitFilter] = ignoreHostRateLimits()
 	}
 	return out
 }

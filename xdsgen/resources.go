@@ -77,7 +77,7 @@ func generate(ctx context.Context, g *graph.Graph, validate bool) (*Resources, [
 	}
 	reject := false
 	for _, l := range g.Listeners {
-		lis := listener(l)
+		lis := listener(l, g.RateLimitService)
 		check("Listener", lis.GetName(), lis)
 		r.Listeners = append(r.Listeners, lis)
 		if !l.Secure {

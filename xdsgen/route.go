@@ -150,6 +150,9 @@ func routeAction(r *graph.Route, f *graph.Filters, names clusterNames, p *action
 	if len(f.HashPolicies) > 0 {
 		action.HashPolicy = hashPolicies(f.HashPolicies)
 	}
+	if g := f.GlobalRateLimit; g != nil && !g.Disabled {
+		action.RateLimits = rateLimits(g)
+	}
 	if d := f.IdleTimeout; d != nil {
 		action.IdleTimeout = durationpb.New(*d)
 	}

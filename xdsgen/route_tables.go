@@ -128,6 +128,7 @@ func (t *routeTables) virtualHost(table string, l *graph.Listener, vh *graph.Vir
 		Name:                 virtualHostName(l, vh),
 		Domains:              []string{hostmatch.Domain(vh.Hostname)},
 		TypedPerFilterConfig: hostRateLimit(vh),
+		RateLimits:           hostGlobalRateLimits(vh),
 	}
 	if vh.Misdirected {
 		out.Routes = []*routev3.Route{{

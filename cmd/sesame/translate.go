@@ -108,6 +108,9 @@ type translateOptions struct {
 	httpsPort    port
 	ingressClass string
 	systemCAFile string
+	rls          string
+	rlsDomain    string
+	rlsFailOpen  bool
 	ucPort       port
 	limits       manifest.Limits
 	gateway      string
@@ -154,6 +157,9 @@ func (o *translateOptions) addFlags(fs *pflag.FlagSet) {
 	fs.Var(&o.httpPort, "ingress-http-port", "the `port` Envoy binds for HTTPProxy and Ingress virtual hosts over HTTP (default 8080)")
 	fs.Var(&o.httpsPort, "ingress-https-port", "the `port` Envoy binds for HTTPProxy and Ingress virtual hosts over TLS (default 8443)")
 	fs.StringVar(&o.systemCAFile, "system-ca-file", backendtls.DefaultSystemCAFile, "the `file` of the system's CA certificates on Envoy's machine, which\nBackendTLSPolicies with wellKnownCACertificates: System trust")
+	fs.StringVar(&o.rls, "rate-limit-service", "", "the ExtensionService `NAMESPACE/NAME` that HTTPProxies' global rate limits ask\n(default: none; such limits then fail closed)")
+	fs.StringVar(&o.rlsDomain, "rate-limit-domain", "contour", "the domain of the rate limit service's limits")
+	fs.BoolVar(&o.rlsFailOpen, "rate-limit-fail-open", false, "let requests go on when the rate limit service cannot be asked")
 	fs.StringVar(&o.ingressClass, "ingress-class", dag.DefaultIngressClass, "the ingress class to act for: Ingresses and HTTPProxies whose class annotation\nor spec.ingressClassName is it, and those that name no class")
 	o.ucPort = sesame.DefaultUpstreamClusterPort
 	fs.Var(&o.ucPort, "upstreamcluster-port", "the `port` Envoy binds for UpstreamClusters, all on one listener, each chosen by\nits name as TLS server name")
@@ -183,6 +189,14 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 		at = time.Now().UTC().Truncate(time.Second)
 	}
 
+	var rls *dag.RateLimitService
+	if o.rls != "" {
+		ns, name, ok := strings.Cut(o.rls, "/")
+		if !ok || len(validation.IsDNS1123Label(ns)) > 0 || name == "" {
+			return usageErrorf("--rate-limit-service %q: not NAMESPACE/NAME", o.rls)
+		}
+		rls = &dag.RateLimitService{ExtensionService: types.NamespacedName{Namespace: ns, Name: name}, Domain: o.rlsDomain, FailOpen: o.rlsFailOpen}
+	}
 	prog := startProgress(stderr)
 	defer prog.end()
 	prog.set("reading")
@@ -198,14 +212,15 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	prog.set(fmt.Sprintf("translating %d objects", len(in.objects)))
 	res, err := sesame.Translate(in.objects, sesame.Options{
-		ControllerName: o.controller,
-		Now:            at,
-		BindPorts:      o.bindPorts,
-		AllGateways:    o.allGateways,
-		RootNamespaces: o.roots,
-		IngressPorts:   dag.IngressPorts{HTTP: int32(o.httpPort), HTTPS: int32(o.httpsPort)},
-		IngressClass:   o.ingressClass,
-		SystemCAFile:   o.systemCAFile,
+		ControllerName:   o.controller,
+		Now:              at,
+		BindPorts:        o.bindPorts,
+		AllGateways:      o.allGateways,
+		RootNamespaces:   o.roots,
+		IngressPorts:     dag.IngressPorts{HTTP: int32(o.httpPort), HTTPS: int32(o.httpsPort)},
+		IngressClass:     o.ingressClass,
+		SystemCAFile:     o.systemCAFile,
+		RateLimitService: rls,
 		// The flag's default is sesame.DefaultUpstreamClusterPort.
 		UpstreamClusterPort: int32(o.ucPort),
 	})

@@ -36,6 +36,9 @@ type Graph struct {
 	// DNSClusters are the servers filter chains call by DNS name (JWKS
 	// servers), ordered by name; Index collects them.
 	DNSClusters []*DNSCluster
+	// RateLimitService, when set, is the service routes with a
+	// GlobalRateLimit ask (dag.Options.RateLimitService).
+	RateLimitService *RateLimitService
 	// Secrets are the certificates listeners use, ordered by namespace and
 	// name.
 	Secrets []*Secret

@@ -219,6 +219,10 @@ type Filters struct {
 	// set. Package xdsgen gives a virtual host with a route carrying a
 	// HostRateLimit that limit for all its requests.
 	RateLimit, HostRateLimit *LocalRateLimit
+	// GlobalRateLimit and HostGlobalRateLimit are the same for the
+	// graph's RateLimitService: the route's own descriptors, which replace
+	// the virtual host's, and the virtual host's.
+	GlobalRateLimit, HostGlobalRateLimit *GlobalRateLimit
 	// InternalRedirect follows the backends' redirects.
 	InternalRedirect *InternalRedirect
 	// DirectResponseBody is the body of the route's direct response (no
@@ -277,7 +281,7 @@ func (f *Filters) OrNil() *Filters {
 		len(f.Mirrors) == 0 && f.Timeout == nil && f.BackendTimeout == nil && f.IdleTimeout == nil && f.Retry == nil &&
 		f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil && f.HostRateLimit == nil && f.InternalRedirect == nil &&
 		f.DirectResponseBody == "" && len(f.HashPolicies) == 0 && f.Authz == nil &&
-		f.JWT == nil {
+		f.JWT == nil && f.GlobalRateLimit == nil && f.HostGlobalRateLimit == nil {
 		return nil
 	}
 	c := *f

@@ -140,3 +140,47 @@ type HashCookie struct {
 	Name, Path string
 	TTL        time.Duration
 }
+
+// GlobalRateLimit sends descriptors of each request to the graph's
+// RateLimitService, which decides whether the request goes on (Envoy's
+// ratelimit filter and a route's or virtual host's rate_limits).
+type GlobalRateLimit struct {
+	// Descriptors are lists of entries; a request that cannot make an
+	// entry of a descriptor sends no such descriptor.
+	Descriptors [][]RateLimitEntry
+	// Disabled, on a route, sends nothing for it, not even its virtual
+	// host's descriptors.
+	Disabled bool
+}
+
+// RateLimitEntry makes one key-value pair of a descriptor: a fixed pair
+// (GenericKey, GenericValue), a header's value under DescriptorKey
+// (Header), "header_match" = Value when the request meets HeaderMatch
+// (or not, without ExpectMatch), or "remote_address" = the client's
+// address (RemoteAddress). Exactly one is set.
+type RateLimitEntry struct {
+	GenericKey, GenericValue string
+	Header, DescriptorKey    string
+	HeaderMatch              *RateLimitHeaderMatch
+	RemoteAddress            bool
+}
+
+// RateLimitHeaderMatch is a "header_match" entry.
+type RateLimitHeaderMatch struct {
+	Headers     []StringMatch
+	ExpectMatch bool
+	Value       string
+}
+
+// RateLimitService is the service global rate limits ask: an extension,
+// the domain its limits are under, and how Envoy treats its answers.
+type RateLimitService struct {
+	Server *ExtensionCluster
+	Domain string
+	// FailOpen lets requests go on when the service cannot be asked.
+	FailOpen bool
+	// XRateLimitHeaders adds the X-RateLimit-* headers to responses;
+	// ResourceExhausted answers limited gRPC requests RESOURCE_EXHAUSTED
+	// rather than UNAVAILABLE.
+	XRateLimitHeaders, ResourceExhausted bool
+}

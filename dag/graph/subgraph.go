@@ -34,6 +34,7 @@ func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
 	part.Secrets = usedSecrets(part.Listeners, part.Clusters)
 	part.Extensions = g.Extensions // any HTTPProxy root's filter chain may call them
 	part.DNSClusters = usedDNSClusters(part.Listeners)
+	part.RateLimitService = g.RateLimitService
 	return part
 }
 

@@ -34,24 +34,25 @@
 // loadBalancerPolicy, healthCheckPolicy, and tcpproxy (services, include,
 // loadBalancerPolicy, healthCheckPolicy); the virtual host's and routes'
 // protections: corsPolicy, ipAllowPolicy and ipDenyPolicy, local
-// rateLimitPolicy, authorization with authPolicy (an ExtensionService,
+// and global rateLimitPolicy, authorization with authPolicy (an ExtensionService,
 // package dag/extension) and jwtProviders with jwtVerificationPolicy.
 // Each file's comment shows its fields as written and what they become:
 // package dag/internal/contour's (CORS, IP filters, rate limits, direct
 // responses, balancing, headers, timeouts, retries) and, here, answers.go
 // (redirects), authz.go, jwt.go, clientcert.go, upstream.go and
 // balance.go. Every proxy gets a status in HTTPProxy's shape
-// (status.go).
+// (status.go). Global rate limits ask the service of
+// Options.RateLimitService; without one they fail closed.
 //
-// Not translated, and never ignored silently: rateLimitPolicy.global (it
-// needs a rate limit service, which this version does not configure) is a
-// protection, so it refuses the host or makes the route answer 503;
-// cookieRewritePolicies and tls.enableFallbackCertificate are ignored with an IgnoredField warning (untranslated.go).
+// Not translated, and never ignored silently: cookieRewritePolicies and
+// tls.enableFallbackCertificate are ignored with an IgnoredField warning
+// (untranslated.go).
 //
 // Order of the HTTP filters Envoy runs a request through (package xdsgen):
 // CORS (preflights answered before anything can refuse them), local rate
-// limits (before the checks that cost most), JWT verification (401), IP
-// filters (403), external authorization (403), router.
+// limits (before the checks that cost most), global rate limits, JWT
+// verification (401), IP filters (403), external authorization (403),
+// router.
 //
 // Security: a delegated proxy never receives requests outside what its
 // include chain granted. Each route of a proxy reached through includes is

@@ -38,6 +38,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/contour"
 	"github.com/projectsesame/sesame/dag/internal/order"
 	"github.com/projectsesame/sesame/dag/internal/refs"
 	"github.com/projectsesame/sesame/dag/layer"
@@ -107,9 +108,10 @@ type proxyHost struct {
 	tcp *graph.TCPRoute
 	// cors, ipFilter and rateLimit are the root's policies for every route
 	// of the host (protect.go).
-	cors      *graph.CORSPolicy
-	ipFilter  *graph.IPFilter
-	rateLimit *graph.LocalRateLimit
+	cors       *graph.CORSPolicy
+	ipFilter   *graph.IPFilter
+	rateLimit  *graph.LocalRateLimit
+	globalRate *graph.GlobalRateLimit
 	// authz asks an ExtensionService about every request of the host,
 	// with authPolicy the routes' default (authz.go).
 	authz      *graph.ExtAuthz
@@ -147,6 +149,10 @@ type Options struct {
 	// Extensions finds an ExtensionService's cluster by name, or says why
 	// it cannot be used; nil finds none.
 	Extensions func(types.NamespacedName) (*graph.ExtensionCluster, string)
+	// RateLimitService is the service of global rate limits; when nil,
+	// NoRateLimitService says why there is none.
+	RateLimitService   *graph.RateLimitService
+	NoRateLimitService string
 }
 
 // serves reports whether an HTTPProxy naming an ingress class ("" for
@@ -331,7 +337,7 @@ func (pb *Result) withHostPolicies(h *proxyHost) {
 			pb.routeStatus(*r).addWarning(contourv1.ConditionTypeSpecError, "PermitInsecureIgnored",
 				"%s: permitInsecure is ignored: the route needs authorization or a verified JWT, which are checked over TLS only, so plain HTTP requests are redirected to https.", r.route.Source.Field)
 		}
-		f.CORS, f.HostRateLimit = h.cors, h.rateLimit
+		f.CORS, f.HostRateLimit, f.HostGlobalRateLimit = h.cors, h.rateLimit, h.globalRate
 		if f.IPFilter == nil {
 			f.IPFilter = h.ipFilter
 		}
@@ -341,4 +347,21 @@ func (pb *Result) withHostPolicies(h *proxyHost) {
 // routeStatus is the status of the proxy that wrote r.
 func (pb *Result) routeStatus(r orderedRoute) *proxyStatus {
 	return pb.statuses[types.NamespacedName{Namespace: r.route.Source.Namespace, Name: r.route.Source.Name}]
+}
+
+// globalRateLimit reads the global rate limit of a policy at field, or
+// says why it cannot be honoured: it is not valid, or there is no rate
+// limit service to ask.
+func (pb *Result) globalRateLimit(rl *contourv1.RateLimitPolicy, field string, onRoute bool) (*graph.GlobalRateLimit, string) {
+	g, problem := contour.GlobalRateLimit(rl, field, onRoute, func(c *contourv1.HeaderMatchCondition, at string) (graph.StringMatch, string) {
+		h, problem := parseHeaderCondition(c, at)
+		return h.stringMatch(), problem
+	})
+	switch {
+	case problem != "":
+		return nil, problem
+	case g != nil && !g.Disabled && pb.opts.RateLimitService == nil:
+		return nil, fmt.Sprintf("%s.global: %s.", field, pb.opts.NoRateLimitService)
+	}
+	return g, ""
 }

@@ -123,7 +123,10 @@ func (pb *Result) checkRoot(h *proxyHost) bool {
 		st.addError(contourv1.ConditionTypeIPFilterError, "PolicyNotValid", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
 		ok = false
 	}
-	if h.rateLimit, problem = contour.RateLimit(spec.VirtualHost.RateLimitPolicy, "spec.virtualhost.rateLimitPolicy"); problem != "" {
+	if h.rateLimit, problem = contour.RateLimit(spec.VirtualHost.RateLimitPolicy, "spec.virtualhost.rateLimitPolicy"); problem == "" {
+		h.globalRate, problem = pb.globalRateLimit(spec.VirtualHost.RateLimitPolicy, "spec.virtualhost.rateLimitPolicy", false)
+	}
+	if problem != "" {
 		st.addError(contourv1.ConditionTypeVirtualHostError, "RateLimitPolicyNotValid", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
 		ok = false
 	}

@@ -77,7 +77,10 @@ func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, fie
 	if f.IPFilter, problem = contour.IPFilter(spec.IPAllowFilterPolicy, spec.IPDenyFilterPolicy, field); problem != "" {
 		return refuse(contourv1.ConditionTypeIPFilterError, "PolicyNotValid", "%s", problem)
 	}
-	if f.RateLimit, problem = contour.RateLimit(spec.RateLimitPolicy, field+".rateLimitPolicy"); problem != "" {
+	if f.RateLimit, problem = contour.RateLimit(spec.RateLimitPolicy, field+".rateLimitPolicy"); problem == "" {
+		f.GlobalRateLimit, problem = pb.globalRateLimit(spec.RateLimitPolicy, field+".rateLimitPolicy", true)
+	}
+	if problem != "" {
 		return refuse(contourv1.ConditionTypeRouteError, "RateLimitPolicyNotValid", "%s", problem)
 	}
 	answers := spec.RequestRedirectPolicy != nil || spec.DirectResponsePolicy != nil

@@ -198,7 +198,21 @@ func (c *CORSPolicy) DeepCopyInto(out *CORSPolicy) {
 func (r *RateLimitPolicy) DeepCopyInto(out *RateLimitPolicy) {
 	*out = *r
 	out.Local = deepcopy.Ptr(r.Local, (*LocalRateLimitPolicy).DeepCopyInto)
-	out.Global = r.Global.DeepCopy()
+	out.Global = deepcopy.Ptr(r.Global, func(in, out *GlobalRateLimitPolicy) {
+		*out = *in
+		out.Descriptors = deepcopy.Each(in.Descriptors, func(in, out *RateLimitDescriptor) {
+			out.Entries = deepcopy.Each(in.Entries, func(in, out *RateLimitDescriptorEntry) {
+				out.GenericKey = deepcopy.Ptr(in.GenericKey, func(in, out *GenericKeyDescriptor) { *out = *in })
+				out.RequestHeader = deepcopy.Ptr(in.RequestHeader, func(in, out *RequestHeaderDescriptor) { *out = *in })
+				out.RequestHeaderValueMatch = deepcopy.Ptr(in.RequestHeaderValueMatch, func(in, out *RequestHeaderValueMatchDescriptor) {
+					*out = *in
+					out.Headers = deepcopy.Each(in.Headers, func(in, out *HeaderMatchCondition) { *out = *in })
+					out.ExpectMatch = deepcopy.Ptr(in.ExpectMatch, func(in, out *bool) { *out = *in })
+				})
+				out.RemoteAddress = deepcopy.Ptr(in.RemoteAddress, func(in, out *RemoteAddressDescriptor) { *out = *in })
+			})
+		})
+	})
 }
 
 // DeepCopyInto copies l into out.

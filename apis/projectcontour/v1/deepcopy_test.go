@@ -99,7 +99,7 @@ func TestDecodeContourManifest(t *testing.T) {
 	if err := json.Unmarshal([]byte(in), &p); err != nil {
 		t.Fatal(err)
 	}
-	if rl := p.Spec.VirtualHost.RateLimitPolicy; rl.Local.Requests != 10 || rl.Local.Unit != "second" || !rl.Global.Set() {
+	if rl := p.Spec.VirtualHost.RateLimitPolicy; rl.Local.Requests != 10 || rl.Local.Unit != "second" || !rl.Global.Disabled {
 		t.Errorf("rate limit policy decoded as %+v", rl)
 	}
 	if p.Spec.Routes[0].LoadBalancerPolicy.Strategy != "Cookie" {

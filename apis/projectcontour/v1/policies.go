@@ -25,8 +25,9 @@ const (
 type RateLimitPolicy struct {
 	// Local is a token bucket in each Envoy.
 	Local *LocalRateLimitPolicy `json:"local,omitempty"`
-	// Global sends descriptors to a rate limit service; not translated.
-	Global *Untranslated `json:"global,omitempty"`
+	// Global sends descriptors of each request to a rate limit service,
+	// which decides.
+	Global *GlobalRateLimitPolicy `json:"global,omitempty"`
 }
 
 // LocalRateLimitPolicy allows Requests per Unit, plus Burst, and answers
@@ -350,3 +351,57 @@ type QueryParameterMatchCondition struct {
 	IgnoreCase bool   `json:"ignoreCase,omitempty"`
 	Present    bool   `json:"present,omitempty"`
 }
+
+// GlobalRateLimitPolicy is what a rate limit service is told of each
+// request: the descriptors that can be made of it.
+type GlobalRateLimitPolicy struct {
+	// Disabled, on a route, sends nothing for it (the virtual host's
+	// descriptors included).
+	Disabled bool `json:"disabled,omitempty"`
+	// Descriptors are lists of key-value entries.
+	Descriptors []RateLimitDescriptor `json:"descriptors,omitempty"`
+}
+
+// RateLimitDescriptor is a list of entries; a request that cannot make
+// one of them makes no descriptor.
+type RateLimitDescriptor struct {
+	Entries []RateLimitDescriptorEntry `json:"entries,omitempty"`
+}
+
+// RateLimitDescriptorEntry makes one key-value pair; exactly one of its
+// fields is set.
+type RateLimitDescriptorEntry struct {
+	// GenericKey is a fixed pair; Key defaults to "generic_key".
+	GenericKey *GenericKeyDescriptor `json:"genericKey,omitempty"`
+	// RequestHeader is the value of a header, under DescriptorKey.
+	RequestHeader *RequestHeaderDescriptor `json:"requestHeader,omitempty"`
+	// RequestHeaderValueMatch is "header_match": Value, when the request's
+	// headers match (or, ExpectMatch false, do not).
+	RequestHeaderValueMatch *RequestHeaderValueMatchDescriptor `json:"requestHeaderValueMatch,omitempty"`
+	// RemoteAddress is "remote_address": the client's address.
+	RemoteAddress *RemoteAddressDescriptor `json:"remoteAddress,omitempty"`
+}
+
+// GenericKeyDescriptor is a fixed key-value pair.
+type GenericKeyDescriptor struct {
+	Key   string `json:"key,omitempty"`
+	Value string `json:"value,omitempty"`
+}
+
+// RequestHeaderDescriptor is the value of HeaderName, under DescriptorKey.
+type RequestHeaderDescriptor struct {
+	HeaderName    string `json:"headerName,omitempty"`
+	DescriptorKey string `json:"descriptorKey,omitempty"`
+}
+
+// RequestHeaderValueMatchDescriptor is "header_match": Value, when the
+// request meets the header conditions; ExpectMatch false when it does
+// not. Unset ExpectMatch is true.
+type RequestHeaderValueMatchDescriptor struct {
+	Headers     []HeaderMatchCondition `json:"headers,omitempty"`
+	ExpectMatch *bool                  `json:"expectMatch,omitempty"`
+	Value       string                 `json:"value,omitempty"`
+}
+
+// RemoteAddressDescriptor is "remote_address": the client's address.
+type RemoteAddressDescriptor struct{}

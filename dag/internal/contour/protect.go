@@ -88,13 +88,11 @@ func parseCIDR(s string) (netip.Prefix, bool) {
 // rateLimitUnits are the units of a local rate limit.
 var rateLimitUnits = map[string]time.Duration{"second": time.Second, "minute": time.Minute, "hour": time.Hour}
 
-// RateLimit reads a rate limit policy at field.
+// RateLimit reads the local rate limit of a rate limit policy at field;
+// GlobalRateLimit reads its global one.
 func RateLimit(rl *contourv1.RateLimitPolicy, field string) (*graph.LocalRateLimit, string) {
 	if rl == nil {
 		return nil, ""
-	}
-	if rl.Global.Set() {
-		return nil, field + ".global needs a rate limit service, which this version of Sesame does not configure."
 	}
 	l := rl.Local
 	if l == nil {

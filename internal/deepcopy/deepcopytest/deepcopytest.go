@@ -27,7 +27,7 @@ var timeType = reflect.TypeOf(time.Time{})
 func (w Walker) FillValue(v reflect.Value, tag string) { w.fill(v, tag, 0) }
 
 func (w Walker) fill(v reflect.Value, tag string, depth int) {
-	if depth > 12 || (w.Fill != nil && w.Fill(v, tag)) {
+	if depth > 16 || (w.Fill != nil && w.Fill(v, tag)) {
 		return
 	}
 	switch v.Kind() {
