@@ -60,6 +60,9 @@ type Options struct {
 	// RateLimitService, when set, is the service of HTTPProxies' global
 	// rate limits (see dag.Options.RateLimitService).
 	RateLimitService *dag.RateLimitService
+	// FallbackCertificate, when set, names the Secret of HTTPProxies'
+	// fallback certificate (see dag.Options.FallbackCertificate).
+	FallbackCertificate *types.NamespacedName
 }
 
 // Result is what a translation produces.
@@ -161,15 +164,16 @@ func TranslateContext(ctx context.Context, objects []runtime.Object, opts Option
 		}
 	}
 	graph, err := dag.BuildContext(ctx, &in, dag.Options{
-		ControllerName:   opts.ControllerName,
-		Now:              opts.Now,
-		BindPorts:        opts.BindPorts,
-		AllGateways:      opts.AllGateways,
-		RootNamespaces:   opts.RootNamespaces,
-		IngressPorts:     opts.IngressPorts,
-		IngressClass:     opts.IngressClass,
-		SystemCAFile:     opts.SystemCAFile,
-		RateLimitService: opts.RateLimitService,
+		ControllerName:      opts.ControllerName,
+		Now:                 opts.Now,
+		BindPorts:           opts.BindPorts,
+		AllGateways:         opts.AllGateways,
+		RootNamespaces:      opts.RootNamespaces,
+		IngressPorts:        opts.IngressPorts,
+		IngressClass:        opts.IngressClass,
+		SystemCAFile:        opts.SystemCAFile,
+		RateLimitService:    opts.RateLimitService,
+		FallbackCertificate: opts.FallbackCertificate,
 	})
 	if err != nil {
 		return nil, err

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag/backendtls"
 	"github.com/projectsesame/sesame/dag/extension"
@@ -83,9 +85,11 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	a.graph.Status = append(a.graph.Status, extensions.Status()...)
 	rls, noRLS := rateLimitService(opts.RateLimitService, extensions)
 	a.graph.RateLimitService = rls
+	fallback, noFallback := a.fallbackCertificate(opts.FallbackCertificate)
 	proxies := httpproxy.Build(in.HTTPProxies, httpproxy.Options{
 		Class: opts.ingressClass(), RootNamespaces: opts.RootNamespaces, Now: now,
 		Extensions: extensions.Lookup, RateLimitService: rls, NoRateLimitService: noRLS,
+		FallbackCertificate: fallback, NoFallbackCertificate: noFallback,
 	}, a.index)
 	claims := proxies.Claims()
 	ingressHosts, refusals, ingressWarnings := ingress.Build(in.Ingresses, ingress.Options{Class: opts.ingressClass()}, claims, a.index, &a.events)
@@ -109,7 +113,10 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	a.graph.Events = a.events.Sorted()
 	var rlsWarnings []string
 	if opts.RateLimitService != nil && rls == nil {
-		rlsWarnings = []string{"dag.Options.RateLimitService: " + noRLS + "; global rate limits cannot be honoured, and the HTTPProxies that ask for them are refused."}
+		rlsWarnings = append(rlsWarnings, "dag.Options.RateLimitService: "+noRLS+"; global rate limits cannot be honoured, and the HTTPProxies that ask for them are refused.")
+	}
+	if opts.FallbackCertificate != nil && fallback == nil {
+		rlsWarnings = append(rlsWarnings, "dag.Options.FallbackCertificate: "+noFallback+"; the HTTPProxies that enable it are refused.")
 	}
 	a.graph.Warnings = slices.Concat(gw.Warnings(), policyWarnings, proxies.Warnings(), ingressWarnings, rlsWarnings, unusedWarnings(a.index))
 	return a.graph, nil
@@ -160,4 +167,17 @@ func rateLimitService(o *RateLimitService, extensions *extension.Result) (*graph
 		Server: server, Domain: cmp.Or(o.Domain, "contour"), FailOpen: o.FailOpen,
 		XRateLimitHeaders: o.EnableXRateLimitHeaders, ResourceExhausted: o.EnableResourceExhaustedCode,
 	}, ""
+}
+
+// fallbackCertificate reads the option's Secret, or says why there is no
+// fallback certificate.
+func (a *assembly) fallbackCertificate(name *types.NamespacedName) (*graph.Secret, string) {
+	if name == nil {
+		return nil, "no fallback certificate is configured (dag.Options.FallbackCertificate; sesame translate --fallback-certificate)"
+	}
+	secret, problem := a.index.TLSSecret(*name)
+	if problem != "" {
+		return nil, "the fallback certificate cannot be used: " + strings.TrimSuffix(problem, ".")
+	}
+	return secret, ""
 }

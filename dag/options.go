@@ -53,6 +53,12 @@ type Options struct {
 	// RateLimitService, when set, is the service HTTPProxies' global rate
 	// limits ask; without it they cannot be honoured, and fail closed.
 	RateLimitService *RateLimitService
+	// FallbackCertificate, when set, names the kubernetes.io/tls Secret
+	// that serves clients whose TLS server name matches no chain (or who
+	// send none), for the HTTPProxy roots that enable it
+	// (spec.virtualhost.tls.enableFallbackCertificate), as Contour's
+	// configuration does.
+	FallbackCertificate *types.NamespacedName
 }
 
 // RateLimitService names the rate limit service of global rate limits, as

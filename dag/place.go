@@ -87,7 +87,7 @@ func describeSource(s graph.RouteSource) string {
 // placeHosts puts the hosts on the ingress ports, joining the graph's
 // Gateway Listeners that bind them, and returns the Listeners of their own
 // (HTTP first) and what to tell whom.
-func placeHosts(gateways []*graph.Listener, gatewayHosts func([]*graph.VirtualHost) []*layer.Host, hosts []*layer.Served, ports IngressPorts, claims layer.Claims) ([]*graph.Listener, []layer.Notice) {
+func placeHosts(gateways []*graph.Listener, gatewayHosts func([]*graph.VirtualHost) []*layer.Host, hosts []*layer.Served, fallback *layer.Chain, ports IngressPorts, claims layer.Claims) ([]*graph.Listener, []layer.Notice) {
 	p := &placer{claims: claims, gatewayHosts: gatewayHosts}
 	var vhosts [layer.Count][]*layer.Host
 	var chains [layer.Count][]*layer.Chain
@@ -128,6 +128,7 @@ func placeHosts(gateways []*graph.Listener, gatewayHosts func([]*graph.VirtualHo
 			shared = nil
 		case len(shared) == 0:
 			l := &graph.Listener{Port: layer.HTTPSPortClients, BindPort: ports.HTTPS, Secure: true, FilterChains: p.mergeChains(nil, chains, false)}
+			l.FilterChains = p.withFallback(l.FilterChains, fallback, "")
 			if len(l.FilterChains) > 0 {
 				out = append(out, l)
 			}
@@ -138,10 +139,35 @@ func placeHosts(gateways []*graph.Listener, gatewayHosts func([]*graph.VirtualHo
 					"port %d, which Sesame binds for HTTPProxy and Ingress virtual hosts over TLS (the ingress HTTPS port), is bound by Gateway %s for plain HTTP; TLS cannot share it, so these hosts are not served over TLS. Choose another ingress HTTPS port, or move the Gateway's listener.", ports.HTTPS, gl.Gateway)
 				continue
 			}
-			gl.FilterChains = p.mergeChains(gl.FilterChains, chains, true)
+			gl.FilterChains = p.withFallback(p.mergeChains(gl.FilterChains, chains, true), fallback, gl.Gateway.String())
 		}
 	}
 	return out, p.notices
+}
+
+// withFallback adds the fallback certificate's chain (package httpproxy,
+// fallback.go) to the chains of a port, which has no chain without server
+// names: the one that Envoy gives the connections no other chain takes.
+// On a Gateway's port (gateway names it) whose listener already serves
+// those connections, the Gateway keeps them and the roots are told.
+func (p *placer) withFallback(chains []*graph.FilterChain, fallback *layer.Chain, gateway string) []*graph.FilterChain {
+	if fallback == nil {
+		return chains
+	}
+	for _, fc := range chains {
+		if len(fc.ServerNames) == 0 {
+			p.tell(fallback.Owners, true, contourv1.ConditionTypeTLSError, "FallbackNotServed",
+				"spec.virtualhost.tls.enableFallbackCertificate: Gateway %s's listener %q serves the connections without a matching server name on this port and takes precedence (Gateway API over HTTPProxy), so the fallback certificate is not served; clients that send the host's name still reach it.", gateway, report.Value(fc.Listener))
+			return chains
+		}
+	}
+	fc := *fallback.FilterChain
+	if gateway != "" {
+		fc.Listener = "ingress/" + fc.Listener
+	}
+	out := append(slices.Clip(chains), &fc)
+	graph.SortFilterChains(out)
+	return out
 }
 
 func appendNew[T comparable](list []T, items ...T) []T {
@@ -164,7 +190,7 @@ func (a *assembly) placeIngressHosts(pb *httpproxy.Result, ingressHosts []*layer
 		return
 	}
 	gateways := slices.Clone(a.graph.Listeners)
-	listeners, notices := placeHosts(gateways, a.gatewayHosts, hosts, a.opts.IngressPorts.withDefaults(), claims)
+	listeners, notices := placeHosts(gateways, a.gatewayHosts, hosts, pb.FallbackChain(), a.opts.IngressPorts.withDefaults(), claims)
 	a.graph.Listeners = append(a.graph.Listeners, listeners...)
 	a.deliver(pb, notices)
 }

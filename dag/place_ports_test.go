@@ -29,7 +29,7 @@ func servedTLSHost() *layer.Served {
 // TestPlaceHostsOwnPorts: hosts no Gateway's port takes get Listeners of
 // their own on the ingress ports, which clients reach as 80 and 443.
 func TestPlaceHostsOwnPorts(t *testing.T) {
-	listeners, notices := placeHosts(nil, gatewayapi.Layering{}.Hosts, []*layer.Served{servedTLSHost()}, IngressPorts{HTTP: 8080, HTTPS: 8443}, nil)
+	listeners, notices := placeHosts(nil, gatewayapi.Layering{}.Hosts, []*layer.Served{servedTLSHost()}, nil, IngressPorts{HTTP: 8080, HTTPS: 8443}, nil)
 	if len(notices) != 0 || len(listeners) != 2 {
 		t.Fatalf("listeners %d, notices %v", len(listeners), notices)
 	}
@@ -48,11 +48,11 @@ func TestPlaceHostsOwnPorts(t *testing.T) {
 func TestPlaceHostsPortConflicts(t *testing.T) {
 	gw := types.NamespacedName{Namespace: "default", Name: "gw"}
 	tlsGateway := &graph.Listener{Gateway: gw, Port: 443, BindPort: 8080, Secure: true}
-	listeners, notices := placeHosts([]*graph.Listener{tlsGateway}, gatewayapi.Layering{}.Hosts, []*layer.Served{servedTLSHost()}, IngressPorts{HTTP: 8080, HTTPS: 8443}, nil)
+	listeners, notices := placeHosts([]*graph.Listener{tlsGateway}, gatewayapi.Layering{}.Hosts, []*layer.Served{servedTLSHost()}, nil, IngressPorts{HTTP: 8080, HTTPS: 8443}, nil)
 	if len(listeners) != 1 || !listeners[0].Secure || len(notices) != 1 || !strings.Contains(notices[0].Message, "Gateway default/gw for TLS") || notices[0].To.Name != "p" {
 		t.Errorf("HTTP port taken for TLS: listeners %d, notices %+v", len(listeners), notices)
 	}
-	listeners, notices = placeHosts(nil, gatewayapi.Layering{}.Hosts, []*layer.Served{servedTLSHost()}, IngressPorts{HTTP: 8080, HTTPS: 8080}, nil)
+	listeners, notices = placeHosts(nil, gatewayapi.Layering{}.Hosts, []*layer.Served{servedTLSHost()}, nil, IngressPorts{HTTP: 8080, HTTPS: 8080}, nil)
 	if len(listeners) != 1 || listeners[0].Secure || len(notices) != 1 || !strings.Contains(notices[0].Message, "same port") {
 		t.Errorf("one port for both: listeners %d, notices %+v", len(listeners), notices)
 	}

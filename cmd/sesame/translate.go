@@ -111,6 +111,7 @@ type translateOptions struct {
 	rls          string
 	rlsDomain    string
 	rlsFailOpen  bool
+	fallback     string
 	ucPort       port
 	limits       manifest.Limits
 	gateway      string
@@ -160,6 +161,7 @@ func (o *translateOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.rls, "rate-limit-service", "", "the ExtensionService `NAMESPACE/NAME` that HTTPProxies' global rate limits ask\n(default: none; such limits then fail closed)")
 	fs.StringVar(&o.rlsDomain, "rate-limit-domain", "contour", "the domain of the rate limit service's limits")
 	fs.BoolVar(&o.rlsFailOpen, "rate-limit-fail-open", false, "let requests go on when the rate limit service cannot be asked")
+	fs.StringVar(&o.fallback, "fallback-certificate", "", "the kubernetes.io/tls Secret `NAMESPACE/NAME` that serves clients without a matching\nserver name, for HTTPProxies that enable it (default: none; they are refused)")
 	fs.StringVar(&o.ingressClass, "ingress-class", dag.DefaultIngressClass, "the ingress class to act for: Ingresses and HTTPProxies whose class annotation\nor spec.ingressClassName is it, and those that name no class")
 	o.ucPort = sesame.DefaultUpstreamClusterPort
 	fs.Var(&o.ucPort, "upstreamcluster-port", "the `port` Envoy binds for UpstreamClusters, all on one listener, each chosen by\nits name as TLS server name")
@@ -197,6 +199,14 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 		}
 		rls = &dag.RateLimitService{ExtensionService: types.NamespacedName{Namespace: ns, Name: name}, Domain: o.rlsDomain, FailOpen: o.rlsFailOpen}
 	}
+	var fallback *types.NamespacedName
+	if o.fallback != "" {
+		ns, name, ok := strings.Cut(o.fallback, "/")
+		if !ok || len(validation.IsDNS1123Label(ns)) > 0 || name == "" {
+			return usageErrorf("--fallback-certificate %q: not NAMESPACE/NAME", o.fallback)
+		}
+		fallback = &types.NamespacedName{Namespace: ns, Name: name}
+	}
 	prog := startProgress(stderr)
 	defer prog.end()
 	prog.set("reading")
@@ -212,15 +222,16 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	prog.set(fmt.Sprintf("translating %d objects", len(in.objects)))
 	res, err := sesame.Translate(in.objects, sesame.Options{
-		ControllerName:   o.controller,
-		Now:              at,
-		BindPorts:        o.bindPorts,
-		AllGateways:      o.allGateways,
-		RootNamespaces:   o.roots,
-		IngressPorts:     dag.IngressPorts{HTTP: int32(o.httpPort), HTTPS: int32(o.httpsPort)},
-		IngressClass:     o.ingressClass,
-		SystemCAFile:     o.systemCAFile,
-		RateLimitService: rls,
+		ControllerName:      o.controller,
+		Now:                 at,
+		BindPorts:           o.bindPorts,
+		AllGateways:         o.allGateways,
+		RootNamespaces:      o.roots,
+		IngressPorts:        dag.IngressPorts{HTTP: int32(o.httpPort), HTTPS: int32(o.httpsPort)},
+		IngressClass:        o.ingressClass,
+		SystemCAFile:        o.systemCAFile,
+		RateLimitService:    rls,
+		FallbackCertificate: fallback,
 		// The flag's default is sesame.DefaultUpstreamClusterPort.
 		UpstreamClusterPort: int32(o.ucPort),
 	})

@@ -44,9 +44,9 @@
 // (status.go). Global rate limits ask the service of
 // Options.RateLimitService; without one they fail closed.
 //
-// Not translated, and never ignored silently: cookieRewritePolicies and
-// tls.enableFallbackCertificate are ignored with an IgnoredField warning
-// (untranslated.go).
+// Not translated, and never ignored silently: cookieRewritePolicies is
+// ignored with an IgnoredField warning (untranslated.go). The fallback
+// certificate (fallback.go) needs Options.FallbackCertificate.
 //
 // Order of the HTTP filters Envoy runs a request through (package xdsgen):
 // CORS (preflights answered before anything can refuse them), local rate

@@ -83,6 +83,9 @@ type Result struct {
 	// placement.
 	names []types.NamespacedName
 	hosts []*proxyHost
+	// fallbackHosts are the virtual hosts of the fallback chain, which
+	// Served collects.
+	fallbackHosts []*graph.VirtualHost
 	// upstreamTLS holds the services' validations, one per distinct
 	// validation (upstream.go).
 	upstreamTLS map[string]*graph.UpstreamTLS
@@ -120,6 +123,9 @@ type proxyHost struct {
 	// ("" for none) (jwt.go).
 	jwt        *graph.JWTAuthn
 	jwtDefault string
+	// fallback serves the host to clients without a matching server
+	// name, with the fallback certificate (fallback.go).
+	fallback bool
 	// visits counts the includes followed from the root (walk).
 	visits int
 	// refused is set for a root that claims its fqdn but cannot serve it:
@@ -153,6 +159,10 @@ type Options struct {
 	// NoRateLimitService says why there is none.
 	RateLimitService   *graph.RateLimitService
 	NoRateLimitService string
+	// FallbackCertificate is the certificate of the roots that enable it;
+	// when nil, NoFallbackCertificate says why there is none.
+	FallbackCertificate   *graph.Secret
+	NoFallbackCertificate string
 }
 
 // serves reports whether an HTTPProxy naming an ingress class ("" for

@@ -97,7 +97,7 @@ func proxyPrecedence(m proxyMatch) layer.Precedence {
 
 // proxyServedHost is what an HTTPProxy root serves, for placement: the
 // virtual host and filter chain the table in place.go describes.
-func proxyServedHost(h *proxyHost) *layer.Served {
+func (pb *Result) proxyServedHost(h *proxyHost) *layer.Served {
 	owner := report.ObjectKey{Kind: contourv1.HTTPProxyKind, Namespace: h.root.Namespace, Name: h.root.Name}
 	routes := hostRoutes(h)
 	layered := func(rs []*graph.Route) *layer.Host {
@@ -124,6 +124,9 @@ func proxyServedHost(h *proxyHost) *layer.Served {
 		fc.Protocol, fc.TCP = "TLS", h.tcp
 	default:
 		lc.Hosts = []*layer.Host{layered(routes)}
+		if h.fallback {
+			pb.fallbackHosts = append(pb.fallbackHosts, &graph.VirtualHost{Hostname: h.fqdn, Routes: routes})
+		}
 	}
 	if h.tls != nil && !fc.Reject {
 		fc.Certificates, fc.MinTLSVersion, fc.MaxTLSVersion = h.tls.certificates, h.tls.minVersion, h.tls.maxVersion
@@ -140,8 +143,9 @@ func (pb *Result) Served() []*layer.Served {
 		return nil
 	}
 	out := make([]*layer.Served, 0, len(pb.hosts))
+	pb.fallbackHosts = nil
 	for _, h := range pb.hosts {
-		out = append(out, proxyServedHost(h))
+		out = append(out, pb.proxyServedHost(h))
 	}
 	return out
 }

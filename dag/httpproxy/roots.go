@@ -108,10 +108,6 @@ func (pb *Result) checkRoot(h *proxyHost) bool {
 		st.addError(contourv1.ConditionTypeSpecError, "NothingDefined", "spec must have at least one route, include or tcpproxy; the fqdn %q answers 503.", h.fqdn)
 		ok = false
 	}
-	if reportUntranslated(st, "spec.virtualhost", virtualHostUntranslated(spec.VirtualHost),
-		fmt.Sprintf("the fqdn %q is refused (503, TLS connections closed) rather than served without it.", h.fqdn)) {
-		ok = false
-	}
 	cors, problem := contour.CORS(spec.VirtualHost.CORSPolicy, "spec.virtualhost.corsPolicy")
 	if problem != "" {
 		st.addError(contourv1.ConditionTypeCORSError, "PolicyDidNotParse", "%s The fqdn %q is refused rather than served without it.", problem, h.fqdn)
@@ -142,6 +138,12 @@ func (pb *Result) checkRoot(h *proxyHost) bool {
 					st.addWarning(contourv1.ConditionTypeTLSError, "CertificateChainTrimmed", "spec.virtualhost.tls.secretName: %s", c.Notice)
 				}
 			}
+		}
+	}
+	if t := spec.VirtualHost.TLS; t != nil && t.EnableFallbackCertificate && ok {
+		if problem := pb.checkFallback(p, h); problem != "" {
+			st.addError(contourv1.ConditionTypeTLSError, "FallbackNotValid", "%s The fqdn %q is refused rather than served otherwise than asked.", problem, h.fqdn)
+			ok = false
 		}
 	}
 	if len(spec.VirtualHost.JWTProviders) > 0 && ok {

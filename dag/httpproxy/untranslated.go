@@ -27,12 +27,6 @@ type untranslatedField struct {
 	refuse string
 }
 
-func virtualHostUntranslated(vh *contourv1.VirtualHost) []untranslatedField {
-	if vh.TLS == nil {
-		return nil
-	}
-	return []untranslatedField{{"tls.enableFallbackCertificate", vh.TLS.EnableFallbackCertificate, ""}}
-}
 
 func routeUntranslated(r *contourv1.Route) []untranslatedField {
 	return []untranslatedField{
