@@ -44,7 +44,7 @@ func (pb *Result) checkFallback(p *contourv1.HTTPProxy, h *proxyHost) string {
 // certificate, for the HTTPS port, or nil when none does. Served must have
 // been called.
 func (pb *Result) FallbackChain() *layer.Chain {
-	if len(pb.fallbackHosts) == 0 {
+	if pb == nil || len(pb.fallbackHosts) == 0 {
 		return nil
 	}
 	c := &layer.Chain{Layer: layer.HTTPProxy, FilterChain: &graph.FilterChain{

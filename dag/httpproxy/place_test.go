@@ -77,7 +77,7 @@ func TestProxyServedHosts(t *testing.T) {
 func proxyServedHosts(hosts ...*proxyHost) []*layer.Served {
 	var out []*layer.Served
 	for _, h := range hosts {
-		out = append(out, proxyServedHost(h))
+		out = append(out, (&Result{}).proxyServedHost(h))
 	}
 	return out
 }
