@@ -5,6 +5,7 @@ import (
 	rbacconfigv3 "github.com/envoyproxy/go-control-plane/envoy/config/rbac/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	localratelimitv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/local_ratelimit/v3"
+	luav3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/lua/v3"
 	rbacv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/rbac/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	previousroutesv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/internal_redirect/previous_routes/v3"
@@ -29,6 +30,7 @@ import (
 //	jwt_authn         JSON Web Token verification (jwt.go); 401
 //	rbac              IP allow and deny lists; 403
 //	ext_authz         external authorization (authz.go); 403
+//	lua               Set-Cookie rewrites of responses (cookies.go)
 //	router
 //
 // A connection manager whose routes use none of them gets the router
@@ -46,7 +48,7 @@ import (
 // httpFilterSet says which optional HTTP filters a connection manager
 // needs; authz is the external authorization of its filter chain.
 type httpFilterSet struct {
-	cors, rateLimit, rbac bool
+	cors, rateLimit, rbac, lua bool
 	// globalRateLimit is set when a route has global rate limits; rls is
 	// their service.
 	globalRateLimit bool
@@ -60,6 +62,7 @@ func usedFilters(vhosts []*graph.VirtualHost) httpFilterSet {
 	var s httpFilterSet
 	for _, vh := range vhosts {
 		for _, r := range vh.Routes {
+			s.lua = s.lua || rewritesCookies(r)
 			if f := r.Filters; f != nil {
 				s.cors = s.cors || f.CORS != nil
 				s.rateLimit = s.rateLimit || f.RateLimit != nil || f.HostRateLimit != nil
@@ -92,6 +95,9 @@ func (s httpFilterSet) httpFilters(statPrefix string) []*hcmv3.HttpFilter {
 	if s.authz != nil {
 		out = append(out, xdsmsg.HTTPFilter(extAuthzFilter, extAuthz(s.authz)))
 	}
+	if s.lua {
+		out = append(out, xdsmsg.HTTPFilter(luaFilter, &luav3.Lua{}))
+	}
 	return append(out, xdsmsg.Router())
 }
 
@@ -99,7 +105,7 @@ func (s httpFilterSet) httpFilters(statPrefix string) []*hcmv3.HttpFilter {
 // none.
 func perFilterConfig(f *graph.Filters) map[string]*anypb.Any {
 	ignoreGlobal := f.GlobalRateLimit != nil && f.GlobalRateLimit.Disabled
-	if f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil && f.Authz == nil && f.JWT == nil && !ignoreGlobal {
+	if f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil && f.Authz == nil && f.JWT == nil && !ignoreGlobal && len(f.CookieRewrites) == 0 {
 		return nil
 	}
 	out := make(map[string]*anypb.Any, 1)
@@ -120,6 +126,9 @@ func perFilterConfig(f *graph.Filters) map[string]*anypb.Any {
 	}
 	if ignoreGlobal {
 		out[globalRateLimitFilter] = ignoreHostRateLimits()
+	}
+	if len(f.CookieRewrites) > 0 {
+		out[luaFilter] = cookieConfig(f.CookieRewrites)
 	}
 	return out
 }

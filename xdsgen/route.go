@@ -4,6 +4,7 @@ import (
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
+	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/structpb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
@@ -126,6 +127,9 @@ func routeAction(r *graph.Route, f *graph.Filters, names clusterNames, p *action
 				cw.ResponseHeadersToAdd, cw.ResponseHeadersToRemove = headersToAdd(h.Response), h.Response.Remove
 				if h.HostRewrite != "" {
 					cw.HostRewriteSpecifier = &routev3.WeightedCluster_ClusterWeight_HostRewriteLiteral{HostRewriteLiteral: h.HostRewrite}
+				}
+				if len(h.CookieRewrites) > 0 {
+					cw.TypedPerFilterConfig = map[string]*anypb.Any{luaFilter: cookieConfig(mergeCookieRewrites(f.CookieRewrites, h.CookieRewrites))}
 				}
 			}
 			weighted.Clusters = append(weighted.Clusters, cw)

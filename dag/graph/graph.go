@@ -195,6 +195,9 @@ type BackendHeaders struct {
 	// HostRewrite, when set, replaces the Host of requests sent to this
 	// backend (an HTTPProxy service's request headers policy setting Host).
 	HostRewrite string
+	// CookieRewrites rewrite the Set-Cookie headers of this backend's
+	// responses (an HTTPProxy service's cookieRewritePolicies).
+	CookieRewrites []CookieRewrite
 }
 
 // Cluster is one port of a Service, and the endpoints that serve it.

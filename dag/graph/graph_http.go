@@ -237,6 +237,10 @@ type Filters struct {
 	// JWT, on a route of a filter chain with JWT verification, says which
 	// provider the route requires; nil requires none.
 	JWT *RouteJWT
+	// CookieRewrites rewrite the Set-Cookie headers of the route's
+	// responses; a backend's (BackendHeaders) win for the cookies they
+	// name.
+	CookieRewrites []CookieRewrite
 }
 
 // RetryPolicy is how a Route retries failed requests.
@@ -281,7 +285,7 @@ func (f *Filters) OrNil() *Filters {
 		len(f.Mirrors) == 0 && f.Timeout == nil && f.BackendTimeout == nil && f.IdleTimeout == nil && f.Retry == nil &&
 		f.CORS == nil && f.IPFilter == nil && f.RateLimit == nil && f.HostRateLimit == nil && f.InternalRedirect == nil &&
 		f.DirectResponseBody == "" && len(f.HashPolicies) == 0 && f.Authz == nil &&
-		f.JWT == nil && f.GlobalRateLimit == nil && f.HostGlobalRateLimit == nil {
+		f.JWT == nil && f.GlobalRateLimit == nil && f.HostGlobalRateLimit == nil && len(f.CookieRewrites) == 0 {
 		return nil
 	}
 	c := *f

@@ -184,3 +184,14 @@ type RateLimitService struct {
 	// rather than UNAVAILABLE.
 	XRateLimitHeaders, ResourceExhausted bool
 }
+
+// CookieRewrite rewrites attributes of the Set-Cookie headers of the
+// cookie Name in responses (Envoy's Lua filter, which runs a script that
+// package xdsgen writes): Path and Domain replace the attribute when not
+// empty, Secure sets or removes it when not nil, SameSite replaces it
+// when not empty. Other cookies and attributes pass unchanged.
+type CookieRewrite struct {
+	Name, Path, Domain string
+	Secure             *bool
+	SameSite           string
+}

@@ -44,9 +44,9 @@
 // (status.go). Global rate limits ask the service of
 // Options.RateLimitService; without one they fail closed.
 //
-// Not translated, and never ignored silently: cookieRewritePolicies is
-// ignored with an IgnoredField warning (untranslated.go). The fallback
-// certificate (fallback.go) needs Options.FallbackCertificate.
+// Every field of Contour's HTTPProxy is translated; cookieRewritePolicies
+// by a Lua script (package xdsgen). The fallback certificate (fallback.go)
+// needs Options.FallbackCertificate. Not read: TLSCertificateDelegation.
 //
 // Order of the HTTP filters Envoy runs a request through (package xdsgen):
 // CORS (preflights answered before anything can refuse them), local rate
@@ -106,8 +106,8 @@
 //     treatMissingAsEmpty; internal/envoysim models exactly that.
 //   - An invalid route does not invalidate its proxy's other routes
 //     (Contour drops the whole proxy): invalid conditions leave the route
-//     out; a valid match with an action Sesame cannot serve (an
-//     untranslated protection or action, a bad policy, no services) keeps
+//     out; a valid match with an action Sesame cannot serve (a policy
+//     that cannot be used, no services) keeps
 //     the match and answers 503, so that its requests do not fall through
 //     to a route without what it asked for.
 //   - Host and route policies: a virtual host's CORS policy, IP filter,
@@ -145,8 +145,8 @@
 //     fqdn, claims nothing, and does not count when two roots claim one
 //     fqdn (Contour counts it, which lets any namespace invalidate another
 //     team's root). A root that claims its fqdn but cannot serve it (a
-//     duplicate fqdn, a TLS, TCP proxy or spec error, an untranslated
-//     virtual host protection) has its fqdn refused: HTTP requests answer
+//     duplicate fqdn, a TLS, TCP proxy or spec error, a virtual host
+//     protection that cannot be used) has its fqdn refused: HTTP requests answer
 //     503 and TLS connections are closed, so that a wildcard root with
 //     another owner does not serve them. Contour leaves such a host out.
 //   - TLS: secretName must name a Secret in the root's namespace; Contour's

@@ -8,8 +8,8 @@
 //     no match to serve, so the route is left out (RouteError,
 //     ConditionsNotValid). Its requests meet the virtual host's other
 //     routes, all of which its chain granted too.
-//   - Its match is valid but its action is not (an untranslated protection,
-//     a bad policy, no services): the route keeps its match and
+//   - Its match is valid but its action is not (a policy that cannot be
+//     used, no services): the route keeps its match and
 //     answers 503, so that its requests do not fall through to another
 //     route that lacks what this one asked for.
 //   - Some of its services cannot be used: their share answers 503
@@ -65,9 +65,6 @@ func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, fie
 		st.addError(typ, reason, "%s The route answers 503.", fmt.Sprintf(format, args...))
 		return unservable()
 	}
-	if reportUntranslated(st, field, routeUntranslated(spec), "the route answers 503 rather than serve without it.") {
-		return unservable()
-	}
 	if jp := spec.JWTVerificationPolicy; jp != nil && jp.Require != "" && jp.Disabled {
 		return refuse(contourv1.ConditionTypeJWTVerificationError, "PolicyNotValid", "%s.jwtVerificationPolicy sets both require and disabled; give one.", field)
 	}
@@ -82,6 +79,9 @@ func (pb *Result) routeAction(p *contourv1.HTTPProxy, spec *contourv1.Route, fie
 	}
 	if problem != "" {
 		return refuse(contourv1.ConditionTypeRouteError, "RateLimitPolicyNotValid", "%s", problem)
+	}
+	if f.CookieRewrites, problem = contour.CookieRewrites(spec.CookieRewritePolicies, field+".cookieRewritePolicies"); problem != "" {
+		return refuse(contourv1.ConditionTypeRouteError, "CookieRewritePolicyNotValid", "%s", problem)
 	}
 	answers := spec.RequestRedirectPolicy != nil || spec.DirectResponsePolicy != nil
 	switch {

@@ -66,9 +66,6 @@ func (pb *Result) resolveProxyServices(p *contourv1.HTTPProxy, services []contou
 	for i := range services {
 		s := &services[i]
 		at := fmt.Sprintf("%s.services[%d]", field, i)
-		if reportUntranslated(st, at, serviceUntranslated(s), "the route answers 503 rather than forward without it.") {
-			return proxyBackends{}, false
-		}
 		if s.Weight < 0 || s.Weight > 1<<24 {
 			return refuse("WeightNotValid", "%s.weight %d is not in 0-16777216.", at, s.Weight)
 		}
@@ -136,10 +133,14 @@ func serviceHeaders(s *contourv1.Service, at string) (*graph.BackendHeaders, str
 	if problem != "" {
 		return nil, problem
 	}
-	if req.Empty() && resp.Empty() && host == "" {
+	cookies, problem := contour.CookieRewrites(s.CookieRewritePolicies, at+".cookieRewritePolicies")
+	if problem != "" {
+		return nil, problem
+	}
+	if req.Empty() && resp.Empty() && host == "" && len(cookies) == 0 {
 		return nil, ""
 	}
-	return &graph.BackendHeaders{Request: req, Response: resp, HostRewrite: host}, ""
+	return &graph.BackendHeaders{Request: req, Response: resp, HostRewrite: host, CookieRewrites: cookies}, ""
 }
 
 // clusterAsk is what a service's cluster must be besides its Service

@@ -109,7 +109,9 @@ func (pb *Result) tcpServices(p *contourv1.HTTPProxy, st *proxyStatus) *graph.TC
 		if allZero {
 			weight = 1
 		}
-		reportUntranslated(st, at, serviceUntranslated(s), "")
+		if len(s.CookieRewritePolicies) > 0 {
+			st.addWarning(contourv1.ConditionTypeSpecError, "IgnoredField", "%s.cookieRewritePolicies is ignored: a TCP proxy forwards no HTTP responses.", at)
+		}
 		ask := clusterAsk{tcp: true, balance: balance}
 		var problem string
 		if ask.slowStart, problem = serviceSlowStart(s, at, balance.lb, st); problem != "" {

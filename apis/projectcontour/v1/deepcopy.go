@@ -109,7 +109,7 @@ func (r *Route) DeepCopyInto(out *Route) {
 		out.ExpectedStatuses = slices.Clone(in.ExpectedStatuses)
 	})
 	out.LoadBalancerPolicy = deepcopy.Ptr(r.LoadBalancerPolicy, (*LoadBalancerPolicy).DeepCopyInto)
-	out.CookieRewritePolicies = r.CookieRewritePolicies.DeepCopy()
+	out.CookieRewritePolicies = deepcopy.Each(r.CookieRewritePolicies, (*CookieRewritePolicy).DeepCopyInto)
 	out.RateLimitPolicy = deepcopy.Ptr(r.RateLimitPolicy, (*RateLimitPolicy).DeepCopyInto)
 	out.RequestRedirectPolicy = deepcopy.Ptr(r.RequestRedirectPolicy, (*HTTPRequestRedirectPolicy).DeepCopyInto)
 	out.DirectResponsePolicy = deepcopy.Ptr(r.DirectResponsePolicy, func(in, out *HTTPDirectResponsePolicy) { *out = *in })
@@ -129,7 +129,7 @@ func (s *Service) DeepCopyInto(out *Service) {
 		*out = *in
 		out.SubjectNames = slices.Clone(in.SubjectNames)
 	})
-	out.CookieRewritePolicies = s.CookieRewritePolicies.DeepCopy()
+	out.CookieRewritePolicies = deepcopy.Each(s.CookieRewritePolicies, (*CookieRewritePolicy).DeepCopyInto)
 	out.SlowStartPolicy = deepcopy.Ptr(s.SlowStartPolicy, func(in, out *SlowStartPolicy) { *out = *in })
 }
 
@@ -175,14 +175,6 @@ func (c *DetailedCondition) DeepCopyInto(out *DetailedCondition) {
 	c.Condition.DeepCopyInto(&out.Condition)
 	out.Errors = slices.Clone(c.Errors)
 	out.Warnings = slices.Clone(c.Warnings)
-}
-
-// DeepCopy returns a copy of u that shares no memory with it.
-func (u *Untranslated) DeepCopy() *Untranslated {
-	if u == nil {
-		return nil
-	}
-	return &Untranslated{raw: slices.Clone(u.raw)}
 }
 
 // DeepCopyInto copies c into out.
@@ -264,4 +256,13 @@ func (a *AuthorizationServer) DeepCopyInto(out *AuthorizationServer) {
 func (a *AuthorizationPolicy) DeepCopyInto(out *AuthorizationPolicy) {
 	*out = *a
 	out.Context = maps.Clone(a.Context)
+}
+
+// DeepCopyInto copies c into out.
+func (c *CookieRewritePolicy) DeepCopyInto(out *CookieRewritePolicy) {
+	*out = *c
+	out.PathRewrite = deepcopy.Ptr(c.PathRewrite, func(in, out *CookiePathRewrite) { *out = *in })
+	out.DomainRewrite = deepcopy.Ptr(c.DomainRewrite, func(in, out *CookieDomainRewrite) { *out = *in })
+	out.Secure = deepcopy.Ptr(c.Secure, func(in, out *bool) { *out = *in })
+	out.SameSite = deepcopy.Ptr(c.SameSite, func(in, out *string) { *out = *in })
 }

@@ -17,34 +17,8 @@ func TestDeepCopySharesNoMemory(t *testing.T) {
 	deepcopytest.Check(t, walker, "HTTPProxy", (*HTTPProxy).DeepCopy, (*HTTPProxy).DeepCopyObject)
 }
 
-var untranslatedType = reflect.TypeOf(Untranslated{})
-
-// walker fills and compares Untranslated, whose JSON is unexported, itself:
-// its raw bytes are set from tag, in place once there.
-var walker = deepcopytest.Walker{
-	Fill: func(v reflect.Value, tag string) bool {
-		if v.Type() != untranslatedType {
-			return false
-		}
-		u := v.Addr().Interface().(*Untranslated)
-		if u.raw == nil {
-			_ = json.Unmarshal([]byte(`{"k":"`+tag+`"}`), u)
-		} else {
-			u.raw[len(u.raw)-3] = tag[0] // in place: {"k":"a"}
-		}
-		return true
-	},
-	Shared: func(t *testing.T, a, b reflect.Value, path string) bool {
-		if a.Type() != untranslatedType {
-			return false
-		}
-		if ra, rb := a.Field(0), b.Field(0); ra.Len() > 0 && ra.Pointer() == rb.Pointer() {
-			t.Errorf("%s: the copy shares the JSON", path)
-		}
-		return true
-	},
-	Opaque: func(t reflect.Type) bool { return t == untranslatedType },
-}
+// walker fills and compares every field by reflection.
+var walker = deepcopytest.Walker{}
 
 // TestFillReachesEveryField guards the test itself: after fill, no exported
 // field of the spec and status is left at its zero value.
@@ -57,38 +31,8 @@ func TestFillReachesEveryField(t *testing.T) {
 	}
 }
 
-// TestUntranslatedSet: what counts as asking for something.
-func TestUntranslatedSet(t *testing.T) {
-	for _, tt := range []struct {
-		json string
-		set  bool
-	}{
-		{`null`, false},
-		{`[]`, false},
-		{` [ ] `, false},
-		{`{}`, true},
-		{`[{"cidr":"10.0.0.0/8"}]`, true},
-		{`true`, true},
-		{`false`, true},
-	} {
-		var holder struct {
-			F *Untranslated `json:"f"`
-		}
-		if err := json.Unmarshal([]byte(`{"f":`+tt.json+`}`), &holder); err != nil {
-			t.Fatal(err)
-		}
-		if got := holder.F.Set(); got != tt.set {
-			t.Errorf("%s: Set() = %v, want %v", tt.json, got, tt.set)
-		}
-	}
-	var absent *Untranslated
-	if absent.Set() || absent.Raw() != nil {
-		t.Error("a nil Untranslated is set")
-	}
-}
-
-// TestDecodeContourManifest decodes a manifest with fields Sesame does not
-// translate and writes it back with the same values.
+// TestDecodeContourManifest decodes a manifest with Contour's policies and
+// writes it back with the same values.
 func TestDecodeContourManifest(t *testing.T) {
 	in := `{"apiVersion":"projectcontour.io/v1","kind":"HTTPProxy","metadata":{"name":"p","namespace":"n"},
 "spec":{"virtualhost":{"fqdn":"a.example.com","rateLimitPolicy":{"local":{"requests":10,"unit":"second"},"global":{"disabled":true}}},

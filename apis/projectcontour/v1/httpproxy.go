@@ -186,8 +186,8 @@ type Route struct {
 	HealthCheckPolicy *HTTPHealthCheckPolicy `json:"healthCheckPolicy,omitempty"`
 	// LoadBalancerPolicy picks the endpoint of each request.
 	LoadBalancerPolicy *LoadBalancerPolicy `json:"loadBalancerPolicy,omitempty"`
-	// CookieRewritePolicies rewrite Set-Cookie attributes; not translated.
-	CookieRewritePolicies *Untranslated `json:"cookieRewritePolicies,omitempty"`
+	// CookieRewritePolicies rewrite Set-Cookie attributes of responses.
+	CookieRewritePolicies []CookieRewritePolicy `json:"cookieRewritePolicies,omitempty"`
 	// RateLimitPolicy limits the rate of the route's requests.
 	RateLimitPolicy *RateLimitPolicy `json:"rateLimitPolicy,omitempty"`
 	// RequestRedirectPolicy answers with a redirect.
@@ -231,8 +231,8 @@ type Service struct {
 
 	// UpstreamValidation verifies the service's certificate.
 	UpstreamValidation *UpstreamValidation `json:"validation,omitempty"`
-	// CookieRewritePolicies rewrite Set-Cookie attributes; not translated.
-	CookieRewritePolicies *Untranslated `json:"cookieRewritePolicies,omitempty"`
+	// CookieRewritePolicies rewrite Set-Cookie attributes of responses.
+	CookieRewritePolicies []CookieRewritePolicy `json:"cookieRewritePolicies,omitempty"`
 	// SlowStartPolicy ramps traffic to new endpoints up.
 	SlowStartPolicy *SlowStartPolicy `json:"slowStartPolicy,omitempty"`
 }

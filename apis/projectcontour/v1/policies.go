@@ -405,3 +405,25 @@ type RequestHeaderValueMatchDescriptor struct {
 
 // RemoteAddressDescriptor is "remote_address": the client's address.
 type RemoteAddressDescriptor struct{}
+
+// CookieRewritePolicy rewrites attributes of the Set-Cookie headers of
+// the cookie Name in responses.
+type CookieRewritePolicy struct {
+	Name          string               `json:"name"`
+	PathRewrite   *CookiePathRewrite   `json:"pathRewrite,omitempty"`
+	DomainRewrite *CookieDomainRewrite `json:"domainRewrite,omitempty"`
+	// Secure sets (true) or removes (false) the Secure attribute.
+	Secure *bool `json:"secure,omitempty"`
+	// SameSite is Strict, Lax or None.
+	SameSite *string `json:"sameSite,omitempty"`
+}
+
+// CookiePathRewrite is the Path a cookie gets.
+type CookiePathRewrite struct {
+	Value string `json:"value"`
+}
+
+// CookieDomainRewrite is the Domain a cookie gets.
+type CookieDomainRewrite struct {
+	Value string `json:"value"`
+}
