@@ -89,4 +89,13 @@
 // them, and services with protocol tls or h2 get an upstream TLS transport
 // socket. Each HTTPProxy route carries its include chain in its metadata
 // (RouteMetadataKey).
+//
+// HTTP filters: a connection manager gets the filters its routes use, in
+// the order protect.go gives (CORS, local rate limits, global rate limits,
+// JWT verification, IP filters, external authorization, Lua, router), each
+// configured per route or per virtual host in typed_per_filter_config:
+// protect.go (CORS, IP filters, local rate limits), global_ratelimit.go,
+// jwt.go, authz.go and cookies.go. Clusters besides the Services': the
+// extensions' (extension.go), the JWKS servers' found by DNS (jwt.go), and
+// the clusters of HTTPProxy routes with policies (cluster_policy.go).
 package xdsgen
