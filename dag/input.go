@@ -36,7 +36,7 @@ type Input struct {
 	HTTPProxies        []*contourv1.HTTPProxy
 	// ExtensionServices are the external servers HTTPProxies call.
 	ExtensionServices []*contourv1alpha1.ExtensionService
-	Ingresses          []*networkingv1.Ingress
+	Ingresses         []*networkingv1.Ingress
 }
 
 // Add appends obj to the slice for its kind. It returns an error for a nil

@@ -56,8 +56,8 @@ func TestCookieScript(t *testing.T) {
 		{Name: `odd"name\`, Path: "/p\"q"},
 	}
 	for _, tt := range []struct {
-		name      string
-		in, want  []string
+		name     string
+		in, want []string
 	}{
 		{"attributes rewritten, others kept in order",
 			[]string{"X-Session=abc; Path=/; Secure; HttpOnly; samesite=Strict"},
