@@ -209,21 +209,7 @@ func (r *Result) Status() []graph.StatusUpdate {
 			},
 			Errors: e.errors, Warnings: e.warnings,
 		}
-		all := slices.Concat(e.errors, e.warnings)
-		switch len(all) {
-		case 0:
-		case 1:
-			cond.Reason, cond.Message = all[0].Reason, all[0].Message
-		default:
-			messages := make([]string, len(all))
-			for i, s := range all {
-				messages[i] = s.Message
-			}
-			cond.Reason, cond.Message = "MultipleReasons", quote.Cap(strings.Join(messages, " "), graph.MaxConditionMessage)
-		}
-		if len(e.errors) > 0 {
-			cond.Status = metav1.ConditionFalse
-		}
+		contour.Summarize(&cond, "Valid ExtensionService")
 		out = append(out, graph.StatusUpdate{
 			APIVersion: v1alpha1.GroupVersion.String(), Kind: v1alpha1.ExtensionServiceKind,
 			Namespace: name.Namespace, Name: name.Name, Generation: e.obj.Generation,

@@ -37,6 +37,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/contour"
 	"github.com/projectsesame/sesame/dag/layer"
 	"github.com/projectsesame/sesame/internal/quote"
 )
@@ -105,20 +106,8 @@ func (s *proxyStatus) httpProxyStatus(now metav1.Time, includedBy []types.Namesp
 // currentStatus and its description, as the file comment says.
 func SummarizeStatus(st *contourv1.HTTPProxyStatus) {
 	cond := &st.Conditions[0]
-	all := append(slices.Clip(cond.Errors), cond.Warnings...)
-	switch len(all) {
-	case 0:
-		cond.Reason, cond.Message = "Valid", "Valid HTTPProxy"
-	case 1:
-		cond.Reason, cond.Message = all[0].Reason, all[0].Message
-	default:
-		messages := make([]string, len(all))
-		for i, sub := range all {
-			messages[i] = sub.Message
-		}
-		cond.Reason, cond.Message = "MultipleReasons", quote.Cap(strings.Join(messages, " "), graph.MaxConditionMessage)
-	}
-	cond.Status, st.CurrentStatus, st.Description = metav1.ConditionTrue, contourv1.StatusValid, cond.Message
+	contour.Summarize(cond, "Valid HTTPProxy")
+	st.CurrentStatus, st.Description = contourv1.StatusValid, cond.Message
 	switch {
 	case slices.ContainsFunc(cond.Errors, func(e contourv1.SubCondition) bool { return e.Type == contourv1.ConditionTypeOrphanedError }):
 		cond.Status, st.CurrentStatus = metav1.ConditionFalse, contourv1.StatusOrphaned
