@@ -303,9 +303,46 @@ func (f *fuzzBytes) proxy(meta metav1.ObjectMeta, svc string) runtime.Object {
 		case 2:
 			route.Conditions = append(route.Conditions, contourv1.MatchCondition{Header: &contourv1.HeaderMatchCondition{Name: "x-env", Regex: f.pick("a+", "(", "")}})
 		}
+		f.routePolicy(&route)
 		p.Spec.Routes = append(p.Spec.Routes, route)
 	}
+	switch f.n(6) {
+	case 1:
+		p.Spec.VirtualHost.IPAllowFilterPolicy = []contourv1.IPFilterPolicy{{Source: contourv1.IPFilterSource(f.pick("Peer", "Remote", "x")), CIDR: f.pick("10.0.0.0/8", "::1", "300.1.1.1")}}
+	case 2:
+		p.Spec.VirtualHost.RateLimitPolicy = &contourv1.RateLimitPolicy{Local: &contourv1.LocalRateLimitPolicy{Requests: uint32(f.n(3)), Unit: f.pick("second", "day")}}
+	case 3:
+		p.Spec.VirtualHost.Authorization = &contourv1.AuthorizationServer{ExtensionServiceRef: contourv1.ExtensionServiceReference{Name: f.pick("authz", "")}}
+	case 4:
+		p.Spec.VirtualHost.JWTProviders = []contourv1.JWTProvider{{Name: "p", Default: f.n(2) == 1, RemoteJWKS: contourv1.RemoteJWKS{URI: f.pick("https://idp.example.com/k", "ftp://x", "")}}}
+	case 5:
+		p.Spec.VirtualHost.CORSPolicy = &contourv1.CORSPolicy{AllowOrigin: []string{f.pick("*", "(")}, AllowMethods: []contourv1.CORSHeaderValue{"GET"}}
+	}
 	return p
+}
+
+// routePolicy gives an HTTPProxy route one of the policies, valid or not.
+func (f *fuzzBytes) routePolicy(r *contourv1.Route) {
+	switch f.n(9) {
+	case 1:
+		r.Conditions = append(r.Conditions, contourv1.MatchCondition{QueryParameter: &contourv1.QueryParameterMatchCondition{Name: f.pick("q", ""), Exact: f.pick("a", ""), Present: f.n(2) == 1}})
+	case 2:
+		r.Conditions = []contourv1.MatchCondition{{Regex: f.pick("/v[0-9]+/.*", "(", "|/admin")}}
+	case 3:
+		r.Services, r.RequestRedirectPolicy = nil, &contourv1.HTTPRequestRedirectPolicy{Prefix: ptrTo(f.pick("/new", "new"))}
+	case 4:
+		r.Services, r.DirectResponsePolicy = nil, &contourv1.HTTPDirectResponsePolicy{StatusCode: int(200 + f.n(3)*200), Body: f.pick("x", "")}
+	case 5:
+		r.LoadBalancerPolicy = &contourv1.LoadBalancerPolicy{Strategy: f.pick("Cookie", "RequestHash", "Random", "x"),
+			RequestHashPolicies: []contourv1.RequestHashPolicy{{HeaderHashOptions: &contourv1.HeaderHashOptions{HeaderName: f.pick("x-user", "")}}}}
+	case 6:
+		r.HealthCheckPolicy = &contourv1.HTTPHealthCheckPolicy{Path: f.pick("/healthz", "x"), IntervalSeconds: int64(f.n(3)) - 1}
+	case 7:
+		r.CookieRewritePolicies = []contourv1.CookieRewritePolicy{{Name: f.pick("s", ""), SameSite: ptrTo(f.pick("Lax", "x"))}}
+	case 8:
+		r.IPDenyFilterPolicy = []contourv1.IPFilterPolicy{{Source: "Peer", CIDR: f.pick("192.0.2.1", "x")}}
+		r.JWTVerificationPolicy = &contourv1.JWTVerificationPolicy{Require: f.pick("p", "q"), Disabled: f.n(2) == 1}
+	}
 }
 
 // ingress makes an Ingress of one rule.
