@@ -1,0 +1,75 @@
+package provision_test
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+	cachev3 "github.com/envoyproxy/go-control-plane/pkg/cache/v3"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame"
+	"github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
+	"github.com/projectsesame/sesame/internal/manifest"
+	"github.com/projectsesame/sesame/provision"
+)
+
+// TestBootstrapValid: the bootstrap passes ValidateAll, with and without
+// the overload manager a memory limit brings.
+func TestBootstrapValid(t *testing.T) {
+	gw := types.NamespacedName{Namespace: "default", Name: "public"}
+	limited := &v1alpha1.EnvoyConfig{Resources: &corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi")}}}
+	for _, envoy := range []*v1alpha1.EnvoyConfig{nil, {}, limited} {
+		b := provision.Bootstrap(gw, v1alpha1.XDSServer{Address: "sesame.projectsesame", Port: 8001}, envoy)
+		if err := b.ValidateAll(); err != nil {
+			t.Errorf("%+v: %v", envoy, err)
+		}
+		if (b.GetOverloadManager() != nil) != (envoy == limited) {
+			t.Errorf("%+v: overload manager %v", envoy, b.GetOverloadManager())
+		}
+	}
+	heap := provision.Bootstrap(gw, v1alpha1.XDSServer{}, limited).GetOverloadManager().GetResourceMonitors()[0]
+	if heap.GetName() != "envoy.resource_monitors.fixed_heap" {
+		t.Errorf("resource monitor %q", heap.GetName())
+	}
+}
+
+// TestBootstrapNodeFindsSnapshot: a snapshot cache that holds a
+// Gateway's part of the translation under NodeID, as a control plane
+// keys it, gives it to an Envoy started with the Gateway's bootstrap.
+func TestBootstrapNodeFindsSnapshot(t *testing.T) {
+	f, err := os.Open("../testdata/examples/quickstart.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	objects, _, err := manifest.Decode("quickstart.yaml", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sesame.Translate(objects, sesame.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw := types.NamespacedName{Namespace: "default", Name: "public"}
+	snap, err := res.ForGateway(gw).Snapshot("1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := cachev3.NewSnapshotCache(true, cachev3.IDHash{}, nil)
+	if err := cache.SetSnapshot(context.Background(), provision.NodeID(gw), snap); err != nil {
+		t.Fatal(err)
+	}
+	node := provision.Bootstrap(gw, v1alpha1.XDSServer{}, nil).GetNode()
+	got, err := cache.GetSnapshot(cachev3.IDHash{}.ID(&corev3.Node{Id: node.GetId(), Cluster: node.GetCluster()}))
+	if err != nil {
+		t.Fatalf("the bootstrap's node %q finds no snapshot: %v", node.GetId(), err)
+	}
+	if got.GetVersion("type.googleapis.com/envoy.config.listener.v3.Listener") != "1" || len(res.ForGateway(gw).Listeners) == 0 {
+		t.Errorf("snapshot %v", got)
+	}
+}

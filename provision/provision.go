@@ -1,0 +1,220 @@
+package provision
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
+)
+
+// Input is what Provision reads.
+type Input struct {
+	// Gateways are the served Gateways, each with the configurations that
+	// its class's and its own parametersRef name (nil for none, or for a
+	// reference the caller could not resolve: Problem then says why).
+	Gateways []Gateway
+	// Config is Sesame's own configuration; nil is unmanaged.
+	Config *v1alpha1.SesameConfiguration
+}
+
+// Gateway is a served Gateway and the configurations that apply to it.
+type Gateway struct {
+	Gateway *gatewayv1.Gateway
+	// ClassParameters and Parameters are the SesameConfigurations its
+	// GatewayClass's spec.parametersRef and its own
+	// spec.infrastructure.parametersRef name; Parameters win, field by
+	// field, over ClassParameters, which win over Input.Config.
+	ClassParameters, Parameters *v1alpha1.SesameConfiguration
+	// Problem, when set, says why a parametersRef cannot be used: the fleet
+	// is then left alone.
+	Problem string
+}
+
+// Options are the settings of Provision that are not configuration.
+type Options struct {
+	// BindPorts maps a listener port to the port Envoy binds, as
+	// dag.Options.BindPorts does for the translation.
+	BindPorts map[int32]int32
+	// Now is the time written to status conditions.
+	Now metav1.Time
+}
+
+// Result is the desired state of every fleet.
+type Result struct {
+	// Fleets are per Gateway, ordered by namespace and name.
+	Fleets []Fleet
+	// ConfigStatus is Input.Config's status: Valid, or what is wrong.
+	ConfigStatus *v1alpha1.SesameConfigurationStatus
+}
+
+// Fleet is the desired state of one Gateway's Envoy fleet.
+type Fleet struct {
+	Gateway types.NamespacedName
+	// Managed says that Objects is the complete desired set; false leaves
+	// the fleet alone.
+	Managed bool
+	// Objects are the fleet's objects, in the order to apply them:
+	// ServiceAccount, ConfigMap, the workload, the Service (and, for
+	// GatewayAPI publishing, the Gateway and TCPRoutes that expose it).
+	Objects []runtime.Object
+	// Problem says why the configuration cannot be used, naming the field.
+	Problem string
+}
+
+// Provision computes the desired fleets.
+func Provision(in Input, opts Options) Result {
+	var res Result
+	gws := slices.Clone(in.Gateways)
+	slices.SortFunc(gws, func(a, b Gateway) int {
+		return cmp.Or(cmp.Compare(a.Gateway.Namespace, b.Gateway.Namespace), cmp.Compare(a.Gateway.Name, b.Gateway.Name))
+	})
+	var configProblem string
+	if in.Config != nil {
+		configProblem = validate(in.Config.Spec.Envoy, "spec.envoy")
+		res.ConfigStatus = configStatus(in.Config, configProblem, opts.Now)
+	}
+	for _, g := range gws {
+		name := types.NamespacedName{Namespace: g.Gateway.Namespace, Name: g.Gateway.Name}
+		f := Fleet{Gateway: name}
+		var base *v1alpha1.EnvoyConfig
+		if in.Config != nil {
+			base = in.Config.Spec.Envoy
+		}
+		envoy := merge(merge(base, envoyOf(g.ClassParameters)), envoyOf(g.Parameters))
+		switch {
+		case g.Problem != "":
+			f.Problem = g.Problem
+		case configProblem != "":
+			f.Problem = "SesameConfiguration " + configProblem
+		case envoy == nil:
+		default:
+			if f.Problem = validate(envoy, "envoy"); f.Problem == "" {
+				f.Managed = true
+				f.Objects = objects(g.Gateway, envoy, xdsServer(in.Config), opts)
+			}
+		}
+		res.Fleets = append(res.Fleets, f)
+	}
+	return res
+}
+
+func envoyOf(c *v1alpha1.SesameConfiguration) *v1alpha1.EnvoyConfig {
+	if c == nil {
+		return nil
+	}
+	return c.Spec.Envoy
+}
+
+// merge is base with the fields over sets, field by field.
+func merge(base, over *v1alpha1.EnvoyConfig) *v1alpha1.EnvoyConfig {
+	switch {
+	case over == nil:
+		return base
+	case base == nil:
+		return over
+	}
+	out := base.DeepCopy()
+	o := over
+	if o.WorkloadType != "" {
+		out.WorkloadType = o.WorkloadType
+	}
+	if o.Replicas != nil {
+		out.Replicas = o.Replicas
+	}
+	out.Image = cmp.Or(o.Image, out.Image)
+	out.LogLevel = cmp.Or(o.LogLevel, out.LogLevel)
+	out.Namespace = cmp.Or(o.Namespace, out.Namespace)
+	if o.Resources != nil {
+		out.Resources = o.Resources
+	}
+	if o.NodePlacement != nil {
+		out.NodePlacement = o.NodePlacement
+	}
+	if len(o.PodAnnotations) > 0 {
+		out.PodAnnotations = maps.Clone(out.PodAnnotations)
+		if out.PodAnnotations == nil {
+			out.PodAnnotations = map[string]string{}
+		}
+		maps.Copy(out.PodAnnotations, o.PodAnnotations)
+	}
+	if o.NetworkPublishing != nil {
+		out.NetworkPublishing = o.NetworkPublishing
+	}
+	return out
+}
+
+// configStatus is the configuration's Valid condition.
+func configStatus(c *v1alpha1.SesameConfiguration, problem string, now metav1.Time) *v1alpha1.SesameConfigurationStatus {
+	cond := metav1.Condition{Type: "Valid", Status: metav1.ConditionTrue, Reason: "Valid", Message: "Valid SesameConfiguration", ObservedGeneration: c.Generation, LastTransitionTime: now}
+	if problem != "" {
+		cond.Status, cond.Reason, cond.Message = metav1.ConditionFalse, "InvalidConfiguration", problem+" The Envoy fleets are left as they are."
+	}
+	return &v1alpha1.SesameConfigurationStatus{Conditions: []metav1.Condition{cond}}
+}
+
+// xdsServer is the address fleets connect to.
+func xdsServer(c *v1alpha1.SesameConfiguration) v1alpha1.XDSServer {
+	out := v1alpha1.XDSServer{Address: "sesame.projectsesame.svc.cluster.local", Port: 8001}
+	if c != nil && c.Spec.XDSServer != nil {
+		out.Address = cmp.Or(c.Spec.XDSServer.Address, out.Address)
+		out.Port = cmp.Or(c.Spec.XDSServer.Port, out.Port)
+	}
+	return out
+}
+
+// port is one port of a Gateway's fleet.
+type port struct {
+	name       string
+	port, bind int32
+}
+
+// ports are the distinct ports of the Gateway's listeners, in order,
+// each named after the first listener on it.
+func ports(gw *gatewayv1.Gateway, bind map[int32]int32) []port {
+	var out []port
+	for _, l := range gw.Spec.Listeners {
+		p := int32(l.Port)
+		if slices.ContainsFunc(out, func(x port) bool { return x.port == p }) {
+			continue
+		}
+		b := p
+		if m, ok := bind[p]; ok {
+			b = m
+		}
+		out = append(out, port{name: portName(string(l.Name), p), port: p, bind: b})
+	}
+	slices.SortFunc(out, func(a, b port) int { return cmp.Compare(a.port, b.port) })
+	return out
+}
+
+// portName is a Service port name: the listener's when it is a valid one
+// (at most 15 characters, an IANA service name), else "port-<n>".
+func portName(listener string, p int32) string {
+	if len(listener) <= 15 && validPortName(listener) {
+		return listener
+	}
+	return fmt.Sprintf("port-%d", p)
+}
+
+func validPortName(s string) bool {
+	letter := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			letter = true
+		case c >= '0' && c <= '9':
+		case c == '-' && i > 0 && i < len(s)-1 && s[i-1] != '-':
+		default:
+			return false
+		}
+	}
+	return letter
+}
