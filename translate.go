@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
+	sesamev1alpha1 "github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/dag/graph"
@@ -157,6 +158,10 @@ func TranslateContext(ctx context.Context, objects []runtime.Object, opts Option
 		}
 		if uc, ok := obj.(*v1alpha1.UpstreamCluster); ok && uc != nil {
 			ucs = append(ucs, uc)
+			continue
+		}
+		if c, ok := obj.(*sesamev1alpha1.SesameConfiguration); ok && c != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("SesameConfiguration %s/%s configures Envoy fleets, which sesame provision (package provision) computes; the translation does not read it", c.Namespace, c.Name))
 			continue
 		}
 		if err := in.Add(obj); err != nil {

@@ -136,7 +136,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newTranslateCmd(stdin, stdout, stderr), newDispatchCmd(stdin, stdout, stderr), newVersionCmd(stdout))
+	root.AddCommand(newTranslateCmd(stdin, stdout, stderr), newProvisionCmd(stdin, stdout, stderr), newDispatchCmd(stdin, stdout, stderr), newVersionCmd(stdout))
 	return root
 }
 

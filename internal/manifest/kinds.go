@@ -14,6 +14,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	extensionv1alpha1 "github.com/projectsesame/sesame/apis/projectcontour/v1alpha1"
+	sesamev1alpha1 "github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
 	proxyv1alpha1 "github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 )
 
@@ -45,6 +46,9 @@ var kinds = map[schema.GroupVersionKind]func() runtime.Object{
 	contourv1alpha1.WithKind(contourv1.HTTPProxyKind):        func() runtime.Object { return new(contourv1.HTTPProxy) },
 	contourv1alpha1.WithKind(extensionv1alpha1.ExtensionServiceKind): func() runtime.Object {
 		return new(extensionv1alpha1.ExtensionService)
+	},
+	sesamev1alpha1.GroupVersion.WithKind(sesamev1alpha1.SesameConfigurationKind): func() runtime.Object {
+		return new(sesamev1alpha1.SesameConfiguration)
 	},
 	gatewayv1.SchemeGroupVersion.WithKind("ListenerSet"):      func() runtime.Object { return new(gatewayv1.ListenerSet) },
 	gatewayv1.SchemeGroupVersion.WithKind("BackendTLSPolicy"): func() runtime.Object { return new(gatewayv1.BackendTLSPolicy) },

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+const managedConfig = `apiVersion: projectsesame.io/v1alpha1
+kind: SesameConfiguration
+metadata: {name: sesame, namespace: projectsesame}
+spec:
+  envoy:
+    workloadType: Deployment
+    networkPublishing: {type: NodePortService, nodePorts: [{port: 80, nodePort: 30080}]}
+`
+
+// TestProvisionQuickstart: the quickstart's Gateway with a managed
+// configuration gives its four objects, as kubectl apply takes them.
+func TestProvisionQuickstart(t *testing.T) {
+	code, out, errOut := call(managedConfig, "provision", "-f", quickstart, "-f", "-", "--bind-port", "80=8080")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "SesameConfiguration projectsesame/sesame: Valid=True") {
+		t.Errorf("stderr %q", errOut)
+	}
+	var kinds []string
+	for _, doc := range strings.Split(out, "\n---\n") {
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+			t.Fatalf("document %q: %v", doc, err)
+		}
+		kinds = append(kinds, obj["kind"].(string))
+		if _, ok := obj["status"]; ok {
+			t.Errorf("%s has a status", obj["kind"])
+		}
+	}
+	if got := strings.Join(kinds, ","); got != "ServiceAccount,ConfigMap,Deployment,Service" {
+		t.Errorf("kinds %s", got)
+	}
+	for _, want := range []string{"nodePort: 30080", "targetPort: 8080", "type: NodePort", "name: sesame-default-public"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "creationTimestamp") {
+		t.Error("output has creationTimestamp")
+	}
+	code, out, _ = call(managedConfig, "provision", "-f", quickstart, "-f", "-", "-o", "json")
+	var list struct {
+		Kind  string           `json:"kind"`
+		Items []map[string]any `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || list.Kind != "List" || len(list.Items) != 4 {
+		t.Errorf("-o json: exit %d, %v, %s with %d items", code, err, list.Kind, len(list.Items))
+	}
+}
+
+// TestProvisionLeftAlone: without a configuration every fleet is
+// unmanaged; with an invalid one it is left alone; neither prints objects.
+func TestProvisionLeftAlone(t *testing.T) {
+	code, out, errOut := call("", "provision", "-f", quickstart)
+	if code != 0 || out != "" || !strings.Contains(errOut, "Gateway default/public: unmanaged") {
+		t.Errorf("unmanaged: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	bad := strings.Replace(managedConfig, "Deployment", "ReplicaSet", 1)
+	code, out, errOut = call(bad, "provision", "-f", quickstart, "-f", "-")
+	if code != 0 || out != "" || !strings.Contains(errOut, `spec.envoy.workloadType "ReplicaSet"`) || !strings.Contains(errOut, "left alone") {
+		t.Errorf("invalid: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, _, _ := call("", "provision", "-f", quickstart, "--config", "nonamespace"); code != 2 {
+		t.Errorf("bad --config: exit %d, want 2", code)
+	}
+}
