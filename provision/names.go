@@ -35,3 +35,8 @@ func fleetName(gw types.NamespacedName, suffix string) string {
 func NodeID(gw types.NamespacedName) string {
 	return "gateway/" + gw.Namespace + "/" + gw.Name
 }
+
+// ServiceName is the name of a Gateway's fleet Service (and of its
+// workload and ServiceAccount), in the Gateway's namespace unless the
+// configuration gives another.
+func ServiceName(gw types.NamespacedName) string { return fleetName(gw, "") }
