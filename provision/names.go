@@ -15,7 +15,11 @@ const maxName = 63
 // characters, cut with a hash of the whole name when longer, so that two
 // Gateways never share one.
 func fleetName(gw types.NamespacedName, suffix string) string {
-	name := "sesame-" + gw.Namespace + "-" + gw.Name + suffix
+	return cutName("sesame-" + gw.Namespace + "-" + gw.Name + suffix)
+}
+
+// cutName is name, cut to maxName characters with a hash of the whole.
+func cutName(name string) string {
 	if len(name) <= maxName {
 		return name
 	}

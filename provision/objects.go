@@ -75,7 +75,12 @@ func objects(gw *gatewayv1.Gateway, envoy *v1alpha1.EnvoyConfig, xds v1alpha1.XD
 			}},
 		}}
 	}
-	return []runtime.Object{sa, cm, workload, service(meta(""), gw, envoy.NetworkPublishing, ps)}
+	svc := service(meta(""), gw, envoy.NetworkPublishing, ps)
+	out := []runtime.Object{sa, cm, workload, svc}
+	if np := envoy.NetworkPublishing; np != nil && np.Type == v1alpha1.GatewayAPI {
+		out = append(out, exposure(svc, np.GatewayClassName)...)
+	}
+	return out
 }
 
 func typeMeta(apiVersion, kind string) metav1.TypeMeta {
