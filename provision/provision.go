@@ -77,7 +77,7 @@ func Provision(in Input, opts Options) Result {
 	})
 	var configProblem string
 	if in.Config != nil {
-		configProblem = validate(in.Config.Spec.Envoy, "spec.envoy")
+		configProblem = cmp.Or(validate(in.Config.Spec.Envoy, "spec.envoy"), validateXDS(in.Config.Spec.XDSServer))
 		res.ConfigStatus = configStatus(in.Config, configProblem, opts.Now)
 	}
 	for _, g := range gws {

@@ -2,6 +2,8 @@ package provision
 
 import (
 	"fmt"
+	"net"
+	"strings"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -27,6 +29,16 @@ func validate(e *v1alpha1.EnvoyConfig, field string) string {
 		return fmt.Sprintf("%s.logLevel %q is not one of trace, debug, info, warn, error, critical, off.", field, e.LogLevel)
 	case e.Namespace != "" && len(validation.IsDNS1123Label(e.Namespace)) > 0:
 		return fmt.Sprintf("%s.namespace %q is not a namespace name.", field, e.Namespace)
+	}
+	if r := e.Resources; r != nil {
+		for name, req := range r.Requests {
+			if limit, ok := r.Limits[name]; ok && req.Cmp(limit) > 0 {
+				return fmt.Sprintf("%s.resources: the %s request %s is above its limit %s.", field, name, req.String(), limit.String())
+			}
+		}
+	}
+	if strings.TrimSpace(e.Image) != e.Image {
+		return fmt.Sprintf("%s.image %q has leading or trailing spaces.", field, e.Image)
 	}
 	for k := range e.PodAnnotations {
 		if errs := validation.IsQualifiedName(k); len(errs) > 0 {
@@ -75,6 +87,18 @@ func validatePublishing(np *v1alpha1.NetworkPublishing, field string) string {
 		default:
 			return fmt.Sprintf("%s.type %q is not AWS, Azure or GCP.", at, p.Type)
 		}
+	}
+	return ""
+}
+
+// validateXDS says what is wrong with the xDS server's address, or "".
+func validateXDS(x *v1alpha1.XDSServer) string {
+	switch {
+	case x == nil:
+	case x.Port < 0 || x.Port > 65535:
+		return fmt.Sprintf("spec.xdsServer.port %d is not in 1 to 65535.", x.Port)
+	case x.Address != "" && net.ParseIP(x.Address) == nil && len(validation.IsDNS1123Subdomain(x.Address)) > 0:
+		return fmt.Sprintf("spec.xdsServer.address %q is neither an IP address nor a DNS name.", x.Address)
 	}
 	return ""
 }

@@ -1,0 +1,76 @@
+package provision_test
+
+import (
+	"testing"
+
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	"google.golang.org/protobuf/encoding/protojson"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/util/validation"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
+	"github.com/projectsesame/sesame/provision"
+)
+
+// FuzzProvision reads a fuzzed SesameConfiguration spec (YAML) and a
+// fuzzed Gateway name, and provisions: nothing panics, a configuration is
+// either valid and managed, with every object named within 63 characters
+// as a DNS label, or it is refused with a problem and no objects (never an
+// empty desired set for a managed fleet).
+func FuzzProvision(f *testing.F) {
+	for _, seed := range []string{
+		"envoy: {}",
+		"envoy: {workloadType: Deployment, replicas: 3, logLevel: debug}",
+		"envoy: {networkPublishing: {type: NodePortService, nodePorts: [{port: 80, nodePort: 30080}]}}",
+		"envoy: {networkPublishing: {type: LoadBalancerService, scope: Internal, providerParameters: {type: Azure, azure: {subnet: s}}}}",
+		"envoy: {networkPublishing: {type: GatewayAPI, gatewayClassName: lb}}",
+		"envoy: {resources: {limits: {memory: 1Gi}}, podAnnotations: {a/b: c}}",
+		"envoy: {workloadType: StatefulSet}",
+		"envoy: {namespace: Not_A_Namespace}",
+		"xdsServer: {address: x, port: 99999}",
+	} {
+		f.Add(seed, "gw", uint16(80))
+	}
+	f.Fuzz(func(t *testing.T, spec, name string, port uint16) {
+		var cfg v1alpha1.SesameConfiguration
+		if err := yaml.Unmarshal([]byte(spec), &cfg.Spec); err != nil {
+			return
+		}
+		cfg.Name, cfg.Namespace = "sesame", "projectsesame"
+		if len(validation.IsDNS1123Subdomain(name)) > 0 || len(name) > 63 {
+			name = "gw"
+		}
+		gw := &gatewayv1.Gateway{}
+		gw.Name, gw.Namespace = name, "default"
+		gw.Spec.Listeners = []gatewayv1.Listener{{Name: "l", Port: gatewayv1.PortNumber(max(port, 1)), Protocol: gatewayv1.HTTPProtocolType}}
+		res := provision.Provision(provision.Input{Gateways: provision.Resolve([]*gatewayv1.Gateway{gw}, nil, nil), Config: &cfg}, provision.Options{})
+		f := res.Fleets[0]
+		switch {
+		case f.Problem != "" && (f.Managed || len(f.Objects) > 0):
+			t.Fatalf("a refused configuration gives objects: %+v", f)
+		case f.Managed && len(f.Objects) < 4:
+			t.Fatalf("a managed fleet of %d objects", len(f.Objects))
+		}
+		for _, obj := range f.Objects {
+			if cm, ok := obj.(*corev1.ConfigMap); ok {
+				var b bootstrapv3.Bootstrap
+				if err := protojson.Unmarshal([]byte(cm.Data["envoy.json"]), &b); err != nil {
+					t.Fatal(err)
+				}
+				if err := b.ValidateAll(); err != nil {
+					t.Fatalf("the bootstrap of %q: %v", spec, err)
+				}
+			}
+			m, err := meta.Accessor(obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if errs := validation.IsDNS1123Label(m.GetName()); len(errs) > 0 {
+				t.Fatalf("%T name %q: %v", obj, m.GetName(), errs)
+			}
+		}
+	})
+}
