@@ -3,8 +3,8 @@ package provision
 import (
 	"fmt"
 	"net"
-	"strings"
 	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"

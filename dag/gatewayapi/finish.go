@@ -8,8 +8,8 @@ import (
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
 	"github.com/projectsesame/sesame/dag/gatewayapi/internal/fleet"
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/internal/order"
 	"github.com/projectsesame/sesame/dag/layer"
