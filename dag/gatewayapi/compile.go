@@ -110,7 +110,7 @@ func (c *compilation) compileNext() bool {
 			compiled = append(compiled, rs.Routes...)
 		}
 	}
-	setMatchKeys(compiled)
+	rules.SetMatchKeys(compiled)
 	c.done[chunk].Store(true)
 	return true
 }
@@ -130,7 +130,7 @@ func (c *compilation) compile(route metav1.Object) *rules.Compiled {
 	if compiled != nil {
 		for _, r := range compiled.Routes {
 			r.Rules = compiled
-			r.Shape = shapeCode(r)
+			r.Shape = rules.ShapeCode(r)
 		}
 	}
 	return compiled

@@ -33,7 +33,7 @@ func TestDropConflicts(t *testing.T) {
 		r("old", 1, 2, prefix("/api")),                  // the same route twice: not a conflict
 		r("new", 2, 4, graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathExact, Value: "/api"}}), // Exact differs from prefix: kept
 	}
-	sortRoutes(routes)
+	rules.Sort(routes)
 	kept := dropConflicts("a.example.com", routes)
 	var got []string
 	for _, k := range kept {
@@ -62,7 +62,7 @@ func TestDropConflictsSameAge(t *testing.T) {
 	}
 	// "team-b/web" comes before "team/api": '-' sorts before '/'.
 	routes := []*rules.Route{r("team", "api"), r("team-b", "web")}
-	sortRoutes(routes)
+	rules.Sort(routes)
 	if kept := dropConflicts("a.example.com", routes); len(kept) != 1 || kept[0].Source.Name != "web" {
 		t.Fatalf("kept %v, want team-b/web alone", kept)
 	}
@@ -85,7 +85,7 @@ func TestDropConflictsApart(t *testing.T) {
 		return &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: path}}}, Age: rules.AgeOf(t0.Add(time.Duration(age) * time.Minute)), Rules: objects.of(name)}
 	}
 	routes := []*rules.Route{r("new", 3, "/api"), r("mid", 2, "/apx"), r("old", 1, "/api"), r("short", 4, "/a")}
-	sortRoutes(routes)
+	rules.Sort(routes)
 	var got []string
 	for _, k := range dropConflicts("a.example.com", routes) {
 		got = append(got, k.Source.Name+" "+k.Match.Path.Value)
@@ -98,7 +98,7 @@ func TestDropConflictsApart(t *testing.T) {
 	}
 
 	distinct := []*rules.Route{r("a", 1, "/aaaa"), r("b", 1, "/bbb"), r("c", 1, "/cc")}
-	sortRoutes(distinct)
+	rules.Sort(distinct)
 	if kept := dropConflicts("b.example.com", distinct); len(kept) != 3 {
 		t.Errorf("routes of distinct shapes: kept %d of 3", len(kept))
 	}
@@ -122,7 +122,7 @@ func TestDropIdenticalLongRuns(t *testing.T) {
 			path := fmt.Sprintf("/p%02d", i%7)
 			routes = append(routes, &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: "HTTPRoute", Namespace: "ns", Name: fmt.Sprintf("r%d", i%5), Rule: i}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: path}}}, Age: rules.AgeOf(t0.Add(time.Duration(i%11) * time.Minute))})
 		}
-		sortRoutes(routes)
+		rules.Sort(routes)
 		// What each route should become: the first route with a match
 		// wins it; a later one of another object loses.
 		first := map[string]*rules.Route{}
@@ -139,13 +139,13 @@ func TestDropIdenticalLongRuns(t *testing.T) {
 				wantLost = append(wantLost, fmt.Sprint(r.Source, "<", w.Source))
 			}
 		}
-		kept, losses := dropIdentical(routes)
+		kept, losses := rules.DropIdentical(routes)
 		var gotKept, gotLost []string
 		for _, r := range kept {
 			gotKept = append(gotKept, fmt.Sprint(r.Source))
 		}
 		for _, l := range losses {
-			gotLost = append(gotLost, fmt.Sprint(l.loser.Source, "<", l.winner.Source))
+			gotLost = append(gotLost, fmt.Sprint(l.Loser.Source, "<", l.Winner.Source))
 		}
 		if fmt.Sprint(gotKept) != fmt.Sprint(wantKept) || fmt.Sprint(gotLost) != fmt.Sprint(wantLost) {
 			t.Errorf("n=%d:\nkept %v\nwant %v\nlost %v\nwant %v", n, gotKept, wantKept, gotLost, wantLost)
@@ -154,11 +154,11 @@ func TestDropIdenticalLongRuns(t *testing.T) {
 }
 
 // dropConflicts is what virtualHosts does with one hostname's routes:
-// dropIdentical, then recording the losses.
+// rules.DropIdentical, then recording the losses.
 func dropConflicts(host string, routes []*rules.Route) []*rules.Route {
-	kept, losses := dropIdentical(routes)
+	kept, losses := rules.DropIdentical(routes)
 	for _, l := range losses {
-		recordLoss(l.loser, l.winner, host)
+		rules.RecordLoss(l.Loser, l.Winner, host)
 	}
 	return kept
 }
@@ -175,7 +175,7 @@ func (o objectRules) of(name string) *rules.Compiled {
 }
 
 // Keys are written into buffers sized by matchKeyLen, alone or packed
-// together (setMatchKeys): the length must be exact, and packing must not
+// together (rules.SetMatchKeys): the length must be exact, and packing must not
 // change a key.
 func TestMatchKeyLenIsExactAndPackedKeysAreTheSame(t *testing.T) {
 	matches := []graph.RouteMatch{
@@ -194,7 +194,7 @@ func TestMatchKeyLenIsExactAndPackedKeysAreTheSame(t *testing.T) {
 		}
 		routes[i] = &rules.Route{Route: graph.Route{Match: m}}
 	}
-	setMatchKeys(routes)
+	rules.SetMatchKeys(routes)
 	for i, r := range routes {
 		if r.Key != graph.MatchKey(matches[i]) {
 			t.Errorf("packed key of match %d is %q, alone %q", i, r.Key, graph.MatchKey(matches[i]))

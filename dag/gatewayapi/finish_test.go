@@ -33,7 +33,7 @@ func TestSortRoutes(t *testing.T) {
 	sortsFromShuffles(t, want, func(r *rules.Route) string { return fmt.Sprintf("%+v", *r) })
 }
 
-// sortsFromShuffles checks that sortRoutes puts twenty deterministic
+// sortsFromShuffles checks that rules.Sort puts twenty deterministic
 // reshuffles of want back in want's order; describe names a route in a
 // failure.
 func sortsFromShuffles(t *testing.T, want []*rules.Route, describe func(*rules.Route) string) {
@@ -44,7 +44,7 @@ func sortsFromShuffles(t *testing.T, want []*rules.Route, describe func(*rules.R
 			j := (i*7 + seed*3) % len(got)
 			got[i], got[j] = got[j], got[i]
 		}
-		sortRoutes(got)
+		rules.Sort(got)
 		for i := range want {
 			if got[i] != want[i] {
 				t.Fatalf("seed %d: position %d is %s, want %s", seed, i, describe(got[i]), describe(want[i]))
@@ -77,7 +77,7 @@ func TestSortGRPCRoutes(t *testing.T) {
 }
 
 // TestShapeCodeOrderIsCompareShape checks the coded shape order against
-// compareShape over every pair of routes drawn from kinds, path types,
+// rules.CompareShape over every pair of routes drawn from kinds, path types,
 // lengths, methods and condition counts, and for GRPCRoutes service and
 // method characters, including counts too large for their bits.
 func TestShapeCodeOrderIsCompareShape(t *testing.T) {
@@ -90,7 +90,7 @@ func TestShapeCodeOrderIsCompareShape(t *testing.T) {
 						r := &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: kind}, Match: graph.RouteMatch{Path: graph.PathMatch{Type: typ, Value: strings.Repeat("a", n)}, Method: method}}}
 						r.Match.Headers = make([]graph.StringMatch, conditions)
 						r.Match.QueryParams = make([]graph.StringMatch, conditions/2)
-						r.Shape = shapeCode(r)
+						r.Shape = rules.ShapeCode(r)
 						routes = append(routes, r)
 					}
 				}
@@ -103,7 +103,7 @@ func TestShapeCodeOrderIsCompareShape(t *testing.T) {
 			for _, headers := range []int{0, 1, 16, 62, 63, 64, 70} {
 				for _, path := range []graph.PathMatch{{Type: graph.PathPrefix, Value: "/"}, {Type: graph.PathExact, Value: "/a/b"}} {
 					r := &rules.Route{Route: graph.Route{Source: graph.RouteSource{Kind: "GRPCRoute"}, Match: graph.RouteMatch{Path: path, Headers: make([]graph.StringMatch, headers)}}, GRPCService: n, GRPCMethod: m}
-					r.Shape = shapeCode(r)
+					r.Shape = rules.ShapeCode(r)
 					routes = append(routes, r)
 				}
 			}
@@ -111,7 +111,7 @@ func TestShapeCodeOrderIsCompareShape(t *testing.T) {
 	}
 	for _, x := range routes {
 		for _, y := range routes {
-			if got, want := compareShapeCodes(x, y), compareShape(x, y); got != want {
+			if got, want := rules.CompareShapeCodes(x, y), rules.CompareShape(x, y); got != want {
 				t.Fatalf("%s vs %s: coded %d, compareShape %d", describeShape(x), describeShape(y), got, want)
 			}
 		}

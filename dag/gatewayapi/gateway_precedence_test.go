@@ -11,7 +11,7 @@ import (
 // TestRoutePrecedenceAgreesWithSortRoutes: the merge sorts a Gateway
 // virtual host's routes again, by precedence, stably from their order; it
 // must not reorder two routes of one kind, which share virtual hosts, that
-// compareShape orders. Over HTTPRoute shapes and GRPCRoute shapes (service
+// rules.CompareShape orders. Over HTTPRoute shapes and GRPCRoute shapes (service
 // and method characters, headers), every pair in both directions.
 func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
 	var http, grpc []*rules.Route
@@ -47,7 +47,7 @@ func TestRoutePrecedenceAgreesWithSortRoutes(t *testing.T) {
 	for _, routes := range [][]*rules.Route{http, grpc} {
 		for _, x := range routes {
 			for _, y := range routes {
-				if got, want := layer.ComparePrecedence(precedenceOf(x), precedenceOf(y)), compareShape(x, y); got != want {
+				if got, want := layer.ComparePrecedence(precedenceOf(x), precedenceOf(y)), rules.CompareShape(x, y); got != want {
 					t.Fatalf("%s vs %s: precedence %d, compareShape %d", describeShape(x), describeShape(y), got, want)
 				}
 			}

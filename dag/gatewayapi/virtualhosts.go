@@ -60,7 +60,7 @@ func (l *listener) hostnames() []string {
 // cut from one array: the groups are sorted and settled in parallel. Match
 // keys and shape codes are cached in the routes, which hostnames share, so
 // they are made before (compiling makes them), on one goroutine.
-func (l *listener) settleGroups(hostnames []string) (groups [][]*rules.Route, losses [][]conflict) {
+func (l *listener) settleGroups(hostnames []string) (groups [][]*rules.Route, losses [][]rules.Conflict) {
 	grouped := 0
 	for _, host := range hostnames {
 		for _, routes := range l.hosts[host] {
@@ -75,17 +75,17 @@ func (l *listener) settleGroups(hostnames []string) (groups [][]*rules.Route, lo
 			for _, r := range routes {
 				r.MatchKey()
 				if r.Shape == 0 {
-					r.Shape = shapeCode(r)
+					r.Shape = rules.ShapeCode(r)
 				}
 				flat = append(flat, r)
 			}
 		}
 		groups[i] = flat[start:len(flat):len(flat)]
 	}
-	losses = make([][]conflict, len(hostnames))
+	losses = make([][]rules.Conflict, len(hostnames))
 	parallel.For(len(hostnames), func(i int) {
-		sortRoutes(groups[i])
-		groups[i], losses[i] = dropIdentical(groups[i])
+		rules.Sort(groups[i])
+		groups[i], losses[i] = rules.DropIdentical(groups[i])
 	})
 	return groups, losses
 }
@@ -93,14 +93,14 @@ func (l *listener) settleGroups(hostnames []string) (groups [][]*rules.Route, lo
 // recordSettled keeps the settled groups as l's routes by hostname, marks
 // their routes kept, and records the losses, in hostname order, not map
 // order, as status messages list them in the order recorded.
-func (l *listener) recordSettled(hostnames []string, groups [][]*rules.Route, losses [][]conflict) {
+func (l *listener) recordSettled(hostnames []string, groups [][]*rules.Route, losses [][]rules.Conflict) {
 	for i, host := range hostnames {
 		l.hosts[host] = groups[i : i+1 : i+1]
 		for _, r := range groups[i] {
 			r.Kept = true
 		}
 		for _, lost := range losses[i] {
-			recordLoss(lost.loser, lost.winner, host)
+			rules.RecordLoss(lost.Loser, lost.Winner, host)
 		}
 	}
 }

@@ -5,7 +5,8 @@
 // retries and weighted backends, with everything that keeps a rule from being
 // served as written, for the route's status (Compiled). Route carries what
 // package gatewayapi needs besides the graph's Route to order routes and
-// settle conflicts. The rules of translation are documented in package
+// settle conflicts, which Sort (the precedence) and DropIdentical (identical
+// matches: the first wins) do. The rules of translation are documented in package
 // gatewayapi; this package is its internal part, separate so that each
 // stays small.
 package rules

@@ -24,7 +24,7 @@ import (
 //
 // The paths do not rank the routes, as HTTPRoute paths do: the spec ranks
 // GRPCRoute matches by the characters of the service they name, then of the
-// method, then by their header matches (sortRoutes). Each route keeps its
+// method, then by their header matches (Sort). Each route keeps its
 // counts (Route.grpcService): an Exact name's length, a regular
 // expression's as it stands in the path (without the anchors it loses, see
 // unanchor), none for a part left out. So a match of a method only ranks

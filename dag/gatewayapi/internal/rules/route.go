@@ -14,7 +14,7 @@ type Route struct {
 	graph.Route
 
 	// Age is the creation time of the source object, and shape the code
-	// of the match's shape (shapeCode), for ordering; they sit together,
+	// of the match's shape (ShapeCode), for ordering; they sit together,
 	// as sorting reads them for every comparison.
 	Age   Age
 	Shape uint32
