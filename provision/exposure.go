@@ -12,14 +12,18 @@ import (
 // Gateway of the configured class, named as the fleet's Service, with a TCP
 // listener per Service port, and a TCPRoute per port that sends its
 // connections to the Service. The other implementation's controller does
-// what a LoadBalancer Service would.
-func exposure(svc *corev1.Service, className string) []runtime.Object {
+// what a LoadBalancer Service would, and is handed the addresses the
+// Gateway asks for (CheckAddresses).
+func exposure(svc *corev1.Service, className string, addresses []string) []runtime.Object {
 	gw := &gatewayv1.Gateway{
 		TypeMeta:   typeMeta(gatewayv1.GroupVersion.String(), "Gateway"),
 		ObjectMeta: svc.ObjectMeta,
 		Spec:       gatewayv1.GatewaySpec{GatewayClassName: gatewayv1.ObjectName(className)},
 	}
 	gw.Annotations = nil // the cloud annotations are the Service's
+	for _, a := range addresses {
+		gw.Spec.Addresses = append(gw.Spec.Addresses, gatewayv1.GatewaySpecAddress{Type: ptr(gatewayv1.IPAddressType), Value: a})
+	}
 	out := []runtime.Object{gw}
 	for _, p := range svc.Spec.Ports {
 		section := gatewayv1.SectionName(p.Name)

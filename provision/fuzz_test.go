@@ -1,6 +1,7 @@
 package provision_test
 
 import (
+	"net/netip"
 	"testing"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
@@ -16,10 +17,11 @@ import (
 )
 
 // FuzzProvision reads a fuzzed SesameConfiguration spec (YAML) and a
-// fuzzed Gateway name, and provisions: nothing panics, a configuration is
-// either valid and managed, with every object named within 63 characters
-// as a DNS label, or it is refused with a problem and no objects (never an
-// empty desired set for a managed fleet).
+// fuzzed Gateway name and address, and provisions: nothing panics, a
+// configuration is either valid and managed, with every object named within
+// 63 characters as a DNS label and a Service given only an address that
+// CheckAddresses lets through, or it is refused with a problem and no
+// objects (never an empty desired set for a managed fleet).
 func FuzzProvision(f *testing.F) {
 	for _, seed := range []string{
 		"envoy: {}",
@@ -32,9 +34,12 @@ func FuzzProvision(f *testing.F) {
 		"envoy: {namespace: Not_A_Namespace}",
 		"xdsServer: {address: x, port: 99999}",
 	} {
-		f.Add(seed, "gw", uint16(80))
+		f.Add(seed, "gw", uint16(80), "")
 	}
-	f.Fuzz(func(t *testing.T, spec, name string, port uint16) {
+	f.Add("envoy: {}", "gw", uint16(443), "203.0.113.9")
+	f.Add("envoy: {networkPublishing: {type: ClusterIPService}}", "gw", uint16(443), "fd00::1")
+	f.Add("envoy: {}", "gw", uint16(443), "::ffff:10.0.0.1%eth0")
+	f.Fuzz(func(t *testing.T, spec, name string, port uint16, address string) {
 		var cfg v1alpha1.SesameConfiguration
 		if err := yaml.Unmarshal([]byte(spec), &cfg.Spec); err != nil {
 			return
@@ -46,6 +51,9 @@ func FuzzProvision(f *testing.F) {
 		gw := &gatewayv1.Gateway{}
 		gw.Name, gw.Namespace = name, "default"
 		gw.Spec.Listeners = []gatewayv1.Listener{{Name: "l", Port: gatewayv1.PortNumber(max(port, 1)), Protocol: gatewayv1.HTTPProtocolType}}
+		if address != "" {
+			gw.Spec.Addresses = []gatewayv1.GatewaySpecAddress{{Value: address}}
+		}
 		res := provision.Provision(provision.Input{Gateways: provision.Resolve([]*gatewayv1.Gateway{gw}, nil, nil), Config: &cfg}, provision.Options{})
 		f := res.Fleets[0]
 		switch {
@@ -55,6 +63,13 @@ func FuzzProvision(f *testing.F) {
 			t.Fatalf("a managed fleet of %d objects", len(f.Objects))
 		}
 		for _, obj := range f.Objects {
+			if svc, ok := obj.(*corev1.Service); ok {
+				for _, a := range []string{svc.Spec.LoadBalancerIP, svc.Spec.ClusterIP} {
+					if ip, err := netip.ParseAddr(a); a != "" && (err != nil || ip.Zone() != "" || a != address) {
+						t.Fatalf("the Service takes address %q, not Gateway's %q", a, address)
+					}
+				}
+			}
 			if cm, ok := obj.(*corev1.ConfigMap); ok {
 				var b bootstrapv3.Bootstrap
 				if err := protojson.Unmarshal([]byte(cm.Data["envoy.json"]), &b); err != nil {

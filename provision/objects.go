@@ -78,7 +78,7 @@ func objects(gw *gatewayv1.Gateway, envoy *v1alpha1.EnvoyConfig, xds v1alpha1.XD
 	svc := service(meta(""), gw, envoy.NetworkPublishing, ps)
 	out := []runtime.Object{sa, cm, workload, svc}
 	if np := envoy.NetworkPublishing; np != nil && np.Type == v1alpha1.GatewayAPI {
-		out = append(out, exposure(svc, np.GatewayClassName)...)
+		out = append(out, exposure(svc, np.GatewayClassName, CheckAddresses(gw, envoy).Requested)...)
 	}
 	return out
 }

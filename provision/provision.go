@@ -83,11 +83,7 @@ func Provision(in Input, opts Options) Result {
 	for _, g := range gws {
 		name := types.NamespacedName{Namespace: g.Gateway.Namespace, Name: g.Gateway.Name}
 		f := Fleet{Gateway: name}
-		var base *v1alpha1.EnvoyConfig
-		if in.Config != nil {
-			base = in.Config.Spec.Envoy
-		}
-		envoy := merge(merge(base, envoyOf(g.ClassParameters)), envoyOf(g.Parameters))
+		envoy := g.Envoy(in.Config)
 		switch {
 		case g.Problem != "":
 			f.Problem = g.Problem

@@ -25,8 +25,8 @@ const (
 
 // service is the Service of a fleet: its type, ports, traffic policy and
 // cloud annotations from the publishing settings (nil is an external
-// LoadBalancer Service), and the Gateway's IPAddress, where its type can
-// take one.
+// LoadBalancer Service), and the Gateway's IP address, where its type can
+// take it (CheckAddresses).
 func service(meta metav1.ObjectMeta, gw *gatewayv1.Gateway, np *v1alpha1.NetworkPublishing, ps []port) *corev1.Service {
 	if np == nil {
 		np = &v1alpha1.NetworkPublishing{}
@@ -66,12 +66,13 @@ func service(meta metav1.ObjectMeta, gw *gatewayv1.Gateway, np *v1alpha1.Network
 			maps.Copy(svc.Annotations, a)
 		}
 	}
-	if ip := firstIPAddress(gw); ip != "" {
-		switch svc.Spec.Type {
-		case corev1.ServiceTypeLoadBalancer:
-			svc.Spec.LoadBalancerIP = ip
-		case corev1.ServiceTypeClusterIP:
-			svc.Spec.ClusterIP = ip
+	if ips := CheckAddresses(gw, &v1alpha1.EnvoyConfig{NetworkPublishing: np}).Requested; len(ips) == 1 {
+		switch np.Type {
+		case v1alpha1.ClusterIPService:
+			svc.Spec.ClusterIP = ips[0]
+		case v1alpha1.GatewayAPI, v1alpha1.NodePortService:
+		default:
+			svc.Spec.LoadBalancerIP = ips[0]
 		}
 	}
 	return svc
@@ -117,15 +118,4 @@ func cloudAnnotations(np *v1alpha1.NetworkPublishing) map[string]string {
 		}
 	}
 	return out
-}
-
-// firstIPAddress is the first address of type IPAddress the Gateway asks
-// for, or "".
-func firstIPAddress(gw *gatewayv1.Gateway) string {
-	for _, a := range gw.Spec.Addresses {
-		if a.Type == nil || *a.Type == gatewayv1.IPAddressType {
-			return a.Value
-		}
-	}
-	return ""
 }
