@@ -40,7 +40,7 @@ var goldenNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // TestGolden translates the input.yaml of every testdata/golden/*.txtar case,
 // with the settings of its optional options.yaml (allGateways, bindPorts,
 // rootNamespaces, ingressPorts, ingressClass, upstreamClusterPort,
-// rateLimitService, fallbackCertificate),
+// rateLimitService, fallbackCertificate, config),
 // and compares the result with its output.yaml: the Envoy resources message
 // by message with protocmp, the status as JSON values. With -update it
 // rewrites output.yaml instead.
@@ -261,6 +261,7 @@ func loadCase(t *testing.T, file string) *goldenCase {
 				EnableResourceExhaustedCode bool   `json:"enableResourceExhaustedCode"`
 			} `json:"rateLimitService"`
 			FallbackCertificate string `json:"fallbackCertificate"`
+			Config              string `json:"config"`
 		}
 		if err := yaml.UnmarshalStrict(data, &o); err != nil {
 			t.Fatalf("%s: options.yaml: %v", file, err)
@@ -270,6 +271,9 @@ func loadCase(t *testing.T, file string) *goldenCase {
 		c.options.IngressPorts = dag.IngressPorts{HTTP: o.IngressPorts.HTTP, HTTPS: o.IngressPorts.HTTPS}
 		c.options.IngressClass = o.IngressClass
 		c.options.UpstreamClusterPort = o.UpstreamClusterPort
+		if ns, name, ok := strings.Cut(o.Config, "/"); ok {
+			c.options.Config = types.NamespacedName{Namespace: ns, Name: name}
+		}
 		if ns, name, ok := strings.Cut(o.FallbackCertificate, "/"); ok {
 			c.options.FallbackCertificate = &types.NamespacedName{Namespace: ns, Name: name}
 		}

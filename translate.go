@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
-	sesamev1alpha1 "github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/dag/graph"
@@ -21,9 +20,15 @@ import (
 // Options are the settings of a translation. The zero value is usable.
 type Options struct {
 	// ControllerName selects the GatewayClasses to act for, by their
-	// spec.controllerName. Empty means dag.DefaultControllerName,
-	// "projectsesame.io/gateway-controller".
+	// spec.controllerName. Empty means Config's spec.gateway.controllerName,
+	// or else dag.DefaultControllerName, "projectsesame.io/gateway-controller".
 	ControllerName string
+	// Config names Sesame's own SesameConfiguration among the objects (zero:
+	// none). With the SesameConfigurations GatewayClasses and Gateways name
+	// as parameters, it decides what Gateways' spec.addresses may ask for and
+	// where their status.addresses come from, as package provision makes
+	// their Envoy fleets; see dag.Options.Config.
+	Config types.NamespacedName
 	// Now is written to status conditions as lastTransitionTime. It is an
 	// option, not a clock reading, so that translations are reproducible.
 	Now time.Time
@@ -160,16 +165,13 @@ func TranslateContext(ctx context.Context, objects []runtime.Object, opts Option
 			ucs = append(ucs, uc)
 			continue
 		}
-		if c, ok := obj.(*sesamev1alpha1.SesameConfiguration); ok && c != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("SesameConfiguration %s/%s configures Envoy fleets, which sesame provision (package provision) computes; the translation does not read it", c.Namespace, c.Name))
-			continue
-		}
 		if err := in.Add(obj); err != nil {
 			res.Warnings = append(res.Warnings, err.Error())
 		}
 	}
 	graph, err := dag.BuildContext(ctx, &in, dag.Options{
 		ControllerName:      opts.ControllerName,
+		Config:              opts.Config,
 		Now:                 opts.Now,
 		BindPorts:           opts.BindPorts,
 		AllGateways:         opts.AllGateways,

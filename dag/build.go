@@ -38,6 +38,7 @@ func Build(in *Input, opts Options) *graph.Graph {
 // stages and every 64 routes or Gateways within them. Goroutines
 // it started have ended when it returns.
 func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, error) {
+	own := opts.ownConfig(in.SesameConfigurations)
 	a := &assembly{
 		opts:  opts,
 		index: refs.NewIndex(in.Secrets, in.Namespaces, in.ReferenceGrants),
@@ -60,11 +61,11 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		policies = backendtls.Resolve(in.BackendTLSPolicies, a.index, backendtls.Options{ControllerName: opts.controllerName(), Now: now, SystemCAFile: opts.SystemCAFile})
 		a.index.SetBackendTLS(policies.ByPort)
 	})
-	gw := gatewayapi.NewBuilder(ctx, gatewayapi.Options{ControllerName: opts.controllerName(), AllGateways: opts.AllGateways, BindPorts: opts.BindPorts, Now: now}, a.index)
+	gw := gatewayapi.NewBuilder(ctx, gatewayapi.Options{ControllerName: opts.controllerName(), AllGateways: opts.AllGateways, BindPorts: opts.BindPorts, Now: now, Config: own}, a.index)
 	err := gw.Build(gatewayapi.Input{
 		GatewayClasses: in.GatewayClasses, Gateways: in.Gateways,
 		HTTPRoutes: in.HTTPRoutes, GRPCRoutes: in.GRPCRoutes, TLSRoutes: in.TLSRoutes,
-		ListenerSets: in.ListenerSets,
+		ListenerSets: in.ListenerSets, SesameConfigurations: in.SesameConfigurations,
 	}, resolvePolicies)
 	if err != nil {
 		return nil, err
@@ -112,6 +113,9 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	}
 	a.graph.Events = a.events.Sorted()
 	var rlsWarnings []string
+	if own == nil && opts.Config.Name != "" && len(in.SesameConfigurations) > 0 {
+		rlsWarnings = append(rlsWarnings, fmt.Sprintf("dag.Options.Config: SesameConfiguration %s is not in the input; the Envoy fleets are configured by GatewayClass and Gateway parameters alone.", opts.Config))
+	}
 	if opts.RateLimitService != nil && rls == nil {
 		rlsWarnings = append(rlsWarnings, "dag.Options.RateLimitService: "+noRLS+"; global rate limits cannot be honoured, and the HTTPProxies that ask for them are refused.")
 	}

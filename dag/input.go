@@ -11,6 +11,7 @@ import (
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	contourv1alpha1 "github.com/projectsesame/sesame/apis/projectcontour/v1alpha1"
+	sesamev1alpha1 "github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
 )
 
 // Input is every object a translation reads, grouped by kind. The order of
@@ -37,6 +38,9 @@ type Input struct {
 	// ExtensionServices are the external servers HTTPProxies call.
 	ExtensionServices []*contourv1alpha1.ExtensionService
 	Ingresses         []*networkingv1.Ingress
+	// SesameConfigurations are Sesame's own configuration (Options.Config)
+	// and those GatewayClasses' and Gateways' parametersRefs name.
+	SesameConfigurations []*sesamev1alpha1.SesameConfiguration
 }
 
 // Add appends obj to the slice for its kind. It returns an error for a nil
@@ -75,6 +79,8 @@ func (in *Input) Add(obj runtime.Object) error {
 		in.ExtensionServices = appendNonNil(in.ExtensionServices, o)
 	case *networkingv1.Ingress:
 		in.Ingresses = appendNonNil(in.Ingresses, o)
+	case *sesamev1alpha1.SesameConfiguration:
+		in.SesameConfigurations = appendNonNil(in.SesameConfigurations, o)
 	case nil:
 		return fmt.Errorf("dag: nil object")
 	default:

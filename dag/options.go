@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+
+	sesamev1alpha1 "github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
 )
 
 // DefaultControllerName is the GatewayClass spec.controllerName Sesame
@@ -13,8 +15,16 @@ const DefaultControllerName = "projectsesame.io/gateway-controller"
 // Options are the settings of one translation. The zero value is usable.
 type Options struct {
 	// ControllerName selects the GatewayClasses this translation acts for.
-	// Empty means DefaultControllerName.
+	// Empty means the controllerName of Config's spec.gateway, or else
+	// DefaultControllerName.
 	ControllerName string
+	// Config names Sesame's own SesameConfiguration among
+	// Input.SesameConfigurations; the zero value names none. Its envoy
+	// field, under the parameters GatewayClasses and Gateways name, is the
+	// configuration of their Envoy fleets (package provision), which decides
+	// what a Gateway's spec.addresses may ask for and which Service gives
+	// its status.addresses.
+	Config types.NamespacedName
 	// Now is the time written to status conditions as lastTransitionTime.
 	// Passing it in keeps Build a pure function: the same input and Now give
 	// the same output.
@@ -124,4 +134,18 @@ func (o Options) controllerName() string {
 		return DefaultControllerName
 	}
 	return o.ControllerName
+}
+
+// ownConfig is the configuration Config names, nil when configs do not
+// hold it; with it, an empty ControllerName is the configuration's.
+func (o *Options) ownConfig(configs []*sesamev1alpha1.SesameConfiguration) *sesamev1alpha1.SesameConfiguration {
+	for _, c := range configs {
+		if c != nil && o.Config.Name != "" && c.Namespace == o.Config.Namespace && c.Name == o.Config.Name {
+			if o.ControllerName == "" && c.Spec.Gateway != nil {
+				o.ControllerName = c.Spec.Gateway.ControllerName
+			}
+			return c
+		}
+	}
+	return nil
 }

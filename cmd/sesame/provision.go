@@ -1,23 +1,19 @@
 package main
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/validation"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/projectsesame/sesame"
 	"github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
-	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/internal/render"
 	"github.com/projectsesame/sesame/provision"
 )
@@ -79,9 +75,9 @@ func (o *provisionOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	if len(o.filenames) == 0 {
 		return usageErrorf("no input: give at least one -f PATH")
 	}
-	ns, name, ok := strings.Cut(o.config, "/")
-	if !ok || len(validation.IsDNS1123Label(ns)) > 0 || name == "" {
-		return usageErrorf("--config %q: not NAMESPACE/NAME", o.config)
+	configName, err := namespacedName("config", o.config)
+	if err != nil {
+		return err
 	}
 	tr := &translateOptions{namespace: o.namespace}
 	in, err := load(o.filenames, o.recursive, stdin, tr.decoder())
@@ -95,31 +91,26 @@ func (o *provisionOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	var own *v1alpha1.SesameConfiguration
 	gateways := map[types.NamespacedName]*gatewayv1.Gateway{}
 	classes := map[string]*gatewayv1.GatewayClass{}
-	var rest []runtime.Object
 	for _, obj := range in.objects {
 		switch x := obj.(type) {
 		case *v1alpha1.SesameConfiguration:
 			configs = append(configs, x)
-			if x.Namespace == ns && x.Name == name {
+			if x.Namespace == configName.Namespace && x.Name == configName.Name {
 				own = x
 			}
-			continue
 		case *gatewayv1.Gateway:
 			gateways[types.NamespacedName{Namespace: x.Namespace, Name: x.Name}] = x
 		case *gatewayv1.GatewayClass:
 			classes[x.Name] = x
 		}
-		rest = append(rest, obj)
 	}
 	if own == nil {
 		fmt.Fprintf(stderr, "warning: no SesameConfiguration %s in the input: every fleet is unmanaged\n", o.config)
 	}
-	controller := ""
-	if own != nil && own.Spec.Gateway != nil {
-		controller = own.Spec.Gateway.ControllerName
-	}
 	now := time.Now().UTC().Truncate(time.Second)
-	res, err := sesame.Translate(rest, sesame.Options{ControllerName: cmp.Or(controller, dag.DefaultControllerName), Now: now, BindPorts: o.bindPorts, AllGateways: o.all})
+	// The translation decides which Gateways are served, and their status
+	// agrees with the fleets: it reads the same configurations.
+	res, err := sesame.Translate(in.objects, sesame.Options{Config: configName, Now: now, BindPorts: o.bindPorts, AllGateways: o.all})
 	if err != nil {
 		return failure(err)
 	}

@@ -100,6 +100,7 @@ type translateOptions struct {
 	namespace    string
 	strict       bool
 	controller   string
+	config       string
 	now          timestamp
 	bindPorts    portMap
 	allGateways  bool
@@ -150,7 +151,8 @@ func (o *translateOptions) addFlags(fs *pflag.FlagSet) {
 	fs.VarP(&o.output, "output", "o", "output `format`: yaml or json")
 	fs.StringVarP(&o.namespace, "namespace", "n", "default", "the namespace of objects of namespaced kinds that name none, as kubectl's")
 	fs.BoolVar(&o.strict, "strict", false, "make an unknown or duplicate field an error that skips its document\n(as kubectl --validate=strict; default: a warning)")
-	fs.StringVar(&o.controller, "controller-name", dag.DefaultControllerName, "the GatewayClass spec.controllerName to act for")
+	fs.StringVar(&o.controller, "controller-name", "", "the GatewayClass spec.controllerName to act for (default: --config's\nspec.gateway.controllerName, else "+dag.DefaultControllerName+")")
+	fs.StringVar(&o.config, "config", "projectsesame/sesame", "Sesame's own SesameConfiguration among the input's, `NAMESPACE/NAME`: with the\nparameters GatewayClasses and Gateways name, it decides the Gateways' addresses")
 	fs.Var(&o.now, "now", "the `time` written to status lastTransitionTime, RFC 3339\n(default: the current time; set it for reproducible output)")
 	fs.Var(o.bindPorts, "bind-port", "`GATEWAY=ENVOY` binds Envoy on port ENVOY for Gateway listeners on port GATEWAY,\ne.g. 80=8080 (repeatable; default: the Gateway's ports)")
 	fs.BoolVar(&o.allGateways, "all-gateways", false, "serve every Gateway of the GatewayClass, each into its own resources\n(default: only the oldest, one Gateway per Envoy fleet)")
@@ -191,21 +193,25 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 		at = time.Now().UTC().Truncate(time.Second)
 	}
 
+	config, err := namespacedName("config", o.config)
+	if err != nil {
+		return err
+	}
 	var rls *dag.RateLimitService
 	if o.rls != "" {
-		ns, name, ok := strings.Cut(o.rls, "/")
-		if !ok || len(validation.IsDNS1123Label(ns)) > 0 || name == "" {
-			return usageErrorf("--rate-limit-service %q: not NAMESPACE/NAME", o.rls)
+		svc, err := namespacedName("rate-limit-service", o.rls)
+		if err != nil {
+			return err
 		}
-		rls = &dag.RateLimitService{ExtensionService: types.NamespacedName{Namespace: ns, Name: name}, Domain: o.rlsDomain, FailOpen: o.rlsFailOpen}
+		rls = &dag.RateLimitService{ExtensionService: svc, Domain: o.rlsDomain, FailOpen: o.rlsFailOpen}
 	}
 	var fallback *types.NamespacedName
 	if o.fallback != "" {
-		ns, name, ok := strings.Cut(o.fallback, "/")
-		if !ok || len(validation.IsDNS1123Label(ns)) > 0 || name == "" {
-			return usageErrorf("--fallback-certificate %q: not NAMESPACE/NAME", o.fallback)
+		secret, err := namespacedName("fallback-certificate", o.fallback)
+		if err != nil {
+			return err
 		}
-		fallback = &types.NamespacedName{Namespace: ns, Name: name}
+		fallback = &secret
 	}
 	prog := startProgress(stderr)
 	defer prog.end()
@@ -223,6 +229,7 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	prog.set(fmt.Sprintf("translating %d objects", len(in.objects)))
 	res, err := sesame.Translate(in.objects, sesame.Options{
 		ControllerName:      o.controller,
+		Config:              config,
 		Now:                 at,
 		BindPorts:           o.bindPorts,
 		AllGateways:         o.allGateways,
@@ -293,4 +300,17 @@ func summary(objects, skipped int, res *sesame.Result, warnings int) string {
 // count is "1 listener" or "2 listeners".
 func count(n int, noun string) string {
 	return fmt.Sprintf("%d %s", n, quote.Plural(n, noun, noun+"s"))
+}
+
+// namespacedName parses the value of --flag as NAMESPACE/NAME; "" is the
+// zero name.
+func namespacedName(flag, value string) (types.NamespacedName, error) {
+	if value == "" {
+		return types.NamespacedName{}, nil
+	}
+	ns, name, ok := strings.Cut(value, "/")
+	if !ok || len(validation.IsDNS1123Label(ns)) > 0 || name == "" {
+		return types.NamespacedName{}, usageErrorf("--%s %q: not NAMESPACE/NAME", flag, value)
+	}
+	return types.NamespacedName{Namespace: ns, Name: name}, nil
 }

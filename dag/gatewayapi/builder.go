@@ -7,6 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
+	"github.com/projectsesame/sesame/dag/gatewayapi/internal/fleet"
 	"github.com/projectsesame/sesame/dag/gatewayapi/internal/gwtls"
 	"github.com/projectsesame/sesame/dag/gatewayapi/internal/rules"
 	"github.com/projectsesame/sesame/dag/graph"
@@ -24,6 +26,8 @@ type Input struct {
 	GRPCRoutes     []*gatewayv1.GRPCRoute
 	TLSRoutes      []*gatewayv1.TLSRoute
 	ListenerSets   []*gatewayv1.ListenerSet
+	// SesameConfigurations are those parametersRefs may name.
+	SesameConfigurations []*v1alpha1.SesameConfiguration
 }
 
 // Options are what translating the Gateway API reads of the Options.
@@ -36,6 +40,8 @@ type Options struct {
 	BindPorts map[int32]int32
 	// Now is the time conditions are written at.
 	Now metav1.Time
+	// Config is Sesame's own configuration, nil for none.
+	Config *v1alpha1.SesameConfiguration
 }
 
 // bindPort is the port Envoy binds for a Gateway listener port.
@@ -82,6 +88,8 @@ type Builder struct {
 	// name, and setsOf by the Gateway they name, oldest first.
 	sets   map[types.NamespacedName]*listenerSet
 	setsOf map[types.NamespacedName][]*listenerSet
+	// fleets judges parametersRefs and addresses as package provision does.
+	fleets *fleet.Fleets
 }
 
 // Warnings say which objects are not served and get no status, and why:
@@ -102,9 +110,12 @@ func NewBuilder(ctx context.Context, opts Options, index *refs.Index) *Builder {
 // first to need. It returns ctx.Err() when the Build is given up.
 func (b *Builder) Build(in Input, servicesIndexed func()) error {
 	ctx := b.ctx
+	b.fleets = fleet.New(b.opts.Config, in.SesameConfigurations)
 	classes := b.selectGatewayClass(in.GatewayClasses)
 	b.prepareListenerSets(in.ListenerSets)
-	for i, gw := range b.selectGateways(in.Gateways, classes) {
+	selected := b.selectGateways(in.Gateways, classes)
+	b.warnings = append(b.warnings, b.fleets.Unused()...)
+	for i, gw := range selected {
 		if i%checkEvery == 0 && ctx.Err() != nil {
 			servicesIndexed()
 			return ctx.Err()

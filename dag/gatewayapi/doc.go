@@ -247,8 +247,24 @@
 //   - Seed: the external port can differ from the port Envoy binds
 //     (Options.BindPorts); the seeds' redirect rule for that port belongs to
 //     the RequestRedirect filter, which comes with the HTTP routing work.
-//   - Seed: spec.addresses is ignored and status.addresses is not written;
-//     Sesame keeps this, as it does not own the Envoy Service.
+//   - Seed: spec.addresses is ignored and status.addresses is not written.
+//     v1 requires conditions, and Sesame now provisions the Envoy fleet
+//     (package provision), so the spec wins: an address of a type other
+//     than IPAddress makes the Gateway not accepted (UnsupportedAddress);
+//     one the fleet's Service cannot take (a LoadBalancer or ClusterIP
+//     Service takes one, a NodePort Service none) makes it not Programmed
+//     (AddressNotUsable). When the input holds the fleet's Service,
+//     status.addresses are its addresses, and the Gateway is Programmed
+//     only once it has them (AddressNotAssigned while it has none,
+//     AddressNotUsable when it took others). Without the Service, no address
+//     is written: the fleet is the operator's.
+//   - Seed 001 predates parametersRef. v1: a GatewayClass or Gateway whose
+//     parametersRef names another kind, nothing, or malformed data is not
+//     accepted (InvalidParameters). Sesame's parameters are SesameConfigurations
+//     (provision.ResolveGateway); a class so rejected does not take the
+//     served class's place, and its Gateways are not served. A class whose
+//     fleets are provisioned lists GatewayInfrastructure and
+//     GatewayStaticAddresses among its supportedFeatures.
 //   - Seed: objects out of scope keep whatever status they have. Sesame writes
 //     no status for GatewayClasses of other controllers, Gateways of other
 //     classes, or parentRefs naming Gateways it does not serve.

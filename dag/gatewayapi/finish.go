@@ -7,7 +7,6 @@ import (
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/projectsesame/sesame/dag/gatewayapi/internal/fleet"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/quote"
@@ -120,7 +119,7 @@ func (b *Builder) gatewayStatus(g *gateway) graph.StatusUpdate {
 		cond.Set(string(gatewayv1.GatewayConditionProgrammed), true, string(gatewayv1.GatewayReasonProgrammed), "Gateway is programmed.")
 	}
 	backendCertCondition(g, cond)
-	fleet.Apply(b.index, g.name(), status, cond)
+	b.fleets.Apply(b.index, g.name(), status, cond)
 	if g.obj.Spec.AllowedListeners != nil || len(b.setsOf[g.name()]) > 0 {
 		n := attachedListenerSets(g)
 		status.AttachedListenerSets = &n

@@ -21,8 +21,10 @@ type classSelection struct {
 // oldest one whose controllerName is ours (seed: "Should two different
 // Gateway or GatewayClasses be found matching the same ControllerName, then
 // [Sesame] will utilize the oldest created object and set a status on the
-// other(s) which describes that object as being rejected"). Classes of other
-// controllers are out of scope and get no status.
+// other(s) which describes that object as being rejected"), of those whose
+// spec.parametersRef can be used (Accepted=False, InvalidParameters
+// otherwise). Classes of other controllers are out of scope and get no
+// status.
 func (b *Builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSelection {
 	sel := classSelection{rejected: map[string]bool{}}
 	for _, class := range order.OldestFirst(classes) {
@@ -32,13 +34,19 @@ func (b *Builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSel
 		}
 		cond := b.conditions(class)
 		status := &gatewayv1.GatewayClassStatus{}
-		if sel.selected == nil {
-			status.SupportedFeatures = SupportedFeatures()
+		problem := b.fleets.Class(class)
+		switch {
+		case problem != "":
+			sel.rejected[class.Name] = true
+			cond.Set(string(gatewayv1.GatewayClassConditionStatusAccepted), false,
+				string(gatewayv1.GatewayClassReasonInvalidParameters), problem+" Its Gateways are not served.")
+		case sel.selected == nil:
+			status.SupportedFeatures = SupportedFeatures(b.fleets.Managed(class))
 			sel.selected = class
 			cond.Set(string(gatewayv1.GatewayClassConditionStatusAccepted), true,
 				string(gatewayv1.GatewayClassReasonAccepted),
 				fmt.Sprintf("Accepted by controller %s.", b.opts.ControllerName))
-		} else {
+		default:
 			sel.rejected[class.Name] = true
 			cond.Set(string(gatewayv1.GatewayClassConditionStatusAccepted), false,
 				string(gatewayv1.GatewayClassReasonUnsupported),
@@ -52,7 +60,9 @@ func (b *Builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSel
 
 // selectGateways picks the Gateways this translation serves: the oldest of
 // the selected class (seed: one Gateway describes one Envoy deployment), or
-// all of them with Options.AllGateways. The others of that class get
+// all of them with Options.AllGateways, of those whose parameters and
+// addresses can be used (fleet.Fleets.Admit: InvalidParameters or
+// UnsupportedAddress otherwise). The others of that class get
 // Accepted=False with reason NotSelected, a Sesame reason, because no reason
 // of the v1 API describes a Gateway that lost to an older one. Gateways of
 // our rejected classes get no status of their own (the class's status says
@@ -69,14 +79,19 @@ func (b *Builder) selectGateways(gateways []*gatewayv1.Gateway, classes classSel
 		case classes.selected == nil || class != classes.selected.Name:
 			b.scope.ignoreGateway(key, class)
 			continue
+		}
+		reason, msg := b.fleets.Admit(gw, classes.selected)
+		switch {
+		case reason != "":
 		case len(selected) == 0 || b.opts.AllGateways:
 			selected = append(selected, gw)
 			continue
+		default:
+			reason, msg = ReasonNotSelected, fmt.Sprintf("Gateway %s/%s of the same GatewayClass is older; one Envoy fleet serves one Gateway, the oldest.", selected[0].Namespace, selected[0].Name)
 		}
-		msg := fmt.Sprintf("Gateway %s/%s of the same GatewayClass is older; one Envoy fleet serves one Gateway, the oldest.", selected[0].Namespace, selected[0].Name)
 		b.unserved[key] = msg
 		cond := b.conditions(gw)
-		cond.Set(string(gatewayv1.GatewayConditionAccepted), false, ReasonNotSelected, msg)
+		cond.Set(string(gatewayv1.GatewayConditionAccepted), false, reason, msg)
 		cond.Set(string(gatewayv1.GatewayConditionProgrammed), false, string(gatewayv1.GatewayReasonInvalid), msg)
 		b.addStatus("Gateway", gw, &gatewayv1.GatewayStatus{Conditions: cond.List})
 	}

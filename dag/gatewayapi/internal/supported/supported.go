@@ -18,8 +18,13 @@ import (
 // offline run cannot judge, when it is translated and covered by
 // Sesame's own request tests).
 //
-// Not yet: GatewayInfrastructure and GatewayStaticAddresses (the managed
-// fleet's).
+// managedTable are the features of a class whose Envoy fleets Sesame
+// provisions (package provision): they are the fleet's doing.
+var managedTable = []features.FeatureName{
+	features.SupportGatewayInfrastructure,
+	features.SupportGatewayStaticAddresses,
+}
+
 var table = []features.FeatureName{
 	features.SupportBackendTLSPolicy,
 	features.SupportBackendTLSPolicySANValidation,
@@ -67,12 +72,18 @@ var table = []features.FeatureName{
 	features.SupportTLSRouteModeMixed,
 }
 
-// List returns the features as a GatewayClass's status.supportedFeatures:
-// sorted by name, a new slice on every call.
-func List() []gatewayv1.SupportedFeature {
-	out := make([]gatewayv1.SupportedFeature, len(table))
-	for i, f := range table {
-		out[i] = gatewayv1.SupportedFeature{Name: gatewayv1.FeatureName(f)}
+// List returns the features as a GatewayClass's status.supportedFeatures,
+// with those of a managed fleet when managed: sorted by name, a new slice
+// on every call.
+func List(managed bool) []gatewayv1.SupportedFeature {
+	out := make([]gatewayv1.SupportedFeature, 0, len(table)+len(managedTable))
+	for _, f := range table {
+		out = append(out, gatewayv1.SupportedFeature{Name: gatewayv1.FeatureName(f)})
+	}
+	for _, f := range managedTable {
+		if managed {
+			out = append(out, gatewayv1.SupportedFeature{Name: gatewayv1.FeatureName(f)})
+		}
 	}
 	slices.SortFunc(out, func(a, b gatewayv1.SupportedFeature) int {
 		return strings.Compare(string(a.Name), string(b.Name))
