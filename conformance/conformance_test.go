@@ -69,8 +69,11 @@ func TestConformance(t *testing.T) {
 			CleanupBaseResources: true,
 			CleanupTestResources: true,
 			TimeoutConfig:        fastTimeouts(),
-			DisableParallelTests: true,
-			RunTest:              *runTest,
+			// What the fleets' load balancer takes (fleet.go).
+			UsableNetworkAddresses:   usableAddresses,
+			UnusableNetworkAddresses: unusableAddresses,
+			DisableParallelTests:     true,
+			RunTest:                  *runTest,
 			Implementation: confv1.Implementation{
 				Organization: "projectsesame", Project: "sesame",
 				URL: "https://github.com/projectsesame/sesame", Version: "main",
@@ -81,6 +84,7 @@ func TestConformance(t *testing.T) {
 			},
 		},
 		Client:          cluster,
+		Clientset:       cluster.Clientset(),
 		RoundTripper:    rt,
 		GRPCClient:      NewGRPCClient(rt),
 		WebSocketDialer: ws,

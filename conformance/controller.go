@@ -24,8 +24,8 @@ import (
 
 // controller is Sesame as a Gateway controller over the fake store: it
 // translates every object of a kind Sesame reads, writes each status
-// Sesame computes, and gives each Gateway it serves an address, as the
-// managed Envoy fleet's Service would.
+// Sesame computes, and provisions each served Gateway's Envoy fleet
+// (fleet.go), whose load balancer gives the Gateway its address.
 type controller struct {
 	store  client.Client
 	scheme *runtime.Scheme
@@ -34,9 +34,12 @@ type controller struct {
 
 	// served is the latest translation, for the RoundTripper.
 	served atomic.Pointer[translation]
-	// addresses are the Gateways' addresses, stable for the run.
+	// addresses are the Gateways' addresses from the load balancer's pool,
+	// stable for the run; balanced the address each fleet's load balancer
+	// has now.
 	addresses map[types.NamespacedName]netip.Addr
 	next      netip.Addr
+	balanced  map[types.NamespacedName]netip.Addr
 	// warnings are the latest translation's, for the test log.
 	warnings []string
 }
@@ -55,6 +58,7 @@ func newController(store client.Client, scheme *runtime.Scheme, name string) *co
 		name:      name,
 		now:       time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		addresses: map[types.NamespacedName]netip.Addr{},
+		balanced:  map[types.NamespacedName]netip.Addr{},
 		// 192.0.2.0/24 is TEST-NET-1 (RFC 5737): never a real host.
 		next: netip.MustParseAddr("192.0.2.10"),
 	}
@@ -71,31 +75,48 @@ var inputs = []client.ObjectList{
 	&corev1.SecretList{}, &corev1.ConfigMapList{},
 }
 
-// reconcile translates the store and writes the status.
+// reconcile translates the store, provisions the served Gateways' fleets,
+// translating again when that changed the store (the translation reads
+// the fleets' Services), and writes the status.
 func (c *controller) reconcile(ctx context.Context) error {
-	objects, err := c.objects(ctx)
-	if err != nil {
-		return err
-	}
-	res, err := sesame.TranslateContext(ctx, objects, sesame.Options{ControllerName: c.name, Now: c.now, AllGateways: true})
-	if err != nil {
-		return fmt.Errorf("translate: %w", err)
-	}
-	if len(res.Repairs) > 0 {
-		return fmt.Errorf("translate took out messages Envoy would refuse (a Sesame bug): %v", res.Repairs)
-	}
-	c.warnings = res.Warnings
-	t := &translation{result: res, byAddress: map[netip.Addr]*xdsgen.Resources{}}
-	for _, gw := range res.Gateways() {
-		t.byAddress[c.address(gw)] = res.ForGateway(gw)
-	}
-	c.served.Store(t)
-	for _, u := range res.Status {
-		if err := c.writeStatus(ctx, u.APIVersion, u.Kind, types.NamespacedName{Namespace: u.Namespace, Name: u.Name}, u.Status); err != nil {
-			return fmt.Errorf("status of %s %s/%s: %w", u.Kind, u.Namespace, u.Name, err)
+	for round := 0; ; round++ {
+		objects, err := c.objects(ctx)
+		if err != nil {
+			return err
 		}
+		objects = append(objects, fleetConfig)
+		res, err := sesame.TranslateContext(ctx, objects, sesame.Options{
+			ControllerName: c.name, Config: types.NamespacedName{Namespace: fleetConfig.Namespace, Name: fleetConfig.Name},
+			Now: c.now, AllGateways: true,
+		})
+		if err != nil {
+			return fmt.Errorf("translate: %w", err)
+		}
+		if len(res.Repairs) > 0 {
+			return fmt.Errorf("translate took out messages Envoy would refuse (a Sesame bug): %v", res.Repairs)
+		}
+		changed, err := c.applyFleets(ctx, res, objects)
+		if err != nil {
+			return fmt.Errorf("provision: %w", err)
+		}
+		if changed && round < 3 {
+			continue
+		}
+		c.warnings = res.Warnings
+		t := &translation{result: res, byAddress: map[netip.Addr]*xdsgen.Resources{}}
+		for _, gw := range res.Gateways() {
+			if a, ok := c.balanced[gw]; ok {
+				t.byAddress[a] = res.ForGateway(gw)
+			}
+		}
+		c.served.Store(t)
+		for _, u := range res.Status {
+			if err := c.writeStatus(ctx, u.APIVersion, u.Kind, types.NamespacedName{Namespace: u.Namespace, Name: u.Name}, u.Status); err != nil {
+				return fmt.Errorf("status of %s %s/%s: %w", u.Kind, u.Namespace, u.Name, err)
+			}
+		}
+		return nil
 	}
-	return nil
 }
 
 // objects lists the store's objects of the input kinds, each with its
@@ -151,8 +172,8 @@ func (c *controller) address(gw types.NamespacedName) netip.Addr {
 }
 
 // writeStatus stores status, a pointer to the object's status type, as the
-// status of the named object, with a Gateway's address added; it writes
-// nothing when the status is already that.
+// status of the named object; it writes nothing when the status is
+// already that.
 func (c *controller) writeStatus(ctx context.Context, apiVersion, kind string, name types.NamespacedName, status any) error {
 	gv, err := schema.ParseGroupVersion(apiVersion)
 	if err != nil {
@@ -179,12 +200,6 @@ func (c *controller) writeStatus(ctx context.Context, apiVersion, kind string, n
 	}
 	before := field.Interface()
 	field.Set(value.Elem())
-	if gw, ok := o.(*gatewayv1.Gateway); ok {
-		if a, served := c.addresses[name]; served {
-			ip := gatewayv1.IPAddressType
-			gw.Status.Addresses = []gatewayv1.GatewayStatusAddress{{Type: &ip, Value: a.String()}}
-		}
-	}
 	if equality.Semantic.DeepEqual(before, field.Interface()) {
 		return nil
 	}

@@ -27,10 +27,6 @@ var NotJudged = map[string]string{
 	"HTTPRouteRequestMirror":           "reads the mirror backend's pod logs",
 	"HTTPRouteRequestMultipleMirrors":  "reads the mirror backends' pod logs",
 	"HTTPRouteRequestPercentageMirror": "reads the mirror backend's pod logs",
-	// The managed Envoy fleet is issue 21's.
-	"GatewayInfrastructureMetadata": "needs the managed Envoy fleet (the Gateway's own Kubernetes objects)",
-	"GatewayStaticAddresses":        "needs the managed Envoy fleet (addresses)",
-	"GatewayInvalidParametersRef":   "needs the managed Envoy fleet (parametersRef)",
 }
 
 // outcome is what happened to one conformance test.
