@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
 )
 
@@ -73,5 +76,40 @@ func TestProvisionLeftAlone(t *testing.T) {
 	}
 	if code, _, _ := call("", "provision", "-f", quickstart, "--config", "nonamespace"); code != 2 {
 		t.Errorf("bad --config: exit %d, want 2", code)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/provision-examples.yaml")
+
+// TestProvisionExamples: sesame provision on the shipped examples prints
+// the fleet of every served Gateway, as testdata/provision-examples.yaml
+// has it (-update rewrites it). tools/kubevalidate validates that file
+// against Kubernetes' schemas, so this is what a cluster would accept.
+func TestProvisionExamples(t *testing.T) {
+	code, out, errOut := call("", "provision", "-f", "../../testdata/examples/")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "SesameConfiguration projectsesame/sesame: Valid=True") || strings.Contains(errOut, "left alone") {
+		t.Errorf("stderr %q", errOut)
+	}
+	if !strings.Contains(out, "kind: Deployment") || !strings.Contains(out, "aws-load-balancer-type: nlb") {
+		t.Errorf("no managed fleet:\n%s", out)
+	}
+	const golden = "testdata/provision-examples.yaml"
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), out); diff != "" {
+		t.Errorf("%s differs (-want +got); rerun with -update if it is right:\n%s", golden, diff)
 	}
 }
