@@ -14,6 +14,7 @@ import (
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/provision"
 	"github.com/projectsesame/sesame/xdsgen"
 )
 
@@ -105,6 +106,18 @@ type Result struct {
 
 // Gateways lists the Gateways the result serves, by namespace and name.
 func (r *Result) Gateways() []types.NamespacedName { return r.graph.Gateways() }
+
+// ListenerSetPorts are the ports the accepted listeners of a served
+// Gateway's ListenerSets add, ordered by port, each with the first
+// listener's name: give them to provision.Gateway.ListenerSetPorts, so
+// that the Gateway's Envoy fleet's Service exposes them too.
+func (r *Result) ListenerSetPorts(gateway types.NamespacedName) []provision.ListenerPort {
+	var out []provision.ListenerPort
+	for _, p := range r.graph.ListenerSetPorts[gateway] {
+		out = append(out, provision.ListenerPort{Name: p.Listener, Port: p.Port})
+	}
+	return out
+}
 
 // ForGateway returns the Envoy resources of one served Gateway: its listeners
 // and route tables, those of the HTTPProxy and Ingress ports no Gateway

@@ -68,7 +68,11 @@ func (c *controller) applyFleets(ctx context.Context, res *sesame.Result, object
 	for _, name := range res.Gateways() {
 		served = append(served, gateways[name])
 	}
-	out := provision.Provision(provision.Input{Gateways: provision.Resolve(served, classes, configs), Config: fleetConfig}, provision.Options{})
+	fleets := provision.Resolve(served, classes, configs)
+	for i := range fleets {
+		fleets[i].ListenerSetPorts = res.ListenerSetPorts(res.Gateways()[i])
+	}
+	out := provision.Provision(provision.Input{Gateways: fleets, Config: fleetConfig}, provision.Options{})
 	desired := map[string]bool{}
 	keep := map[types.NamespacedName]bool{} // fleets left alone
 	changed := false

@@ -2,6 +2,7 @@ package provision_test
 
 import (
 	"net/netip"
+	"strconv"
 	"testing"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
@@ -51,10 +52,15 @@ func FuzzProvision(f *testing.F) {
 		gw := &gatewayv1.Gateway{}
 		gw.Name, gw.Namespace = name, "default"
 		gw.Spec.Listeners = []gatewayv1.Listener{{Name: "l", Port: gatewayv1.PortNumber(max(port, 1)), Protocol: gatewayv1.HTTPProtocolType}}
+		// A second listener, and a ListenerSet's, named as fuzzed: Service
+		// port names must stay unique and valid.
+		gw.Spec.Listeners = append(gw.Spec.Listeners, gatewayv1.Listener{Name: gatewayv1.SectionName(name), Port: gatewayv1.PortNumber(port/2 + 1), Protocol: gatewayv1.HTTPProtocolType})
 		if address != "" {
 			gw.Spec.Addresses = []gatewayv1.GatewaySpecAddress{{Value: address}}
 		}
-		res := provision.Provision(provision.Input{Gateways: provision.Resolve([]*gatewayv1.Gateway{gw}, nil, nil), Config: &cfg}, provision.Options{})
+		g := provision.ResolveGateway(gw, nil, nil)
+		g.ListenerSetPorts = []provision.ListenerPort{{Name: "l", Port: int32(port) + 1}, {Name: "port-" + strconv.Itoa(int(port)), Port: int32(port/3 + 2)}}
+		res := provision.Provision(provision.Input{Gateways: []provision.Gateway{g}, Config: &cfg}, provision.Options{})
 		f := res.Fleets[0]
 		switch {
 		case f.Problem != "" && (f.Managed || len(f.Objects) > 0):
@@ -64,6 +70,13 @@ func FuzzProvision(f *testing.F) {
 		}
 		for _, obj := range f.Objects {
 			if svc, ok := obj.(*corev1.Service); ok {
+				names := map[string]bool{}
+				for _, p := range svc.Spec.Ports {
+					if names[p.Name] || len(validation.IsValidPortName(p.Name)) > 0 {
+						t.Fatalf("Service port name %q: repeated or invalid, in %v", p.Name, svc.Spec.Ports)
+					}
+					names[p.Name] = true
+				}
 				for _, a := range []string{svc.Spec.LoadBalancerIP, svc.Spec.ClusterIP} {
 					if ip, err := netip.ParseAddr(a); a != "" && (err != nil || ip.Zone() != "" || a != address) {
 						t.Fatalf("the Service takes address %q, not Gateway's %q", a, address)

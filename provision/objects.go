@@ -36,9 +36,10 @@ const (
 )
 
 // objects are the desired objects of a Gateway's fleet.
-func objects(gw *gatewayv1.Gateway, envoy *v1alpha1.EnvoyConfig, xds v1alpha1.XDSServer, opts Options) []runtime.Object {
+func objects(g Gateway, envoy *v1alpha1.EnvoyConfig, xds v1alpha1.XDSServer, opts Options) []runtime.Object {
+	gw := g.Gateway
 	name := types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name}
-	ps := ports(gw, opts.BindPorts)
+	ps := ports(g, opts.BindPorts)
 	meta := func(suffix string) metav1.ObjectMeta {
 		m := metav1.ObjectMeta{Name: fleetName(name, suffix), Namespace: gw.Namespace, Labels: labels(gw), Annotations: annotations(gw)}
 		if envoy.Namespace != "" {

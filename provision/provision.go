@@ -35,6 +35,16 @@ type Gateway struct {
 	// Problem, when set, says why a parametersRef cannot be used: the fleet
 	// is then left alone.
 	Problem string
+	// ListenerSetPorts are the ports the Gateway's ListenerSets add, as the
+	// translation accepts them (sesame.Result.ListenerSetPorts): the
+	// Service exposes them after the Gateway's own listeners' ports.
+	ListenerSetPorts []ListenerPort
+}
+
+// ListenerPort is a listener's port and name.
+type ListenerPort struct {
+	Name string
+	Port int32
 }
 
 // Options are the settings of Provision that are not configuration.
@@ -93,7 +103,7 @@ func Provision(in Input, opts Options) Result {
 		default:
 			if f.Problem = validate(envoy, "envoy"); f.Problem == "" {
 				f.Managed = true
-				f.Objects = objects(g.Gateway, envoy, xdsServer(in.Config), opts)
+				f.Objects = objects(g, envoy, xdsServer(in.Config), opts)
 			}
 		}
 		res.Fleets = append(res.Fleets, f)
@@ -172,19 +182,33 @@ type port struct {
 }
 
 // ports are the distinct ports of the Gateway's listeners, in order,
-// each named after the first listener on it.
-func ports(gw *gatewayv1.Gateway, bind map[int32]int32) []port {
+// each named after the first listener on it: the Gateway's own, then
+// its ListenerSets'.
+func ports(g Gateway, bind map[int32]int32) []port {
+	listeners := make([]ListenerPort, 0, len(g.Gateway.Spec.Listeners)+len(g.ListenerSetPorts))
+	for _, l := range g.Gateway.Spec.Listeners {
+		listeners = append(listeners, ListenerPort{Name: string(l.Name), Port: int32(l.Port)})
+	}
 	var out []port
-	for _, l := range gw.Spec.Listeners {
-		p := int32(l.Port)
-		if slices.ContainsFunc(out, func(x port) bool { return x.port == p }) {
+	used := map[string]bool{} // a Service's port names are unique
+	for _, l := range append(listeners, g.ListenerSetPorts...) {
+		p := l.Port
+		if p < 1 || p > 65535 || slices.ContainsFunc(out, func(x port) bool { return x.port == p }) {
 			continue
 		}
 		b := p
 		if m, ok := bind[p]; ok {
 			b = m
 		}
-		out = append(out, port{name: portName(string(l.Name), p), port: p, bind: b})
+		name := portName(l.Name, p)
+		if used[name] {
+			name = fmt.Sprintf("port-%d", p)
+		}
+		if used[name] { // a listener named port-<p> on another port
+			name = fmt.Sprintf("p%d-%d", p, len(out))
+		}
+		used[name] = true
+		out = append(out, port{name: name, port: p, bind: b})
 	}
 	slices.SortFunc(out, func(a, b port) int { return cmp.Compare(a.port, b.port) })
 	return out

@@ -120,7 +120,11 @@ func (o *provisionOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 			served = append(served, gw)
 		}
 	}
-	out := provision.Provision(provision.Input{Gateways: provision.Resolve(served, classes, configs), Config: own}, provision.Options{BindPorts: o.bindPorts})
+	fleets := provision.Resolve(served, classes, configs)
+	for i := range fleets {
+		fleets[i].ListenerSetPorts = res.ListenerSetPorts(types.NamespacedName{Namespace: fleets[i].Gateway.Namespace, Name: fleets[i].Gateway.Name})
+	}
+	out := provision.Provision(provision.Input{Gateways: fleets, Config: own}, provision.Options{BindPorts: o.bindPorts})
 	if own != nil && out.ConfigStatus != nil {
 		for _, c := range out.ConfigStatus.Conditions {
 			fmt.Fprintf(stderr, "SesameConfiguration %s: %s=%s %s: %s\n", o.config, c.Type, c.Status, c.Reason, c.Message)

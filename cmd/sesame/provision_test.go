@@ -113,3 +113,52 @@ func TestProvisionExamples(t *testing.T) {
 		t.Errorf("%s differs (-want +got); rerun with -update if it is right:\n%s", golden, diff)
 	}
 }
+
+// TestProvisionListenerSetPorts: a port that only an accepted ListenerSet
+// listener uses joins the fleet's Service; a rejected one's does not.
+func TestProvisionListenerSetPorts(t *testing.T) {
+	const input = managedConfig + `---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: sesame}
+spec: {controllerName: projectsesame.io/gateway-controller}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: shared, namespace: default}
+spec:
+  gatewayClassName: sesame
+  allowedListeners: {namespaces: {from: Same}}
+  listeners: [{name: http, port: 80, protocol: HTTP}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: team, namespace: default}
+spec:
+  parentRef: {name: shared}
+  listeners:
+  - {name: team-http, port: 8081, protocol: HTTP}
+  - {name: team-udp, port: 9000, protocol: UDP}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: elsewhere, namespace: other}
+spec:
+  parentRef: {name: shared, namespace: default}
+  listeners: [{name: not-allowed, port: 8082, protocol: HTTP}]
+`
+	code, out, errOut := call(input, "provision", "-f", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"- name: http\n", "- name: team-http\n", "    port: 8081\n", "containerPort: 8081"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	for _, not := range []string{"9000", "8082"} {
+		if strings.Contains(out, not) {
+			t.Errorf("output has port %s", not)
+		}
+	}
+}

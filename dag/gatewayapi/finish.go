@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/dag/graph"
@@ -16,6 +17,14 @@ import (
 // finishGateway turns the accepted listeners of g, with the routes attached
 // to them, into graph Listeners, and writes the Gateway's status.
 func (b *Builder) finishGateway(g *gateway) {
+	for _, pg := range g.ports {
+		if i := slices.IndexFunc(pg.listeners, func(l *listener) bool { return l.accepted && l.set != nil }); i >= 0 {
+			if b.SetPorts == nil {
+				b.SetPorts = map[types.NamespacedName][]graph.NamedPort{}
+			}
+			b.SetPorts[g.name()] = append(b.SetPorts[g.name()], graph.NamedPort{Port: pg.port, Listener: string(pg.listeners[i].spec.Name)})
+		}
+	}
 	copies := map[*graph.Route]*graph.Route{} // the Gateway's copies of routes (gwtls.CertClusters)
 	for _, pg := range g.ports {
 		gl := &graph.Listener{

@@ -52,6 +52,17 @@ type Graph struct {
 	// status, and why: out of scope (another controller's class), or
 	// referred to by nothing. Nothing read vanishes without a word.
 	Warnings []string
+	// ListenerSetPorts are, per served Gateway, the ports of the accepted
+	// listeners its ListenerSets add, ordered by port, each once with the
+	// first listener's name: with the Gateway's own, the ports its Envoy
+	// fleet's Service exposes (package provision).
+	ListenerSetPorts map[types.NamespacedName][]NamedPort
+}
+
+// NamedPort is a port and the name of the first listener on it.
+type NamedPort struct {
+	Port     int32
+	Listener string
 }
 
 // Listener is one port of a Gateway: the Gateway listeners on that port,
