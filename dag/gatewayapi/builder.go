@@ -79,7 +79,7 @@ type Builder struct {
 	// SetPorts are the ports of the served Gateways' accepted ListenerSet
 	// listeners (graph.Graph.ListenerSetPorts).
 	SetPorts map[types.NamespacedName][]graph.NamedPort
-	status    []graph.StatusUpdate
+	status   []graph.StatusUpdate
 	// scope remembers the GatewayClasses and Gateways out of scope, and
 	// warnings says what of the input is not served and gets no status.
 	scope    scope
