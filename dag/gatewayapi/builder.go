@@ -76,10 +76,10 @@ type Builder struct {
 	// Gateways not served).
 	gateways  []*gateway
 	Listeners []*graph.Listener
+	status    []graph.StatusUpdate
 	// SetPorts are the ports of the served Gateways' accepted ListenerSet
 	// listeners (graph.Graph.ListenerSetPorts).
 	SetPorts map[types.NamespacedName][]graph.NamedPort
-	status   []graph.StatusUpdate
 	// scope remembers the GatewayClasses and Gateways out of scope, and
 	// warnings says what of the input is not served and gets no status.
 	scope    scope
