@@ -37,7 +37,8 @@ const (
 // cluster NodeID(gateway); the admin interface on 127.0.0.1:AdminPort;
 // a listener on ReadyPort that answers /ready from the admin interface
 // and nothing else; listeners, clusters and the rest over ADS (gRPC,
-// HTTP/2, transport API v3) from the xDS server; and, with a memory
+// HTTP/2, transport API v3) from the xDS server, over mutual TLS when
+// xds.TLS is set (XDSFiles); and, with a memory
 // limit, an overload manager that shrinks the heap at 95% of 90% of the
 // limit and stops accepting requests at 98%.
 func Bootstrap(gw types.NamespacedName, xds v1alpha1.XDSServer, envoy *v1alpha1.EnvoyConfig) *bootstrapv3.Bootstrap {
@@ -64,6 +65,7 @@ func Bootstrap(gw types.NamespacedName, xds v1alpha1.XDSServer, envoy *v1alpha1.
 			CdsConfig: ads,
 		},
 	}
+	b.StaticResources.Clusters[0].TransportSocket = xdsTransportSocket(xds)
 	if limit := memoryLimit(envoy); limit > 0 {
 		heap := uint64(float64(limit) * 0.9)
 		b.OverloadManager = &overloadv3.OverloadManager{

@@ -3,8 +3,11 @@ package provision_test
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
+
+	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	cachev3 "github.com/envoyproxy/go-control-plane/pkg/cache/v3"
@@ -71,5 +74,64 @@ func TestBootstrapNodeFindsSnapshot(t *testing.T) {
 	}
 	if got.GetVersion("type.googleapis.com/envoy.config.listener.v3.Listener") != "1" || len(res.ForGateway(gw).Listeners) == 0 {
 		t.Errorf("snapshot %v", got)
+	}
+}
+
+// TestXDSTLS: with xdsServer.tls the xDS cluster speaks TLS with the
+// server's name as SNI, taking its certificate and validation context
+// from the SDS files XDSFiles gives the ConfigMap, whose Secrets read the
+// mounted Secret's files and verify the server's name; each passes
+// Envoy's validation. Without it, the cluster is plaintext and there are
+// no files.
+func TestXDSTLS(t *testing.T) {
+	gw := types.NamespacedName{Namespace: "default", Name: "public"}
+	plain := v1alpha1.XDSServer{Address: "sesame.projectsesame", Port: 8001}
+	if ts := provision.Bootstrap(gw, plain, nil).GetStaticResources().GetClusters()[0].GetTransportSocket(); ts != nil || provision.XDSFiles(plain) != nil {
+		t.Errorf("plaintext has TLS: %v", ts)
+	}
+	for _, tt := range []struct {
+		xds     v1alpha1.XDSServer
+		name    string
+		sanType tlsv3.SubjectAltNameMatcher_SanType
+	}{
+		{v1alpha1.XDSServer{Address: "sesame.projectsesame", Port: 8001, TLS: &v1alpha1.XDSTLS{SecretName: "envoy-xds"}}, "sesame.projectsesame", tlsv3.SubjectAltNameMatcher_DNS},
+		{v1alpha1.XDSServer{Address: "10.0.0.5", Port: 8001, TLS: &v1alpha1.XDSTLS{SecretName: "envoy-xds", ServerName: "xds.internal"}}, "xds.internal", tlsv3.SubjectAltNameMatcher_DNS},
+		{v1alpha1.XDSServer{Address: "10.0.0.5", Port: 8001, TLS: &v1alpha1.XDSTLS{SecretName: "envoy-xds"}}, "10.0.0.5", tlsv3.SubjectAltNameMatcher_IP_ADDRESS},
+	} {
+		b := provision.Bootstrap(gw, tt.xds, nil)
+		if err := b.ValidateAll(); err != nil {
+			t.Fatal(err)
+		}
+		var ctx tlsv3.UpstreamTlsContext
+		if err := b.GetStaticResources().GetClusters()[0].GetTransportSocket().GetTypedConfig().UnmarshalTo(&ctx); err != nil {
+			t.Fatal(err)
+		}
+		common := ctx.GetCommonTlsContext()
+		if ctx.GetSni() != tt.name || len(common.GetTlsCertificateSdsSecretConfigs()) != 1 || common.GetValidationContextSdsSecretConfig() == nil {
+			t.Fatalf("TLS context %v", &ctx)
+		}
+		files := provision.XDSFiles(tt.xds)
+		for _, sds := range []*tlsv3.SdsSecretConfig{common.GetTlsCertificateSdsSecretConfigs()[0], common.GetValidationContextSdsSecretConfig()} {
+			path := sds.GetSdsConfig().GetPathConfigSource().GetPath()
+			resp := files[strings.TrimPrefix(path, "/config/")]
+			if resp == nil || len(resp.GetResources()) != 1 {
+				t.Fatalf("no SDS file for %s among %v", path, files)
+			}
+			var secret tlsv3.Secret
+			if err := resp.GetResources()[0].UnmarshalTo(&secret); err != nil {
+				t.Fatal(err)
+			}
+			if err := secret.ValidateAll(); err != nil || secret.GetName() != sds.GetName() {
+				t.Fatalf("%s: secret %q for %q: %v", path, secret.GetName(), sds.GetName(), err)
+			}
+			if v := secret.GetValidationContext(); v != nil {
+				san := v.GetMatchTypedSubjectAltNames()
+				if len(san) != 1 || san[0].GetSanType() != tt.sanType || san[0].GetMatcher().GetExact() != tt.name || v.GetTrustedCa().GetFilename() != "/certs/ca.crt" {
+					t.Errorf("validation context %v", v)
+				}
+			} else if secret.GetTlsCertificate().GetPrivateKey().GetFilename() != "/certs/tls.key" || secret.GetTlsCertificate().GetWatchedDirectory().GetPath() != "/certs" {
+				t.Errorf("certificate %v", secret.GetTlsCertificate())
+			}
+		}
 	}
 }

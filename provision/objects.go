@@ -52,10 +52,9 @@ func objects(g Gateway, envoy *v1alpha1.EnvoyConfig, xds v1alpha1.XDSServer, opt
 		return m
 	}
 	sa := &corev1.ServiceAccount{TypeMeta: typeMeta("v1", "ServiceAccount"), ObjectMeta: meta(""), AutomountServiceAccountToken: ptr(false)}
-	cm := &corev1.ConfigMap{TypeMeta: typeMeta("v1", "ConfigMap"), ObjectMeta: meta("-bootstrap"), Data: map[string]string{
-		bootstrapFile: bootstrapJSON(name, xds, envoy),
-	}}
-	pod := podTemplate(meta(""), sa.Name, cm.Name, envoy, ps)
+	cm := &corev1.ConfigMap{TypeMeta: typeMeta("v1", "ConfigMap"), ObjectMeta: meta("-bootstrap"), Data: xdsFilesJSON(xds)}
+	cm.Data[bootstrapFile] = bootstrapJSON(name, xds, envoy)
+	pod := podTemplate(meta(""), sa.Name, cm.Name, envoy, ps, xds.TLS)
 	var workload runtime.Object
 	if envoy.WorkloadType == v1alpha1.Deployment {
 		replicas := int32(2)

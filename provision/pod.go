@@ -21,7 +21,7 @@ const bootstrapFile = "envoy.json"
 const drainSeconds = 15
 
 // podTemplate is the pod of a fleet: Envoy alone, hardened.
-func podTemplate(meta metav1.ObjectMeta, serviceAccount, configMap string, envoy *v1alpha1.EnvoyConfig, ps []port) corev1.PodTemplateSpec {
+func podTemplate(meta metav1.ObjectMeta, serviceAccount, configMap string, envoy *v1alpha1.EnvoyConfig, ps []port, xdsTLS *v1alpha1.XDSTLS) corev1.PodTemplateSpec {
 	meta = metav1.ObjectMeta{Labels: meta.Labels, Annotations: maps.Clone(meta.Annotations)}
 	if len(envoy.PodAnnotations) > 0 {
 		if meta.Annotations == nil {
@@ -84,6 +84,14 @@ func podTemplate(meta metav1.ObjectMeta, serviceAccount, configMap string, envoy
 		Volumes: []corev1.Volume{{Name: "bootstrap", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
 			LocalObjectReference: corev1.LocalObjectReference{Name: configMap},
 		}}}},
+	}
+	if xdsTLS != nil {
+		// The Secret's files are readable by the pod's group only.
+		spec.SecurityContext.FSGroup = ptr(int64(65532))
+		spec.Volumes = append(spec.Volumes, corev1.Volume{Name: "xds-tls", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{
+			SecretName: xdsTLS.SecretName, DefaultMode: ptr(int32(0o440)),
+		}}})
+		spec.Containers[0].VolumeMounts = append(spec.Containers[0].VolumeMounts, corev1.VolumeMount{Name: "xds-tls", MountPath: xdsCertDir, ReadOnly: true})
 	}
 	if privileged {
 		// A non-root process cannot use an added NET_BIND_SERVICE (the

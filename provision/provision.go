@@ -158,7 +158,10 @@ func merge(base, over *v1alpha1.EnvoyConfig) *v1alpha1.EnvoyConfig {
 
 // configStatus is the configuration's Valid condition.
 func configStatus(c *v1alpha1.SesameConfiguration, problem string, now metav1.Time) *v1alpha1.SesameConfigurationStatus {
-	cond := metav1.Condition{Type: "Valid", Status: metav1.ConditionTrue, Reason: "Valid", Message: "Valid SesameConfiguration", ObservedGeneration: c.Generation, LastTransitionTime: now}
+	cond := metav1.Condition{Type: "Valid", Status: metav1.ConditionTrue, Reason: "Valid", Message: "Valid SesameConfiguration.", ObservedGeneration: c.Generation, LastTransitionTime: now}
+	if c.Spec.XDSServer == nil || c.Spec.XDSServer.TLS == nil {
+		cond.Message += " The Envoy fleets fetch their configuration in plaintext: set spec.xdsServer.tls to authenticate both ends."
+	}
 	if problem != "" {
 		cond.Status, cond.Reason, cond.Message = metav1.ConditionFalse, "InvalidConfiguration", problem+" The Envoy fleets are left as they are."
 	}
@@ -171,6 +174,7 @@ func xdsServer(c *v1alpha1.SesameConfiguration) v1alpha1.XDSServer {
 	if c != nil && c.Spec.XDSServer != nil {
 		out.Address = cmp.Or(c.Spec.XDSServer.Address, out.Address)
 		out.Port = cmp.Or(c.Spec.XDSServer.Port, out.Port)
+		out.TLS = c.Spec.XDSServer.TLS
 	}
 	return out
 }

@@ -99,6 +99,11 @@ func validateXDS(x *v1alpha1.XDSServer) string {
 		return fmt.Sprintf("spec.xdsServer.port %d is not in 1 to 65535.", x.Port)
 	case x.Address != "" && net.ParseIP(x.Address) == nil && len(validation.IsDNS1123Subdomain(x.Address)) > 0:
 		return fmt.Sprintf("spec.xdsServer.address %q is neither an IP address nor a DNS name.", x.Address)
+	case x.TLS == nil:
+	case len(validation.IsDNS1123Subdomain(x.TLS.SecretName)) > 0:
+		return fmt.Sprintf("spec.xdsServer.tls.secretName %q is not a Secret name.", x.TLS.SecretName)
+	case x.TLS.ServerName != "" && net.ParseIP(x.TLS.ServerName) == nil && len(validation.IsDNS1123Subdomain(x.TLS.ServerName)) > 0:
+		return fmt.Sprintf("spec.xdsServer.tls.serverName %q is neither an IP address nor a DNS name.", x.TLS.ServerName)
 	}
 	return ""
 }

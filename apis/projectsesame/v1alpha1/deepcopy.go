@@ -50,7 +50,10 @@ func (c *SesameConfiguration) DeepCopyObject() runtime.Object {
 func (s *SesameConfigurationSpec) DeepCopyInto(out *SesameConfigurationSpec) {
 	*out = *s
 	out.Gateway = deepcopy.Ptr(s.Gateway, func(in, out *GatewayConfig) { *out = *in })
-	out.XDSServer = deepcopy.Ptr(s.XDSServer, func(in, out *XDSServer) { *out = *in })
+	out.XDSServer = deepcopy.Ptr(s.XDSServer, func(in, out *XDSServer) {
+		*out = *in
+		out.TLS = deepcopy.Ptr(in.TLS, func(in, out *XDSTLS) { *out = *in })
+	})
 	out.Envoy = deepcopy.Ptr(s.Envoy, (*EnvoyConfig).DeepCopyInto)
 }
 

@@ -49,6 +49,23 @@ type XDSServer struct {
 	Address string `json:"address,omitempty"`
 	// Port is the gRPC port; 0 is 8001.
 	Port int32 `json:"port,omitempty"`
+	// TLS, when set, makes the fleets connect over mutual TLS; absent,
+	// they connect in plaintext, which the configuration's status points
+	// out.
+	TLS *XDSTLS `json:"tls,omitempty"`
+}
+
+// XDSTLS is how a fleet and Sesame's xDS server authenticate each other.
+type XDSTLS struct {
+	// SecretName names a Secret in each fleet's namespace holding the
+	// client certificate the fleet presents (tls.crt, tls.key) and the CA
+	// certificates that the server's certificate must chain to (ca.crt), as
+	// cert-manager writes them. It is mounted into the pods, and Envoy
+	// reloads it when it changes, so certificates rotate without restarts.
+	SecretName string `json:"secretName"`
+	// ServerName is the name the server's certificate must carry (a DNS
+	// or IP subject alternative name), sent as SNI; empty is the address.
+	ServerName string `json:"serverName,omitempty"`
 }
 
 // WorkloadType is how a fleet's pods are run.
