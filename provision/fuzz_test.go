@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"testing"
 
+	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
+	discoveryv3 "github.com/envoyproxy/go-control-plane/envoy/service/discovery/v3"
+
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	"google.golang.org/protobuf/encoding/protojson"
 	corev1 "k8s.io/api/core/v1"
@@ -34,6 +37,8 @@ func FuzzProvision(f *testing.F) {
 		"envoy: {workloadType: StatefulSet}",
 		"envoy: {namespace: Not_A_Namespace}",
 		"xdsServer: {address: x, port: 99999}",
+		"xdsServer: {address: 10.0.0.1, tls: {secretName: envoy-xds}}",
+		"xdsServer: {tls: {secretName: Not A Name, serverName: '*'}}",
 	} {
 		f.Add(seed, "gw", uint16(80), "")
 	}
@@ -90,6 +95,21 @@ func FuzzProvision(f *testing.F) {
 				}
 				if err := b.ValidateAll(); err != nil {
 					t.Fatalf("the bootstrap of %q: %v", spec, err)
+				}
+				for key, data := range cm.Data {
+					if key == "envoy.json" {
+						continue
+					}
+					var resp discoveryv3.DiscoveryResponse
+					if err := protojson.Unmarshal([]byte(data), &resp); err != nil || resp.ValidateAll() != nil {
+						t.Fatalf("SDS file %s of %q: %v", key, spec, err)
+					}
+					for _, r := range resp.GetResources() {
+						var secret tlsv3.Secret
+						if err := r.UnmarshalTo(&secret); err != nil || secret.ValidateAll() != nil {
+							t.Fatalf("SDS file %s of %q: %v, %v", key, spec, err, secret.ValidateAll())
+						}
+					}
 				}
 			}
 			m, err := meta.Accessor(obj)
