@@ -38,5 +38,22 @@
 // that proxies Envoy's /ready, and a preStop that starts draining before
 // the pod stops. The bootstrap's node is NodeID(gateway), which a
 // snapshot cache keys the Gateway's Snapshot by, and it fetches everything
-// over ADS from the configured xDS server.
+// over ADS from the configured xDS server, over mutual TLS with the
+// Secret xdsServer.tls names (mounted, read through SDS files that Envoy
+// reloads when the Secret rotates), or in plaintext without it, which the
+// configuration's status says.
+//
+// Parameters: ResolveGateway and ResolveClass pair a Gateway with the
+// SesameConfigurations its class's and its own parametersRef name, and say
+// why one cannot be used (another kind, not found, not valid); the
+// translation writes that as InvalidParameters, and the fleet is left
+// alone. A Service exposes the ports of the Gateway's own listeners, then
+// of its ListenerSets' accepted ones (Gateway.ListenerSetPorts).
+// CheckAddresses says what the fleet can do with the Gateway's
+// spec.addresses (IPAddress only; one for a LoadBalancer or ClusterIP
+// Service, none for a NodePort Service, all for GatewayAPI exposure); the
+// Service takes only what passes, and the translation writes the rest as
+// UnsupportedAddress or AddressNotUsable. Gateway API v1 leaves the merging
+// of class and Gateway parameters to implementations: here the Gateway's
+// fields win over the class's, which win over Sesame's own, field by field.
 package provision
