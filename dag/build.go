@@ -75,6 +75,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	a.graph.Status = append(a.graph.Status, policyStatus...)
 	a.graph.Listeners = gw.Listeners
 	a.graph.ListenerSetPorts = gw.SetPorts
+	a.graph.Served = gw.Served()
 	a.gatewayHosts = gw.Layering.Hosts
 	// The status of routes and Gateways depends on them alone, and what
 	// comes next reads nothing it writes: with many routes, it is written

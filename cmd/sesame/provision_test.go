@@ -162,3 +162,29 @@ spec:
 		}
 	}
 }
+
+// TestProvisionWaitingGateway: a served Gateway none of whose listeners can
+// be programmed yet (its certificate is missing) keeps its fleet: it is
+// served, so a controller never prunes a fleet while a Secret is late.
+func TestProvisionWaitingGateway(t *testing.T) {
+	const input = managedConfig + `---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: sesame}
+spec: {controllerName: projectsesame.io/gateway-controller}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: secure, namespace: default}
+spec:
+  gatewayClassName: sesame
+  listeners: [{name: https, port: 443, protocol: HTTPS, tls: {certificateRefs: [{name: not-yet}]}}]
+`
+	code, out, errOut := call(input, "provision", "-f", "-")
+	if code != 0 || strings.Contains(errOut, "no Gateway is served") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "name: sesame-default-secure") || !strings.Contains(out, "port: 443") {
+		t.Errorf("no fleet for the waiting Gateway:\n%s", out)
+	}
+}

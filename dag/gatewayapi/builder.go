@@ -1,7 +1,9 @@
 package gatewayapi
 
 import (
+	"cmp"
 	"context"
+	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -93,6 +95,19 @@ type Builder struct {
 	setsOf map[types.NamespacedName][]*listenerSet
 	// fleets judges parametersRefs and addresses as package provision does.
 	fleets *fleet.Fleets
+}
+
+// Served are the names of the Gateways served, ordered by namespace and
+// name (graph.Graph.Served).
+func (b *Builder) Served() []types.NamespacedName {
+	out := make([]types.NamespacedName, 0, len(b.gateways))
+	for _, g := range b.gateways {
+		out = append(out, g.name())
+	}
+	slices.SortFunc(out, func(a, b types.NamespacedName) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	return out
 }
 
 // Warnings say which objects are not served and get no status, and why:

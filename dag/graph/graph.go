@@ -52,6 +52,11 @@ type Graph struct {
 	// status, and why: out of scope (another controller's class), or
 	// referred to by nothing. Nothing read vanishes without a word.
 	Warnings []string
+	// Served are the Gateways the translation serves, ordered by namespace
+	// and name, those without a listener in the graph too (every listener
+	// rejected, or waiting for its certificate): their Envoy fleets still
+	// run (Gateways).
+	Served []types.NamespacedName
 	// ListenerSetPorts are, per served Gateway, the ports of the accepted
 	// listeners its ListenerSets add, ordered by port, each once with the
 	// first listener's name: with the Gateway's own, the ports its Envoy

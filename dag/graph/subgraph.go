@@ -38,11 +38,11 @@ func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
 	return part
 }
 
-// Gateways returns the Gateways that have listeners in the graph, ordered by
-// namespace and name. The HTTPProxy ports belong to no Gateway and are not
-// counted.
+// Gateways returns the Gateways served (Served) and those that have
+// listeners in the graph, ordered by namespace and name. The HTTPProxy
+// ports belong to no Gateway and are not counted.
 func (g *Graph) Gateways() []types.NamespacedName {
-	var out []types.NamespacedName
+	out := slices.Clone(g.Served)
 	for _, l := range g.Listeners {
 		if l.Gateway != (types.NamespacedName{}) && !slices.Contains(out, l.Gateway) {
 			out = append(out, l.Gateway)
