@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"slices"
@@ -260,11 +261,12 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	// The document holds every warning, the input's first, so that it
 	// says all that stderr said of the objects.
 	res.Warnings = append(slices.Clone(in.warnings), res.Warnings...)
-	out, err := render.Options{RedactSecrets: o.redact, ConfigDump: o.to == shapeConfigDump, Version: res.Hash()}.Document(res, render.Format(o.output))
-	if err != nil {
+	// The document streams out as it is rendered, never held whole.
+	out := bufio.NewWriterSize(stdout, 1<<16)
+	if err := (render.Options{RedactSecrets: o.redact, ConfigDump: o.to == shapeConfigDump, Version: res.Hash()}).Write(out, res, render.Format(o.output)); err != nil {
 		return failure(err)
 	}
-	if _, err := stdout.Write(out); err != nil {
+	if err := out.Flush(); err != nil {
 		return failure(err)
 	}
 	prog.end()

@@ -112,15 +112,16 @@ func (d *Decoder) Decode(source string, r io.Reader) ([]runtime.Object, []Warnin
 		s.fail(0, problem{err: fmt.Errorf("not read: %w", &LimitError{Limit: "Objects", Max: lim.Objects, Found: d.objects})})
 		return nil, nil, s.errs
 	}
-	reader := newDocReader(r, lim.DocumentBytes)
+	pieces := readAhead(newDocReader(r, lim.DocumentBytes), lim)
+	defer pieces.stop()
 	var pending result // the items of a List read item by item
-	for {
-		p, err := reader.next()
+	for ap := range pieces.out {
+		p, err := ap.p, ap.err
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			s.fail(0, problem{err: fmt.Errorf("reading stopped in document %d: %w", reader.doc, err)})
+			s.fail(0, problem{err: fmt.Errorf("reading stopped in document %d: %w", ap.doc, err)})
 			break
 		}
 		var res result
@@ -140,10 +141,10 @@ func (d *Decoder) Decode(source string, r io.Reader) ([]runtime.Object, []Warnin
 		case p.err != nil:
 			s.fail(p.doc, problem{err: p.err})
 			continue
-		case isBlank(p.data):
+		case ap.res == nil: // a blank document
 			continue
 		default:
-			res = decodeDocument(p.data, lim)
+			res = <-ap.res
 		}
 		if !s.take(p.doc, res) {
 			break

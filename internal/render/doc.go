@@ -51,4 +51,12 @@
 // Any fields with "@type"). protojson deliberately varies its whitespace
 // between runs, so the JSON is decoded and encoded again: the output has
 // sorted keys and is byte-for-byte stable.
+//
+// Options.Write streams the document: it is written as it is rendered,
+// never held whole, with list items (and the long lists inside one Envoy
+// resource) rendered on every processor and written in order, each at the
+// column it has in the document, so the bytes are those of a rendering of
+// the whole document (stream.go, lazy.go; JSON by a writer of its own,
+// jsonw.go, that writes what encoding/json's MarshalIndent writes).
+// Document is Write into memory.
 package render

@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-
-	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
-	"sigs.k8s.io/yaml"
+	"io"
 
 	"github.com/projectsesame/sesame"
 	"github.com/projectsesame/sesame/dag/graph"
@@ -56,67 +53,38 @@ func Document(res *sesame.Result, f Format) ([]byte, error) {
 
 // Document renders res in format f.
 func (o Options) Document(res *sesame.Result, f Format) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := o.Write(&buf, res, f); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Write renders res in format f to w as it goes: the document is never
+// held whole, and list items (Envoy resources, status entries) are
+// rendered several at once (stream.go). The bytes are Document's.
+func (o Options) Write(w io.Writer, res *sesame.Result, f Format) error {
 	if f != YAML && f != JSON {
-		return nil, fmt.Errorf("render: unknown format %q (want yaml or json)", f)
+		return fmt.Errorf("render: unknown format %q (want yaml or json)", f)
 	}
-	// Each section is normalised on its own so that the document keeps xds
-	// before status, as a reader expects, while keys inside are sorted.
-	xdsJSON, err := o.xds(res.XDS)
+	// Sections keep their order (xds before status, as a reader expects);
+	// keys inside are sorted.
+	xds, err := o.xds(res.XDS)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	statusJSON, err := normalise(statusObjects(res.Status))
-	if err != nil {
-		return nil, err
-	}
-	var eventsJSON, warningsJSON any
+	sections := []section{{"xds", xds}, {"status", listOf(statusObjects(res.Status))}}
 	if len(res.Events) > 0 {
-		if eventsJSON, err = normalise(res.Events); err != nil {
-			return nil, err
-		}
+		sections = append(sections, section{"events", listOf(res.Events)})
 	}
 	if len(res.Warnings) > 0 {
-		warningsJSON = res.Warnings
+		sections = append(sections, section{"warnings", listOf(res.Warnings)})
 	}
-	if f == JSON {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		err := enc.Encode(struct {
-			XDS      any `json:"xds"`
-			Status   any `json:"status"`
-			Events   any `json:"events,omitempty"`
-			Warnings any `json:"warnings,omitempty"`
-		}{xdsJSON, statusJSON, eventsJSON, warningsJSON})
-		return buf.Bytes(), err
-	}
-	var out []byte
-	for _, s := range []struct {
-		key   string
-		value any
-	}{{"xds", xdsJSON}, {"status", statusJSON}, {"events", eventsJSON}, {"warnings", warningsJSON}} {
-		if s.value == nil {
-			continue // events and warnings, when there are none
-		}
-		data, err := yaml.JSONToYAML(mustJSON(map[string]any{s.key: s.value}))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, data...)
-	}
-	return out, nil
+	return writeDocument(w, f, sections)
 }
 
-// xdsSection is the default shape of the xds section.
-type xdsSection struct {
-	Listeners []json.RawMessage `json:"listeners"`
-	Routes    []json.RawMessage `json:"routes"`
-	Clusters  []json.RawMessage `json:"clusters"`
-	Endpoints []json.RawMessage `json:"endpoints"`
-	Secrets   []json.RawMessage `json:"secrets"`
-}
-
-// xds returns the xds section as generic JSON values.
+// xds returns the value of the xds section: in the default shape, a lazy
+// list of protojson messages per resource type.
 func (o Options) xds(r *xdsgen.Resources) (any, error) {
 	if r == nil {
 		r = &xdsgen.Resources{}
@@ -127,38 +95,24 @@ func (o Options) xds(r *xdsgen.Resources) (any, error) {
 		redacted.Clusters = redactClusters(r.Clusters)
 		r = &redacted
 	}
-	secrets := r.Secrets
 	if o.ConfigDump {
-		dump, err := configDump(r, secrets, o.Version)
+		dump, err := configDump(r, r.Secrets, o.Version)
 		if err != nil {
 			return nil, err
 		}
-		data, err := protojson.Marshal(dump)
-		if err != nil {
-			return nil, fmt.Errorf("render: %w", err)
+		v, err := protoValue(dump)
+		if b, ok := v.(*bigValue); ok {
+			v = b.value
 		}
-		var out any
-		err = json.Unmarshal(data, &out)
-		return out, err
+		return v, err
 	}
-	var s xdsSection
-	var err error
-	if s.Listeners, err = messages(r.Listeners); err != nil {
-		return nil, err
-	}
-	if s.Routes, err = messages(r.Routes); err != nil {
-		return nil, err
-	}
-	if s.Clusters, err = messages(r.Clusters); err != nil {
-		return nil, err
-	}
-	if s.Endpoints, err = messages(r.Endpoints); err != nil {
-		return nil, err
-	}
-	if s.Secrets, err = messages(secrets); err != nil {
-		return nil, err
-	}
-	return normalise(s)
+	return map[string]any{
+		"clusters":  messagesOf(r.Clusters),
+		"endpoints": messagesOf(r.Endpoints),
+		"listeners": messagesOf(r.Listeners),
+		"routes":    messagesOf(r.Routes),
+		"secrets":   messagesOf(r.Secrets),
+	}, nil
 }
 
 // statusObject is a status entry as a Kubernetes object that the status
@@ -200,25 +154,4 @@ func normalise(v any) (any, error) {
 	var out any
 	err = json.Unmarshal(data, &out)
 	return out, err
-}
-
-// mustJSON encodes values that came from JSON, which cannot fail.
-func mustJSON(v any) []byte {
-	data, err := json.Marshal(v)
-	if err != nil {
-		panic("render: " + err.Error())
-	}
-	return data
-}
-
-func messages[T proto.Message](in []T) ([]json.RawMessage, error) {
-	out := make([]json.RawMessage, 0, len(in))
-	for _, m := range in {
-		data, err := protojson.Marshal(m)
-		if err != nil {
-			return nil, fmt.Errorf("render: %w", err)
-		}
-		out = append(out, data)
-	}
-	return out, nil
 }

@@ -1,0 +1,3 @@
+// Command genyaml writes package gen's objects as YAML documents: the
+// generated input of scripts/bench-cli.
+package main

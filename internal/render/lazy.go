@@ -1,0 +1,103 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// lazyList is a list in a generic JSON value whose items are made only
+// when they are written (stream.go), so that a long list is never held
+// whole: the Envoy resources of a section, and the long repeated fields of
+// one resource (a route configuration's virtual hosts).
+type lazyList struct {
+	items []func() (any, error)
+}
+
+// bigValue is an item that holds lazy lists: the writer renders it
+// itself, streaming, rather than a worker into a buffer.
+type bigValue struct {
+	value any
+}
+
+// listOf is a lazy list of items, each rendered as encoding/json writes it.
+func listOf[T any](items []T) *lazyList {
+	l := &lazyList{items: make([]func() (any, error), len(items))}
+	for i := range items {
+		l.items[i] = func() (any, error) { return normalise(items[i]) }
+	}
+	return l
+}
+
+// messagesOf is a lazy list of protojson messages (protoValue).
+func messagesOf[T proto.Message](in []T) *lazyList {
+	l := &lazyList{items: make([]func() (any, error), len(in))}
+	for i := range in {
+		l.items[i] = func() (any, error) { return protoValue(in[i]) }
+	}
+	return l
+}
+
+// splitAt is the length from which a repeated message field of a resource
+// becomes a lazy list.
+const splitAt = 64
+
+// protoValue is m in protojson form, as generic JSON values. A repeated
+// message field of splitAt items or more becomes a lazy list of its items
+// (each a protoValue in turn), and the value a bigValue: protojson renders
+// the rest of m, without those fields, which read the same.
+func protoValue(m proto.Message) (any, error) {
+	rm := m.ProtoReflect()
+	var split []protoreflect.FieldDescriptor
+	rm.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if fd.IsList() && fd.Message() != nil && v.List().Len() >= splitAt {
+			split = append(split, fd)
+		}
+		return true
+	})
+	if len(split) == 0 {
+		return plainValue(m)
+	}
+	// A shallow copy without the split fields; it shares everything else
+	// with m, which neither changes.
+	rest := rm.New()
+	rm.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if !slices.Contains(split, fd) {
+			rest.Set(fd, v)
+		}
+		return true
+	})
+	v, err := plainValue(rest.Interface())
+	if err != nil {
+		return nil, err
+	}
+	fields, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("render: %s is not a JSON object", rm.Descriptor().FullName())
+	}
+	for _, fd := range split {
+		list := rm.Get(fd).List()
+		l := &lazyList{items: make([]func() (any, error), list.Len())}
+		for i := range l.items {
+			item := list.Get(i).Message().Interface()
+			l.items[i] = func() (any, error) { return protoValue(item) }
+		}
+		fields[fd.JSONName()] = l
+	}
+	return &bigValue{value: fields}, nil
+}
+
+// plainValue is m in protojson form, as generic JSON values.
+func plainValue(m proto.Message) (any, error) {
+	data, err := protojson.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	var out any
+	err = json.Unmarshal(data, &out)
+	return out, err
+}
