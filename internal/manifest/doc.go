@@ -18,4 +18,11 @@
 // A Decoder reads within Limits on the size of a document, the length of a
 // value and the number of objects, checked before the costly work they
 // bound; the defaults are above anything a real cluster stores.
+//
+// YAML is read as kubectl reads it (sigs.k8s.io/yaml, YAML 1.1 through
+// yaml.v2). Documents in the block style kubectl prints take a reader of
+// Sesame's own, several times faster, which leaves every other document to
+// yaml.v2 and reads what yaml.v2 reads wherever it reads a document
+// (fastyaml.go, with a differential test and fuzz target); documents are
+// decoded on every processor, and come out in stream order (ahead.go).
 package manifest

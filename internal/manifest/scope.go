@@ -63,6 +63,9 @@ func fieldErrorKind(msg string) string {
 // server's strict validation refuses them (sigs.k8s.io/yaml's strict
 // conversion finds them, by line).
 func toJSON(doc []byte) (data []byte, dups []string, err error) {
+	if data, ok := fastJSON(doc); ok {
+		return data, nil, nil
+	}
 	data, strictErr := yaml.YAMLToJSONStrict(doc)
 	if strictErr == nil {
 		return data, nil, nil

@@ -1,0 +1,165 @@
+package manifest
+
+import "strings"
+
+// The scalars and keys fastJSON reads (fastyaml.go), and how it writes
+// them as JSON.
+
+// plainKey: letters, digits and ._/- , starting with a letter, and no word
+// YAML 1.1 reads as a boolean or null.
+func plainKey(k string) bool {
+	if !isLetter(k[0]) || yaml11Word(k) {
+		return false
+	}
+	for i := 1; i < len(k); i++ {
+		if c := k[i]; !isLetter(c) && !isDigit(c) && c != '.' && c != '_' && c != '/' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// yaml11Word: a plain word YAML 1.1 (yaml.v2) reads as a boolean or null.
+func yaml11Word(s string) bool {
+	switch s {
+	case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+		"on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL":
+		return true
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+// scalar reads a scalar on one line.
+func scalar(s string) (*fastValue, bool) {
+	switch s {
+	case "true", "false", "null":
+		return &fastValue{json: s}, true
+	case "{}":
+		return &fastValue{}, true
+	case "[]":
+		return &fastValue{seq: true}, true
+	case "~":
+		return &fastValue{json: "null"}, true
+	}
+	switch c := s[0]; {
+	case c == '"':
+		return doubleQuoted(s)
+	case c == '\'':
+		return singleQuoted(s)
+	case isDigit(c) || c == '-':
+		return number(s)
+	case isLetter(c) || c == '/':
+		if yaml11Word(s) || !plainString(s) {
+			return nil, false
+		}
+		return &fastValue{json: jsonString(s)}, true
+	}
+	return nil, false
+}
+
+// plainString: printable ASCII, no " #" comment, no ": ", no trailing
+// colon.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return !strings.Contains(s, " #") && !strings.Contains(s, ": ") && !strings.HasSuffix(s, ":")
+}
+
+// number reads a decimal integer (no sign but "-", no leading zero, at
+// most 18 digits), or a dotted quad of digits, which YAML reads as a
+// string (an IPv4 address); anything else is left to yaml.v2.
+func number(s string) (*fastValue, bool) {
+	digits := strings.TrimPrefix(s, "-")
+	if len(digits) > 0 && len(digits) <= 18 && (digits == "0" || digits[0] != '0') && strings.Trim(digits, "0123456789") == "" && s != "-0" {
+		return &fastValue{json: s}, true
+	}
+	if s[0] != '-' && strings.Count(s, ".") >= 2 && strings.Trim(s, "0123456789.") == "" && !strings.Contains(s, "..") {
+		return &fastValue{json: `"` + s + `"`}, true
+	}
+	return nil, false
+}
+
+// doubleQuoted reads "..." whose escapes are all JSON's: its text is then
+// a JSON string as it is.
+func doubleQuoted(s string) (*fastValue, bool) {
+	if len(s) < 2 || s[len(s)-1] != '"' {
+		return nil, false
+	}
+	body := s[1 : len(s)-1]
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c == '"' || c < 0x20 || c == 0x7f:
+			return nil, false
+		case c == '\\':
+			if i+1 >= len(body) || !strings.ContainsRune(`"\/bfnrtu`, rune(body[i+1])) {
+				return nil, false
+			}
+			if body[i+1] == 'u' && (i+5 >= len(body) || strings.Trim(body[i+2:i+6], "0123456789abcdefABCDEF") != "") {
+				return nil, false
+			}
+			i++
+		}
+	}
+	return &fastValue{json: s}, true
+}
+
+// singleQuoted reads '...', where ” is a quote.
+func singleQuoted(s string) (*fastValue, bool) {
+	if len(s) < 2 || s[len(s)-1] != '\'' {
+		return nil, false
+	}
+	body := s[1 : len(s)-1]
+	if strings.Contains(strings.ReplaceAll(body, "''", ""), "'") {
+		return nil, false
+	}
+	return &fastValue{json: jsonString(strings.ReplaceAll(body, "''", "'"))}, true
+}
+
+// jsonString quotes s for JSON; control characters and non-ASCII are
+// escaped.
+func jsonString(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r < 0x20 || r > 0x7e:
+			if r > 0xffff {
+				r1, r2 := utf16Pair(r)
+				writeU(&b, r1)
+				writeU(&b, r2)
+				continue
+			}
+			writeU(&b, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func utf16Pair(r rune) (rune, rune) {
+	r -= 0x10000
+	return 0xd800 + (r>>10)&0x3ff, 0xdc00 + r&0x3ff
+}
+
+func writeU(b *strings.Builder, r rune) {
+	const hex = "0123456789abcdef"
+	b.WriteString(`\u`)
+	b.WriteByte(hex[r>>12&0xf])
+	b.WriteByte(hex[r>>8&0xf])
+	b.WriteByte(hex[r>>4&0xf])
+	b.WriteByte(hex[r&0xf])
+}

@@ -1,0 +1,96 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/projectsesame/sesame/internal/gen"
+)
+
+// agree checks that where fastJSON reads doc, it reads what yaml.v2 reads
+// (sigs.k8s.io/yaml.YAMLToJSONStrict), and says whether it read it.
+func agree(t testing.TB, doc []byte) bool {
+	got, ok := fastJSON(doc)
+	if !ok {
+		return false
+	}
+	want, err := yaml.YAMLToJSONStrict(doc)
+	if err != nil {
+		t.Fatalf("fastJSON reads what yaml.v2 refuses (%v):\n%s", err, doc)
+	}
+	var g, w any
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatalf("fastJSON wrote invalid JSON %s for:\n%s", got, doc)
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Fatalf("fastJSON %s\n  yaml.v2 %s\nfor:\n%s", got, want, doc)
+	}
+	return true
+}
+
+// TestFastJSONAgreesWithYAML reads every YAML document of the repository's
+// test data and of generated inputs with both readers: where the fast one
+// reads a document, it reads what yaml.v2 reads. Generated manifests, as
+// kubectl prints objects, are read by the fast one throughout.
+func TestFastJSONAgreesWithYAML(t *testing.T) {
+	var docs, fast int
+	_ = filepath.Walk("../..", func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() && (info.Name() == ".git" || info.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") && !strings.HasSuffix(path, ".txtar") {
+			return nil
+		}
+		data, _ := os.ReadFile(path)
+		for _, doc := range bytes.Split(data, []byte("\n---")) {
+			docs++
+			if agree(t, doc) {
+				fast++
+			}
+		}
+		return nil
+	})
+	t.Logf("repository: %d of %d documents read by the fast reader", fast, docs)
+	generated := 0
+	for _, obj := range gen.Objects(gen.Config{Seed: 1, Routes: 200}) {
+		doc, err := yaml.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !agree(t, doc) {
+			t.Errorf("the fast reader leaves a generated %T to yaml.v2:\n%s", obj, doc)
+		}
+		generated++
+	}
+	for _, doc := range []string{
+		"a: |\n  line one\n    indented\n\n  after blank\nb: 1\n",
+		"a: |-\n  x\n  # not a comment\nb: [ ]\n",
+		"list:\n- a: 1\n  b: two\n- - nested\n  - 10.1.2.3\n-\n- ''\n",
+		"k: 'it''s'\nq: \"tab\\tquote\\\" \\u00e9\"\nempty:\n# comment\nnext: ~\n",
+		"yes: 1\n", "a: yes\n", "a: 0755\n", "a: 1.5\n", "a: 12:30\n", "a: 2024-01-01\n", "a: b # c\n", "a: {x: 1}\n",
+		"a: plain\n  continued\n", "a: 1\na: 2\n", "a:\n\tb: 1\n", "\"quoted key\": 1\n", "a: &x 1\n", "a: !!str 1\n",
+	} {
+		agree(t, []byte(doc))
+	}
+}
+
+// FuzzFastJSON: wherever the fast reader reads a document, yaml.v2 reads
+// the same values.
+func FuzzFastJSON(f *testing.F) {
+	for _, seed := range []string{"a: 1\nb:\n- x\n- y: z\n", "a: |\n  t\n", "k: 'q''s'\n", "- - 1\n  - \"s\"\n", "a:\n  b:\n    c: null\n"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		agree(t, doc)
+	})
+}
