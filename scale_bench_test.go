@@ -14,15 +14,19 @@ import (
 )
 
 // BenchmarkTranslate measures whole translations, with Envoy validation and
-// the snapshot consistency check, of generated inputs of 100 to 10,000
-// HTTPRoutes (package internal/gen: ten routes per hostname, ten namespaces,
-// 0.5% of routes without hostname and 5% with a wildcard).
+// the snapshot consistency check, of generated inputs of 100 to 100,000
+// HTTPRoutes, the largest not with -short (package internal/gen: ten
+// routes per hostname, ten namespaces, 0.5% of routes without hostname and
+// 5% with a wildcard).
 // The objects are generated before the timed loop. The steal-% metric is the
 // share of the machine's CPU time its hypervisor gave to other machines
 // during the loop (Linux only): timings taken with steal are not Sesame's.
 func BenchmarkTranslate(b *testing.B) {
-	for _, n := range []int{100, 1000, 10000} {
+	for _, n := range []int{100, 1000, 10000, 100000} {
 		b.Run(fmt.Sprintf("routes=%d", n), func(b *testing.B) {
+			if n > 10000 && testing.Short() {
+				b.Skip("100,000 routes: not with -short")
+			}
 			benchmarkTranslate(b, gen.Config{Seed: 1, Routes: n}, false)
 		})
 	}
