@@ -88,6 +88,8 @@ func (j *jsonWriter) value(v any, depth int, r *renderer) error {
 		j.w.WriteByte('}')
 	case *lazyList:
 		return r.jsonList(j, x, depth)
+	case protoMsg:
+		return j.message(x.m.ProtoReflect(), depth)
 	default:
 		panic("render: not a JSON value") // values come from encoding/json or lazy.go
 	}

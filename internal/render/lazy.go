@@ -33,13 +33,23 @@ func listOf[T any](items []T) *lazyList {
 	return l
 }
 
-// messagesOf is a lazy list of protojson messages (protoValue).
+// messagesOf is a lazy list of Envoy messages (renderer.prepare).
 func messagesOf[T proto.Message](in []T) *lazyList {
 	l := &lazyList{items: make([]func() (any, error), len(in))}
 	for i := range in {
-		l.items[i] = func() (any, error) { return protoValue(in[i]) }
+		l.items[i] = func() (any, error) { return protoMsg{in[i]}, nil }
 	}
 	return l
+}
+
+// long says m has a repeated message field of splitAt items or more.
+func long(m protoreflect.Message) bool {
+	found := false
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		found = fd.IsList() && fd.Message() != nil && v.List().Len() >= splitAt
+		return !found
+	})
+	return found
 }
 
 // splitAt is the length from which a repeated message field of a resource

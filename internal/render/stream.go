@@ -78,7 +78,7 @@ type segment struct {
 // ordered renders the items of l in chunks, several at once, with render,
 // and has write write each chunk's segments in order. At most twice as
 // many chunks as workers are rendered ahead of the writer.
-func ordered(l *lazyList, render func(buf *bytes.Buffer, i int, v any) error, write func(segment) error) error {
+func (r *renderer) ordered(l *lazyList, render func(buf *bytes.Buffer, i int, v any) error, write func(segment) error) error {
 	n := (len(l.items) + chunkSize - 1) / chunkSize
 	results := make([]chan []segment, n)
 	errs := make([]error, n)
@@ -112,7 +112,7 @@ func ordered(l *lazyList, render func(buf *bytes.Buffer, i int, v any) error, wr
 			busy <- struct{}{}
 			go func() {
 				defer func() { <-busy }()
-				results[c] <- renderChunk(l, c, render, &errs[c])
+				results[c] <- r.renderChunk(l, c, render, &errs[c])
 			}()
 		}
 		for range workers {
@@ -141,11 +141,14 @@ func ordered(l *lazyList, render func(buf *bytes.Buffer, i int, v any) error, wr
 }
 
 // renderChunk renders chunk c of l.
-func renderChunk(l *lazyList, c int, render func(buf *bytes.Buffer, i int, v any) error, errp *error) []segment {
+func (r *renderer) renderChunk(l *lazyList, c int, render func(buf *bytes.Buffer, i int, v any) error, errp *error) []segment {
 	var segs []segment
 	var buf bytes.Buffer
 	for i := c * chunkSize; i < min(len(l.items), (c+1)*chunkSize); i++ {
 		v, err := l.items[i]()
+		if err == nil {
+			v, err = r.prepare(v)
+		}
 		if err == nil {
 			if b, ok := v.(*bigValue); ok {
 				if buf.Len() > 0 {
@@ -175,7 +178,7 @@ func (r *renderer) jsonList(j *jsonWriter, l *lazyList, depth int) error {
 		return nil
 	}
 	j.w.WriteString("[\n")
-	err := ordered(l, func(buf *bytes.Buffer, i int, v any) error {
+	err := r.ordered(l, func(buf *bytes.Buffer, i int, v any) error {
 		item := &jsonWriter{w: bufio.NewWriter(buf)}
 		if i > 0 {
 			item.w.WriteString(",\n")
@@ -203,6 +206,23 @@ func (r *renderer) jsonList(j *jsonWriter, l *lazyList, depth int) error {
 	j.indent(depth)
 	j.w.WriteByte(']')
 	return nil
+}
+
+// prepare readies an item for the format: an Envoy message is walked by
+// the JSON writer itself, and streamed by the writer when it holds a long
+// list; for YAML it becomes generic values (protoValue).
+func (r *renderer) prepare(v any) (any, error) {
+	m, ok := v.(protoMsg)
+	if !ok {
+		return v, nil
+	}
+	if r.format == YAML {
+		return protoValue(m.m)
+	}
+	if long(m.m.ProtoReflect()) {
+		return &bigValue{value: m}, nil
+	}
+	return m, nil
 }
 
 // yamlAt writes v as yaml.v2 renders it nested in levels one-key mappings,
@@ -246,7 +266,7 @@ func (r *renderer) yamlAt(w *bufio.Writer, v any, levels int) error {
 
 // yamlList writes the items of l as a block sequence at column col.
 func (r *renderer) yamlList(w *bufio.Writer, l *lazyList, col int) error {
-	return ordered(l, func(buf *bytes.Buffer, _ int, v any) error {
+	return r.ordered(l, func(buf *bytes.Buffer, _ int, v any) error {
 		bw := bufio.NewWriter(buf)
 		if err := r.yamlAt(bw, []any{v}, col/2+1); err != nil {
 			return err
