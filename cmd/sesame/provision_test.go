@@ -114,15 +114,18 @@ func TestProvisionExamples(t *testing.T) {
 	}
 }
 
-// TestProvisionListenerSetPorts: a port that only an accepted ListenerSet
-// listener uses joins the fleet's Service; a rejected one's does not.
-func TestProvisionListenerSetPorts(t *testing.T) {
-	const input = managedConfig + `---
+// sesameClass is a GatewayClass of Sesame's default controller name.
+const sesameClass = `---
 apiVersion: gateway.networking.k8s.io/v1
 kind: GatewayClass
 metadata: {name: sesame}
 spec: {controllerName: projectsesame.io/gateway-controller}
----
+`
+
+// TestProvisionListenerSetPorts: a port that only an accepted ListenerSet
+// listener uses joins the fleet's Service; a rejected one's does not.
+func TestProvisionListenerSetPorts(t *testing.T) {
+	const input = managedConfig + sesameClass + `---
 apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
 metadata: {name: shared, namespace: default}
@@ -167,12 +170,7 @@ spec:
 // be programmed yet (its certificate is missing) keeps its fleet: it is
 // served, so a controller never prunes a fleet while a Secret is late.
 func TestProvisionWaitingGateway(t *testing.T) {
-	const input = managedConfig + `---
-apiVersion: gateway.networking.k8s.io/v1
-kind: GatewayClass
-metadata: {name: sesame}
-spec: {controllerName: projectsesame.io/gateway-controller}
----
+	const input = managedConfig + sesameClass + `---
 apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
 metadata: {name: secure, namespace: default}

@@ -141,9 +141,7 @@ func (p *fastParser) sequence(i, indent int) (*fastValue, int, bool) {
 			p.lines[i] = fastLine{indent: col, content: rest, raw: l.raw}
 			item, i, ok = p.block(i, col)
 		default:
-			item, ok = scalar(rest)
-			i++
-			ok = ok && !p.continues(i, indent)
+			item, i, ok = p.scalarLine(rest, i, indent)
 		}
 		if !ok {
 			return nil, 0, false
@@ -155,11 +153,21 @@ func (p *fastParser) sequence(i, indent int) (*fastValue, int, bool) {
 
 func (p *fastParser) mapping(i, indent int) (*fastValue, int, bool) {
 	v := &fastValue{}
+	var seen map[string]bool // the keys, once there are many
 	for i = p.skipBlank(i); i < len(p.lines) && p.lines[i].indent == indent; i = p.skipBlank(i) {
 		l := p.lines[i]
 		key, rest, ok := splitKey(l.content)
-		if !ok || slices.Contains(v.keys, key) {
+		if !ok || seen[key] || (seen == nil && slices.Contains(v.keys, key)) {
 			return nil, 0, false // not a key line, or a duplicate key
+		}
+		if seen == nil && len(v.keys) >= 16 {
+			seen = map[string]bool{}
+			for _, k := range v.keys {
+				seen[k] = true
+			}
+		}
+		if seen != nil {
+			seen[key] = true
 		}
 		var item *fastValue
 		switch {
@@ -168,9 +176,7 @@ func (p *fastParser) mapping(i, indent int) (*fastValue, int, bool) {
 		case rest == "|" || rest == "|-":
 			item, i, ok = p.literal(i+1, indent, rest == "|-")
 		default:
-			item, ok = scalar(rest)
-			i++
-			ok = ok && !p.continues(i, indent)
+			item, i, ok = p.scalarLine(rest, i, indent)
 		}
 		if !ok {
 			return nil, 0, false
@@ -199,6 +205,13 @@ func (p *fastParser) nested(i, indent int, inSequence bool) (*fastValue, int, bo
 		}
 	}
 	return &fastValue{json: "null"}, i, true
+}
+
+// scalarLine reads the scalar rest of line i, under a key or dash at
+// indent, which must end on that line.
+func (p *fastParser) scalarLine(rest string, i, indent int) (*fastValue, int, bool) {
+	item, ok := scalar(rest)
+	return item, i + 1, ok && !p.continues(i+1, indent)
 }
 
 // continues says whether line i continues a scalar of a key or dash at

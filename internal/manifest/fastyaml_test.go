@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -93,4 +94,19 @@ func FuzzFastJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		agree(t, doc)
 	})
+}
+
+// TestFastJSONManyKeys: duplicate keys are found in long mappings too.
+func TestFastJSONManyKeys(t *testing.T) {
+	var doc strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&doc, "key%d: %d\n", i, i)
+	}
+	if !agree(t, []byte(doc.String())) {
+		t.Error("a long mapping is left to yaml.v2")
+	}
+	doc.WriteString("key7: again\n")
+	if _, ok := fastJSON([]byte(doc.String())); ok {
+		t.Error("a duplicate key of a long mapping is read")
+	}
 }
