@@ -263,7 +263,11 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	res.Warnings = append(slices.Clone(in.warnings), res.Warnings...)
 	// The document streams out as it is rendered, never held whole.
 	out := bufio.NewWriterSize(stdout, 1<<16)
-	if err := (render.Options{RedactSecrets: o.redact, ConfigDump: o.to == shapeConfigDump, Version: res.Hash()}).Write(out, res, render.Format(o.output)); err != nil {
+	ropts := render.Options{RedactSecrets: o.redact}
+	if o.to == shapeConfigDump {
+		ropts.ConfigDump, ropts.Version = true, res.Hash() // the hash costs a marshal of everything
+	}
+	if err := ropts.Write(out, res, render.Format(o.output)); err != nil {
 		return failure(err)
 	}
 	if err := out.Flush(); err != nil {
