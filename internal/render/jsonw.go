@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -31,61 +32,21 @@ func (j *jsonWriter) value(v any, depth int, r *renderer) error {
 	case nil:
 		j.w.WriteString("null")
 	case bool:
-		if x {
-			j.w.WriteString("true")
-		} else {
-			j.w.WriteString("false")
-		}
+		j.bool(x)
 	case float64:
 		j.float(x)
-	case int64:
-		j.num = strconv.AppendInt(j.num[:0], x, 10)
-		j.w.Write(j.num)
 	case string:
 		j.string(x)
 	case []any:
-		if len(x) == 0 {
-			j.w.WriteString("[]")
-			return nil
-		}
-		j.w.WriteString("[\n")
-		for i, e := range x {
-			if i > 0 {
-				j.w.WriteString(",\n")
-			}
-			j.indent(depth + 1)
-			if err := j.value(e, depth+1, r); err != nil {
-				return err
-			}
-		}
-		j.w.WriteByte('\n')
-		j.indent(depth)
-		j.w.WriteByte(']')
+		return j.array(len(x), depth, func(i int) error { return j.value(x[i], depth+1, r) })
 	case map[string]any:
-		if len(x) == 0 {
-			j.w.WriteString("{}")
-			return nil
-		}
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
 		}
-		slices.Sort(keys)
-		j.w.WriteString("{\n")
-		for i, k := range keys {
-			if i > 0 {
-				j.w.WriteString(",\n")
-			}
-			j.indent(depth + 1)
-			j.string(k)
-			j.w.WriteString(": ")
-			if err := j.value(x[k], depth+1, r); err != nil {
-				return err
-			}
-		}
-		j.w.WriteByte('\n')
-		j.indent(depth)
-		j.w.WriteByte('}')
+		return j.object(len(keys), depth, func(i int) string { return keys[i] }, func(i int) error {
+			return j.value(x[keys[i]], depth+1, r)
+		})
 	case *lazyList:
 		return r.jsonList(j, x, depth)
 	case protoMsg:
@@ -93,6 +54,66 @@ func (j *jsonWriter) value(v any, depth int, r *renderer) error {
 	default:
 		panic("render: not a JSON value") // values come from encoding/json or lazy.go
 	}
+	return nil
+}
+
+func (j *jsonWriter) bool(b bool) {
+	if b {
+		j.w.WriteString("true")
+	} else {
+		j.w.WriteString("false")
+	}
+}
+
+// array writes a list of n items at depth, item writing each.
+func (j *jsonWriter) array(n, depth int, item func(int) error) error {
+	if n == 0 {
+		j.w.WriteString("[]")
+		return nil
+	}
+	j.w.WriteString("[\n")
+	for i := range n {
+		if i > 0 {
+			j.w.WriteString(",\n")
+		}
+		j.indent(depth + 1)
+		if err := item(i); err != nil {
+			return err
+		}
+	}
+	j.w.WriteByte('\n')
+	j.indent(depth)
+	j.w.WriteByte(']')
+	return nil
+}
+
+// object writes an object of n members at depth in the order of their
+// keys, as encoding/json sorts a map's.
+func (j *jsonWriter) object(n, depth int, key func(int) string, value func(int) error) error {
+	if n == 0 {
+		j.w.WriteString("{}")
+		return nil
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(key(a), key(b)) })
+	j.w.WriteString("{\n")
+	for n, i := range order {
+		if n > 0 {
+			j.w.WriteString(",\n")
+		}
+		j.indent(depth + 1)
+		j.string(key(i))
+		j.w.WriteString(": ")
+		if err := value(i); err != nil {
+			return err
+		}
+	}
+	j.w.WriteByte('\n')
+	j.indent(depth)
+	j.w.WriteByte('}')
 	return nil
 }
 

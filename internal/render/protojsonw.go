@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,56 +30,45 @@ func (j *jsonWriter) message(m protoreflect.Message, depth int) error {
 	if w, ok := wellKnown[m.Descriptor().FullName()]; ok {
 		return w(j, m, depth)
 	}
-	type field struct {
-		name string
-		fd   protoreflect.FieldDescriptor
-		v    protoreflect.Value
+	fields, err := fieldsOf(m, nil)
+	if err != nil {
+		return err
 	}
-	var fields []field
+	return j.fields(fields, depth)
+}
+
+// member is a field of a message as protojson writes it, or, with no
+// descriptor, an Any's "@type" (typeURL).
+type member struct {
+	name    string
+	fd      protoreflect.FieldDescriptor
+	v       protoreflect.Value
+	typeURL string
+}
+
+// fieldsOf are the populated fields of m, after first.
+func fieldsOf(m protoreflect.Message, first []member) ([]member, error) {
 	var err error
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		if fd.IsExtension() {
 			err = fmt.Errorf("render: %s: extensions are not rendered", m.Descriptor().FullName())
 			return false
 		}
-		fields = append(fields, field{fd.JSONName(), fd, v})
+		first = append(first, member{name: fd.JSONName(), fd: fd, v: v})
 		return true
 	})
-	if err != nil {
-		return err
-	}
-	return j.object(len(fields), depth, func(i int) string { return fields[i].name }, func(i int) error {
-		return j.field(fields[i].fd, fields[i].v, depth+1)
-	})
+	return first, err
 }
 
-// object writes an object of n members, in the order of their keys.
-func (j *jsonWriter) object(n, depth int, key func(int) string, value func(int) error) error {
-	if n == 0 {
-		j.w.WriteString("{}")
-		return nil
-	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(key(a), key(b)) })
-	j.w.WriteString("{\n")
-	for n, i := range order {
-		if n > 0 {
-			j.w.WriteString(",\n")
+// fields writes members as an object.
+func (j *jsonWriter) fields(ms []member, depth int) error {
+	return j.object(len(ms), depth, func(i int) string { return ms[i].name }, func(i int) error {
+		if ms[i].fd == nil {
+			j.string(ms[i].typeURL)
+			return nil
 		}
-		j.indent(depth + 1)
-		j.string(key(i))
-		j.w.WriteString(": ")
-		if err := value(i); err != nil {
-			return err
-		}
-	}
-	j.w.WriteByte('\n')
-	j.indent(depth)
-	j.w.WriteByte('}')
-	return nil
+		return j.field(ms[i].fd, ms[i].v, depth+1)
+	})
 }
 
 // field writes the value of fd, a list, a map or a single value.
@@ -88,24 +76,7 @@ func (j *jsonWriter) field(fd protoreflect.FieldDescriptor, v protoreflect.Value
 	switch {
 	case fd.IsList():
 		l := v.List()
-		if l.Len() == 0 {
-			j.w.WriteString("[]")
-			return nil
-		}
-		j.w.WriteString("[\n")
-		for i := range l.Len() {
-			if i > 0 {
-				j.w.WriteString(",\n")
-			}
-			j.indent(depth + 1)
-			if err := j.single(fd, l.Get(i), depth+1); err != nil {
-				return err
-			}
-		}
-		j.w.WriteByte('\n')
-		j.indent(depth)
-		j.w.WriteByte(']')
-		return nil
+		return j.array(l.Len(), depth, func(i int) error { return j.single(fd, l.Get(i), depth+1) })
 	case fd.IsMap():
 		type entry struct {
 			key string
@@ -127,7 +98,7 @@ func (j *jsonWriter) field(fd protoreflect.FieldDescriptor, v protoreflect.Value
 func (j *jsonWriter) single(fd protoreflect.FieldDescriptor, v protoreflect.Value, depth int) error {
 	switch fd.Kind() {
 	case protoreflect.BoolKind:
-		j.value(v.Bool(), depth, nil)
+		j.bool(v.Bool())
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
 		j.float(float64(v.Int()))
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
@@ -239,23 +210,11 @@ func (j *jsonWriter) anyMessage(m protoreflect.Message, depth int) error {
 			return j.message(inner, depth+1)
 		})
 	}
-	type field struct {
-		name string
-		fd   protoreflect.FieldDescriptor
-		v    protoreflect.Value
+	members, err := fieldsOf(inner, []member{{name: "@type", typeURL: url}})
+	if err != nil {
+		return err
 	}
-	fs := []field{{name: "@type"}}
-	inner.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		fs = append(fs, field{fd.JSONName(), fd, v})
-		return true
-	})
-	return j.object(len(fs), depth, func(i int) string { return fs[i].name }, func(i int) error {
-		if fs[i].fd == nil {
-			j.string(url)
-			return nil
-		}
-		return j.field(fs[i].fd, fs[i].v, depth+1)
-	})
+	return j.fields(members, depth)
 }
 
 // duration writes "<seconds>[.<fraction>]s", the fraction in 3, 6 or 9

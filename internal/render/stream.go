@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strconv"
+	"sync"
 
 	yamlv2 "go.yaml.in/yaml/v2"
 )
@@ -80,10 +81,13 @@ type segment struct {
 // many chunks as workers are rendered ahead of the writer.
 func (r *renderer) ordered(l *lazyList, render func(buf *bytes.Buffer, i int, v any) error, write func(segment) error) error {
 	n := (len(l.items) + chunkSize - 1) / chunkSize
-	results := make([]chan []segment, n)
-	errs := make([]error, n)
+	type chunk struct {
+		segs []segment
+		err  error
+	}
+	results := make([]chan chunk, n)
 	for i := range results {
-		results[i] = make(chan []segment, 1)
+		results[i] = make(chan chunk, 1)
 	}
 	workers := min(runtime.GOMAXPROCS(0), n)
 	window := make(chan struct{}, 2*workers)
@@ -104,29 +108,23 @@ func (r *renderer) ordered(l *lazyList, render func(buf *bytes.Buffer, i int, v 
 			}
 		}
 	}()
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		busy := make(chan struct{}, workers)
-		for c := range next {
-			busy <- struct{}{}
-			go func() {
-				defer func() { <-busy }()
-				results[c] <- r.renderChunk(l, c, render, &errs[c])
-			}()
-		}
-		for range workers {
-			busy <- struct{}{} // every worker is done
-		}
-	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for c := range next {
+				segs, err := r.renderChunk(l, c, render)
+				results[c] <- chunk{segs, err}
+			}
+		})
+	}
 	var err error
 	for c := range n {
-		segs := <-results[c]
+		chunk := <-results[c]
 		<-window
-		if err = errs[c]; err != nil {
+		if err = chunk.err; err != nil {
 			break
 		}
-		for _, s := range segs {
+		for _, s := range chunk.segs {
 			if err = write(s); err != nil {
 				break
 			}
@@ -135,13 +133,13 @@ func (r *renderer) ordered(l *lazyList, render func(buf *bytes.Buffer, i int, v 
 			break
 		}
 	}
-	close(done)
-	<-stopped
+	close(done) // the feeder stops; the workers finish their chunks
+	wg.Wait()
 	return err
 }
 
 // renderChunk renders chunk c of l.
-func (r *renderer) renderChunk(l *lazyList, c int, render func(buf *bytes.Buffer, i int, v any) error, errp *error) []segment {
+func (r *renderer) renderChunk(l *lazyList, c int, render func(buf *bytes.Buffer, i int, v any) error) ([]segment, error) {
 	var segs []segment
 	var buf bytes.Buffer
 	for i := c * chunkSize; i < min(len(l.items), (c+1)*chunkSize); i++ {
@@ -161,14 +159,13 @@ func (r *renderer) renderChunk(l *lazyList, c int, render func(buf *bytes.Buffer
 			err = render(&buf, i, v)
 		}
 		if err != nil {
-			*errp = err
-			return nil
+			return nil, err
 		}
 	}
 	if buf.Len() > 0 {
 		segs = append(segs, segment{data: buf.Bytes()})
 	}
-	return segs
+	return segs, nil
 }
 
 // jsonList writes l at depth as MarshalIndent writes a list.

@@ -3,15 +3,20 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"sigs.k8s.io/yaml"
 
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	"github.com/projectsesame/sesame"
 	"github.com/projectsesame/sesame/internal/gen"
+	"github.com/projectsesame/sesame/xdsgen"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/anypb"
 )
 
 // wholeDocument renders res as a whole, the way Sesame did before it
@@ -117,4 +122,24 @@ func protos[T proto.Message](in []T) []proto.Message {
 		out[i] = m
 	}
 	return out
+}
+
+// TestStreamStopsAtAnError: a message that cannot be rendered (an Any of
+// an unknown type), among many, makes Write fail in both formats, and
+// the workers stop (the race detector and the test's end would show a
+// leak or a write after return).
+func TestStreamStopsAtAnError(t *testing.T) {
+	clusters := make([]*clusterv3.Cluster, 500)
+	for i := range clusters {
+		clusters[i] = &clusterv3.Cluster{Name: fmt.Sprint("c", i)}
+	}
+	clusters[321].TransportSocket = &corev3.TransportSocket{Name: "t", ConfigType: &corev3.TransportSocket_TypedConfig{
+		TypedConfig: &anypb.Any{TypeUrl: "type.googleapis.com/no.such.Type"},
+	}}
+	res := &sesame.Result{XDS: &xdsgen.Resources{Clusters: clusters}}
+	for _, f := range []Format{JSON, YAML} {
+		if _, err := Document(res, f); err == nil || !strings.Contains(err.Error(), "no.such.Type") {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
 }
