@@ -48,15 +48,21 @@
 //     that read a config dump take.
 //
 // Envoy messages are in protojson form (proto field names in lowerCamelCase,
-// Any fields with "@type"). protojson deliberately varies its whitespace
-// between runs, so the JSON is decoded and encoded again: the output has
-// sorted keys and is byte-for-byte stable.
+// Any fields with "@type"), with sorted keys, byte-for-byte stable: the
+// text protojson writes, decoded into generic values and written again by
+// encoding/json's MarshalIndent (JSON) or yaml.v2's Marshal (YAML), which
+// is what the command printed before it had writers of its own. The
+// writers (jsonw.go, yamlw.go) walk the messages themselves
+// (protojsonw.go) and write those bytes without building the values;
+// differential tests and fuzz targets hold each to the library it stands
+// in for. One difference, a fix: yaml.v2's key order is not total for
+// some keys ("10" < "1a" < "007" < "9" < "10"), and it wrote those in the
+// order its map iteration happened to give; the YAML writer writes them in
+// one order.
 //
 // Options.Write streams the document: it is written as it is rendered,
 // never held whole, with list items (and the long lists inside one Envoy
-// resource) rendered on every processor and written in order, each at the
-// column it has in the document, so the bytes are those of a rendering of
-// the whole document (stream.go, lazy.go; JSON by a writer of its own,
-// jsonw.go, that writes what encoding/json's MarshalIndent writes).
-// Document is Write into memory.
+// resource) rendered on every processor and written in order, each where
+// it goes in the document, so the bytes are those of a rendering of the
+// whole document (stream.go, lazy.go). Document is Write into memory.
 package render

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"math"
 	"slices"
 	"strconv"
@@ -19,43 +20,17 @@ import (
 // and FuzzJSONWriter hold it to that. It also writes lazy lists (lazy.go),
 // item by item.
 
-// jsonWriter writes JSON to w.
+// jsonWriter writes JSON to w, values at indentation depth (two spaces
+// each), their first line unindented, as MarshalIndent does after its
+// prefix.
 type jsonWriter struct {
-	w   *bufio.Writer
-	num []byte // scratch for numbers
+	w     *bufio.Writer
+	r     *renderer
+	depth int
+	num   []byte // scratch for numbers
 }
 
-// value writes v, at indentation depth (two spaces each), its first line
-// unindented, as MarshalIndent does after its prefix.
-func (j *jsonWriter) value(v any, depth int, r *renderer) error {
-	switch x := v.(type) {
-	case nil:
-		j.w.WriteString("null")
-	case bool:
-		j.bool(x)
-	case float64:
-		j.float(x)
-	case string:
-		j.string(x)
-	case []any:
-		return j.array(len(x), depth, func(i int) error { return j.value(x[i], depth+1, r) })
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		return j.object(len(keys), depth, func(i int) string { return keys[i] }, func(i int) error {
-			return j.value(x[keys[i]], depth+1, r)
-		})
-	case *lazyList:
-		return r.jsonList(j, x, depth)
-	case protoMsg:
-		return j.message(x.m.ProtoReflect(), depth)
-	default:
-		panic("render: not a JSON value") // values come from encoding/json or lazy.go
-	}
-	return nil
-}
+func (j *jsonWriter) null() { j.w.WriteString("null") }
 
 func (j *jsonWriter) bool(b bool) {
 	if b {
@@ -65,31 +40,32 @@ func (j *jsonWriter) bool(b bool) {
 	}
 }
 
-// array writes a list of n items at depth, item writing each.
-func (j *jsonWriter) array(n, depth int, item func(int) error) error {
+func (j *jsonWriter) array(n int, item func(int) error) error {
 	if n == 0 {
 		j.w.WriteString("[]")
 		return nil
 	}
 	j.w.WriteString("[\n")
+	j.depth++
 	for i := range n {
 		if i > 0 {
 			j.w.WriteString(",\n")
 		}
-		j.indent(depth + 1)
+		j.indent()
 		if err := item(i); err != nil {
 			return err
 		}
 	}
+	j.depth--
 	j.w.WriteByte('\n')
-	j.indent(depth)
+	j.indent()
 	j.w.WriteByte(']')
 	return nil
 }
 
-// object writes an object of n members at depth in the order of their
-// keys, as encoding/json sorts a map's.
-func (j *jsonWriter) object(n, depth int, key func(int) string, value func(int) error) error {
+// object writes the members in the order of their keys, as encoding/json
+// sorts a map's.
+func (j *jsonWriter) object(n int, key func(int) string, value func(int) error) error {
 	if n == 0 {
 		j.w.WriteString("{}")
 		return nil
@@ -100,25 +76,27 @@ func (j *jsonWriter) object(n, depth int, key func(int) string, value func(int) 
 	}
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(key(a), key(b)) })
 	j.w.WriteString("{\n")
+	j.depth++
 	for n, i := range order {
 		if n > 0 {
 			j.w.WriteString(",\n")
 		}
-		j.indent(depth + 1)
+		j.indent()
 		j.string(key(i))
 		j.w.WriteString(": ")
 		if err := value(i); err != nil {
 			return err
 		}
 	}
+	j.depth--
 	j.w.WriteByte('\n')
-	j.indent(depth)
+	j.indent()
 	j.w.WriteByte('}')
 	return nil
 }
 
-func (j *jsonWriter) indent(depth int) {
-	for range depth {
+func (j *jsonWriter) indent() {
+	for range j.depth {
 		j.w.WriteString("  ")
 	}
 }
@@ -199,4 +177,44 @@ func (j *jsonWriter) string(s string) {
 	}
 	w.WriteString(s[start:])
 	w.WriteByte('"')
+}
+
+// lazy writes l as MarshalIndent writes a list.
+func (j *jsonWriter) lazy(l *lazyList) error {
+	if len(l.items) == 0 {
+		j.w.WriteString("[]")
+		return nil
+	}
+	j.w.WriteString("[\n")
+	depth := j.depth + 1
+	err := j.r.ordered(l, func(buf *bytes.Buffer, i int, v any) error {
+		item := &jsonWriter{w: bufio.NewWriter(buf), r: j.r, depth: depth}
+		if i > 0 {
+			item.w.WriteString(",\n")
+		}
+		item.indent()
+		if err := writeValue(item, v); err != nil {
+			return err
+		}
+		return item.w.Flush()
+	}, func(s segment) error {
+		if s.big == nil {
+			_, err := j.w.Write(s.data)
+			return err
+		}
+		if s.index > 0 {
+			j.w.WriteString(",\n")
+		}
+		j.depth++
+		defer func() { j.depth-- }()
+		j.indent()
+		return writeValue(j, s.big.value)
+	})
+	if err != nil {
+		return err
+	}
+	j.w.WriteByte('\n')
+	j.indent()
+	j.w.WriteByte(']')
+	return nil
 }

@@ -11,8 +11,8 @@ import (
 // marshalIndent is what jsonWriter writes for v at depth 0.
 func writeJSON(t testing.TB, v any) []byte {
 	var buf bytes.Buffer
-	j := &jsonWriter{w: bufio.NewWriter(&buf)}
-	if err := j.value(v, 0, &renderer{format: JSON}); err != nil {
+	j := &jsonWriter{w: bufio.NewWriter(&buf), r: &renderer{}}
+	if err := writeValue(j, v); err != nil {
 		t.Fatal(err)
 	}
 	if err := j.w.Flush(); err != nil {

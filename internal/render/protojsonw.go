@@ -14,9 +14,9 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 )
 
-// protoMsg is an Envoy message in a document, which the JSON writer walks
-// itself (message) rather than through protojson and generic values: the
-// same text, without building it twice. TestMessageMatchesProtojson and
+// protoMsg is an Envoy message in a document, which the writers walk
+// themselves (message) rather than through protojson and generic values:
+// the same text, without building it twice. TestMessageMatchesProtojson and
 // FuzzMessageMatchesProtojson hold it to protojson's.
 type protoMsg struct {
 	m proto.Message
@@ -26,15 +26,15 @@ type protoMsg struct {
 // values and written again: populated fields by their JSON names, keys
 // sorted, 64-bit integers as strings, enums by name, the well-known types
 // in their JSON forms.
-func (j *jsonWriter) message(m protoreflect.Message, depth int) error {
+func message(e encoder, m protoreflect.Message) error {
 	if w, ok := wellKnown[m.Descriptor().FullName()]; ok {
-		return w(j, m, depth)
+		return w(e, m)
 	}
 	fields, err := fieldsOf(m, nil)
 	if err != nil {
 		return err
 	}
-	return j.fields(fields, depth)
+	return writeFields(e, fields)
 }
 
 // member is a field of a message as protojson writes it, or, with no
@@ -60,23 +60,23 @@ func fieldsOf(m protoreflect.Message, first []member) ([]member, error) {
 	return first, err
 }
 
-// fields writes members as an object.
-func (j *jsonWriter) fields(ms []member, depth int) error {
-	return j.object(len(ms), depth, func(i int) string { return ms[i].name }, func(i int) error {
+// writeFields writes members as an object.
+func writeFields(e encoder, ms []member) error {
+	return e.object(len(ms), func(i int) string { return ms[i].name }, func(i int) error {
 		if ms[i].fd == nil {
-			j.string(ms[i].typeURL)
+			e.string(ms[i].typeURL)
 			return nil
 		}
-		return j.field(ms[i].fd, ms[i].v, depth+1)
+		return field(e, ms[i].fd, ms[i].v)
 	})
 }
 
 // field writes the value of fd, a list, a map or a single value.
-func (j *jsonWriter) field(fd protoreflect.FieldDescriptor, v protoreflect.Value, depth int) error {
+func field(e encoder, fd protoreflect.FieldDescriptor, v protoreflect.Value) error {
 	switch {
 	case fd.IsList():
 		l := v.List()
-		return j.array(l.Len(), depth, func(i int) error { return j.single(fd, l.Get(i), depth+1) })
+		return e.array(l.Len(), func(i int) error { return single(e, fd, l.Get(i)) })
 	case fd.IsMap():
 		type entry struct {
 			key string
@@ -87,49 +87,49 @@ func (j *jsonWriter) field(fd protoreflect.FieldDescriptor, v protoreflect.Value
 			entries = append(entries, entry{k.String(), v})
 			return true
 		})
-		return j.object(len(entries), depth, func(i int) string { return entries[i].key }, func(i int) error {
-			return j.single(fd.MapValue(), entries[i].v, depth+1)
+		return e.object(len(entries), func(i int) string { return entries[i].key }, func(i int) error {
+			return single(e, fd.MapValue(), entries[i].v)
 		})
 	}
-	return j.single(fd, v, depth)
+	return single(e, fd, v)
 }
 
 // single writes one value of a field of kind fd.Kind().
-func (j *jsonWriter) single(fd protoreflect.FieldDescriptor, v protoreflect.Value, depth int) error {
+func single(e encoder, fd protoreflect.FieldDescriptor, v protoreflect.Value) error {
 	switch fd.Kind() {
 	case protoreflect.BoolKind:
-		j.bool(v.Bool())
+		e.bool(v.Bool())
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		j.float(float64(v.Int()))
+		e.float(float64(v.Int()))
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		j.float(float64(v.Uint()))
+		e.float(float64(v.Uint()))
 	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		j.string(strconv.FormatInt(v.Int(), 10))
+		e.string(strconv.FormatInt(v.Int(), 10))
 	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		j.string(strconv.FormatUint(v.Uint(), 10))
+		e.string(strconv.FormatUint(v.Uint(), 10))
 	case protoreflect.FloatKind:
-		return j.protoFloat(v.Float(), 32)
+		return protoFloat(e, v.Float(), 32)
 	case protoreflect.DoubleKind:
-		return j.protoFloat(v.Float(), 64)
+		return protoFloat(e, v.Float(), 64)
 	case protoreflect.StringKind:
 		if !utf8.ValidString(v.String()) {
 			return fmt.Errorf("render: field %s has invalid UTF-8", fd.FullName())
 		}
-		j.string(v.String())
+		e.string(v.String())
 	case protoreflect.BytesKind:
-		j.string(base64.StdEncoding.EncodeToString(v.Bytes()))
+		e.string(base64.StdEncoding.EncodeToString(v.Bytes()))
 	case protoreflect.EnumKind:
 		if fd.Enum().FullName() == "google.protobuf.NullValue" {
-			j.w.WriteString("null")
+			e.null()
 			return nil
 		}
 		if ev := fd.Enum().Values().ByNumber(v.Enum()); ev != nil {
-			j.string(string(ev.Name()))
+			e.string(string(ev.Name()))
 		} else {
-			j.float(float64(v.Enum()))
+			e.float(float64(v.Enum()))
 		}
 	case protoreflect.MessageKind, protoreflect.GroupKind:
-		return j.message(v.Message(), depth)
+		return message(e, v.Message())
 	default:
 		return fmt.Errorf("render: field %s: unknown kind %v", fd.FullName(), fd.Kind())
 	}
@@ -139,14 +139,14 @@ func (j *jsonWriter) single(fd protoreflect.FieldDescriptor, v protoreflect.Valu
 // protoFloat writes a float or double as protojson does, read back as a
 // float64: NaN and the infinities as strings, a float by its shortest
 // 32-bit form.
-func (j *jsonWriter) protoFloat(f float64, bits int) error {
+func protoFloat(e encoder, f float64, bits int) error {
 	switch {
 	case math.IsNaN(f):
-		j.string("NaN")
+		e.string("NaN")
 	case math.IsInf(f, 1):
-		j.string("Infinity")
+		e.string("Infinity")
 	case math.IsInf(f, -1):
-		j.string("-Infinity")
+		e.string("-Infinity")
 	default:
 		if bits == 32 {
 			var err error
@@ -154,43 +154,45 @@ func (j *jsonWriter) protoFloat(f float64, bits int) error {
 				return err
 			}
 		}
-		j.float(f)
+		e.float(f)
 	}
 	return nil
 }
 
 // wellKnown are the messages protojson writes in a form of their own.
-var wellKnown map[protoreflect.FullName]func(j *jsonWriter, m protoreflect.Message, depth int) error
+var wellKnown map[protoreflect.FullName]func(e encoder, m protoreflect.Message) error
 
 func init() {
-	wellKnown = map[protoreflect.FullName]func(*jsonWriter, protoreflect.Message, int) error{
-		"google.protobuf.Any":       (*jsonWriter).anyMessage,
-		"google.protobuf.Duration":  (*jsonWriter).duration,
-		"google.protobuf.Timestamp": (*jsonWriter).timestamp,
-		"google.protobuf.Struct":    (*jsonWriter).structMessage,
-		"google.protobuf.ListValue": func(j *jsonWriter, m protoreflect.Message, depth int) error {
-			return j.field(m.Descriptor().Fields().ByName("values"), m.Get(m.Descriptor().Fields().ByName("values")), depth)
-		},
-		"google.protobuf.Value":     (*jsonWriter).valueMessage,
-		"google.protobuf.FieldMask": (*jsonWriter).fieldMask,
+	wellKnown = map[protoreflect.FullName]func(encoder, protoreflect.Message) error{
+		"google.protobuf.Any":       anyMessage,
+		"google.protobuf.Duration":  duration,
+		"google.protobuf.Timestamp": timestamp,
+		"google.protobuf.Struct":    onlyField("fields"),
+		"google.protobuf.ListValue": onlyField("values"),
+		"google.protobuf.Value":     valueMessage,
+		"google.protobuf.FieldMask": fieldMask,
 	}
 	for _, w := range []protoreflect.FullName{"DoubleValue", "FloatValue", "Int64Value", "UInt64Value", "Int32Value", "UInt32Value", "BoolValue", "StringValue", "BytesValue"} {
-		wellKnown["google.protobuf."+w] = func(j *jsonWriter, m protoreflect.Message, depth int) error {
-			fd := m.Descriptor().Fields().ByName("value")
-			return j.single(fd, m.Get(fd), depth)
-		}
+		wellKnown["google.protobuf."+w] = onlyField("value")
+	}
+}
+
+// onlyField writes a message that protojson writes as its one field.
+func onlyField(name protoreflect.Name) func(encoder, protoreflect.Message) error {
+	return func(e encoder, m protoreflect.Message) error {
+		fd := m.Descriptor().Fields().ByName(name)
+		return field(e, fd, m.Get(fd))
 	}
 }
 
 // anyMessage writes an Any as its message's fields with "@type", or, for
 // a well-known type, {"@type", "value"}.
-func (j *jsonWriter) anyMessage(m protoreflect.Message, depth int) error {
+func anyMessage(e encoder, m protoreflect.Message) error {
 	fields := m.Descriptor().Fields()
 	url := m.Get(fields.ByName("type_url")).String()
 	value := m.Get(fields.ByName("value")).Bytes()
 	if url == "" && len(value) == 0 {
-		j.w.WriteString("{}")
-		return nil
+		return e.object(0, nil, nil)
 	}
 	mt, err := protoregistry.GlobalTypes.FindMessageByURL(url)
 	if err != nil {
@@ -202,24 +204,24 @@ func (j *jsonWriter) anyMessage(m protoreflect.Message, depth int) error {
 	}
 	if _, ok := wellKnown[inner.Descriptor().FullName()]; ok {
 		keys := [2]string{"@type", "value"}
-		return j.object(2, depth, func(i int) string { return keys[i] }, func(i int) error {
+		return e.object(2, func(i int) string { return keys[i] }, func(i int) error {
 			if i == 0 {
-				j.string(url)
+				e.string(url)
 				return nil
 			}
-			return j.message(inner, depth+1)
+			return message(e, inner)
 		})
 	}
 	members, err := fieldsOf(inner, []member{{name: "@type", typeURL: url}})
 	if err != nil {
 		return err
 	}
-	return j.fields(members, depth)
+	return writeFields(e, members)
 }
 
 // duration writes "<seconds>[.<fraction>]s", the fraction in 3, 6 or 9
 // digits.
-func (j *jsonWriter) duration(m protoreflect.Message, _ int) error {
+func duration(e encoder, m protoreflect.Message) error {
 	fields := m.Descriptor().Fields()
 	secs, nanos := m.Get(fields.ByName("seconds")).Int(), m.Get(fields.ByName("nanos")).Int()
 	if secs < -315576000000 || secs > 315576000000 || nanos <= -1e9 || nanos >= 1e9 || (secs > 0 && nanos < 0) || (secs < 0 && nanos > 0) {
@@ -229,18 +231,18 @@ func (j *jsonWriter) duration(m protoreflect.Message, _ int) error {
 	if secs < 0 || nanos < 0 {
 		sign, secs, nanos = "-", -secs, -nanos
 	}
-	j.string(sign + strconv.FormatInt(secs, 10) + fraction(nanos) + "s")
+	e.string(sign + strconv.FormatInt(secs, 10) + fraction(nanos) + "s")
 	return nil
 }
 
 // timestamp writes RFC 3339 in UTC, the fraction in 3, 6 or 9 digits.
-func (j *jsonWriter) timestamp(m protoreflect.Message, _ int) error {
+func timestamp(e encoder, m protoreflect.Message) error {
 	fields := m.Descriptor().Fields()
 	secs, nanos := m.Get(fields.ByName("seconds")).Int(), m.Get(fields.ByName("nanos")).Int()
 	if secs < -62135596800 || secs > 253402300799 || nanos < 0 || nanos >= 1e9 {
 		return fmt.Errorf("render: %s: out of range", m.Descriptor().FullName())
 	}
-	j.string(time.Unix(secs, 0).UTC().Format("2006-01-02T15:04:05") + fraction(nanos) + "Z")
+	e.string(time.Unix(secs, 0).UTC().Format("2006-01-02T15:04:05") + fraction(nanos) + "Z")
 	return nil
 }
 
@@ -257,13 +259,8 @@ func fraction(nanos int64) string {
 	return "." + s
 }
 
-func (j *jsonWriter) structMessage(m protoreflect.Message, depth int) error {
-	fd := m.Descriptor().Fields().ByName("fields")
-	return j.field(fd, m.Get(fd), depth)
-}
-
 // valueMessage writes a Value as the JSON value it holds.
-func (j *jsonWriter) valueMessage(m protoreflect.Message, depth int) error {
+func valueMessage(e encoder, m protoreflect.Message) error {
 	od := m.Descriptor().Oneofs().ByName("kind")
 	fd := m.WhichOneof(od)
 	if fd == nil {
@@ -273,11 +270,11 @@ func (j *jsonWriter) valueMessage(m protoreflect.Message, depth int) error {
 	if fd.Kind() == protoreflect.DoubleKind && (math.IsNaN(v.Float()) || math.IsInf(v.Float(), 0)) {
 		return fmt.Errorf("render: %s: %v is not a JSON number", m.Descriptor().FullName(), v.Float())
 	}
-	return j.single(fd, v, depth)
+	return single(e, fd, v)
 }
 
 // fieldMask writes the paths in lowerCamelCase, joined by commas.
-func (j *jsonWriter) fieldMask(m protoreflect.Message, _ int) error {
+func fieldMask(e encoder, m protoreflect.Message) error {
 	l := m.Get(m.Descriptor().Fields().ByName("paths")).List()
 	paths := make([]string, l.Len())
 	for i := range paths {
@@ -299,6 +296,6 @@ func (j *jsonWriter) fieldMask(m protoreflect.Message, _ int) error {
 		}
 		paths[i] = b.String()
 	}
-	j.string(strings.Join(paths, ","))
+	e.string(strings.Join(paths, ","))
 	return nil
 }

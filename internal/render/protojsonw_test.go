@@ -36,7 +36,7 @@ func viaProtojson(t testing.TB, m proto.Message) ([]byte, bool) {
 func walked(t testing.TB, m proto.Message) ([]byte, error) {
 	var buf bytes.Buffer
 	j := &jsonWriter{w: bufio.NewWriter(&buf)}
-	err := j.message(m.ProtoReflect(), 0)
+	err := message(j, m.ProtoReflect())
 	j.w.Flush()
 	return buf.Bytes(), err
 }
