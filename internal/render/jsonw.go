@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // A JSON writer for generic JSON values, written by hand because
@@ -20,14 +22,23 @@ import (
 // and FuzzJSONWriter hold it to that. It also writes lazy lists (lazy.go),
 // item by item.
 
-// jsonWriter writes JSON to w, values at indentation depth (two spaces
-// each), their first line unindented, as MarshalIndent does after its
-// prefix.
+// jsonWriter writes JSON to w.
 type jsonWriter struct {
-	w     *bufio.Writer
-	r     *renderer
+	w *bufio.Writer
+	r *renderer
+	// depth is the indentation depth (two spaces each) of the value
+	// written next, whose first line is not indented, as MarshalIndent
+	// writes a value after its prefix.
 	depth int
-	num   []byte // scratch for numbers
+	open  []jsonFrame // the containers being written, innermost last
+	num   []byte      // scratch for numbers
+}
+
+// jsonFrame is an array or object being written.
+type jsonFrame struct {
+	depth int
+	n     int // items or members written so far
+	array bool
 }
 
 func (j *jsonWriter) null() { j.w.WriteString("null") }
@@ -40,59 +51,58 @@ func (j *jsonWriter) bool(b bool) {
 	}
 }
 
-func (j *jsonWriter) array(n int, item func(int) error) error {
-	if n == 0 {
-		j.w.WriteString("[]")
-		return nil
+func (j *jsonWriter) beginArray()  { j.open = append(j.open, jsonFrame{depth: j.depth, array: true}) }
+func (j *jsonWriter) beginObject() { j.open = append(j.open, jsonFrame{depth: j.depth}) }
+
+// next starts the next item or member of the innermost container.
+func (j *jsonWriter) next() {
+	f := &j.open[len(j.open)-1]
+	switch {
+	case f.n > 0:
+		j.w.WriteString(",\n")
+	case f.array:
+		j.w.WriteString("[\n")
+	default:
+		j.w.WriteString("{\n")
 	}
-	j.w.WriteString("[\n")
-	j.depth++
-	for i := range n {
-		if i > 0 {
-			j.w.WriteString(",\n")
-		}
-		j.indent()
-		if err := item(i); err != nil {
-			return err
-		}
-	}
-	j.depth--
-	j.w.WriteByte('\n')
+	f.n++
+	j.depth = f.depth + 1
 	j.indent()
-	j.w.WriteByte(']')
-	return nil
 }
 
-// object writes the members in the order of their keys, as encoding/json
-// sorts a map's.
-func (j *jsonWriter) object(n int, key func(int) string, value func(int) error) error {
-	if n == 0 {
+func (j *jsonWriter) item() { j.next() }
+
+func (j *jsonWriter) key(k string) {
+	j.next()
+	j.string(k)
+	j.w.WriteString(": ")
+}
+
+func (j *jsonWriter) end() {
+	f := j.open[len(j.open)-1]
+	j.open = j.open[:len(j.open)-1]
+	j.depth = f.depth
+	switch {
+	case f.n == 0 && f.array:
+		j.w.WriteString("[]")
+	case f.n == 0:
 		j.w.WriteString("{}")
-		return nil
-	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(key(a), key(b)) })
-	j.w.WriteString("{\n")
-	j.depth++
-	for n, i := range order {
-		if n > 0 {
-			j.w.WriteString(",\n")
-		}
+	default:
+		j.w.WriteByte('\n')
 		j.indent()
-		j.string(key(i))
-		j.w.WriteString(": ")
-		if err := value(i); err != nil {
-			return err
+		if f.array {
+			j.w.WriteByte(']')
+		} else {
+			j.w.WriteByte('}')
 		}
 	}
-	j.depth--
-	j.w.WriteByte('\n')
-	j.indent()
-	j.w.WriteByte('}')
-	return nil
+}
+
+// compareKeys orders keys as encoding/json sorts a map's: bytewise.
+func (j *jsonWriter) compareKeys(a, b string) int { return strings.Compare(a, b) }
+
+func (j *jsonWriter) fieldOrder(md protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor {
+	return j.r.orders().get(md, strings.Compare)
 }
 
 func (j *jsonWriter) indent() {
@@ -179,6 +189,9 @@ func (j *jsonWriter) string(s string) {
 	w.WriteByte('"')
 }
 
+// jsonWriters are writers for list items rendered apart, kept for reuse.
+var jsonWriters = sync.Pool{New: func() any { return &jsonWriter{w: bufio.NewWriter(nil)} }}
+
 // lazy writes l as MarshalIndent writes a list.
 func (j *jsonWriter) lazy(l *lazyList) error {
 	if len(l.items) == 0 {
@@ -186,9 +199,12 @@ func (j *jsonWriter) lazy(l *lazyList) error {
 		return nil
 	}
 	j.w.WriteString("[\n")
-	depth := j.depth + 1
+	outer := j.depth
 	err := j.r.ordered(l, func(buf *bytes.Buffer, i int, v any) error {
-		item := &jsonWriter{w: bufio.NewWriter(buf), r: j.r, depth: depth}
+		item := jsonWriters.Get().(*jsonWriter)
+		defer jsonWriters.Put(item)
+		item.w.Reset(buf)
+		item.r, item.depth, item.open = j.r, outer+1, item.open[:0]
 		if i > 0 {
 			item.w.WriteString(",\n")
 		}
@@ -205,14 +221,14 @@ func (j *jsonWriter) lazy(l *lazyList) error {
 		if s.index > 0 {
 			j.w.WriteString(",\n")
 		}
-		j.depth++
-		defer func() { j.depth-- }()
+		j.depth = outer + 1
 		j.indent()
 		return writeValue(j, s.big.value)
 	})
 	if err != nil {
 		return err
 	}
+	j.depth = outer
 	j.w.WriteByte('\n')
 	j.indent()
 	j.w.WriteByte(']')

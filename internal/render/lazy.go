@@ -42,6 +42,15 @@ func messagesOf[T proto.Message](in []T) *lazyList {
 	return l
 }
 
+// lazyMessages is a lazy list of the messages of l.
+func lazyMessages(l protoreflect.List) *lazyList {
+	out := &lazyList{items: make([]func() (any, error), l.Len())}
+	for i := range out.items {
+		out.items[i] = func() (any, error) { return protoMsg{l.Get(i).Message().Interface()}, nil }
+	}
+	return out
+}
+
 // long says m has a repeated message field of splitAt items or more.
 func long(m protoreflect.Message) bool {
 	found := false

@@ -27,48 +27,44 @@ type protoMsg struct {
 // sorted, 64-bit integers as strings, enums by name, the well-known types
 // in their JSON forms.
 func message(e encoder, m protoreflect.Message) error {
-	if w, ok := wellKnown[m.Descriptor().FullName()]; ok {
+	md := m.Descriptor()
+	if w, ok := wellKnown[md.FullName()]; ok {
 		return w(e, m)
 	}
-	fields, err := fieldsOf(m, nil)
-	if err != nil {
+	e.beginObject()
+	if err := fields(e, m); err != nil {
 		return err
 	}
-	return writeFields(e, fields)
+	e.end()
+	return nil
 }
 
-// member is a field of a message as protojson writes it, or, with no
-// descriptor, an Any's "@type" (typeURL).
-type member struct {
-	name    string
-	fd      protoreflect.FieldDescriptor
-	v       protoreflect.Value
-	typeURL string
-}
-
-// fieldsOf are the populated fields of m, after first.
-func fieldsOf(m protoreflect.Message, first []member) ([]member, error) {
-	var err error
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd.IsExtension() {
-			err = fmt.Errorf("render: %s: extensions are not rendered", m.Descriptor().FullName())
-			return false
+// fields writes the populated fields of m as members of an object, in
+// e's order.
+func fields(e encoder, m protoreflect.Message) error {
+	md := m.Descriptor()
+	if md.ExtensionRanges().Len() > 0 {
+		var err error
+		m.Range(func(fd protoreflect.FieldDescriptor, _ protoreflect.Value) bool {
+			if fd.IsExtension() {
+				err = fmt.Errorf("render: %s: extensions are not rendered", md.FullName())
+			}
+			return err == nil
+		})
+		if err != nil {
+			return err
 		}
-		first = append(first, member{name: fd.JSONName(), fd: fd, v: v})
-		return true
-	})
-	return first, err
-}
-
-// writeFields writes members as an object.
-func writeFields(e encoder, ms []member) error {
-	return e.object(len(ms), func(i int) string { return ms[i].name }, func(i int) error {
-		if ms[i].fd == nil {
-			e.string(ms[i].typeURL)
-			return nil
+	}
+	for _, fd := range e.fieldOrder(md) {
+		if !m.Has(fd) {
+			continue
 		}
-		return field(e, ms[i].fd, ms[i].v)
-	})
+		e.key(fd.JSONName())
+		if err := field(e, fd, m.Get(fd)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // field writes the value of fd, a list, a map or a single value.
@@ -76,20 +72,48 @@ func field(e encoder, fd protoreflect.FieldDescriptor, v protoreflect.Value) err
 	switch {
 	case fd.IsList():
 		l := v.List()
-		return e.array(l.Len(), func(i int) error { return single(e, fd, l.Get(i)) })
-	case fd.IsMap():
-		type entry struct {
-			key string
-			v   protoreflect.Value
+		if fd.Message() != nil && l.Len() >= splitAt {
+			// A long list of messages (a route configuration's virtual
+			// hosts, a virtual host's routes) is rendered several items
+			// at once.
+			return e.lazy(lazyMessages(l))
 		}
-		var entries []entry
+		e.beginArray()
+		for i := range l.Len() {
+			e.item()
+			if err := single(e, fd, l.Get(i)); err != nil {
+				return err
+			}
+		}
+		e.end()
+		return nil
+	case fd.IsMap():
+		entries := map[string]protoreflect.Value{}
+		keys := []string{}
+		var err error
 		v.Map().Range(func(k protoreflect.MapKey, v protoreflect.Value) bool {
-			entries = append(entries, entry{k.String(), v})
+			key := k.String()
+			if !utf8.ValidString(key) {
+				err = fmt.Errorf("render: field %s has invalid UTF-8", fd.FullName())
+				return false
+			}
+			keys = append(keys, key)
+			entries[key] = v
 			return true
 		})
-		return e.object(len(entries), func(i int) string { return entries[i].key }, func(i int) error {
-			return single(e, fd.MapValue(), entries[i].v)
-		})
+		if err != nil {
+			return err
+		}
+		sortKeys(keys, e.compareKeys)
+		e.beginObject()
+		for _, k := range keys {
+			e.key(k)
+			if err := single(e, fd.MapValue(), entries[k]); err != nil {
+				return err
+			}
+		}
+		e.end()
+		return nil
 	}
 	return single(e, fd, v)
 }
@@ -188,11 +212,13 @@ func onlyField(name protoreflect.Name) func(encoder, protoreflect.Message) error
 // anyMessage writes an Any as its message's fields with "@type", or, for
 // a well-known type, {"@type", "value"}.
 func anyMessage(e encoder, m protoreflect.Message) error {
-	fields := m.Descriptor().Fields()
-	url := m.Get(fields.ByName("type_url")).String()
-	value := m.Get(fields.ByName("value")).Bytes()
+	fds := m.Descriptor().Fields()
+	url := m.Get(fds.ByName("type_url")).String()
+	value := m.Get(fds.ByName("value")).Bytes()
 	if url == "" && len(value) == 0 {
-		return e.object(0, nil, nil)
+		e.beginObject()
+		e.end()
+		return nil
 	}
 	mt, err := protoregistry.GlobalTypes.FindMessageByURL(url)
 	if err != nil {
@@ -202,21 +228,20 @@ func anyMessage(e encoder, m protoreflect.Message) error {
 	if err := (proto.UnmarshalOptions{AllowPartial: true}).Unmarshal(value, inner.Interface()); err != nil {
 		return fmt.Errorf("render: Any of type %q: %w", url, err)
 	}
+	e.beginObject()
+	e.key("@type") // first in both orders: '@' sorts before letters
+	e.string(url)
 	if _, ok := wellKnown[inner.Descriptor().FullName()]; ok {
-		keys := [2]string{"@type", "value"}
-		return e.object(2, func(i int) string { return keys[i] }, func(i int) error {
-			if i == 0 {
-				e.string(url)
-				return nil
-			}
-			return message(e, inner)
-		})
+		e.key("value")
+		err = message(e, inner)
+	} else {
+		err = fields(e, inner)
 	}
-	members, err := fieldsOf(inner, []member{{name: "@type", typeURL: url}})
 	if err != nil {
 		return err
 	}
-	return writeFields(e, members)
+	e.end()
+	return nil
 }
 
 // duration writes "<seconds>[.<fraction>]s", the fraction in 3, 6 or 9

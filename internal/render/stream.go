@@ -23,7 +23,18 @@ type section struct {
 }
 
 // renderer writes one document.
-type renderer struct{}
+type renderer struct {
+	fields fieldOrders
+}
+
+// orders is the cache of message field orders, for the document's one
+// format; nil without a renderer.
+func (r *renderer) orders() *fieldOrders {
+	if r == nil {
+		return nil
+	}
+	return &r.fields
+}
 
 // writeDocument writes sections to w in format f: JSON as an object of
 // the sections in their order, YAML as one mapping of them.

@@ -39,6 +39,9 @@ func analyze(s string) scalarTraits {
 	if s == "" {
 		return scalarTraits{plainAllowed: true, singleAllowed: true}
 	}
+	if quiet(s) {
+		return scalarTraits{plainAllowed: true, singleAllowed: true, blockAllowed: true}
+	}
 	var (
 		indicators, special, lineBreaks             bool
 		leadingSpace, leadingBreak                  bool
@@ -100,6 +103,32 @@ func analyze(s string) scalarTraits {
 		t.plainAllowed, t.singleAllowed, t.blockAllowed = false, false, false
 	}
 	return t
+}
+
+// quietBytes are the bytes that change nothing in a string's traits
+// anywhere but at its start: printable ASCII other than space, ':' and
+// '#'. quietStart are those that change nothing at its start either.
+var quietBytes, quietStart [256]bool
+
+func init() {
+	for c := 0x21; c < 0x7F; c++ {
+		quietBytes[c] = c != ':' && c != '#'
+		quietStart[c] = quietBytes[c] && !strings.ContainsRune("-.,[]{}&*!|>'\"%@`?", rune(c))
+	}
+}
+
+// quiet says s is made of quiet bytes only, the common case (names,
+// paths, type URLs): its traits are those of plain text.
+func quiet(s string) bool {
+	if !quietStart[s[0]] {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !quietBytes[s[i]] {
+			return false
+		}
+	}
+	return true
 }
 
 // styleOf is the style yaml.v2 writes s in, as a key (simpleKey: a key

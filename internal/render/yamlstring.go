@@ -1,6 +1,9 @@
 package render
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // How yaml.v2 writes a string in each style, folding long plain and
 // quoted ones at spaces after column 80 onto lines indented two past
@@ -44,6 +47,10 @@ func (y *yamlWriter) fold(indent int) {
 }
 
 func (y *yamlWriter) plain(s string, indent int, breaks bool) {
+	if strings.IndexByte(s, ' ') < 0 {
+		y.text(s) // nothing to fold at
+		return
+	}
 	spaces := false
 	for i := 0; i < len(s); {
 		if s[i] != ' ' {

@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"math"
-	"slices"
 	"strconv"
-	"strings"
+	"sync"
 	"unicode/utf8"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // A YAML writer for generic JSON values and Envoy messages, written by
@@ -42,9 +43,10 @@ type yamlWriter struct {
 	col int
 	// at and ind say where the next value goes: after "key:" of a mapping
 	// whose keys are at column ind, or after a "- " at column ind.
-	at  place
-	ind int
-	num []byte
+	at   place
+	ind  int
+	open []yamlFrame // the containers being written, innermost last
+	num  []byte
 }
 
 // endLine ends the current line, unless it is empty.
@@ -102,7 +104,12 @@ func (y *yamlWriter) float(f float64) {
 	} else {
 		y.num = strconv.AppendFloat(y.num[:0], f, 'g', -1, 64)
 	}
-	y.plainValue(string(y.num))
+	if y.at == placeValue {
+		y.ascii(" ")
+	}
+	y.w.Write(y.num)
+	y.col += len(y.num)
+	y.endLine()
 }
 
 func (y *yamlWriter) string(s string) {
@@ -132,58 +139,75 @@ func (y *yamlWriter) flow(s string) {
 	y.plainValue(s)
 }
 
-func (y *yamlWriter) array(n int, item func(int) error) error {
-	if n == 0 {
-		y.flow("[]")
-		return nil
-	}
-	at := y.containerIndent(true)
-	for i := range n {
-		y.item(at)
-		if err := item(i); err != nil {
-			return err
-		}
-	}
-	return nil
+// yamlFrame is a mapping or sequence being written.
+type yamlFrame struct {
+	at     place // where it goes
+	ind    int
+	indent int // the column of its keys or dashes, once known
+	n      int // members or items written so far
+	array  bool
 }
 
-// item starts a sequence item at column at.
-func (y *yamlWriter) item(at int) {
+func (y *yamlWriter) beginArray() {
+	y.open = append(y.open, yamlFrame{at: y.at, ind: y.ind, array: true})
+}
+
+func (y *yamlWriter) beginObject() {
+	y.open = append(y.open, yamlFrame{at: y.at, ind: y.ind})
+}
+
+// next readies the innermost container for its next member or item and
+// returns the column they go at. The first one decides where the
+// container's lines go.
+func (y *yamlWriter) next() int {
+	f := &y.open[len(y.open)-1]
+	if f.n == 0 {
+		y.at, y.ind = f.at, f.ind
+		f.indent = y.containerIndent(f.array)
+	}
+	f.n++
+	return f.indent
+}
+
+func (y *yamlWriter) item() { y.startItem(y.next()) }
+
+// startItem starts a sequence item at column at.
+func (y *yamlWriter) startItem(at int) {
 	y.padTo(at)
 	y.ascii("- ")
 	y.at, y.ind = placeItem, at
 }
 
-func (y *yamlWriter) object(n int, key func(int) string, value func(int) error) error {
-	if n == 0 {
+func (y *yamlWriter) key(k string) { y.writeKey(k, y.next()) }
+
+// end ends the innermost container: an empty one is written as yaml.v2
+// writes it, {} or [].
+func (y *yamlWriter) end() {
+	f := y.open[len(y.open)-1]
+	y.open = y.open[:len(y.open)-1]
+	if f.n > 0 {
+		return
+	}
+	y.at, y.ind = f.at, f.ind
+	if f.array {
+		y.flow("[]")
+	} else {
 		y.flow("{}")
-		return nil
 	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	// yaml.v2's order is not total for some keys ("10" < "1a" < "007" <
-	// "9" < "10"), so yaml.v2 writes them in whatever order its map
-	// iteration gave; here they start from bytewise order, and come out
-	// the same every time.
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(key(a), key(b)) })
-	slices.SortStableFunc(order, func(a, b int) int { return yamlKeyCompare(key(a), key(b)) })
-	at := y.containerIndent(false)
-	for _, i := range order {
-		y.key(key(i), at)
-		if err := value(i); err != nil {
-			return err
-		}
-	}
-	return nil
+}
+
+// compareKeys orders keys as yaml.v2 does (yamlKeyLess).
+func (y *yamlWriter) compareKeys(a, b string) int { return yamlKeyCompare(a, b) }
+
+func (y *yamlWriter) fieldOrder(md protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor {
+	return y.r.orders().get(md, yamlKeyCompare)
 }
 
 // key writes a mapping key at column at and readies the writer for its
 // value. A key of one line and at most 128 bytes is a simple key
 // ("key: value"); others are written as yaml.v2 writes them, complex
 // ("? key" and ": value" on lines of their own).
-func (y *yamlWriter) key(k string, at int) {
+func (y *yamlWriter) writeKey(k string, at int) {
 	y.padTo(at)
 	t := analyze(k)
 	if !t.multiline && len(k) <= 128 {
@@ -205,13 +229,17 @@ func (y *yamlWriter) key(k string, at int) {
 // their order.
 func (y *yamlWriter) document(sections []section) error {
 	for _, s := range sections {
-		y.key(s.key, 0)
+		y.writeKey(s.key, 0)
 		if err := writeValue(y, s.value); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// yamlWriters are writers for list items rendered apart, kept for reuse:
+// a writer's buffer is most of what rendering an item allocates.
+var yamlWriters = sync.Pool{New: func() any { return &yamlWriter{w: bufio.NewWriter(nil)} }}
 
 // lazy writes l as a block sequence, its items rendered apart and joined
 // (stream.go): each starts as an item would here, and ends its line.
@@ -223,11 +251,14 @@ func (y *yamlWriter) lazy(l *lazyList) error {
 	at := y.containerIndent(true)
 	firstCol := y.col
 	return y.r.ordered(l, func(buf *bytes.Buffer, i int, v any) error {
-		item := &yamlWriter{w: bufio.NewWriter(buf), r: y.r}
+		item := yamlWriters.Get().(*yamlWriter)
+		defer yamlWriters.Put(item)
+		item.w.Reset(buf)
+		item.r, item.col, item.open = y.r, 0, item.open[:0]
 		if i == 0 {
 			item.col = firstCol
 		}
-		item.item(at)
+		item.startItem(at)
 		if err := writeValue(item, v); err != nil {
 			return err
 		}
@@ -238,7 +269,7 @@ func (y *yamlWriter) lazy(l *lazyList) error {
 			y.col = 0
 			return err
 		}
-		y.item(at)
+		y.startItem(at)
 		return writeValue(y, s.big.value)
 	})
 }
