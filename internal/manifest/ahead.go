@@ -26,24 +26,34 @@ type aheadPiece struct {
 func readAhead(reader *docReader, lim Limits) *ahead {
 	workers := runtime.GOMAXPROCS(0)
 	a := &ahead{out: make(chan aheadPiece, 4*workers), done: make(chan struct{}), exit: make(chan struct{})}
-	busy := make(chan struct{}, workers)
+	// Workers live as long as the stream, so that the stacks decoding
+	// grows are grown once, not for every document.
+	type job struct {
+		data []byte
+		res  chan result
+	}
+	jobs := make(chan job, workers)
+	for range workers {
+		go func() {
+			for j := range jobs {
+				j.res <- decodeDocument(j.data, lim)
+			}
+		}()
+	}
 	go func() {
 		defer close(a.exit)
 		defer close(a.out)
+		defer close(jobs)
 		for {
 			p, err := reader.next()
 			ap := aheadPiece{p: p, err: err, doc: reader.doc}
 			if err == nil && p.kind == wholeDocument && p.err == nil && !isBlank(p.data) {
 				ap.res = make(chan result, 1)
 				select {
-				case busy <- struct{}{}:
+				case jobs <- job{p.data, ap.res}:
 				case <-a.done:
 					return
 				}
-				go func() {
-					defer func() { <-busy }()
-					ap.res <- decodeDocument(p.data, lim)
-				}()
 			}
 			select {
 			case a.out <- ap:

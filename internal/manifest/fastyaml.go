@@ -25,28 +25,30 @@ func fastJSON(doc []byte) ([]byte, bool) {
 		return nil, false
 	}
 	p := fastParser{noFinalBreak: !bytes.HasSuffix(doc, []byte("\n"))}
-	for len(doc) > 0 {
-		line := doc
-		if i := bytes.IndexByte(doc, '\n'); i >= 0 {
-			line, doc = doc[:i], doc[i+1:]
+	p.lines = make([]fastLine, 0, bytes.Count(doc, []byte("\n"))+1)
+	text := string(doc) // one copy: lines, and the strings read from them, are substrings
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
 		} else {
-			doc = nil
+			text = ""
 		}
-		line = bytes.TrimSuffix(line, []byte("\r"))
+		line = strings.TrimSuffix(line, "\r")
 		indent := 0
 		for indent < len(line) && line[indent] == ' ' {
 			indent++
 		}
-		content := string(line[indent:])
+		content := line[indent:]
 		switch {
 		case strings.TrimRight(content, " ") == "" || content[0] == '#':
 			// blank or comment lines matter only inside block scalars
-			p.lines = append(p.lines, fastLine{indent: -1, raw: string(line)})
+			p.lines = append(p.lines, fastLine{indent: -1, raw: line})
 			continue
 		case content[0] == '\t' || content[0] == '%' || strings.HasPrefix(content, "---") || strings.HasPrefix(content, "..."):
 			return nil, false
 		}
-		p.lines = append(p.lines, fastLine{indent: indent, content: content, raw: string(line)})
+		p.lines = append(p.lines, fastLine{indent: indent, content: content, raw: line})
 	}
 	i := p.skipBlank(0)
 	if i == len(p.lines) {

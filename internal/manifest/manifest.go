@@ -354,8 +354,11 @@ func inItem(index int, res result) result {
 // document), the items of a List. An unregistered kind is not an error: it
 // gives a warning. The head is read once, for both.
 func decodeJSON(data []byte, lim Limits, list bool) result {
-	var head typeMeta
-	headErr := json.Unmarshal(data, &head)
+	head, ok := readHead(data)
+	var headErr error
+	if !ok {
+		headErr = json.Unmarshal(data, &head)
+	}
 	if list && headErr == nil && head.isList() {
 		return decodeList(data, head, lim)
 	}
