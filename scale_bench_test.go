@@ -8,6 +8,7 @@ import (
 	"time"
 
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame"
 	"github.com/projectsesame/sesame/internal/gen"
@@ -106,4 +107,40 @@ func timeTranslate(t *testing.T, objects []k8sruntime.Object) time.Duration {
 		t.Fatal(err)
 	}
 	return time.Since(start)
+}
+
+// BenchmarkUpdate times a Translator's Update after one HTTPRoute of n
+// changed (a path of one of its matches, back and forth), delta included.
+func BenchmarkUpdate(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("routes=%d", n), func(b *testing.B) {
+			objects := gen.Objects(gen.Config{Seed: 1, Routes: n})
+			tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
+			if _, _, err := tr.Update(objects, nil); err != nil {
+				b.Fatal(err)
+			}
+			var variants [2]k8sruntime.Object
+			for _, obj := range objects {
+				if r, ok := obj.(*gatewayv1.HTTPRoute); ok && len(r.Spec.Rules) > 0 && len(r.Spec.Rules[0].Matches) > 0 {
+					for i := range variants {
+						v := r.DeepCopy()
+						v.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: ptrTo(fmt.Sprintf("/changed-%d", i))}
+						variants[i] = v
+					}
+					break
+				}
+			}
+			b.ReportAllocs()
+			stolen := reportSteal(b)
+			i := 0
+			for b.Loop() {
+				_, d, err := tr.Update([]k8sruntime.Object{variants[i%2]}, nil)
+				if err != nil || d.Routes.Empty() {
+					b.Fatal("the route configuration should change", err)
+				}
+				i++
+			}
+			stolen()
+		})
+	}
 }

@@ -2,8 +2,10 @@ package manifest
 
 import (
 	"cmp"
+	"reflect"
 	"slices"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -23,3 +25,20 @@ func Kinds() []schema.GroupVersionKind {
 	})
 	return out
 }
+
+// GroupKindOf is the group and kind of obj's Go type, among those Decode
+// reads into (the newest version's type of each kind), whatever obj's
+// TypeMeta says; false for other types.
+func GroupKindOf(obj runtime.Object) (schema.GroupKind, bool) {
+	gk, ok := groupKinds[reflect.TypeOf(obj)]
+	return gk, ok
+}
+
+// groupKinds maps each Go type Decode makes to its group and kind.
+var groupKinds = func() map[reflect.Type]schema.GroupKind {
+	out := map[reflect.Type]schema.GroupKind{}
+	for gvk, newObject := range kinds {
+		out[reflect.TypeOf(newObject())] = canonical(gvk).GroupKind()
+	}
+	return out
+}()

@@ -1,0 +1,339 @@
+package sesame
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"reflect"
+	"slices"
+
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/internal/manifest"
+	"github.com/projectsesame/sesame/internal/parallel"
+	"github.com/projectsesame/sesame/xdsgen"
+)
+
+// ObjectKey names an object as Kubernetes does: its group, kind,
+// namespace (empty for cluster-scoped kinds) and name.
+type ObjectKey struct {
+	Group, Kind, Namespace, Name string
+}
+
+func (k ObjectKey) String() string {
+	gk := schema.GroupKind{Group: k.Group, Kind: k.Kind}.String()
+	if k.Namespace == "" {
+		return gk + " " + k.Name
+	}
+	return gk + " " + k.Namespace + "/" + k.Name
+}
+
+// KeyOf is obj's key: the group and kind of its Go type for the kinds
+// Sesame reads (whatever its TypeMeta says, which objects from informers
+// often leave empty), its TypeMeta's otherwise, and its metadata's
+// namespace and name.
+func KeyOf(obj runtime.Object) (ObjectKey, error) {
+	if obj == nil || reflect.ValueOf(obj).IsNil() {
+		return ObjectKey{}, fmt.Errorf("sesame: nil object")
+	}
+	gk, ok := manifest.GroupKindOf(obj)
+	if !ok {
+		gk = obj.GetObjectKind().GroupVersionKind().GroupKind()
+		if gk.Kind == "" {
+			gk.Kind = fmt.Sprintf("%T", obj)
+		}
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return ObjectKey{}, fmt.Errorf("sesame: %s has no object metadata: %w", gk, err)
+	}
+	return ObjectKey{Group: gk.Group, Kind: gk.Kind, Namespace: m.GetNamespace(), Name: m.GetName()}, nil
+}
+
+// Translator keeps the objects of a cluster, as a controller's informers
+// see them, and translates them again after each change, saying what
+// changed: per xDS type, the resources added, changed and removed, and
+// the objects whose status changed. That is what a control plane serving
+// delta xDS sends (go-control-plane's LinearCache takes it as it is), and
+// what a controller writes back to the API server.
+//
+// Each Update's Result is the one Translate gives for the objects the
+// Translator holds (TestTranslatorMatchesTranslate applies random
+// changes to every kind of object and checks it after each step). Today
+// an Update translates all the objects again and compares the output,
+// resource by resource, with the last: its cost is a translation and a
+// digest of every resource (BenchmarkUpdate), not yet in proportion to
+// the change. Changes that change nothing (objects equal to those held,
+// deletions of objects not held: an informer's resync) cost a comparison.
+//
+// A Translator is not safe for concurrent use.
+type Translator struct {
+	opts    Options
+	objects map[ObjectKey]runtime.Object
+	last    *Result
+	digests [resourceTypes]map[string][sha256.Size]byte
+	status  map[ObjectKey]graph.StatusUpdate
+	// stale says the objects changed since last was made.
+	stale bool
+}
+
+// NewTranslator returns a Translator with no objects, translating with
+// opts.
+func NewTranslator(opts Options) *Translator {
+	return &Translator{opts: opts, objects: map[ObjectKey]runtime.Object{}}
+}
+
+// Delta is what changed between two translations.
+type Delta struct {
+	Listeners, Routes, Clusters, Endpoints, Secrets ResourceDelta
+	// Status is the new status of every object whose status is new or
+	// differs from the last translation's, in Result.Status's order.
+	Status []graph.StatusUpdate
+	// StatusRemoved names the objects that had a status in the last
+	// translation and have none now (deleted, or out of scope).
+	StatusRemoved []ObjectKey
+}
+
+// ResourceDelta names the resources of one xDS type that were added,
+// changed or removed, each list sorted.
+type ResourceDelta struct {
+	Added, Changed, Removed []string
+}
+
+// Empty says nothing changed.
+func (d ResourceDelta) Empty() bool {
+	return len(d.Added) == 0 && len(d.Changed) == 0 && len(d.Removed) == 0
+}
+
+// Empty says nothing an Envoy or the API server sees changed.
+func (d *Delta) Empty() bool {
+	for _, r := range d.ByTypeURL() {
+		if !r.Empty() {
+			return false
+		}
+	}
+	return len(d.Status) == 0 && len(d.StatusRemoved) == 0
+}
+
+// ByTypeURL is the resource deltas by xDS type URL (go-control-plane's
+// resource.ListenerType and the others).
+func (d *Delta) ByTypeURL() map[string]ResourceDelta {
+	return map[string]ResourceDelta{
+		resourcev3.ListenerType: d.Listeners,
+		resourcev3.RouteType:    d.Routes,
+		resourcev3.ClusterType:  d.Clusters,
+		resourcev3.EndpointType: d.Endpoints,
+		resourcev3.SecretType:   d.Secrets,
+	}
+}
+
+// Update replaces the objects in changed (by KeyOf; an object not held
+// yet is added), removes those named in deleted, and translates. The
+// delta is from the last Result Update returned; the first Update's is
+// from nothing. On an error the objects are updated all the same, and
+// the next delta is still from the last Result returned.
+func (t *Translator) Update(changed []runtime.Object, deleted []ObjectKey) (*Result, *Delta, error) {
+	return t.UpdateContext(context.Background(), changed, deleted)
+}
+
+// UpdateContext is Update, given up when ctx is done (see
+// TranslateContext).
+func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object, deleted []ObjectKey) (*Result, *Delta, error) {
+	same := t.last != nil && !t.stale
+	for _, obj := range changed {
+		key, err := KeyOf(obj)
+		if err != nil {
+			return nil, nil, err
+		}
+		if held, ok := t.objects[key]; !ok || !reflect.DeepEqual(held, obj) {
+			same = false
+		}
+		t.objects[key] = obj
+	}
+	for _, key := range deleted {
+		if _, ok := t.objects[key]; ok {
+			same = false
+		}
+		delete(t.objects, key)
+	}
+	if same {
+		// Nothing changed (an informer's resync): the last result stands.
+		return t.last, &Delta{}, nil
+	}
+	t.stale = true // until a translation of the objects held succeeds
+	res, err := TranslateContext(ctx, t.Objects(), t.opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	t.stale = false
+	digests := digestResources(res.XDS)
+	delta := &Delta{}
+	for i, d := range []*ResourceDelta{&delta.Listeners, &delta.Routes, &delta.Clusters, &delta.Endpoints, &delta.Secrets} {
+		*d = diffDigests(t.digests[i], digests[i])
+	}
+	status := make(map[ObjectKey]graph.StatusUpdate, len(res.Status))
+	for _, s := range res.Status {
+		key := statusKey(s)
+		status[key] = s
+		if old, ok := t.status[key]; !ok || old.Generation != s.Generation || !reflect.DeepEqual(old.Status, s.Status) {
+			delta.Status = append(delta.Status, s)
+		}
+	}
+	for key := range t.status {
+		if _, ok := status[key]; !ok {
+			delta.StatusRemoved = append(delta.StatusRemoved, key)
+		}
+	}
+	slices.SortFunc(delta.StatusRemoved, compareKeys)
+	t.last, t.digests, t.status = res, digests, status
+	return res, delta, nil
+}
+
+// Objects are the objects the Translator holds, ordered by key.
+func (t *Translator) Objects() []runtime.Object {
+	keys := make([]ObjectKey, 0, len(t.objects))
+	for k := range t.objects {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, compareKeys)
+	out := make([]runtime.Object, len(keys))
+	for i, k := range keys {
+		out[i] = t.objects[k]
+	}
+	return out
+}
+
+// Result is the last Result Update returned; nil before the first.
+func (t *Translator) Result() *Result { return t.last }
+
+func compareKeys(a, b ObjectKey) int {
+	return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+}
+
+func statusKey(s graph.StatusUpdate) ObjectKey {
+	gv, _ := schema.ParseGroupVersion(s.APIVersion)
+	return ObjectKey{Group: gv.Group, Kind: s.Kind, Namespace: s.Namespace, Name: s.Name}
+}
+
+// resourceTypes is the number of xDS types a Result holds.
+const resourceTypes = 5
+
+// digestResources digests each resource of r by name, by type in
+// Delta's order: a SHA-256 of its deterministic wire form, which two
+// messages share exactly when they are equal; for a route configuration
+// of many virtual hosts, a SHA-256 of the digests of the rest and of each
+// virtual host, which is as exact. The pieces are digested on every
+// processor.
+func digestResources(r *xdsgen.Resources) [resourceTypes]map[string][sha256.Size]byte {
+	type entry struct {
+		typ      int
+		name     string
+		from, to int // its pieces
+	}
+	var pieces []proto.Message
+	var entries []entry
+	add := func(typ int, m proto.Message) {
+		from := len(pieces)
+		if rc, ok := m.(*routev3.RouteConfiguration); ok && len(rc.VirtualHosts) >= 64 {
+			pieces = append(pieces, without(rc, "virtual_hosts"))
+			for _, vh := range rc.VirtualHosts {
+				pieces = append(pieces, vh)
+			}
+		} else {
+			pieces = append(pieces, m)
+		}
+		entries = append(entries, entry{typ, resourceName(m), from, len(pieces)})
+	}
+	for _, m := range r.Listeners {
+		add(0, m)
+	}
+	for _, m := range r.Routes {
+		add(1, m)
+	}
+	for _, m := range r.Clusters {
+		add(2, m)
+	}
+	for _, m := range r.Endpoints {
+		add(3, m)
+	}
+	for _, m := range r.Secrets {
+		add(4, m)
+	}
+	sums := make([][sha256.Size]byte, len(pieces))
+	parallel.For(len(pieces), func(i int) {
+		data, _ := proto.MarshalOptions{Deterministic: true}.Marshal(pieces[i]) // valid messages marshal
+		sums[i] = sha256.Sum256(data)
+	})
+	var out [resourceTypes]map[string][sha256.Size]byte
+	for i := range out {
+		out[i] = map[string][sha256.Size]byte{}
+	}
+	for _, e := range entries {
+		if e.to-e.from == 1 {
+			out[e.typ][e.name] = sums[e.from]
+			continue
+		}
+		h := sha256.New()
+		for _, sum := range sums[e.from:e.to] {
+			h.Write(sum[:])
+		}
+		out[e.typ][e.name] = [sha256.Size]byte(h.Sum(nil))
+	}
+	return out
+}
+
+// without is a shallow copy of m without the field named field.
+func without(m proto.Message, field protoreflect.Name) proto.Message {
+	src := m.ProtoReflect()
+	out := src.New()
+	src.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if fd.Name() != field {
+			out.Set(fd, v)
+		}
+		return true
+	})
+	return out.Interface()
+}
+
+// resourceName is a resource's name as xDS names it (a load assignment
+// by its cluster's).
+func resourceName(m proto.Message) string {
+	type named interface{ GetName() string }
+	type assignment interface{ GetClusterName() string }
+	switch x := m.(type) {
+	case assignment:
+		return x.GetClusterName()
+	case named:
+		return x.GetName()
+	}
+	return ""
+}
+
+// diffDigests names what was added, changed and removed from old to new.
+func diffDigests(old, new map[string][sha256.Size]byte) ResourceDelta {
+	var d ResourceDelta
+	for name, sum := range new {
+		if was, ok := old[name]; !ok {
+			d.Added = append(d.Added, name)
+		} else if was != sum {
+			d.Changed = append(d.Changed, name)
+		}
+	}
+	for name := range old {
+		if _, ok := new[name]; !ok {
+			d.Removed = append(d.Removed, name)
+		}
+	}
+	slices.Sort(d.Added)
+	slices.Sort(d.Changed)
+	slices.Sort(d.Removed)
+	return d
+}
