@@ -10,7 +10,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	sesamev1alpha1 "github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/dag/graph"
@@ -117,6 +119,38 @@ func (r *Result) ListenerSetPorts(gateway types.NamespacedName) []provision.List
 		out = append(out, provision.ListenerPort{Name: p.Listener, Port: p.Port})
 	}
 	return out
+}
+
+// Fleets are the served Gateways' managed Envoy fleets as package
+// provision takes them (provision.Input.Gateways): each Gateway with the
+// SesameConfigurations its class and it name among objects
+// (provision.Resolve), and the ports its ListenerSets add. objects are
+// those Translate was given.
+func (r *Result) Fleets(objects []runtime.Object) []provision.Gateway {
+	gateways := map[types.NamespacedName]*gatewayv1.Gateway{}
+	classes := map[string]*gatewayv1.GatewayClass{}
+	var configs []*sesamev1alpha1.SesameConfiguration
+	for _, obj := range objects {
+		switch o := obj.(type) {
+		case *gatewayv1.Gateway:
+			gateways[types.NamespacedName{Namespace: o.Namespace, Name: o.Name}] = o
+		case *gatewayv1.GatewayClass:
+			classes[o.Name] = o
+		case *sesamev1alpha1.SesameConfiguration:
+			configs = append(configs, o)
+		}
+	}
+	var served []*gatewayv1.Gateway
+	for _, name := range r.Gateways() {
+		if gw := gateways[name]; gw != nil {
+			served = append(served, gw)
+		}
+	}
+	fleets := provision.Resolve(served, classes, configs)
+	for i := range fleets {
+		fleets[i].ListenerSetPorts = r.ListenerSetPorts(types.NamespacedName{Namespace: fleets[i].Gateway.Namespace, Name: fleets[i].Gateway.Name})
+	}
+	return fleets
 }
 
 // ForGateway returns the Envoy resources of one served Gateway: its listeners

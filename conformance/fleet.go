@@ -51,28 +51,7 @@ var fleetKinds = []client.ObjectList{&corev1.ServiceAccountList{}, &corev1.Confi
 // and runs the load balancer of their Services. It says whether it
 // changed anything, which the translation must then see.
 func (c *controller) applyFleets(ctx context.Context, res *sesame.Result, objects []runtime.Object) (bool, error) {
-	gateways := map[types.NamespacedName]*gatewayv1.Gateway{}
-	classes := map[string]*gatewayv1.GatewayClass{}
-	var configs []*v1alpha1.SesameConfiguration
-	for _, obj := range objects {
-		switch o := obj.(type) {
-		case *gatewayv1.Gateway:
-			gateways[types.NamespacedName{Namespace: o.Namespace, Name: o.Name}] = o
-		case *gatewayv1.GatewayClass:
-			classes[o.Name] = o
-		case *v1alpha1.SesameConfiguration:
-			configs = append(configs, o)
-		}
-	}
-	var served []*gatewayv1.Gateway
-	for _, name := range res.Gateways() {
-		served = append(served, gateways[name])
-	}
-	fleets := provision.Resolve(served, classes, configs)
-	for i := range fleets {
-		fleets[i].ListenerSetPorts = res.ListenerSetPorts(res.Gateways()[i])
-	}
-	out := provision.Provision(provision.Input{Gateways: fleets, Config: fleetConfig}, provision.Options{})
+	out := provision.Provision(provision.Input{Gateways: res.Fleets(objects), Config: fleetConfig}, provision.Options{})
 	desired := map[string]bool{}
 	keep := map[types.NamespacedName]bool{} // fleets left alone
 	changed := false

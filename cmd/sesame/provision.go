@@ -8,8 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/projectsesame/sesame"
@@ -87,21 +85,10 @@ func (o *provisionOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	for _, w := range in.warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
-	var configs []*v1alpha1.SesameConfiguration
 	var own *v1alpha1.SesameConfiguration
-	gateways := map[types.NamespacedName]*gatewayv1.Gateway{}
-	classes := map[string]*gatewayv1.GatewayClass{}
 	for _, obj := range in.objects {
-		switch x := obj.(type) {
-		case *v1alpha1.SesameConfiguration:
-			configs = append(configs, x)
-			if x.Namespace == configName.Namespace && x.Name == configName.Name {
-				own = x
-			}
-		case *gatewayv1.Gateway:
-			gateways[types.NamespacedName{Namespace: x.Namespace, Name: x.Name}] = x
-		case *gatewayv1.GatewayClass:
-			classes[x.Name] = x
+		if x, ok := obj.(*v1alpha1.SesameConfiguration); ok && x.Namespace == configName.Namespace && x.Name == configName.Name {
+			own = x
 		}
 	}
 	if own == nil {
@@ -114,16 +101,7 @@ func (o *provisionOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	if err != nil {
 		return failure(err)
 	}
-	var served []*gatewayv1.Gateway
-	for _, g := range res.Gateways() {
-		if gw := gateways[g]; gw != nil {
-			served = append(served, gw)
-		}
-	}
-	fleets := provision.Resolve(served, classes, configs)
-	for i := range fleets {
-		fleets[i].ListenerSetPorts = res.ListenerSetPorts(types.NamespacedName{Namespace: fleets[i].Gateway.Namespace, Name: fleets[i].Gateway.Name})
-	}
+	fleets := res.Fleets(in.objects)
 	out := provision.Provision(provision.Input{Gateways: fleets, Config: own}, provision.Options{BindPorts: o.bindPorts})
 	if own != nil && out.ConfigStatus != nil {
 		for _, c := range out.ConfigStatus.Conditions {
@@ -140,7 +118,7 @@ func (o *provisionOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 		}
 		objects = append(objects, f.Objects...)
 	}
-	if len(served) == 0 {
+	if len(fleets) == 0 {
 		fmt.Fprintln(stderr, "warning: no Gateway is served: nothing to provision")
 	}
 	return writeObjects(stdout, objects, render.Format(o.output))

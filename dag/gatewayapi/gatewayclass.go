@@ -34,14 +34,14 @@ func (b *Builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSel
 		}
 		cond := b.conditions(class)
 		status := &gatewayv1.GatewayClassStatus{}
-		problem := b.fleets.Class(class)
+		managed, problem := b.fleets.Class(class)
 		switch {
 		case problem != "":
 			sel.rejected[class.Name] = true
 			cond.Set(string(gatewayv1.GatewayClassConditionStatusAccepted), false,
 				string(gatewayv1.GatewayClassReasonInvalidParameters), problem+" Its Gateways are not served.")
 		case sel.selected == nil:
-			status.SupportedFeatures = SupportedFeatures(b.fleets.Managed(class))
+			status.SupportedFeatures = SupportedFeatures(managed)
 			sel.selected = class
 			cond.Set(string(gatewayv1.GatewayClassConditionStatusAccepted), true,
 				string(gatewayv1.GatewayClassReasonAccepted),

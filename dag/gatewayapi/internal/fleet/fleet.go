@@ -44,21 +44,16 @@ func New(own *v1alpha1.SesameConfiguration, configs []*v1alpha1.SesameConfigurat
 	return f
 }
 
-// Class says why class's spec.parametersRef cannot be used, for its
-// Accepted=False, InvalidParameters, or "".
-func (f *Fleets) Class(class *gatewayv1.GatewayClass) string {
+// Class says whether the fleets of class's Gateways are provisioned (its
+// parameters or Sesame's configuration have an envoy field), and why its
+// spec.parametersRef cannot be used, for its Accepted=False,
+// InvalidParameters, or "".
+func (f *Fleets) Class(class *gatewayv1.GatewayClass) (managed bool, problem string) {
 	if ref := class.Spec.ParametersRef; ref != nil && ref.Namespace != nil {
 		f.used[types.NamespacedName{Namespace: string(*ref.Namespace), Name: ref.Name}] = true
 	}
-	_, problem := provision.ResolveClass(class, f.configs)
-	return problem
-}
-
-// Managed says whether the fleets of class's Gateways are provisioned: its
-// parameters or Sesame's configuration have an envoy field.
-func (f *Fleets) Managed(class *gatewayv1.GatewayClass) bool {
-	c, _ := provision.ResolveClass(class, f.configs)
-	return provision.Gateway{ClassParameters: c}.Envoy(f.own) != nil
+	c, problem := provision.ResolveClass(class, f.configs)
+	return provision.Gateway{ClassParameters: c}.Envoy(f.own) != nil, problem
 }
 
 // Admit returns the reason and message of gw's Accepted=False, or "" when
