@@ -194,7 +194,7 @@ var jsonWriters = sync.Pool{New: func() any { return &jsonWriter{w: bufio.NewWri
 
 // lazy writes l as MarshalIndent writes a list.
 func (j *jsonWriter) lazy(l *lazyList) error {
-	if len(l.items) == 0 {
+	if l.n == 0 {
 		j.w.WriteString("[]")
 		return nil
 	}

@@ -15,7 +15,8 @@ import (
 // whole: the Envoy resources of a section, and the long repeated fields of
 // one resource (a route configuration's virtual hosts).
 type lazyList struct {
-	items []func() (any, error)
+	n    int
+	item func(i int) (any, error) // item i, made when it is written
 }
 
 // bigValue is an item that holds lazy lists: the writer renders it
@@ -26,39 +27,29 @@ type bigValue struct {
 
 // listOf is a lazy list of items, each rendered as encoding/json writes it.
 func listOf[T any](items []T) *lazyList {
-	l := &lazyList{items: make([]func() (any, error), len(items))}
-	for i := range items {
-		l.items[i] = func() (any, error) { return normalise(items[i]) }
-	}
-	return l
+	return &lazyList{n: len(items), item: func(i int) (any, error) { return normalise(items[i]) }}
 }
 
 // messagesOf is a lazy list of Envoy messages (renderer.prepare).
 func messagesOf[T proto.Message](in []T) *lazyList {
-	l := &lazyList{items: make([]func() (any, error), len(in))}
-	for i := range in {
-		l.items[i] = func() (any, error) { return protoMsg{in[i]}, nil }
-	}
-	return l
+	return &lazyList{n: len(in), item: func(i int) (any, error) { return protoMsg{in[i]}, nil }}
 }
 
 // lazyMessages is a lazy list of the messages of l.
 func lazyMessages(l protoreflect.List) *lazyList {
-	out := &lazyList{items: make([]func() (any, error), l.Len())}
-	for i := range out.items {
-		out.items[i] = func() (any, error) { return protoMsg{l.Get(i).Message().Interface()}, nil }
-	}
-	return out
+	return &lazyList{n: l.Len(), item: func(i int) (any, error) { return protoMsg{l.Get(i).Message().Interface()}, nil }}
 }
 
 // long says m has a repeated message field of splitAt items or more.
 func long(m protoreflect.Message) bool {
-	found := false
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		found = fd.IsList() && fd.Message() != nil && v.List().Len() >= splitAt
-		return !found
-	})
-	return found
+	fields := m.Descriptor().Fields()
+	for i := range fields.Len() {
+		fd := fields.Get(i)
+		if fd.IsList() && fd.Message() != nil && m.Has(fd) && m.Get(fd).List().Len() >= splitAt {
+			return true
+		}
+	}
+	return false
 }
 
 // splitAt is the length from which a repeated message field of a resource
@@ -100,11 +91,7 @@ func protoValue(m proto.Message) (any, error) {
 	}
 	for _, fd := range split {
 		list := rm.Get(fd).List()
-		l := &lazyList{items: make([]func() (any, error), list.Len())}
-		for i := range l.items {
-			item := list.Get(i).Message().Interface()
-			l.items[i] = func() (any, error) { return protoValue(item) }
-		}
+		l := &lazyList{n: list.Len(), item: func(i int) (any, error) { return protoValue(list.Get(i).Message().Interface()) }}
 		fields[fd.JSONName()] = l
 	}
 	return &bigValue{value: fields}, nil

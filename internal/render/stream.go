@@ -82,7 +82,7 @@ type renderItem func(buf *bytes.Buffer, i int, v any) error
 // and has write write each chunk's segments in order. At most twice as
 // many chunks as workers are rendered ahead of the writer.
 func (r *renderer) ordered(l *lazyList, render renderItem, write func(segment) error) error {
-	n := (len(l.items) + chunkSize - 1) / chunkSize
+	n := (l.n + chunkSize - 1) / chunkSize
 	type chunk struct {
 		segs []segment
 		err  error
@@ -144,8 +144,8 @@ func (r *renderer) ordered(l *lazyList, render renderItem, write func(segment) e
 func (r *renderer) renderChunk(l *lazyList, c int, render renderItem) ([]segment, error) {
 	var segs []segment
 	var buf bytes.Buffer
-	for i := c * chunkSize; i < min(len(l.items), (c+1)*chunkSize); i++ {
-		v, err := l.items[i]()
+	for i := c * chunkSize; i < min(l.n, (c+1)*chunkSize); i++ {
+		v, err := l.item(i)
 		if err == nil {
 			v, err = r.prepare(v)
 		}

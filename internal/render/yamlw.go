@@ -244,7 +244,7 @@ var yamlWriters = sync.Pool{New: func() any { return &yamlWriter{w: bufio.NewWri
 // lazy writes l as a block sequence, its items rendered apart and joined
 // (stream.go): each starts as an item would here, and ends its line.
 func (y *yamlWriter) lazy(l *lazyList) error {
-	if len(l.items) == 0 {
+	if l.n == 0 {
 		y.flow("[]")
 		return nil
 	}
