@@ -13,6 +13,11 @@
 // the snapshot's version. TranslateContext is Translate with a context that
 // bounds it.
 //
+// A Translator holds the objects a controller sees and translates them
+// after each change (Update), returning with each Result the Delta from
+// the last: the resources added, changed and removed per xDS type, which
+// delta xDS sends, and the statuses to write.
+//
 // Decode, and a Decoder for more control, read the objects from YAML or
 // JSON manifests as kubectl apply -f reads them: a warning says what is
 // skipped or ignored, an error each document that cannot be read.
