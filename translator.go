@@ -11,7 +11,6 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -19,6 +18,7 @@ import (
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/manifest"
 	"github.com/projectsesame/sesame/internal/parallel"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 	"github.com/projectsesame/sesame/xdsgen"
 )
 
@@ -243,7 +243,7 @@ func digestResources(r *xdsgen.Resources) [resourceTypes]map[string][sha256.Size
 	add := func(typ int, m proto.Message) {
 		from := len(pieces)
 		if rc, ok := m.(*routev3.RouteConfiguration); ok && len(rc.VirtualHosts) >= 64 {
-			pieces = append(pieces, without(rc, "virtual_hosts"))
+			pieces = append(pieces, xdsmsg.Without(rc, "virtual_hosts"))
 			for _, vh := range rc.VirtualHosts {
 				pieces = append(pieces, vh)
 			}
@@ -288,19 +288,6 @@ func digestResources(r *xdsgen.Resources) [resourceTypes]map[string][sha256.Size
 		out[e.typ][e.name] = [sha256.Size]byte(h.Sum(nil))
 	}
 	return out
-}
-
-// without is a shallow copy of m without the field named field.
-func without(m proto.Message, field protoreflect.Name) proto.Message {
-	src := m.ProtoReflect()
-	out := src.New()
-	src.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd.Name() != field {
-			out.Set(fd, v)
-		}
-		return true
-	})
-	return out.Interface()
 }
 
 // resourceName is a resource's name as xDS names it (a load assignment

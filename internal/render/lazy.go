@@ -3,8 +3,8 @@ package render
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -72,16 +72,11 @@ func protoValue(m proto.Message) (any, error) {
 	if len(split) == 0 {
 		return plainValue(m)
 	}
-	// A shallow copy without the split fields; it shares everything else
-	// with m, which neither changes.
-	rest := rm.New()
-	rm.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if !slices.Contains(split, fd) {
-			rest.Set(fd, v)
-		}
-		return true
-	})
-	v, err := plainValue(rest.Interface())
+	names := make([]protoreflect.Name, len(split))
+	for i, fd := range split {
+		names[i] = fd.Name()
+	}
+	v, err := plainValue(xdsmsg.Without(m, names...)) // m changes neither
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,8 @@
 // Package xdsmsg holds the small pieces of Envoy messages that Sesame's
 // translations share: the names of the Envoy extensions they configure, a
 // TCP socket address, the ADS config source, inline data, the router HTTP
-// filter, a TLS transport socket and MustAny, and the helpers that name a
+// filter, a TLS transport socket, MustAny, Without (a shallow copy of a
+// message without some fields), and the helpers that name a
 // message's validation failure after its resource (Validator,
 // AppendInvalid, ResourceError). Its functions build new messages on every
 // call and never fail on valid input: MustAny panics only for a message

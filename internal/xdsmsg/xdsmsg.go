@@ -1,12 +1,15 @@
 package xdsmsg
 
 import (
+	"slices"
+
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	corsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/cors/v3"
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
 )
 
@@ -98,4 +101,18 @@ func NetworkFilter(name string, config proto.Message) *listenerv3.Filter {
 		Name:       name,
 		ConfigType: &listenerv3.Filter_TypedConfig{TypedConfig: MustAny(config)},
 	}
+}
+
+// Without returns a shallow copy of m without the fields named: it shares
+// every other field's value with m, so neither may change after.
+func Without(m proto.Message, fields ...protoreflect.Name) proto.Message {
+	src := m.ProtoReflect()
+	dst := src.New()
+	src.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if !slices.Contains(fields, fd.Name()) {
+			dst.Set(fd, v)
+		}
+		return true
+	})
+	return dst.Interface()
 }

@@ -183,15 +183,7 @@ func namesOf[T any](list []T, name func(T) string) iter.Seq[string] {
 // without returns a shallow copy of m without one field, so that validating
 // it does not validate that field's messages again.
 func without(m proto.Message, field protoreflect.Name) xdsmsg.Validator {
-	src := m.ProtoReflect()
-	dst := src.New()
-	src.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd.Name() != field {
-			dst.Set(fd, v)
-		}
-		return true
-	})
-	return dst.Interface().(xdsmsg.Validator)
+	return xdsmsg.Without(m, field).(xdsmsg.Validator)
 }
 
 // matchKeys are the distinct things a filter chain matches: Envoy refuses two
