@@ -85,11 +85,15 @@ func TLSTransportSocket(tls proto.Message) *corev3.TransportSocket {
 	}
 }
 
-// MustAny packs a message that is known to be valid; anypb.New fails only
-// for messages without a registered type, which is a programmer error.
+// MustAny packs a message that is known to be valid, in its deterministic
+// wire form: anypb.New writes map entries in Go's random map order, so
+// that an RBAC filter of two policies or a JWT filter of two providers
+// had other bytes on every run, and so did Result.Hash and the
+// Translator's digests of the resources holding them. Packing fails only
+// for messages without a registered type, a programmer error.
 func MustAny(m proto.Message) *anypb.Any {
-	a, err := anypb.New(m)
-	if err != nil {
+	a := &anypb.Any{}
+	if err := anypb.MarshalFrom(a, m, proto.MarshalOptions{Deterministic: true}); err != nil {
 		panic("xdsmsg: " + err.Error())
 	}
 	return a
