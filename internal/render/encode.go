@@ -28,8 +28,35 @@ type encoder interface {
 	lazy(l *lazyList) error
 	// compareKeys orders an object's keys as the format does.
 	compareKeys(a, b string) int
-	// fieldOrder is the fields of md in the order of their JSON names.
-	fieldOrder(md protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor
+	// fieldRanks are the places of md's fields (by index) in the order
+	// of their JSON names.
+	fieldRanks(md protoreflect.MessageDescriptor) []int32
+	// scratch is where the walk of messages keeps the fields it visits.
+	scratch() *walkScratch
+}
+
+// walkScratch is a stack of the populated fields of the messages being
+// written, the innermost last, kept from message to message so that
+// visiting fields allocates nothing.
+type walkScratch struct {
+	fields  []setField
+	collect func(protoreflect.FieldDescriptor, protoreflect.Value) bool
+}
+
+// setField is a populated field of a message.
+type setField struct {
+	fd protoreflect.FieldDescriptor
+	v  protoreflect.Value
+}
+
+func (s *walkScratch) scratch() *walkScratch {
+	if s.collect == nil {
+		s.collect = func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			s.fields = append(s.fields, setField{fd, v})
+			return true
+		}
+	}
+	return s
 }
 
 // writeValue writes v, a generic JSON value (from encoding/json), which
@@ -85,31 +112,32 @@ func sortKeys(keys []string, compare func(a, b string) int) {
 	slices.SortStableFunc(keys, compare)
 }
 
-// fieldOrders caches the order of each message's fields for one format.
+// fieldOrders caches the ranks of each message's fields for one format.
 type fieldOrders struct {
-	m sync.Map // protoreflect.MessageDescriptor -> []protoreflect.FieldDescriptor
+	m sync.Map // protoreflect.MessageDescriptor -> []int32
 }
 
-// get is md's fields in the order compare puts their JSON names in.
-func (o *fieldOrders) get(md protoreflect.MessageDescriptor, compare func(a, b string) int) []protoreflect.FieldDescriptor {
+// get is the places of md's fields, by index, in the order compare puts
+// their JSON names in.
+func (o *fieldOrders) get(md protoreflect.MessageDescriptor, compare func(a, b string) int) []int32 {
 	if o != nil {
-		if f, ok := o.m.Load(md); ok {
-			return f.([]protoreflect.FieldDescriptor)
+		if r, ok := o.m.Load(md); ok {
+			return r.([]int32)
 		}
 	}
 	fields := md.Fields()
-	out := make([]protoreflect.FieldDescriptor, fields.Len())
 	names := make([]string, fields.Len())
-	for i := range out {
-		out[i] = fields.Get(i)
-		names[i] = out[i].JSONName()
+	for i := range names {
+		names[i] = fields.Get(i).JSONName()
 	}
-	sortKeys(names, compare)
-	slices.SortFunc(out, func(a, b protoreflect.FieldDescriptor) int {
-		return slices.Index(names, a.JSONName()) - slices.Index(names, b.JSONName())
-	})
+	sorted := slices.Clone(names)
+	sortKeys(sorted, compare)
+	ranks := make([]int32, len(names))
+	for i, name := range names {
+		ranks[i] = int32(slices.Index(sorted, name))
+	}
 	if o != nil {
-		o.m.Store(md, out)
+		o.m.Store(md, ranks)
 	}
-	return out
+	return ranks
 }

@@ -32,6 +32,7 @@ type jsonWriter struct {
 	depth int
 	open  []jsonFrame // the containers being written, innermost last
 	num   []byte      // scratch for numbers
+	walkScratch
 }
 
 // jsonFrame is an array or object being written.
@@ -101,7 +102,7 @@ func (j *jsonWriter) end() {
 // compareKeys orders keys as encoding/json sorts a map's: bytewise.
 func (j *jsonWriter) compareKeys(a, b string) int { return strings.Compare(a, b) }
 
-func (j *jsonWriter) fieldOrder(md protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor {
+func (j *jsonWriter) fieldRanks(md protoreflect.MessageDescriptor) []int32 {
 	return j.r.orders().get(md, strings.Compare)
 }
 

@@ -42,25 +42,26 @@ func message(e encoder, m protoreflect.Message) error {
 // fields writes the populated fields of m as members of an object, in
 // e's order.
 func fields(e encoder, m protoreflect.Message) error {
-	md := m.Descriptor()
-	if md.ExtensionRanges().Len() > 0 {
-		var err error
-		m.Range(func(fd protoreflect.FieldDescriptor, _ protoreflect.Value) bool {
-			if fd.IsExtension() {
-				err = fmt.Errorf("render: %s: extensions are not rendered", md.FullName())
-			}
-			return err == nil
-		})
-		if err != nil {
-			return err
+	s := e.scratch()
+	start := len(s.fields)
+	defer func() { s.fields = s.fields[:start] }()
+	m.Range(s.collect)
+	set := s.fields[start:]
+	for _, f := range set {
+		if f.fd.IsExtension() {
+			return fmt.Errorf("render: %s: extensions are not rendered", m.Descriptor().FullName())
 		}
 	}
-	for _, fd := range e.fieldOrder(md) {
-		if !m.Has(fd) {
-			continue
+	ranks := e.fieldRanks(m.Descriptor())
+	for i := 1; i < len(set); i++ { // few fields: insertion sort
+		for j := i; j > 0 && ranks[set[j].fd.Index()] < ranks[set[j-1].fd.Index()]; j-- {
+			set[j], set[j-1] = set[j-1], set[j]
 		}
-		e.key(fd.JSONName())
-		if err := field(e, fd, m.Get(fd)); err != nil {
+	}
+	for i := start; i < start+len(set); i++ {
+		f := s.fields[i] // by index: writing f's value may grow s.fields
+		e.key(f.fd.JSONName())
+		if err := field(e, f.fd, f.v); err != nil {
 			return err
 		}
 	}

@@ -47,6 +47,7 @@ type yamlWriter struct {
 	ind  int
 	open []yamlFrame // the containers being written, innermost last
 	num  []byte
+	walkScratch
 }
 
 // endLine ends the current line, unless it is empty.
@@ -199,7 +200,7 @@ func (y *yamlWriter) end() {
 // compareKeys orders keys as yaml.v2 does (yamlKeyLess).
 func (y *yamlWriter) compareKeys(a, b string) int { return yamlKeyCompare(a, b) }
 
-func (y *yamlWriter) fieldOrder(md protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor {
+func (y *yamlWriter) fieldRanks(md protoreflect.MessageDescriptor) []int32 {
 	return y.r.orders().get(md, yamlKeyCompare)
 }
 
