@@ -1,6 +1,10 @@
 package manifest
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
 
 // The scalars and keys fastJSON reads (fastyaml.go), and how it writes
 // them as JSON.
@@ -55,7 +59,7 @@ func scalar(s string) (*fastValue, bool) {
 		if yaml11Word(s) || !plainString(s) {
 			return nil, false
 		}
-		return &fastValue{json: jsonString(s)}, true
+		return &fastValue{text: s, quoted: true}, true
 	}
 	return nil, false
 }
@@ -118,36 +122,36 @@ func singleQuoted(s string) (*fastValue, bool) {
 	if strings.Contains(strings.ReplaceAll(body, "''", ""), "'") {
 		return nil, false
 	}
-	return &fastValue{json: jsonString(strings.ReplaceAll(body, "''", "'"))}, true
+	return &fastValue{text: strings.ReplaceAll(body, "''", "'"), quoted: true}, true
 }
 
-// jsonString quotes s for JSON; control characters and non-ASCII are
-// escaped.
-func jsonString(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
+// writeJSONString writes s quoted for JSON; control characters and
+// non-ASCII are escaped.
+func writeJSONString(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
-	for _, r := range s {
+	start := 0
+	for i, r := range s {
+		if r >= 0x20 && r <= 0x7e && r != '"' && r != '\\' {
+			continue
+		}
+		b.WriteString(s[start:i])
+		start = i + utf8.RuneLen(r)
 		switch {
 		case r == '"' || r == '\\':
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		case r == '\n':
 			b.WriteString(`\n`)
-		case r < 0x20 || r > 0x7e:
-			if r > 0xffff {
-				r1, r2 := utf16Pair(r)
-				writeU(&b, r1)
-				writeU(&b, r2)
-				continue
-			}
-			writeU(&b, r)
+		case r > 0xffff:
+			r1, r2 := utf16Pair(r)
+			writeU(b, r1)
+			writeU(b, r2)
 		default:
-			b.WriteRune(r)
+			writeU(b, r)
 		}
 	}
+	b.WriteString(s[start:])
 	b.WriteByte('"')
-	return b.String()
 }
 
 func utf16Pair(r rune) (rune, rune) {
@@ -155,7 +159,7 @@ func utf16Pair(r rune) (rune, rune) {
 	return 0xd800 + (r>>10)&0x3ff, 0xdc00 + r&0x3ff
 }
 
-func writeU(b *strings.Builder, r rune) {
+func writeU(b *bytes.Buffer, r rune) {
 	const hex = "0123456789abcdef"
 	b.WriteString(`\u`)
 	b.WriteByte(hex[r>>12&0xf])

@@ -99,12 +99,14 @@ type fastParser struct {
 }
 
 // fastValue is a parsed value: a mapping (keys and values), a sequence
-// (values), or JSON text (json).
+// (values), JSON text (json), or a string (text, quoted).
 type fastValue struct {
 	keys   []string
 	values []*fastValue
 	seq    bool
 	json   string
+	text   string
+	quoted bool
 }
 
 func (p *fastParser) skipBlank(i int) int {
@@ -266,7 +268,7 @@ func (p *fastParser) literal(i, indent int, strip bool) (*fastValue, int, bool) 
 	if !strip && (last < len(p.lines)-1 || !p.noFinalBreak) {
 		s += "\n" // clip: the last line's break, when it has one
 	}
-	return &fastValue{json: jsonString(s)}, end, true
+	return &fastValue{text: s, quoted: true}, end, true
 }
 
 // splitKey splits "key: value" or "key:"; the key must be plain and read
@@ -292,6 +294,8 @@ func isKeyLine(s string) bool {
 // (yaml.v2's JSON does too).
 func (v *fastValue) write(out *bytes.Buffer) {
 	switch {
+	case v.quoted:
+		writeJSONString(out, v.text)
 	case v.json != "":
 		out.WriteString(v.json)
 	case v.seq:
@@ -304,20 +308,35 @@ func (v *fastValue) write(out *bytes.Buffer) {
 		}
 		out.WriteByte(']')
 	default:
-		order := make([]int, len(v.keys))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortFunc(order, func(a, b int) int { return strings.Compare(v.keys[a], v.keys[b]) })
 		out.WriteByte('{')
-		for n, i := range order {
-			if n > 0 {
-				out.WriteByte(',')
-			}
-			out.WriteString(jsonString(v.keys[i]))
-			out.WriteByte(':')
-			v.values[i].write(out)
-		}
+		v.writeMembers(out)
 		out.WriteByte('}')
+	}
+}
+
+// writeMembers writes a mapping's members in the order of their keys.
+// Manifests written by tools have their keys sorted already.
+func (v *fastValue) writeMembers(out *bytes.Buffer) {
+	member := func(n, i int) {
+		if n > 0 {
+			out.WriteByte(',')
+		}
+		writeJSONString(out, v.keys[i])
+		out.WriteByte(':')
+		v.values[i].write(out)
+	}
+	if slices.IsSorted(v.keys) {
+		for i := range v.keys {
+			member(i, i)
+		}
+		return
+	}
+	order := make([]int, len(v.keys))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(v.keys[a], v.keys[b]) })
+	for n, i := range order {
+		member(n, i)
 	}
 }
