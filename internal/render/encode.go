@@ -98,6 +98,8 @@ func writeValue(e encoder, v any) error {
 		return e.lazy(x)
 	case protoMsg:
 		return message(e, x.m.ProtoReflect())
+	case jsonText:
+		return writeJSONText(e, x)
 	default:
 		panic("render: not a JSON value") // values come from encoding/json or lazy.go
 	}

@@ -27,7 +27,7 @@ type bigValue struct {
 
 // listOf is a lazy list of items, each rendered as encoding/json writes it.
 func listOf[T any](items []T) *lazyList {
-	return &lazyList{n: len(items), item: func(i int) (any, error) { return normalise(items[i]) }}
+	return &lazyList{n: len(items), item: func(i int) (any, error) { return textOf(items[i]) }}
 }
 
 // messagesOf is a lazy list of Envoy messages (renderer.prepare).

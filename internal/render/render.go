@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -142,16 +141,4 @@ func statusObjects(updates []graph.StatusUpdate) []statusObject {
 		}
 	}
 	return out
-}
-
-// normalise returns v as generic JSON values, whose maps encode with sorted
-// keys.
-func normalise(v any) (any, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var out any
-	err = json.Unmarshal(data, &out)
-	return out, err
 }

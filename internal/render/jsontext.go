@@ -1,0 +1,318 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// jsonText is a value as encoding/json wrote it (the status objects,
+// events and warnings of a document). The writers walk the text itself
+// (writeJSONText) rather than decoding it into generic values first: the
+// same events as for what json.Unmarshal would decode, without the maps.
+// TestJSONTextMatchesGenericValues and FuzzJSONText hold it to that.
+type jsonText []byte
+
+// textOf is v as encoding/json writes it.
+func textOf(v any) (any, error) {
+	data, err := json.Marshal(v)
+	return jsonText(data), err
+}
+
+// writeJSONText writes the JSON value data, valid JSON, as writeValue
+// writes what json.Unmarshal decodes of it: objects with their keys in
+// the encoder's order, numbers as float64s.
+func writeJSONText(e encoder, data []byte) error {
+	t := &textReader{data: data}
+	if err := t.value(e); err != nil {
+		return err
+	}
+	if t.space(); t.i != len(t.data) {
+		return t.errorf("data after the value")
+	}
+	return nil
+}
+
+// textReader reads JSON text, which it trusts to be valid only as far as
+// it says so: anything else is an error, not a guess.
+type textReader struct {
+	data []byte
+	i    int
+}
+
+func (t *textReader) errorf(format string, args ...any) error {
+	return fmt.Errorf("render: JSON text at byte %d: %s", t.i, fmt.Sprintf(format, args...))
+}
+
+func (t *textReader) space() {
+	for t.i < len(t.data) {
+		switch t.data[t.i] {
+		case ' ', '\t', '\n', '\r':
+			t.i++
+		default:
+			return
+		}
+	}
+}
+
+func (t *textReader) value(e encoder) error {
+	t.space()
+	if t.i >= len(t.data) {
+		return t.errorf("no value")
+	}
+	switch c := t.data[t.i]; {
+	case c == '{':
+		return t.object(e)
+	case c == '[':
+		t.i++
+		e.beginArray()
+		for t.space(); t.i < len(t.data) && t.data[t.i] != ']'; t.space() {
+			e.item()
+			if err := t.value(e); err != nil {
+				return err
+			}
+			if t.space(); t.i < len(t.data) && t.data[t.i] == ',' {
+				t.i++
+			}
+		}
+		if t.i >= len(t.data) {
+			return t.errorf("unterminated array")
+		}
+		t.i++
+		e.end()
+	case c == '"':
+		s, err := t.str()
+		if err != nil {
+			return err
+		}
+		e.string(s)
+	case t.literal("true"):
+		e.bool(true)
+	case t.literal("false"):
+		e.bool(false)
+	case t.literal("null"):
+		e.null()
+	default:
+		start := t.i
+		for t.i < len(t.data) && (t.data[t.i] == '-' || t.data[t.i] == '+' || t.data[t.i] == '.' || t.data[t.i] == 'e' || t.data[t.i] == 'E' || t.data[t.i] >= '0' && t.data[t.i] <= '9') {
+			t.i++
+		}
+		f, err := strconv.ParseFloat(string(t.data[start:t.i]), 64)
+		if err != nil {
+			return t.errorf("not a number: %v", err)
+		}
+		e.float(f)
+	}
+	return nil
+}
+
+func (t *textReader) literal(word string) bool {
+	if len(t.data)-t.i >= len(word) && string(t.data[t.i:t.i+len(word)]) == word {
+		t.i += len(word)
+		return true
+	}
+	return false
+}
+
+// object writes an object, its members in the encoder's key order: it
+// reads their keys and where their values are, then writes the values.
+func (t *textReader) object(e encoder) error {
+	type member struct {
+		key        string
+		start, end int
+	}
+	var members []member
+	t.i++
+	for t.space(); t.i < len(t.data) && t.data[t.i] != '}'; t.space() {
+		key, err := t.str()
+		if err != nil {
+			return err
+		}
+		if t.space(); t.i >= len(t.data) || t.data[t.i] != ':' {
+			return t.errorf("no colon after a key")
+		}
+		t.i++
+		t.space()
+		start := t.i
+		if err := t.skip(); err != nil {
+			return err
+		}
+		members = append(members, member{key, start, t.i})
+		if t.space(); t.i < len(t.data) && t.data[t.i] == ',' {
+			t.i++
+		}
+	}
+	if t.i >= len(t.data) {
+		return t.errorf("unterminated object")
+	}
+	end := t.i + 1
+	// Bytewise first, as sortKeys; of duplicate keys encoding/json keeps
+	// the last.
+	slices.SortStableFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	kept := members[:0]
+	for i, m := range members {
+		if i+1 < len(members) && members[i+1].key == m.key {
+			continue
+		}
+		kept = append(kept, m)
+	}
+	slices.SortStableFunc(kept, func(a, b member) int { return e.compareKeys(a.key, b.key) })
+	e.beginObject()
+	for _, m := range kept {
+		e.key(m.key)
+		inner := textReader{data: t.data[:m.end], i: m.start}
+		if err := inner.value(e); err != nil {
+			return err
+		}
+	}
+	e.end()
+	t.i = end
+	return nil
+}
+
+// skip steps over a value: strings by their quotes, containers by their
+// brackets, anything else up to what ends it.
+func (t *textReader) skip() error {
+	depth := 0
+	for t.i < len(t.data) {
+		switch c := t.data[t.i]; c {
+		case '"':
+			t.i++
+			for t.i < len(t.data) && t.data[t.i] != '"' {
+				if t.data[t.i] == '\\' {
+					t.i++
+				}
+				t.i++
+			}
+			if t.i >= len(t.data) {
+				return t.errorf("unterminated string")
+			}
+			t.i++
+		case '{', '[':
+			depth++
+			t.i++
+			continue
+		case '}', ']':
+			if depth == 0 {
+				return nil
+			}
+			depth--
+			t.i++
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return nil
+			}
+			t.i++
+			continue
+		default:
+			t.i++
+			continue
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+	if depth > 0 {
+		return t.errorf("unterminated value")
+	}
+	return nil
+}
+
+// str reads a string, its escapes decoded as encoding/json decodes them
+// (a lone surrogate as U+FFFD).
+func (t *textReader) str() (string, error) {
+	if t.i >= len(t.data) || t.data[t.i] != '"' {
+		return "", t.errorf("not a string")
+	}
+	t.i++
+	start := t.i
+	for t.i < len(t.data) && t.data[t.i] != '"' && t.data[t.i] != '\\' && t.data[t.i] >= 0x20 {
+		t.i++
+	}
+	if t.i < len(t.data) && t.data[t.i] == '"' {
+		s := t.data[start:t.i]
+		t.i++
+		return validString(s), nil
+	}
+	out := []byte(string(t.data[start:t.i]))
+	for t.i < len(t.data) {
+		c := t.data[t.i]
+		switch {
+		case c == '"':
+			t.i++
+			return validString(out), nil
+		case c < 0x20:
+			return "", t.errorf("a control character in a string")
+		case c != '\\':
+			out = append(out, c)
+			t.i++
+			continue
+		}
+		if t.i+1 >= len(t.data) {
+			break
+		}
+		esc := t.data[t.i+1]
+		t.i += 2
+		switch esc {
+		case '"', '\\', '/':
+			out = append(out, esc)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := t.hex4()
+			if !ok {
+				return "", t.errorf("a bad \\u escape")
+			}
+			if utf16.IsSurrogate(r) {
+				save := t.i
+				if t.literal(`\u`) {
+					if r2, ok := t.hex4(); ok {
+						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+							out = utf8.AppendRune(out, dec)
+							continue
+						}
+					}
+				}
+				t.i = save
+				r = utf8.RuneError
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return "", t.errorf("a bad escape")
+		}
+	}
+	return "", t.errorf("unterminated string")
+}
+
+// validString is b as a string, each byte of invalid UTF-8 U+FFFD, as
+// encoding/json decodes them.
+func validString(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return string([]rune(string(b)))
+}
+
+func (t *textReader) hex4() (rune, bool) {
+	if len(t.data)-t.i < 4 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(t.data[t.i:t.i+4]), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	t.i += 4
+	return rune(v), true
+}
