@@ -53,7 +53,8 @@
 // encoding/json's MarshalIndent (JSON) or yaml.v2's Marshal (YAML), which
 // is what the command printed before it had writers of its own. The
 // writers (jsonw.go, yamlw.go) walk the messages themselves
-// (protojsonw.go) and write those bytes without building the values;
+// (protojsonw.go), and the status objects as encoding/json's text
+// (jsontext.go), and write those bytes without building the values;
 // differential tests and fuzz targets hold each to the library it stands
 // in for. One difference, a fix: yaml.v2's key order is not total for
 // some keys ("10" < "1a" < "007" < "9" < "10"), and it wrote those in the
