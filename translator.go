@@ -138,8 +138,9 @@ func (d *Delta) ByTypeURL() map[string]ResourceDelta {
 // Update replaces the objects in changed (by KeyOf; an object not held
 // yet is added), removes those named in deleted, and translates. The
 // delta is from the last Result Update returned; the first Update's is
-// from nothing. On an error the objects are updated all the same, and
-// the next delta is still from the last Result returned.
+// from nothing. An object without a key (KeyOf) is an error, and then no
+// change is applied; on any other error the objects are updated all the
+// same, and the next delta is still from the last Result returned.
 func (t *Translator) Update(changed []runtime.Object, deleted []ObjectKey) (*Result, *Delta, error) {
 	return t.UpdateContext(context.Background(), changed, deleted)
 }
@@ -147,16 +148,20 @@ func (t *Translator) Update(changed []runtime.Object, deleted []ObjectKey) (*Res
 // UpdateContext is Update, given up when ctx is done (see
 // TranslateContext).
 func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object, deleted []ObjectKey) (*Result, *Delta, error) {
-	same := t.last != nil && !t.stale
-	for _, obj := range changed {
+	keys := make([]ObjectKey, len(changed))
+	for i, obj := range changed { // all or nothing: no change is applied if one is bad
 		key, err := KeyOf(obj)
 		if err != nil {
 			return nil, nil, err
 		}
-		if held, ok := t.objects[key]; !ok || !reflect.DeepEqual(held, obj) {
+		keys[i] = key
+	}
+	same := t.last != nil && !t.stale
+	for i, obj := range changed {
+		if held, ok := t.objects[keys[i]]; !ok || !reflect.DeepEqual(held, obj) {
 			same = false
 		}
-		t.objects[key] = obj
+		t.objects[keys[i]] = obj
 	}
 	for _, key := range deleted {
 		if _, ok := t.objects[key]; ok {

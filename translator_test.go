@@ -454,3 +454,20 @@ func TestTranslatorAfterAnError(t *testing.T) {
 		t.Fatalf("an object equal to the one held changes nothing: %v, same result %v, %+v", err, again == res, delta)
 	}
 }
+
+// TestTranslatorRefusesAnObjectWithoutKey: an Update with an object that
+// has no key applies none of its changes.
+func TestTranslatorRefusesAnObjectWithoutKey(t *testing.T) {
+	objects := gen.Objects(gen.Config{Seed: 3, Routes: 5})
+	tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
+	first, _, err := tr.Update(objects[1:], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := tr.Update([]runtime.Object{objects[0], (*corev1.Service)(nil)}, nil); err == nil {
+		t.Fatal("a nil object has no key: the Update should fail")
+	}
+	if res, delta, err := tr.Update(nil, nil); err != nil || res != first || !delta.Empty() {
+		t.Fatalf("the failed Update applied a change: %v, same result %v, %+v", err, res == first, delta)
+	}
+}
