@@ -74,7 +74,9 @@ func KeyOf(obj runtime.Object) (ObjectKey, error) {
 // the change. Changes that change nothing (objects equal to those held,
 // deletions of objects not held: an informer's resync) cost a comparison.
 //
-// A Translator is not safe for concurrent use.
+// The Translator keeps the objects it is given, as informers' caches do:
+// they must not be changed after; a change is a changed copy given to
+// Update. A Translator is not safe for concurrent use.
 type Translator struct {
 	opts    Options
 	objects map[ObjectKey]runtime.Object
