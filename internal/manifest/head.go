@@ -3,6 +3,8 @@ package manifest
 import (
 	"bytes"
 	"strings"
+
+	"github.com/projectsesame/sesame/internal/jsonscan"
 )
 
 // readHead reads apiVersion, kind and metadata's name and namespace from
@@ -58,16 +60,7 @@ type headReader struct {
 	i    int
 }
 
-func (r *headReader) space() {
-	for r.i < len(r.data) {
-		switch r.data[r.i] {
-		case ' ', '\t', '\n', '\r':
-			r.i++
-		default:
-			return
-		}
-	}
-}
+func (r *headReader) space() { r.i = jsonscan.Space(r.data, r.i) }
 
 // object reads an object, member calls reading each member's value after
 // its key (of no escapes; "" for one with any, which member refuses).
@@ -133,54 +126,9 @@ func (r *headReader) str(s *string) bool {
 	return true
 }
 
-// skip steps over a value of any kind: strings (escapes and all), and
-// containers by their brackets, trusting the rest to be JSON.
+// skip steps over a value of any kind.
 func (r *headReader) skip() bool {
-	r.space()
-	depth := 0
-	for r.i < len(r.data) {
-		switch c := r.data[r.i]; c {
-		case '"':
-			r.i++
-			for r.i < len(r.data) && r.data[r.i] != '"' {
-				if r.data[r.i] == '\\' {
-					r.i++
-				}
-				r.i++
-			}
-			if r.i >= len(r.data) {
-				return false
-			}
-			r.i++
-		case '{', '[':
-			if depth++; depth > 9000 {
-				return false // near encoding/json's limit, which it says as an error
-			}
-			r.i++
-		case '}', ']':
-			if depth == 0 {
-				return true // the end of the object the value is in
-			}
-			depth--
-			r.i++
-		case ',':
-			if depth == 0 {
-				return true
-			}
-			r.i++
-		default:
-			r.i++
-		}
-		if depth == 0 && r.i > 0 && r.endsValue() {
-			return true
-		}
-	}
-	return depth == 0
-}
-
-// endsValue says the byte before r.i ended a value at depth 0: a closing
-// quote or bracket; scalars run to the next ',' or '}'.
-func (r *headReader) endsValue() bool {
-	c := r.data[r.i-1]
-	return c == '"' || c == '}' || c == ']'
+	var ok bool
+	r.i, ok = jsonscan.Skip(r.data, jsonscan.Space(r.data, r.i))
+	return ok
 }

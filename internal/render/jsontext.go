@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/projectsesame/sesame/internal/jsonscan"
 )
 
 // jsonText is a value as encoding/json wrote it (the status objects,
@@ -48,16 +50,7 @@ func (t *textReader) errorf(format string, args ...any) error {
 	return fmt.Errorf("render: JSON text at byte %d: %s", t.i, fmt.Sprintf(format, args...))
 }
 
-func (t *textReader) space() {
-	for t.i < len(t.data) {
-		switch t.data[t.i] {
-		case ' ', '\t', '\n', '\r':
-			t.i++
-		default:
-			return
-		}
-	}
-}
+func (t *textReader) space() { t.i = jsonscan.Space(t.data, t.i) }
 
 func (t *textReader) value(e encoder) error {
 	t.space()
@@ -174,49 +167,10 @@ func (t *textReader) object(e encoder) error {
 	return nil
 }
 
-// skip steps over a value: strings by their quotes, containers by their
-// brackets, anything else up to what ends it.
+// skip steps over a value.
 func (t *textReader) skip() error {
-	depth := 0
-	for t.i < len(t.data) {
-		switch c := t.data[t.i]; c {
-		case '"':
-			t.i++
-			for t.i < len(t.data) && t.data[t.i] != '"' {
-				if t.data[t.i] == '\\' {
-					t.i++
-				}
-				t.i++
-			}
-			if t.i >= len(t.data) {
-				return t.errorf("unterminated string")
-			}
-			t.i++
-		case '{', '[':
-			depth++
-			t.i++
-			continue
-		case '}', ']':
-			if depth == 0 {
-				return nil
-			}
-			depth--
-			t.i++
-		case ',', ' ', '\t', '\n', '\r':
-			if depth == 0 {
-				return nil
-			}
-			t.i++
-			continue
-		default:
-			t.i++
-			continue
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
-	if depth > 0 {
+	var ok bool
+	if t.i, ok = jsonscan.Skip(t.data, t.i); !ok {
 		return t.errorf("unterminated value")
 	}
 	return nil
