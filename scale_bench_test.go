@@ -2,10 +2,8 @@ package sesame_test
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"testing"
-	"time"
 
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -72,41 +70,6 @@ func benchmarkTranslate(b *testing.B, c gen.Config, hold bool) {
 	}
 	stolen()
 	runtime.KeepAlive(held)
-}
-
-// TestTranslateScaling translates 1,000 and 10,000 generated routes once
-// each and reports how the time grows. It fails only when 10,000 routes take
-// more than scalingLimit, a bound generous enough for a slow shared machine;
-// the target is 250 ms. It runs only with SESAME_SCALE=1, since one timing
-// on a busy machine is noise in an ordinary test run.
-func TestTranslateScaling(t *testing.T) {
-	if os.Getenv("SESAME_SCALE") != "1" {
-		t.Skip("set SESAME_SCALE=1 to time translations of 1,000 and 10,000 routes")
-	}
-	const scalingLimit = 2 * time.Second
-	before, measured := readCPUTimes()
-	small := timeTranslate(t, gen.Objects(gen.Config{Seed: 1, Routes: 1000}))
-	large := timeTranslate(t, gen.Objects(gen.Config{Seed: 1, Routes: 10000}))
-	t.Logf("1,000 routes: %v; 10,000 routes: %v; ratio %.1f (10 is linear)", small, large, float64(large)/float64(small))
-	if after, ok := readCPUTimes(); measured && ok {
-		t.Logf("the hypervisor took %.0f%% of the CPU time meanwhile (steal)", stealPercent(before, after))
-	}
-	if large > scalingLimit {
-		t.Errorf("translating 10,000 routes took %v, more than %v (target 250ms)", large, scalingLimit)
-	}
-}
-
-// timeTranslate returns how long one translation of objects takes, after a
-// garbage collection so that the previous translation's garbage is not
-// charged to it.
-func timeTranslate(t *testing.T, objects []k8sruntime.Object) time.Duration {
-	t.Helper()
-	runtime.GC()
-	start := time.Now()
-	if _, err := sesame.Translate(objects, sesame.Options{Now: goldenNow}); err != nil {
-		t.Fatal(err)
-	}
-	return time.Since(start)
 }
 
 // BenchmarkUpdate times a Translator's Update after one HTTPRoute of n
