@@ -14,7 +14,8 @@ import (
 // A YAML writer for generic JSON values and Envoy messages, written by
 // hand because going through yaml.v2 means building every value twice
 // (protojson text, then generic values) and walking it with reflection:
-// that was nine tenths of `sesame translate`'s time. It writes exactly
+// that was most of `sesame translate`'s time at 10,000 routes (11 of 20 s
+// of CPU). It writes exactly
 // what yaml.v2's Marshal writes for the same generic values (with numbers
 // that are integers as integers, as sigs.k8s.io/yaml's JSONToYAML reads
 // them): block style, two-space indentation, sequences in mappings not
