@@ -16,7 +16,8 @@
 // A Translator holds the objects a controller sees and translates them
 // after each change (Update), returning with each Result the Delta from
 // the last: the resources added, changed and removed per xDS type, which
-// delta xDS sends, and the statuses to write.
+// delta xDS sends, and the statuses to write. A change of EndpointSlices'
+// endpoints alone remakes only the load assignments it touches.
 //
 // Decode, and a Decoder for more control, read the objects from YAML or
 // JSON manifests as kubectl apply -f reads them: a warning says what is

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	discoveryv1 "k8s.io/api/discovery/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -100,6 +101,54 @@ func BenchmarkUpdate(b *testing.B) {
 				_, d, err := tr.Update([]k8sruntime.Object{variants[i%2]}, nil)
 				if err != nil || d.Routes.Empty() {
 					b.Fatal("the route configuration should change", err)
+				}
+				i++
+			}
+			stolen()
+		})
+	}
+}
+
+// BenchmarkUpdateEndpointSlice times a Translator's Update after one
+// EndpointSlice of n routes' Services changed an endpoint's address, back
+// and forth: the commonest change in a running cluster.
+func BenchmarkUpdateEndpointSlice(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("routes=%d", n), func(b *testing.B) {
+			objects := gen.Objects(gen.Config{Seed: 1, Routes: n})
+			tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
+			res, _, err := tr.Update(objects, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			used := map[string]bool{}
+			for _, cla := range res.XDS.Endpoints {
+				used[cla.GetClusterName()] = len(cla.GetEndpoints()) > 0
+			}
+			var variants [2]k8sruntime.Object
+			for _, obj := range objects {
+				s, ok := obj.(*discoveryv1.EndpointSlice)
+				if !ok || len(s.Endpoints) == 0 || len(s.Ports) == 0 || s.Ports[0].Port == nil ||
+					!used[fmt.Sprintf("service/%s/%s/%d", s.Namespace, s.Labels[discoveryv1.LabelServiceName], *s.Ports[0].Port)] {
+					continue
+				}
+				for i := range variants {
+					v := s.DeepCopy()
+					v.Endpoints[0].Addresses = []string{fmt.Sprintf("10.77.0.%d", i+1)}
+					variants[i] = v
+				}
+				break
+			}
+			if variants[0] == nil {
+				b.Fatal("no EndpointSlice of a Service in use")
+			}
+			b.ReportAllocs()
+			stolen := reportSteal(b)
+			i := 0
+			for b.Loop() {
+				_, d, err := tr.Update([]k8sruntime.Object{variants[i%2]}, nil)
+				if err != nil || d.Endpoints.Empty() {
+					b.Fatal("a load assignment should change", err)
 				}
 				i++
 			}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	sesamev1alpha1 "github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dag"
@@ -104,6 +105,9 @@ type Result struct {
 	// upstream is the status of the UpstreamClusters, which Status holds
 	// too, sorted among the graph's.
 	upstream []graph.StatusUpdate
+	// refreshed says XDS.Endpoints holds load assignments newer than the
+	// graph's clusters' endpoints (a Translator followed EndpointSlices).
+	refreshed bool
 }
 
 // Gateways lists the Gateways the result serves, by namespace and name.
@@ -163,6 +167,17 @@ func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
 	xds := xdsgen.Generate(r.graph.ForGateway(gateway))
 	if len(r.Repairs) > 0 { // what Translate took out, ForGateway does too
 		xds.Repair()
+	}
+	if r.refreshed { // the graph's endpoints are older than XDS's
+		current := make(map[string]*endpointv3.ClusterLoadAssignment, len(r.XDS.Endpoints))
+		for _, cla := range r.XDS.Endpoints {
+			current[cla.GetClusterName()] = cla
+		}
+		for i, cla := range xds.Endpoints {
+			if c, ok := current[cla.GetClusterName()]; ok {
+				xds.Endpoints[i] = c
+			}
+		}
 	}
 	up := upstreamResources(r.XDS)
 	xds.Listeners = append(xds.Listeners, up.Listeners...)

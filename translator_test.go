@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/testing/protocmp"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -111,6 +113,16 @@ func runChanges(t *testing.T, universe []runtime.Object, opts sesame.Options, rn
 		if got, want := document(t, res), document(t, want); !bytes.Equal(got, want) {
 			t.Fatalf("step %d (%s): the Translator's result differs from Translate's:\n%s", step, describe(changed, deleted),
 				cmp.Diff(string(want), string(got)))
+		}
+		for _, gw := range want.Gateways() {
+			for _, pair := range [][2][]proto.Message{
+				{protos(res.ForGateway(gw).Endpoints), protos(want.ForGateway(gw).Endpoints)},
+				{protos(res.ForGateway(gw).Clusters), protos(want.ForGateway(gw).Clusters)},
+			} {
+				if diff := cmp.Diff(pair[1], pair[0], protocmp.Transform()); diff != "" {
+					t.Fatalf("step %d (%s): ForGateway(%s) differs (-want +got):\n%s", step, describe(changed, deleted), gw, diff)
+				}
+			}
 		}
 		wantDelta := naiveDelta(t, prev, res)
 		if diff := cmp.Diff(wantDelta, delta, cmpopts.EquateEmpty()); diff != "" {
@@ -334,8 +346,18 @@ func mutate(rng *rand.Rand, obj runtime.Object) (renamed bool) {
 	case *corev1.Secret:
 		delete(o.Data, corev1.TLSPrivateKeyKey)
 	case *discoveryv1.EndpointSlice:
-		if n := len(o.Endpoints); n > 0 {
+		switch n := len(o.Endpoints); {
+		case n > 0 && rng.IntN(4) == 0:
 			o.Endpoints = o.Endpoints[:n-1]
+		case n > 0 && rng.IntN(3) == 0:
+			ready := o.Endpoints[0].Conditions.Ready != nil && !*o.Endpoints[0].Conditions.Ready
+			o.Endpoints[0].Conditions.Ready = &ready
+		case n > 0 && len(o.Endpoints[0].Addresses) > 0 && rng.IntN(2) == 0:
+			o.Endpoints[0].Addresses[0] = fmt.Sprintf("10.99.%d.%d", rng.IntN(250), rng.IntN(250))
+		case len(o.Ports) > 0 && o.Ports[0].Port != nil:
+			*o.Ports[0].Port++ // not endpoints alone: the Translator translates again
+		default:
+			o.Endpoints = append(o.Endpoints, discoveryv1.Endpoint{Addresses: []string{"10.98.0.1"}})
 		}
 	case *contourv1.HTTPProxy:
 		if o.Spec.VirtualHost != nil && rng.IntN(2) == 0 {
@@ -469,5 +491,74 @@ func TestTranslatorRefusesAnObjectWithoutKey(t *testing.T) {
 	}
 	if res, delta, err := tr.Update(nil, nil); err != nil || res != first || !delta.Empty() {
 		t.Fatalf("the failed Update applied a change: %v, same result %v, %+v", err, res == first, delta)
+	}
+}
+
+func protos[T proto.Message](in []T) []proto.Message {
+	out := make([]proto.Message, len(in))
+	for i, m := range in {
+		out[i] = m
+	}
+	return out
+}
+
+// TestTranslatorFollowsEndpoints: an Update of EndpointSlices whose
+// endpoints alone changed names only the load assignments that changed,
+// and gives what Translate gives; a slice whose ports changed is
+// translated again.
+func TestTranslatorFollowsEndpoints(t *testing.T) {
+	objects := gen.Objects(gen.Config{Seed: 9, Routes: 80})
+	tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
+	if _, _, err := tr.Update(objects, nil); err != nil {
+		t.Fatal(err)
+	}
+	held := slices.Clone(objects)
+	// The slice of a Service a served route sends traffic to.
+	res0 := tr.Result()
+	used := map[string]bool{}
+	for _, cla := range res0.XDS.Endpoints {
+		used[cla.GetClusterName()] = true
+	}
+	var slice *discoveryv1.EndpointSlice
+	var at int
+	for i, obj := range held {
+		if s, ok := obj.(*discoveryv1.EndpointSlice); ok && len(s.Endpoints) > 0 && len(s.Ports) > 0 && s.Ports[0].Port != nil &&
+			used[fmt.Sprintf("service/%s/%s/%d", s.Namespace, s.Labels[discoveryv1.LabelServiceName], *s.Ports[0].Port)] {
+			slice, at = s.DeepCopy(), i
+			break
+		}
+	}
+	if slice == nil {
+		t.Fatalf("no EndpointSlice of a Service in use; load assignments: %v", slices.Collect(maps.Keys(used))[:3])
+	}
+	ready := true
+	slice.Endpoints[0].Addresses, slice.Endpoints[0].Conditions.Ready = []string{"10.77.0.1"}, &ready
+	held[at] = slice
+	res, delta, err := tr.Update([]runtime.Object{slice}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(delta.Endpoints.Changed) == 0 || len(delta.Endpoints.Added)+len(delta.Endpoints.Removed) != 0 ||
+		!delta.Listeners.Empty() || !delta.Routes.Empty() || !delta.Clusters.Empty() || len(delta.Status) != 0 {
+		t.Errorf("an endpoint's address changes load assignments only: %+v", delta)
+	}
+	want, err := sesame.Translate(held, sesame.Options{Now: goldenNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(document(t, res), document(t, want)) || res.Hash() != want.Hash() {
+		t.Fatal("the result differs from Translate's")
+	}
+	ports := slice.DeepCopy()
+	*ports.Ports[0].Port++
+	held[at] = ports
+	if res, _, err = tr.Update([]runtime.Object{ports}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want, err = sesame.Translate(held, sesame.Options{Now: goldenNow}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(document(t, res), document(t, want)) {
+		t.Fatal("after a port change, the result differs from Translate's")
 	}
 }

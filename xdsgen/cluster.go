@@ -1,6 +1,7 @@
 package xdsgen
 
 import (
+	"errors"
 	"slices"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
@@ -199,6 +200,19 @@ func loadAssignments(clusters []*graph.Cluster, names clusterNames) []*endpointv
 		}
 	}
 	return out
+}
+
+// LoadAssignments returns the load assignment of each of clusters, as
+// Generate makes it, and validated: for a caller that follows endpoint
+// changes of a graph it keeps (sesame.Translator), without generating
+// everything again.
+func LoadAssignments(clusters []*graph.Cluster) ([]*endpointv3.ClusterLoadAssignment, error) {
+	out := loadAssignments(clusters, newClusterNames(clusters))
+	var errs []error
+	for _, cla := range out {
+		errs = xdsmsg.AppendInvalid(errs, "ClusterLoadAssignment", cla.GetClusterName(), cla)
+	}
+	return out, errors.Join(errs...)
 }
 
 // endpointParts are the messages of one endpoint of a load assignment.

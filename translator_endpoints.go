@@ -1,0 +1,142 @@
+package sesame
+
+import (
+	"crypto/sha256"
+	"maps"
+	"reflect"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/xdsgen"
+)
+
+// The commonest change in a running cluster is an EndpointSlice whose
+// endpoints changed: pods come, go, become ready. Nothing a translation
+// makes reads endpoints but the load assignments of the clusters of the
+// slices' Services (dag.ClusterEndpoints), so when every change of an
+// Update is such a slice, the Translator makes those load assignments
+// again and keeps everything else of the last Result: a cost in proportion
+// to the Services the slices serve, not to the input.
+
+// endpointsOnly says every change is an EndpointSlice the Translator holds
+// whose labels naming its Service, address type and ports are those of
+// the slice held, so that only its endpoints can differ; it returns the
+// Services whose clusters may change.
+func (t *Translator) endpointsOnly(changed []runtime.Object, keys []ObjectKey, deleted []ObjectKey) (map[types.NamespacedName]bool, bool) {
+	if t.last == nil || t.stale || len(t.last.Repairs) > 0 || len(deleted) > 0 || len(changed) == 0 {
+		return nil, false
+	}
+	services := map[types.NamespacedName]bool{}
+	for i, obj := range changed {
+		slice, ok := obj.(*discoveryv1.EndpointSlice)
+		if !ok {
+			return nil, false
+		}
+		held, ok := t.objects[keys[i]].(*discoveryv1.EndpointSlice)
+		if !ok {
+			return nil, false
+		}
+		service := slice.Labels[discoveryv1.LabelServiceName]
+		if held.Labels[discoveryv1.LabelServiceName] != service || held.AddressType != slice.AddressType || !reflect.DeepEqual(held.Ports, slice.Ports) {
+			return nil, false
+		}
+		services[types.NamespacedName{Namespace: slice.Namespace, Name: service}] = true
+	}
+	for _, e := range t.last.graph.Extensions { // their load assignments are made apart
+		for _, b := range e.Backends {
+			if services[b.Service.Service] {
+				return nil, false
+			}
+		}
+	}
+	return services, true
+}
+
+// refreshEndpoints makes the load assignments of the clusters of services
+// again from the objects held (the changes applied), and returns the last
+// Result with them, and the delta; false when one of them is not where the
+// last Result has it, or is invalid (then the caller translates).
+func (t *Translator) refreshEndpoints(services map[types.NamespacedName]bool) (*Result, *Delta, bool) {
+	var clusters []*graph.Cluster
+	for _, c := range t.last.graph.Clusters {
+		if services[c.Service] {
+			clusters = append(clusters, c)
+		}
+	}
+	if len(clusters) == 0 {
+		return t.last, &Delta{}, true // the slices serve no cluster
+	}
+	var svcs []*corev1.Service
+	var slicesOf []*discoveryv1.EndpointSlice
+	for name := range services {
+		if svc, ok := t.objects[ObjectKey{Kind: "Service", Namespace: name.Namespace, Name: name.Name}].(*corev1.Service); ok {
+			svcs = append(svcs, svc)
+		}
+		for key := range t.slicesOf[name] {
+			slicesOf = append(slicesOf, t.objects[key].(*discoveryv1.EndpointSlice))
+		}
+	}
+	endpoints := dag.ClusterEndpoints(clusters, svcs, slicesOf)
+	refreshed := make([]*graph.Cluster, len(clusters))
+	for i, c := range clusters {
+		copied := *c
+		copied.Endpoints = endpoints[i]
+		refreshed[i] = &copied
+	}
+	assignments, err := xdsgen.LoadAssignments(refreshed)
+	if err != nil {
+		return nil, nil, false
+	}
+	next := *t.last
+	xds := *t.last.XDS
+	xds.Endpoints = slices.Clone(xds.Endpoints)
+	next.XDS, next.refreshed = &xds, true
+	delta := &Delta{}
+	sums := map[string][sha256.Size]byte{}
+	for _, cla := range assignments {
+		name := cla.GetClusterName()
+		i, ok := t.claAt[name]
+		if !ok {
+			return nil, nil, false
+		}
+		if sum := digestOf(cla); sum != t.digests[3][name] {
+			xds.Endpoints[i], sums[name] = cla, sum
+			delta.Endpoints.Changed = append(delta.Endpoints.Changed, name)
+		}
+	}
+	slices.Sort(delta.Endpoints.Changed)
+	maps.Copy(t.digests[3], sums)
+	t.last = &next
+	return &next, delta, true
+}
+
+// put holds obj under key, and indexes an EndpointSlice by its Service.
+func (t *Translator) put(key ObjectKey, obj runtime.Object) {
+	t.remove(key)
+	t.objects[key] = obj
+	if slice, ok := obj.(*discoveryv1.EndpointSlice); ok {
+		name := types.NamespacedName{Namespace: slice.Namespace, Name: slice.Labels[discoveryv1.LabelServiceName]}
+		if t.slicesOf[name] == nil {
+			t.slicesOf[name] = map[ObjectKey]bool{}
+		}
+		t.slicesOf[name][key] = true
+	}
+}
+
+// remove lets go of the object under key.
+func (t *Translator) remove(key ObjectKey) {
+	if slice, ok := t.objects[key].(*discoveryv1.EndpointSlice); ok {
+		name := types.NamespacedName{Namespace: slice.Namespace, Name: slice.Labels[discoveryv1.LabelServiceName]}
+		delete(t.slicesOf[name], key)
+		if len(t.slicesOf[name]) == 0 {
+			delete(t.slicesOf, name)
+		}
+	}
+	delete(t.objects, key)
+}
