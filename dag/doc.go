@@ -14,7 +14,10 @@
 // the rest is translated. For large inputs it compiles routes, settles
 // hostnames, collects endpoints and writes status on as many goroutines as
 // GOMAXPROCS allows; the Graph does not depend on how many.
-// It is safe to call Build concurrently.
+// It is safe to call Build concurrently. ClusterEndpoints gives the
+// endpoints a graph's clusters have with other Services and
+// EndpointSlices, for callers that keep a graph and follow endpoints
+// alone (sesame.Translator).
 //
 // # The pipeline
 //

@@ -13,7 +13,8 @@
 // RouteConfigurations they name, each EDS Cluster its endpoints from the
 // ClusterLoadAssignment of its name, and each TLS context its certificates
 // from the Secrets it names. Resource names are documented in names.go and
-// say which object each came from.
+// say which object each came from. LoadAssignments makes, and validates,
+// the load assignments of some clusters alone, as Generate makes them.
 //
 // Every one of those references has an ADS config source: Envoy asks for
 // the route tables, load assignments and secrets on the one aggregated
