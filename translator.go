@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/manifest"
 	"github.com/projectsesame/sesame/internal/parallel"
@@ -76,9 +77,11 @@ func KeyOf(obj runtime.Object) (ObjectKey, error) {
 // (BenchmarkUpdateEndpointSlice). Any other change is translated whole and
 // its output compared, resource by resource, with the last: a
 // translation and a digest of every resource (BenchmarkUpdate), not yet
-// in proportion to the change. Changes that change nothing (objects equal
-// to those held, deletions of objects not held: an informer's resync)
-// cost a comparison.
+// in proportion to the change. Changes that change nothing cost a
+// comparison: objects equal to those held and deletions of objects not
+// held (an informer's resync), and objects that differ only in what no
+// translation reads, as when the status a controller wrote comes back
+// (resourceVersion, managed fields, status: translator_input.go).
 //
 // The Translator keeps the objects it is given, as informers' caches do:
 // they must not be changed after; a change is a changed copy given to
@@ -149,7 +152,8 @@ func (d *Delta) ByTypeURL() map[string]ResourceDelta {
 }
 
 // Update replaces the objects in changed (by KeyOf; an object not held
-// yet is added), removes those named in deleted, and translates. The
+// yet is added), then removes those named in deleted (an object in both
+// is removed), and translates. The
 // delta is from the last Result Update returned; the first Update's is
 // from nothing. An object without a key (KeyOf) is an error, and then no
 // change is applied; on any other error the objects are updated all the
@@ -170,9 +174,10 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 		keys[i] = key
 	}
 	services, endpointsOnly := t.endpointsOnly(changed, keys, deleted)
+	controller := cmp.Or(t.opts.ControllerName, dag.DefaultControllerName)
 	same := t.last != nil && !t.stale
 	for i, obj := range changed {
-		if held, ok := t.objects[keys[i]]; !ok || !reflect.DeepEqual(held, obj) {
+		if held, ok := t.objects[keys[i]]; !ok || !t.sameInput(keys[i], held, obj, controller) {
 			same = false
 		}
 		t.put(keys[i], obj)

@@ -21,11 +21,13 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame"
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/internal/gen"
 	"github.com/projectsesame/sesame/internal/render"
 	"github.com/projectsesame/sesame/xdsgen"
@@ -92,15 +94,15 @@ func runChanges(t *testing.T, universe []runtime.Object, opts sesame.Options, rn
 		if err != nil {
 			t.Fatalf("step %d: %v", step, err)
 		}
-		for _, key := range deleted {
-			delete(held, key)
-		}
 		for _, obj := range changed {
 			key, err := sesame.KeyOf(obj)
 			if err != nil {
 				t.Fatal(err)
 			}
 			held[key] = obj
+		}
+		for _, key := range deleted { // after the changes, as Update does
+			delete(held, key)
 		}
 		objects := make([]runtime.Object, 0, len(held))
 		for _, obj := range held { // map order: another order than the Translator's
@@ -272,6 +274,11 @@ func randomChanges(rng *rand.Rand, held map[sesame.ObjectKey]runtime.Object, uni
 			obj := held[k].DeepCopyObject()
 			if rename := mutate(rng, obj); rename {
 				deleted = append(deleted, k)
+				renamed, _ := sesame.KeyOf(obj)
+				if touched[renamed] {
+					continue
+				}
+				touched[renamed] = true
 			}
 			changed = append(changed, obj)
 		}
@@ -288,12 +295,15 @@ func mutate(rng *rand.Rand, obj runtime.Object) (renamed bool) {
 	if err != nil {
 		return false
 	}
-	switch rng.IntN(8) {
+	switch rng.IntN(9) {
 	case 0:
 		m.SetName(m.GetName() + "-renamed")
 		return true
 	case 1:
 		m.SetGeneration(m.GetGeneration() + 1)
+		return false
+	case 2:
+		writeBack(rng, obj)
 		return false
 	}
 	switch o := obj.(type) {
@@ -373,6 +383,37 @@ func mutate(rng *rand.Rand, obj runtime.Object) (renamed bool) {
 		m.SetLabels(map[string]string{"changed": "true"})
 	}
 	return false
+}
+
+// writeBack changes obj as a controller's status write makes it come
+// back: a new resourceVersion, and a status, of Sesame's own parents for a
+// route (and now and then another controller's, which a translation
+// keeps).
+func writeBack(rng *rand.Rand, obj runtime.Object) {
+	m, _ := meta.Accessor(obj)
+	m.SetResourceVersion(fmt.Sprint(rng.IntN(1 << 20)))
+	cond := []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue, Reason: "Accepted", Message: fmt.Sprint(rng.IntN(100))}}
+	parent := func(controller string) gatewayv1.RouteParentStatus {
+		return gatewayv1.RouteParentStatus{ParentRef: gatewayv1.ParentReference{Name: "any"}, ControllerName: gatewayv1.GatewayController(controller), Conditions: cond}
+	}
+	controller := dag.DefaultControllerName
+	if rng.IntN(4) == 0 {
+		controller = "example.com/other-controller"
+	}
+	switch o := obj.(type) {
+	case *gatewayv1.HTTPRoute:
+		o.Status.Parents = append(o.Status.Parents, parent(controller))
+	case *gatewayv1.GRPCRoute:
+		o.Status.Parents = append(o.Status.Parents, parent(controller))
+	case *gatewayv1.TLSRoute:
+		o.Status.Parents = append(o.Status.Parents, parent(controller))
+	case *gatewayv1.Gateway:
+		o.Status.Conditions = cond
+	case *gatewayv1.GatewayClass:
+		o.Status.Conditions = cond
+	case *contourv1.HTTPProxy:
+		o.Status.Conditions = append(o.Status.Conditions, contourv1.DetailedCondition{Condition: cond[0]})
+	}
 }
 
 // TestTranslatorDelta: a hostname added to one route of many changes the
@@ -560,5 +601,51 @@ func TestTranslatorFollowsEndpoints(t *testing.T) {
 	}
 	if !bytes.Equal(document(t, res), document(t, want)) {
 		t.Fatal("after a port change, the result differs from Translate's")
+	}
+}
+
+// TestTranslatorStatusWriteBack: objects that come back with the status a
+// controller wrote, and a new resourceVersion, change nothing: the
+// Update returns the last Result; another controller's parent in a
+// route's status is an input, kept in the route's status.
+func TestTranslatorStatusWriteBack(t *testing.T) {
+	objects := gen.Objects(gen.Config{Seed: 4, Routes: 30})
+	tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
+	first, _, err := tr.Update(objects, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back []runtime.Object
+	var route *gatewayv1.HTTPRoute
+	for _, obj := range objects {
+		switch o := obj.(type) {
+		case *gatewayv1.HTTPRoute:
+			c := o.DeepCopy()
+			c.ResourceVersion = "2"
+			for _, s := range first.Status {
+				if s.Kind == "HTTPRoute" && s.Namespace == c.Namespace && s.Name == c.Name {
+					c.Status = *s.Status.(*gatewayv1.HTTPRouteStatus)
+				}
+			}
+			back = append(back, c)
+			route = c
+		case *gatewayv1.Gateway:
+			c := o.DeepCopy()
+			c.ResourceVersion = "2"
+			c.Status.Conditions = []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue}}
+			back = append(back, c)
+		}
+	}
+	res, delta, err := tr.Update(back, nil)
+	if err != nil || res != first || !delta.Empty() {
+		t.Fatalf("written-back status changes nothing: %v, same result %v, %+v", err, res == first, delta)
+	}
+	other := route.DeepCopy()
+	other.Status.Parents = append(other.Status.Parents, gatewayv1.RouteParentStatus{
+		ParentRef: gatewayv1.ParentReference{Name: "theirs"}, ControllerName: "example.com/other",
+		Conditions: []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue, Reason: "Accepted"}},
+	})
+	if _, delta, err = tr.Update([]runtime.Object{other}, nil); err != nil || len(delta.Status) != 1 {
+		t.Fatalf("another controller's parent is kept in the route's status: %v, %+v", err, delta.Status)
 	}
 }

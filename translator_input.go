@@ -1,0 +1,117 @@
+package sesame
+
+import (
+	"reflect"
+
+	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	contourv1alpha1 "github.com/projectsesame/sesame/apis/projectcontour/v1alpha1"
+	sesamev1alpha1 "github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
+	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
+)
+
+// A controller that writes the status a Result gives sees each object
+// come back from its informers, with a new resourceVersion and that
+// status. A translation reads neither: of an object's status it reads
+// only the parents other controllers wrote in a route's (which it keeps)
+// and whether the route has parents of its own, and a Service's load
+// balancer status (a Gateway's addresses). So the Translator takes such
+// an object for the one it holds, and the write-back costs a comparison.
+
+// sameInput says obj, coming in for key, is the same input to a
+// translation as held: equal but for what no translation reads. A route
+// whose status has parents of Sesame's own is told to keep its status
+// (with them replaced), so whether it has some matters, unless it has
+// some now and the last Result gave it a status anyway.
+func (t *Translator) sameInput(key ObjectKey, held, obj runtime.Object, controller string) bool {
+	if reflect.DeepEqual(held, obj) {
+		return true
+	}
+	if reflect.TypeOf(held) != reflect.TypeOf(obj) {
+		return false
+	}
+	_, given := t.status[key]
+	anyOwn := given && hasOwnParents(obj, controller)
+	return reflect.DeepEqual(inputOf(held, controller, anyOwn), inputOf(obj, controller, anyOwn))
+}
+
+// hasOwnParents says obj is a route whose status has parents of
+// controller's.
+func hasOwnParents(obj runtime.Object, controller string) bool {
+	var s gatewayv1.RouteStatus
+	switch o := obj.(type) {
+	case *gatewayv1.HTTPRoute:
+		s = o.Status.RouteStatus
+	case *gatewayv1.GRPCRoute:
+		s = o.Status.RouteStatus
+	case *gatewayv1.TLSRoute:
+		s = o.Status.RouteStatus
+	}
+	for _, p := range s.Parents {
+		if string(p.ControllerName) == controller {
+			return true
+		}
+	}
+	return false
+}
+
+// inputOf is a copy of obj without what no translation reads: its
+// resourceVersion and managed fields, and the status Sesame writes (of a
+// route's, the contents of Sesame's own parents; with anyOwn, whether it
+// has any too).
+func inputOf(obj runtime.Object, controller string, anyOwn bool) runtime.Object {
+	c := obj.DeepCopyObject()
+	if m, err := meta.Accessor(c); err == nil {
+		m.SetResourceVersion("")
+		m.SetManagedFields(nil)
+	}
+	switch o := c.(type) {
+	case *gatewayv1.HTTPRoute:
+		o.Status.RouteStatus = foreignAndOwn(o.Status.RouteStatus, controller, anyOwn)
+	case *gatewayv1.GRPCRoute:
+		o.Status.RouteStatus = foreignAndOwn(o.Status.RouteStatus, controller, anyOwn)
+	case *gatewayv1.TLSRoute:
+		o.Status.RouteStatus = foreignAndOwn(o.Status.RouteStatus, controller, anyOwn)
+	case *gatewayv1.GatewayClass:
+		o.Status = gatewayv1.GatewayClassStatus{}
+	case *gatewayv1.Gateway:
+		o.Status = gatewayv1.GatewayStatus{}
+	case *gatewayv1.ListenerSet:
+		o.Status = gatewayv1.ListenerSetStatus{}
+	case *gatewayv1.BackendTLSPolicy:
+		o.Status = gatewayv1.PolicyStatus{}
+	case *contourv1.HTTPProxy:
+		o.Status = contourv1.HTTPProxyStatus{}
+	case *contourv1alpha1.ExtensionService:
+		o.Status = contourv1alpha1.ExtensionServiceStatus{}
+	case *v1alpha1.UpstreamCluster:
+		o.Status = v1alpha1.UpstreamClusterStatus{}
+	case *networkingv1.Ingress:
+		o.Status = networkingv1.IngressStatus{}
+	case *sesamev1alpha1.SesameConfiguration:
+		o.Status = sesamev1alpha1.SesameConfigurationStatus{}
+	}
+	return c
+}
+
+// foreignAndOwn keeps the parents other controllers wrote, and of
+// Sesame's own only whether there are some (nothing, with anyOwn).
+func foreignAndOwn(s gatewayv1.RouteStatus, controller string, anyOwn bool) gatewayv1.RouteStatus {
+	var out []gatewayv1.RouteParentStatus
+	own := false
+	for _, p := range s.Parents {
+		if string(p.ControllerName) == controller {
+			own = true
+			continue
+		}
+		out = append(out, p)
+	}
+	if own && !anyOwn {
+		out = append(out, gatewayv1.RouteParentStatus{ControllerName: gatewayv1.GatewayController(controller)})
+	}
+	return gatewayv1.RouteStatus{Parents: out}
+}
