@@ -79,9 +79,11 @@ func KeyOf(obj runtime.Object) (ObjectKey, error) {
 // translation and a digest of every resource (BenchmarkUpdate), not yet
 // in proportion to the change. Changes that change nothing cost a
 // comparison: objects equal to those held and deletions of objects not
-// held (an informer's resync), and objects that differ only in what no
+// held (an informer's resync), objects that differ only in what no
 // translation reads, as when the status a controller wrote comes back
-// (resourceVersion, managed fields, status: translator_input.go).
+// (resourceVersion, managed fields, status), and new versions of
+// Services, Secrets, ConfigMaps and EndpointSlices the last translation
+// did not use (translator_input.go).
 //
 // The Translator keeps the objects it is given, as informers' caches do:
 // they must not be changed after; a change is a changed copy given to
@@ -99,6 +101,9 @@ type Translator struct {
 	// in last.XDS.Endpoints (translator_endpoints.go).
 	slicesOf map[types.NamespacedName]map[ObjectKey]bool
 	claAt    map[string]int
+	// unused are the keys of what nothing referred to in last
+	// (translator_input.go).
+	unused map[ObjectKey]bool
 }
 
 // NewTranslator returns a Translator with no objects, translating with
@@ -174,6 +179,7 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 		keys[i] = key
 	}
 	services, endpointsOnly := t.endpointsOnly(changed, keys, deleted)
+	unusedOnly := t.unusedOnly(changed, keys, deleted)
 	controller := cmp.Or(t.opts.ControllerName, dag.DefaultControllerName)
 	same := t.last != nil && !t.stale
 	for i, obj := range changed {
@@ -188,8 +194,9 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 		}
 		t.remove(key)
 	}
-	if same {
-		// Nothing changed (an informer's resync): the last result stands.
+	if same || unusedOnly {
+		// Nothing changed (an informer's resync), or nothing that was
+		// used: the last result stands.
 		return t.last, &Delta{}, nil
 	}
 	if endpointsOnly {
@@ -223,6 +230,7 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 	}
 	slices.SortFunc(delta.StatusRemoved, compareKeys)
 	t.last, t.digests, t.status = res, digests, status
+	t.indexUnused(res.graph)
 	t.claAt = make(map[string]int, len(res.XDS.Endpoints))
 	for i, cla := range res.XDS.Endpoints {
 		t.claAt[cla.GetClusterName()] = i

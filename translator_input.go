@@ -3,15 +3,18 @@ package sesame
 import (
 	"reflect"
 
+	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	contourv1alpha1 "github.com/projectsesame/sesame/apis/projectcontour/v1alpha1"
 	sesamev1alpha1 "github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 // A controller that writes the status a Result gives sees each object
@@ -114,4 +117,53 @@ func foreignAndOwn(s gatewayv1.RouteStatus, controller string, anyOwn bool) gate
 		out = append(out, gatewayv1.RouteParentStatus{ControllerName: gatewayv1.GatewayController(controller)})
 	}
 	return gatewayv1.RouteStatus{Parents: out}
+}
+
+// unusedOnly says every change is another version of a Service, Secret,
+// ConfigMap or EndpointSlice that nothing referred to in the last
+// translation (graph.Graph.Unused), of the same name and, for a slice,
+// naming the same Service: the translation would be the same.
+func (t *Translator) unusedOnly(changed []runtime.Object, keys []ObjectKey, deleted []ObjectKey) bool {
+	if t.last == nil || t.stale || len(deleted) > 0 || len(changed) == 0 {
+		return false
+	}
+	for i, obj := range changed {
+		held, ok := t.objects[keys[i]]
+		if !ok || reflect.TypeOf(held) != reflect.TypeOf(obj) {
+			return false
+		}
+		if t.unused[keys[i]] {
+			if slice, ok := obj.(*discoveryv1.EndpointSlice); ok && slice.Labels[discoveryv1.LabelServiceName] != held.(*discoveryv1.EndpointSlice).Labels[discoveryv1.LabelServiceName] {
+				return false
+			}
+			continue
+		}
+		// A slice of a Service nothing referred to serves no cluster.
+		slice, ok := obj.(*discoveryv1.EndpointSlice)
+		if !ok {
+			return false
+		}
+		service := slice.Labels[discoveryv1.LabelServiceName]
+		if service != held.(*discoveryv1.EndpointSlice).Labels[discoveryv1.LabelServiceName] ||
+			!t.unused[ObjectKey{Kind: "Service", Namespace: slice.Namespace, Name: service}] {
+			return false
+		}
+	}
+	return true
+}
+
+// indexUnused keeps the keys of what nothing referred to in g.
+func (t *Translator) indexUnused(g *graph.Graph) {
+	t.unused = map[ObjectKey]bool{}
+	for _, kind := range []struct {
+		group, kind string
+		names       []types.NamespacedName
+	}{
+		{"", "Service", g.Unused.Services}, {"", "Secret", g.Unused.Secrets}, {"", "ConfigMap", g.Unused.ConfigMaps},
+		{"discovery.k8s.io", "EndpointSlice", g.Unused.EndpointSlices},
+	} {
+		for _, n := range kind.names {
+			t.unused[ObjectKey{Group: kind.group, Kind: kind.kind, Namespace: n.Namespace, Name: n.Name}] = true
+		}
+	}
 }

@@ -246,3 +246,33 @@ func TestTranslatorStatusWriteBack(t *testing.T) {
 		t.Fatalf("another controller's parent is kept in the route's status: %v, %+v", err, delta.Status)
 	}
 }
+
+// TestTranslatorIgnoresUnused: a new version of a Service, Secret or
+// ConfigMap nothing refers to changes nothing: the Update returns the last
+// Result, which is what Translate gives for the new objects.
+func TestTranslatorIgnoresUnused(t *testing.T) {
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "elsewhere", Name: "unrelated"}, Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}}}
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "elsewhere", Name: "token"}, Data: map[string][]byte{"token": []byte("a")}}
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "elsewhere", Name: "settings"}, Data: map[string]string{"a": "1"}}
+	objects := append(gen.Objects(gen.Config{Seed: 6, Routes: 20}), svc, secret, cm)
+	tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
+	first, _, err := tr.Update(objects, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc2, secret2, cm2 := svc.DeepCopy(), secret.DeepCopy(), cm.DeepCopy()
+	svc2.Spec.Ports[0].Port = 81
+	secret2.Data["token"] = []byte("b")
+	cm2.Data["a"] = "2"
+	res, delta, err := tr.Update([]runtime.Object{svc2, secret2, cm2}, nil)
+	if err != nil || res != first || !delta.Empty() {
+		t.Fatalf("unused objects change nothing: %v, same result %v, %+v", err, res == first, delta)
+	}
+	want, err := sesame.Translate(append(gen.Objects(gen.Config{Seed: 6, Routes: 20}), svc2, secret2, cm2), sesame.Options{Now: goldenNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(document(t, res), document(t, want)) {
+		t.Fatal("the last Result is not what Translate gives for the new objects")
+	}
+}

@@ -124,7 +124,9 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	if opts.FallbackCertificate != nil && fallback == nil {
 		rlsWarnings = append(rlsWarnings, "dag.Options.FallbackCertificate: "+noFallback+"; the HTTPProxies that enable it are refused.")
 	}
-	a.graph.Warnings = slices.Concat(gw.Warnings(), policyWarnings, proxies.Warnings(), ingressWarnings, rlsWarnings, unusedWarnings(a.index))
+	unused := a.index.Unused()
+	a.graph.Unused = graph.Unused{Services: unused.Services, Secrets: unused.Secrets, ConfigMaps: unused.ConfigMaps, EndpointSlices: unused.EndpointSlices}
+	a.graph.Warnings = slices.Concat(gw.Warnings(), policyWarnings, proxies.Warnings(), ingressWarnings, rlsWarnings, unusedWarnings(unused))
 	return a.graph, nil
 }
 

@@ -13,8 +13,7 @@ import (
 // and ReferenceGrants of the input nothing refers to: they shape no output
 // and have no status, so a warning is all that tells a person they were
 // read.
-func unusedWarnings(index *refs.Index) []string {
-	unused := index.Unused()
+func unusedWarnings(unused refs.Unused) []string {
 	namespaces := make([]types.NamespacedName, len(unused.Namespaces))
 	for i, ns := range unused.Namespaces {
 		namespaces[i] = types.NamespacedName{Name: ns}
