@@ -178,28 +178,17 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 		}
 		keys[i] = key
 	}
-	services, endpointsOnly := t.endpointsOnly(changed, keys, deleted)
-	unusedOnly := t.unusedOnly(changed, keys, deleted)
-	controller := cmp.Or(t.opts.ControllerName, dag.DefaultControllerName)
-	same := t.last != nil && !t.stale
+	need, services := t.classify(changed, keys, deleted)
 	for i, obj := range changed {
-		if held, ok := t.objects[keys[i]]; !ok || !t.sameInput(keys[i], held, obj, controller) {
-			same = false
-		}
 		t.put(keys[i], obj)
 	}
 	for _, key := range deleted {
-		if _, ok := t.objects[key]; ok {
-			same = false
-		}
 		t.remove(key)
 	}
-	if same || unusedOnly {
-		// Nothing changed (an informer's resync), or nothing that was
-		// used: the last result stands.
+	switch need {
+	case needNothing:
 		return t.last, &Delta{}, nil
-	}
-	if endpointsOnly {
+	case needEndpoints:
 		if res, delta, ok := t.refreshEndpoints(services); ok {
 			return res, delta, nil
 		}
@@ -236,6 +225,59 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 		t.claAt[cla.GetClusterName()] = i
 	}
 	return res, delta, nil
+}
+
+// need is what an Update's changes need of the Translator.
+type need int
+
+const (
+	needNothing     need = iota // the last Result stands
+	needEndpoints               // the load assignments of some Services (translator_endpoints.go)
+	needTranslation             // a whole translation
+)
+
+// classify says what the changes need, looking at each against the
+// object held (the changes not applied yet): a change that changes no
+// input (an informer's resync, a status written back, an object nothing
+// used: translator_input.go) needs nothing; EndpointSlices whose
+// endpoints alone changed need their Services' load assignments, which it
+// returns; anything else, and any deletion of an object held, needs a
+// translation.
+func (t *Translator) classify(changed []runtime.Object, keys, deleted []ObjectKey) (need, map[types.NamespacedName]bool) {
+	if t.last == nil || t.stale {
+		return needTranslation, nil
+	}
+	for _, key := range deleted {
+		if _, held := t.objects[key]; held {
+			return needTranslation, nil
+		}
+	}
+	controller := cmp.Or(t.opts.ControllerName, dag.DefaultControllerName)
+	var services map[types.NamespacedName]bool
+	for i, obj := range changed {
+		held, ok := t.objects[keys[i]]
+		if !ok {
+			return needTranslation, nil
+		}
+		if t.sameInput(keys[i], held, obj, controller) || t.unusedVersion(keys[i], held, obj) {
+			continue
+		}
+		service, ok := endpointsChange(held, obj)
+		if !ok || len(t.last.Repairs) > 0 {
+			return needTranslation, nil
+		}
+		if services == nil {
+			services = map[types.NamespacedName]bool{}
+		}
+		services[service] = true
+	}
+	switch {
+	case services == nil:
+		return needNothing, nil
+	case t.servedByExtension(services):
+		return needTranslation, nil
+	}
+	return needEndpoints, services
 }
 
 // Objects are the objects the Translator holds, ordered by key.

@@ -24,38 +24,33 @@ import (
 // again and keeps everything else of the last Result: a cost in proportion
 // to the Services the slices serve, not to the input.
 
-// endpointsOnly says every change is an EndpointSlice the Translator holds
-// whose labels naming its Service, address type and ports are those of
-// the slice held, so that only its endpoints can differ; it returns the
-// Services whose clusters may change.
-func (t *Translator) endpointsOnly(changed []runtime.Object, keys []ObjectKey, deleted []ObjectKey) (map[types.NamespacedName]bool, bool) {
-	if t.last == nil || t.stale || len(t.last.Repairs) > 0 || len(deleted) > 0 || len(changed) == 0 {
-		return nil, false
+// endpointsChange says obj is a version of held, an EndpointSlice, whose
+// label naming its Service, address type and ports are those of held, so
+// that only its endpoints can differ; it returns the Service.
+func endpointsChange(held, obj runtime.Object) (types.NamespacedName, bool) {
+	slice, ok := obj.(*discoveryv1.EndpointSlice)
+	old, ok2 := held.(*discoveryv1.EndpointSlice)
+	if !ok || !ok2 {
+		return types.NamespacedName{}, false
 	}
-	services := map[types.NamespacedName]bool{}
-	for i, obj := range changed {
-		slice, ok := obj.(*discoveryv1.EndpointSlice)
-		if !ok {
-			return nil, false
-		}
-		held, ok := t.objects[keys[i]].(*discoveryv1.EndpointSlice)
-		if !ok {
-			return nil, false
-		}
-		service := slice.Labels[discoveryv1.LabelServiceName]
-		if held.Labels[discoveryv1.LabelServiceName] != service || held.AddressType != slice.AddressType || !reflect.DeepEqual(held.Ports, slice.Ports) {
-			return nil, false
-		}
-		services[types.NamespacedName{Namespace: slice.Namespace, Name: service}] = true
+	service := slice.Labels[discoveryv1.LabelServiceName]
+	if old.Labels[discoveryv1.LabelServiceName] != service || old.AddressType != slice.AddressType || !reflect.DeepEqual(old.Ports, slice.Ports) {
+		return types.NamespacedName{}, false
 	}
-	for _, e := range t.last.graph.Extensions { // their load assignments are made apart
+	return types.NamespacedName{Namespace: slice.Namespace, Name: service}, true
+}
+
+// servedByExtension says an ExtensionService of the last translation has
+// one of services as a backend: its load assignments are made apart.
+func (t *Translator) servedByExtension(services map[types.NamespacedName]bool) bool {
+	for _, e := range t.last.graph.Extensions {
 		for _, b := range e.Backends {
 			if services[b.Service.Service] {
-				return nil, false
+				return true
 			}
 		}
 	}
-	return services, true
+	return false
 }
 
 // refreshEndpoints makes the load assignments of the clusters of services

@@ -45,21 +45,27 @@ func (t *Translator) sameInput(key ObjectKey, held, obj runtime.Object, controll
 // hasOwnParents says obj is a route whose status has parents of
 // controller's.
 func hasOwnParents(obj runtime.Object, controller string) bool {
-	var s gatewayv1.RouteStatus
-	switch o := obj.(type) {
-	case *gatewayv1.HTTPRoute:
-		s = o.Status.RouteStatus
-	case *gatewayv1.GRPCRoute:
-		s = o.Status.RouteStatus
-	case *gatewayv1.TLSRoute:
-		s = o.Status.RouteStatus
-	}
-	for _, p := range s.Parents {
-		if string(p.ControllerName) == controller {
-			return true
+	if s := routeStatus(obj); s != nil {
+		for _, p := range s.Parents {
+			if string(p.ControllerName) == controller {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// routeStatus is the status of a route of any kind, or nil.
+func routeStatus(obj runtime.Object) *gatewayv1.RouteStatus {
+	switch o := obj.(type) {
+	case *gatewayv1.HTTPRoute:
+		return &o.Status.RouteStatus
+	case *gatewayv1.GRPCRoute:
+		return &o.Status.RouteStatus
+	case *gatewayv1.TLSRoute:
+		return &o.Status.RouteStatus
+	}
+	return nil
 }
 
 // inputOf is a copy of obj without what no translation reads: its
@@ -72,13 +78,10 @@ func inputOf(obj runtime.Object, controller string, anyOwn bool) runtime.Object 
 		m.SetResourceVersion("")
 		m.SetManagedFields(nil)
 	}
+	if s := routeStatus(c); s != nil {
+		*s = foreignAndOwn(*s, controller, anyOwn)
+	}
 	switch o := c.(type) {
-	case *gatewayv1.HTTPRoute:
-		o.Status.RouteStatus = foreignAndOwn(o.Status.RouteStatus, controller, anyOwn)
-	case *gatewayv1.GRPCRoute:
-		o.Status.RouteStatus = foreignAndOwn(o.Status.RouteStatus, controller, anyOwn)
-	case *gatewayv1.TLSRoute:
-		o.Status.RouteStatus = foreignAndOwn(o.Status.RouteStatus, controller, anyOwn)
 	case *gatewayv1.GatewayClass:
 		o.Status = gatewayv1.GatewayClassStatus{}
 	case *gatewayv1.Gateway:
@@ -119,37 +122,23 @@ func foreignAndOwn(s gatewayv1.RouteStatus, controller string, anyOwn bool) gate
 	return gatewayv1.RouteStatus{Parents: out}
 }
 
-// unusedOnly says every change is another version of a Service, Secret,
+// unusedVersion says obj is another version of held, a Service, Secret,
 // ConfigMap or EndpointSlice that nothing referred to in the last
-// translation (graph.Graph.Unused), of the same name and, for a slice,
-// naming the same Service: the translation would be the same.
-func (t *Translator) unusedOnly(changed []runtime.Object, keys []ObjectKey, deleted []ObjectKey) bool {
-	if t.last == nil || t.stale || len(deleted) > 0 || len(changed) == 0 {
+// translation (graph.Graph.Unused), or a slice of such a Service, naming
+// the same Service: the translation would be the same.
+func (t *Translator) unusedVersion(key ObjectKey, held, obj runtime.Object) bool {
+	if reflect.TypeOf(held) != reflect.TypeOf(obj) {
 		return false
 	}
-	for i, obj := range changed {
-		held, ok := t.objects[keys[i]]
-		if !ok || reflect.TypeOf(held) != reflect.TypeOf(obj) {
-			return false
-		}
-		if t.unused[keys[i]] {
-			if slice, ok := obj.(*discoveryv1.EndpointSlice); ok && slice.Labels[discoveryv1.LabelServiceName] != held.(*discoveryv1.EndpointSlice).Labels[discoveryv1.LabelServiceName] {
-				return false
-			}
-			continue
-		}
-		// A slice of a Service nothing referred to serves no cluster.
-		slice, ok := obj.(*discoveryv1.EndpointSlice)
-		if !ok {
-			return false
-		}
-		service := slice.Labels[discoveryv1.LabelServiceName]
-		if service != held.(*discoveryv1.EndpointSlice).Labels[discoveryv1.LabelServiceName] ||
-			!t.unused[ObjectKey{Kind: "Service", Namespace: slice.Namespace, Name: service}] {
-			return false
-		}
+	slice, isSlice := obj.(*discoveryv1.EndpointSlice)
+	if isSlice && slice.Labels[discoveryv1.LabelServiceName] != held.(*discoveryv1.EndpointSlice).Labels[discoveryv1.LabelServiceName] {
+		return false
 	}
-	return true
+	if t.unused[key] {
+		return true
+	}
+	// A slice of a Service nothing referred to serves no cluster.
+	return isSlice && t.unused[ObjectKey{Kind: "Service", Namespace: slice.Namespace, Name: slice.Labels[discoveryv1.LabelServiceName]}]
 }
 
 // indexUnused keeps the keys of what nothing referred to in g.

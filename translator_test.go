@@ -18,6 +18,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame"
+	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/internal/gen"
 )
 
@@ -172,9 +173,20 @@ func TestTranslatorFollowsEndpoints(t *testing.T) {
 	ready := true
 	slice.Endpoints[0].Addresses, slice.Endpoints[0].Conditions.Ready = []string{"10.77.0.1"}, &ready
 	held[at] = slice
-	res, delta, err := tr.Update([]runtime.Object{slice}, nil)
+	// With every other object again, as an informer's relist gives them:
+	// the unchanged ones change nothing.
+	again := []runtime.Object{slice}
+	for i, obj := range objects {
+		if i != at {
+			again = append(again, obj.DeepCopyObject())
+		}
+	}
+	res, delta, err := tr.Update(again, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if res.XDS.Clusters[0] != res0.XDS.Clusters[0] || res.XDS.Routes[0] != res0.XDS.Routes[0] {
+		t.Error("the Update translated again: its clusters and route tables are not the last Result's")
 	}
 	if len(delta.Endpoints.Changed) == 0 || len(delta.Endpoints.Added)+len(delta.Endpoints.Removed) != 0 ||
 		!delta.Listeners.Empty() || !delta.Routes.Empty() || !delta.Clusters.Empty() || len(delta.Status) != 0 {
@@ -244,6 +256,19 @@ func TestTranslatorStatusWriteBack(t *testing.T) {
 	})
 	if _, delta, err = tr.Update([]runtime.Object{other}, nil); err != nil || len(delta.Status) != 1 {
 		t.Fatalf("another controller's parent is kept in the route's status: %v, %+v", err, delta.Status)
+	}
+
+	// A route Sesame gave no status (its parent is not served) that comes
+	// with parents of Sesame's own gets a status that clears them.
+	stray := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "elsewhere", Name: "stray"},
+		Spec: gatewayv1.HTTPRouteSpec{CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "not-ours"}}}}}
+	if _, delta, err = tr.Update([]runtime.Object{stray}, nil); err != nil || len(delta.Status) != 0 {
+		t.Fatalf("a route of no served Gateway has no status: %v, %+v", err, delta.Status)
+	}
+	stray = stray.DeepCopy()
+	stray.Status.Parents = []gatewayv1.RouteParentStatus{{ParentRef: gatewayv1.ParentReference{Name: "not-ours"}, ControllerName: dag.DefaultControllerName}}
+	if _, delta, err = tr.Update([]runtime.Object{stray}, nil); err != nil || len(delta.Status) != 1 || len(delta.Status[0].Status.(*gatewayv1.HTTPRouteStatus).Parents) != 0 {
+		t.Fatalf("a status with Sesame's parents on a route it does not serve is cleared: %v, %+v", err, delta.Status)
 	}
 }
 
