@@ -1,11 +1,6 @@
 package render
 
 import (
-	"encoding/json"
-	"fmt"
-
-	"github.com/projectsesame/sesame/internal/xdsmsg"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -52,53 +47,6 @@ func long(m protoreflect.Message) bool {
 	return false
 }
 
-// splitAt is the length from which a repeated message field of a resource
-// becomes a lazy list.
+// splitAt is the length from which a repeated message field becomes a
+// lazy list (protojsonw.go's field).
 const splitAt = 64
-
-// protoValue is m in protojson form, as generic JSON values. A repeated
-// message field of splitAt items or more becomes a lazy list of its items
-// (each a protoValue in turn), and the value a bigValue: protojson renders
-// the rest of m, without those fields, which read the same.
-func protoValue(m proto.Message) (any, error) {
-	rm := m.ProtoReflect()
-	var split []protoreflect.FieldDescriptor
-	rm.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd.IsList() && fd.Message() != nil && v.List().Len() >= splitAt {
-			split = append(split, fd)
-		}
-		return true
-	})
-	if len(split) == 0 {
-		return plainValue(m)
-	}
-	names := make([]protoreflect.Name, len(split))
-	for i, fd := range split {
-		names[i] = fd.Name()
-	}
-	v, err := plainValue(xdsmsg.Without(m, names...)) // m changes neither
-	if err != nil {
-		return nil, err
-	}
-	fields, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("render: %s is not a JSON object", rm.Descriptor().FullName())
-	}
-	for _, fd := range split {
-		list := rm.Get(fd).List()
-		l := &lazyList{n: list.Len(), item: func(i int) (any, error) { return protoValue(list.Get(i).Message().Interface()) }}
-		fields[fd.JSONName()] = l
-	}
-	return &bigValue{value: fields}, nil
-}
-
-// plainValue is m in protojson form, as generic JSON values.
-func plainValue(m proto.Message) (any, error) {
-	data, err := protojson.Marshal(m)
-	if err != nil {
-		return nil, fmt.Errorf("render: %w", err)
-	}
-	var out any
-	err = json.Unmarshal(data, &out)
-	return out, err
-}

@@ -3,6 +3,8 @@ package render
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -117,4 +120,16 @@ func FuzzMessageMatchesProtojson(f *testing.F) {
 			}
 		}
 	})
+}
+
+// plainValue is m in protojson form, as generic JSON values: what the
+// document held before the writers walked messages themselves.
+func plainValue(m proto.Message) (any, error) {
+	data, err := protojson.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	var out any
+	err = json.Unmarshal(data, &out)
+	return out, err
 }

@@ -99,11 +99,7 @@ func (o Options) xds(r *xdsgen.Resources) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := protoValue(dump)
-		if b, ok := v.(*bigValue); ok {
-			v = b.value
-		}
-		return v, err
+		return protoMsg{dump}, nil
 	}
 	return map[string]any{
 		"clusters":  messagesOf(r.Clusters),
