@@ -51,3 +51,28 @@ func FuzzSkip(f *testing.F) {
 		}
 	})
 }
+
+// FuzzString: String reads what encoding/json reads of a JSON string.
+func FuzzString(f *testing.F) {
+	for _, s := range []string{`"plain"`, `"\u00e9\ud83d\ude00\ud800x\/\b\f\n\r\t\"\\"`, `"bad \ud800\u0041"`, "\"\xff\"", `"\u12"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		start := Space(data, 0)
+		if start == len(data) || data[start] != '"' {
+			return // not a string (encoding/json reads null into one as "")
+		}
+		var want string
+		err := json.Unmarshal(data, &want)
+		got, end, ok := String(data, start)
+		if err != nil {
+			if ok && Space(data, end) == len(data) {
+				t.Fatalf("String(%q) = %q, but encoding/json refuses it: %v", data, got, err)
+			}
+			return
+		}
+		if !ok || got != want || Space(data, end) != len(data) {
+			t.Fatalf("String(%q) = %q, %d, %v; encoding/json reads %q", data, got, end, ok, want)
+		}
+	})
+}

@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/projectsesame/sesame/internal/jsonscan"
@@ -12,9 +11,9 @@ import (
 // without decoding the rest: every document is read this way before its
 // object is, and encoding/json's scan of the whole document for four
 // strings was a sixth of reading a large manifest. It says false when it
-// is unsure (data that is not an object of simple strings where those
-// keys are, keys that differ from them only in case, which encoding/json
-// matches too), and the caller takes json.Unmarshal's path.
+// is unsure (those keys holding anything but strings, keys that differ
+// from them only in case, which encoding/json matches too, nesting near
+// encoding/json's limit), and the caller takes json.Unmarshal's path.
 // FuzzReadHead holds it to json.Unmarshal.
 func readHead(data []byte) (typeMeta, bool) {
 	var head typeMeta
@@ -32,8 +31,6 @@ func readHead(data []byte) (typeMeta, bool) {
 					return r.str(&head.Metadata.Name)
 				case "namespace":
 					return r.str(&head.Metadata.Namespace)
-				case "":
-					return false
 				}
 				if strings.EqualFold(key, "name") || strings.EqualFold(key, "namespace") {
 					return false
@@ -63,7 +60,7 @@ type headReader struct {
 func (r *headReader) space() { r.i = jsonscan.Space(r.data, r.i) }
 
 // object reads an object, member calls reading each member's value after
-// its key (of no escapes; "" for one with any, which member refuses).
+// its key.
 func (r *headReader) object(member func(key string) bool) bool {
 	r.space()
 	if r.i >= len(r.data) || r.data[r.i] != '{' {
@@ -77,7 +74,7 @@ func (r *headReader) object(member func(key string) bool) bool {
 	}
 	for {
 		var key string
-		if !r.str(&key) || key == "" {
+		if !r.str(&key) {
 			return false
 		}
 		r.space()
@@ -105,25 +102,14 @@ func (r *headReader) object(member func(key string) bool) bool {
 	}
 }
 
-// str reads a string without escapes or control characters into s.
+// str reads a string into s (jsonscan.String).
 func (r *headReader) str(s *string) bool {
 	r.space()
-	if r.i >= len(r.data) || r.data[r.i] != '"' {
-		return false
+	v, end, ok := jsonscan.String(r.data, r.i)
+	if ok {
+		*s, r.i = v, end
 	}
-	end := bytes.IndexByte(r.data[r.i+1:], '"')
-	if end < 0 {
-		return false
-	}
-	v := r.data[r.i+1 : r.i+1+end]
-	for _, c := range v {
-		if c == '\\' || c < 0x20 || c >= 0x80 {
-			return false // escapes, and UTF-8 that encoding/json might replace
-		}
-	}
-	*s = string(v)
-	r.i += end + 2
-	return true
+	return ok
 }
 
 // skip steps over a value of any kind.

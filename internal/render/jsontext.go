@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/projectsesame/sesame/internal/jsonscan"
 )
@@ -176,97 +174,12 @@ func (t *textReader) skip() error {
 	return nil
 }
 
-// str reads a string, its escapes decoded as encoding/json decodes them
-// (a lone surrogate as U+FFFD).
+// str reads a string (jsonscan.String).
 func (t *textReader) str() (string, error) {
-	if t.i >= len(t.data) || t.data[t.i] != '"' {
-		return "", t.errorf("not a string")
+	s, end, ok := jsonscan.String(t.data, t.i)
+	if !ok {
+		return "", t.errorf("not a well-formed string")
 	}
-	t.i++
-	start := t.i
-	for t.i < len(t.data) && t.data[t.i] != '"' && t.data[t.i] != '\\' && t.data[t.i] >= 0x20 {
-		t.i++
-	}
-	if t.i < len(t.data) && t.data[t.i] == '"' {
-		s := t.data[start:t.i]
-		t.i++
-		return validString(s), nil
-	}
-	out := []byte(string(t.data[start:t.i]))
-	for t.i < len(t.data) {
-		c := t.data[t.i]
-		switch {
-		case c == '"':
-			t.i++
-			return validString(out), nil
-		case c < 0x20:
-			return "", t.errorf("a control character in a string")
-		case c != '\\':
-			out = append(out, c)
-			t.i++
-			continue
-		}
-		if t.i+1 >= len(t.data) {
-			break
-		}
-		esc := t.data[t.i+1]
-		t.i += 2
-		switch esc {
-		case '"', '\\', '/':
-			out = append(out, esc)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := t.hex4()
-			if !ok {
-				return "", t.errorf("a bad \\u escape")
-			}
-			if utf16.IsSurrogate(r) {
-				save := t.i
-				if t.literal(`\u`) {
-					if r2, ok := t.hex4(); ok {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							out = utf8.AppendRune(out, dec)
-							continue
-						}
-					}
-				}
-				t.i = save
-				r = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			return "", t.errorf("a bad escape")
-		}
-	}
-	return "", t.errorf("unterminated string")
-}
-
-// validString is b as a string, each byte of invalid UTF-8 U+FFFD, as
-// encoding/json decodes them.
-func validString(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	return string([]rune(string(b)))
-}
-
-func (t *textReader) hex4() (rune, bool) {
-	if len(t.data)-t.i < 4 {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(string(t.data[t.i:t.i+4]), 16, 32)
-	if err != nil {
-		return 0, false
-	}
-	t.i += 4
-	return rune(v), true
+	t.i = end
+	return s, nil
 }
