@@ -98,9 +98,11 @@ type Translator struct {
 	stale bool
 	// slicesOf are the keys of the EndpointSlices held, by the Service
 	// their label names; claAt is where each load assignment of last is
-	// in last.XDS.Endpoints (translator_endpoints.go).
-	slicesOf map[types.NamespacedName]map[ObjectKey]bool
-	claAt    map[string]int
+	// in last.XDS.Endpoints, and clustersOf last's clusters by Service
+	// (translator_endpoints.go).
+	slicesOf   map[types.NamespacedName]map[ObjectKey]bool
+	claAt      map[string]int
+	clustersOf map[types.NamespacedName][]*graph.Cluster
 	// unused are the keys of what nothing referred to in last
 	// (translator_input.go).
 	unused map[ObjectKey]bool
@@ -223,6 +225,10 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 	t.claAt = make(map[string]int, len(res.XDS.Endpoints))
 	for i, cla := range res.XDS.Endpoints {
 		t.claAt[cla.GetClusterName()] = i
+	}
+	t.clustersOf = map[types.NamespacedName][]*graph.Cluster{}
+	for _, c := range res.graph.Clusters {
+		t.clustersOf[c.Service] = append(t.clustersOf[c.Service], c)
 	}
 	return res, delta, nil
 }

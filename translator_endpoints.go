@@ -59,10 +59,8 @@ func (t *Translator) servedByExtension(services map[types.NamespacedName]bool) b
 // last Result has it, or is invalid (then the caller translates).
 func (t *Translator) refreshEndpoints(services map[types.NamespacedName]bool) (*Result, *Delta, bool) {
 	var clusters []*graph.Cluster
-	for _, c := range t.last.graph.Clusters {
-		if services[c.Service] {
-			clusters = append(clusters, c)
-		}
+	for name := range services {
+		clusters = append(clusters, t.clustersOf[name]...)
 	}
 	if len(clusters) == 0 {
 		return t.last, &Delta{}, true // the slices serve no cluster
