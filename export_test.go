@@ -4,3 +4,7 @@ package sesame
 // Envoy's validation, so that tests can inject such a message, which no
 // input is known to cause.
 func Repair(r *Result) error { return r.repair() }
+
+// Merges is how many of t's Updates merged a change to routes into the
+// last Result (translator_merge.go) rather than translating everything.
+func Merges(t *Translator) int { return t.merges }

@@ -108,6 +108,10 @@ type Result struct {
 	// refreshed says XDS.Endpoints holds load assignments newer than the
 	// graph's clusters' endpoints (a Translator followed EndpointSlices).
 	refreshed bool
+	// merged says XDS is newer than the graph, but for the listeners,
+	// which serve its only Gateway and nothing else (a Translator merged
+	// a change to routes into it: translator_merge.go).
+	merged bool
 }
 
 // Gateways lists the Gateways the result serves, by namespace and name.
@@ -164,6 +168,12 @@ func (r *Result) Fleets(objects []runtime.Object) []provision.Gateway {
 // With Options.AllGateways each Gateway's Envoy fleet takes its own part,
 // since two Gateways may use the same port.
 func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
+	if r.merged && slices.Contains(r.graph.Gateways(), gateway) {
+		return &xdsgen.Resources{ // the whole of it
+			Listeners: slices.Clone(r.XDS.Listeners), Routes: slices.Clone(r.XDS.Routes), Clusters: slices.Clone(r.XDS.Clusters),
+			Endpoints: slices.Clone(r.XDS.Endpoints), Secrets: slices.Clone(r.XDS.Secrets),
+		}
+	}
 	xds := xdsgen.Generate(r.graph.ForGateway(gateway))
 	if len(r.Repairs) > 0 { // what Translate took out, ForGateway does too
 		xds.Repair()

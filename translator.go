@@ -8,9 +8,7 @@ import (
 	"reflect"
 	"slices"
 
-	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
-	"google.golang.org/protobuf/proto"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -19,9 +17,6 @@ import (
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/manifest"
-	"github.com/projectsesame/sesame/internal/parallel"
-	"github.com/projectsesame/sesame/internal/xdsmsg"
-	"github.com/projectsesame/sesame/xdsgen"
 )
 
 // ObjectKey names an object as Kubernetes does: its group, kind,
@@ -106,12 +101,36 @@ type Translator struct {
 	// unused are the keys of what nothing referred to in last
 	// (translator_input.go).
 	unused map[ObjectKey]bool
+	// What the scope of a change to routes needs (translator_routes.go):
+	// an index of the routes held; the objects held of kinds other than
+	// routes, Services and EndpointSlices; how many of those are of kinds
+	// that keep it from use.
+	routes   routeIndex
+	rest     map[ObjectKey]runtime.Object
+	blocking int
+	// What merging needs of last (translator_merge.go): whether it may
+	// be merged into at all; the digests of the pieces of each route
+	// configuration (digestResources); its graph's clusters, in the order
+	// of last.XDS.Clusters, which are made of them; the objects nothing
+	// referred to, and where their warnings start in last.Warnings.
+	routeable     bool
+	merges        int // Updates merged, for tests
+	pieces        map[string][]sum
+	clusters      []*graph.Cluster
+	unusedSets    graph.Unused
+	otherWarnings int
 }
+
+// sum is the digest of a resource, or of a piece of one.
+type sum = [sha256.Size]byte
 
 // NewTranslator returns a Translator with no objects, translating with
 // opts.
 func NewTranslator(opts Options) *Translator {
-	return &Translator{opts: opts, objects: map[ObjectKey]runtime.Object{}, slicesOf: map[types.NamespacedName]map[ObjectKey]bool{}}
+	return &Translator{
+		opts: opts, objects: map[ObjectKey]runtime.Object{}, slicesOf: map[types.NamespacedName]map[ObjectKey]bool{},
+		routes: newRouteIndex(), rest: map[ObjectKey]runtime.Object{},
+	}
 }
 
 // Delta is what changed between two translations.
@@ -180,7 +199,7 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 		}
 		keys[i] = key
 	}
-	need, services := t.classify(changed, keys, deleted)
+	need, services, scope := t.classify(changed, keys, deleted)
 	for i, obj := range changed {
 		t.put(keys[i], obj)
 	}
@@ -194,6 +213,16 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 		if res, delta, ok := t.refreshEndpoints(services); ok {
 			return res, delta, nil
 		}
+	case needTranslation:
+		if scope.ok {
+			res, delta, ok, err := t.updateRoutes(ctx, scope)
+			if err != nil {
+				return nil, nil, err
+			}
+			if ok {
+				return res, delta, nil
+			}
+		}
 	}
 	t.stale = true // until a translation of the objects held succeeds
 	res, err := TranslateContext(ctx, t.Objects(), t.opts)
@@ -201,7 +230,7 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 		return nil, nil, err
 	}
 	t.stale = false
-	digests := digestResources(res.XDS)
+	digests, pieces := digestResources(res.XDS)
 	delta := &Delta{}
 	for i, d := range []*ResourceDelta{&delta.Listeners, &delta.Routes, &delta.Clusters, &delta.Endpoints, &delta.Secrets} {
 		*d = diffDigests(t.digests[i], digests[i])
@@ -220,16 +249,14 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 		}
 	}
 	slices.SortFunc(delta.StatusRemoved, compareKeys)
-	t.last, t.digests, t.status = res, digests, status
+	t.last, t.digests, t.status, t.pieces = res, digests, status, pieces
 	t.indexUnused(res.graph)
-	t.claAt = make(map[string]int, len(res.XDS.Endpoints))
-	for i, cla := range res.XDS.Endpoints {
-		t.claAt[cla.GetClusterName()] = i
-	}
+	t.claAt = nil // made when needed (translator_endpoints.go)
 	t.clustersOf = map[types.NamespacedName][]*graph.Cluster{}
 	for _, c := range res.graph.Clusters {
 		t.clustersOf[c.Service] = append(t.clustersOf[c.Service], c)
 	}
+	t.keepForMerge(res)
 	return res, delta, nil
 }
 
@@ -248,42 +275,50 @@ const (
 // used: translator_input.go) needs nothing; EndpointSlices whose
 // endpoints alone changed need their Services' load assignments, which it
 // returns; anything else, and any deletion of an object held, needs a
-// translation.
-func (t *Translator) classify(changed []runtime.Object, keys, deleted []ObjectKey) (need, map[types.NamespacedName]bool) {
+// translation, of a scope when every such change is to a route
+// (translator_routes.go).
+func (t *Translator) classify(changed []runtime.Object, keys, deleted []ObjectKey) (need, map[types.NamespacedName]bool, *routeScope) {
+	scope := &routeScope{ok: t.routeable && t.blocking == 0, old: map[ObjectKey]runtime.Object{}, new: map[ObjectKey]runtime.Object{}}
 	if t.last == nil || t.stale {
-		return needTranslation, nil
-	}
-	for _, key := range deleted {
-		if _, held := t.objects[key]; held {
-			return needTranslation, nil
-		}
+		return needTranslation, nil, &routeScope{}
 	}
 	controller := cmp.Or(t.opts.ControllerName, dag.DefaultControllerName)
 	var services map[types.NamespacedName]bool
+	translate := false
 	for i, obj := range changed {
 		held, ok := t.objects[keys[i]]
-		if !ok {
-			return needTranslation, nil
-		}
-		if t.sameInput(keys[i], held, obj, controller) || t.unusedVersion(keys[i], held, obj) {
+		if ok && (t.sameInput(keys[i], held, obj, controller) || t.unusedVersion(keys[i], held, obj)) {
 			continue
 		}
-		service, ok := endpointsChange(held, obj)
-		if !ok || len(t.last.Repairs) > 0 {
-			return needTranslation, nil
+		if service, slice := endpointsChange(held, obj); ok && slice && len(t.last.Repairs) == 0 {
+			if services == nil {
+				services = map[types.NamespacedName]bool{}
+			}
+			services[service] = true
+			continue
 		}
-		if services == nil {
-			services = map[types.NamespacedName]bool{}
+		translate = true
+		scope.change(keys[i], held, obj)
+	}
+	for _, key := range deleted {
+		held, ok := t.objects[key]
+		if ok {
+			translate = true
 		}
-		services[service] = true
+		if _, seen := scope.new[key]; ok || seen {
+			scope.change(key, held, nil)
+		}
 	}
 	switch {
+	case translate:
+		scope.ok = scope.ok && services == nil // the scope would not see the endpoints
+		return needTranslation, nil, scope
 	case services == nil:
-		return needNothing, nil
+		return needNothing, nil, scope
 	case t.servedByExtension(services):
-		return needTranslation, nil
+		return needTranslation, nil, &routeScope{}
 	}
-	return needEndpoints, services
+	return needEndpoints, services, scope
 }
 
 // Objects are the objects the Translator holds, ordered by key.
@@ -310,109 +345,4 @@ func compareKeys(a, b ObjectKey) int {
 func statusKey(s graph.StatusUpdate) ObjectKey {
 	gv, _ := schema.ParseGroupVersion(s.APIVersion)
 	return ObjectKey{Group: gv.Group, Kind: s.Kind, Namespace: s.Namespace, Name: s.Name}
-}
-
-// resourceTypes is the number of xDS types a Result holds.
-const resourceTypes = 5
-
-// digestResources digests each resource of r by name, by type in
-// Delta's order: a SHA-256 of its deterministic wire form, which two
-// messages share exactly when they are equal; for a route configuration
-// of many virtual hosts, a SHA-256 of the digests of the rest and of each
-// virtual host, which is as exact. The pieces are digested on every
-// processor.
-func digestResources(r *xdsgen.Resources) [resourceTypes]map[string][sha256.Size]byte {
-	type entry struct {
-		typ      int
-		name     string
-		from, to int // its pieces
-	}
-	var pieces []proto.Message
-	var entries []entry
-	add := func(typ int, m proto.Message) {
-		from := len(pieces)
-		if rc, ok := m.(*routev3.RouteConfiguration); ok && len(rc.VirtualHosts) >= 64 {
-			pieces = append(pieces, xdsmsg.Without(rc, "virtual_hosts"))
-			for _, vh := range rc.VirtualHosts {
-				pieces = append(pieces, vh)
-			}
-		} else {
-			pieces = append(pieces, m)
-		}
-		entries = append(entries, entry{typ, resourceName(m), from, len(pieces)})
-	}
-	for _, m := range r.Listeners {
-		add(0, m)
-	}
-	for _, m := range r.Routes {
-		add(1, m)
-	}
-	for _, m := range r.Clusters {
-		add(2, m)
-	}
-	for _, m := range r.Endpoints {
-		add(3, m)
-	}
-	for _, m := range r.Secrets {
-		add(4, m)
-	}
-	sums := make([][sha256.Size]byte, len(pieces))
-	parallel.For(len(pieces), func(i int) { sums[i] = digestOf(pieces[i]) })
-	var out [resourceTypes]map[string][sha256.Size]byte
-	for i := range out {
-		out[i] = map[string][sha256.Size]byte{}
-	}
-	for _, e := range entries {
-		if e.to-e.from == 1 {
-			out[e.typ][e.name] = sums[e.from]
-			continue
-		}
-		h := sha256.New()
-		for _, sum := range sums[e.from:e.to] {
-			h.Write(sum[:])
-		}
-		out[e.typ][e.name] = [sha256.Size]byte(h.Sum(nil))
-	}
-	return out
-}
-
-// digestOf is a SHA-256 of m's deterministic wire form.
-func digestOf(m proto.Message) [sha256.Size]byte {
-	data, _ := proto.MarshalOptions{Deterministic: true}.Marshal(m) // valid messages marshal
-	return sha256.Sum256(data)
-}
-
-// resourceName is a resource's name as xDS names it (a load assignment
-// by its cluster's).
-func resourceName(m proto.Message) string {
-	type named interface{ GetName() string }
-	type assignment interface{ GetClusterName() string }
-	switch x := m.(type) {
-	case assignment:
-		return x.GetClusterName()
-	case named:
-		return x.GetName()
-	}
-	return ""
-}
-
-// diffDigests names what was added, changed and removed from old to new.
-func diffDigests(old, new map[string][sha256.Size]byte) ResourceDelta {
-	var d ResourceDelta
-	for name, sum := range new {
-		if was, ok := old[name]; !ok {
-			d.Added = append(d.Added, name)
-		} else if was != sum {
-			d.Changed = append(d.Changed, name)
-		}
-	}
-	for name := range old {
-		if _, ok := new[name]; !ok {
-			d.Removed = append(d.Removed, name)
-		}
-	}
-	slices.Sort(d.Added)
-	slices.Sort(d.Changed)
-	slices.Sort(d.Removed)
-	return d
 }

@@ -90,6 +90,12 @@ func (t *Translator) refreshEndpoints(services map[types.NamespacedName]bool) (*
 	xds := *t.last.XDS
 	xds.Endpoints = slices.Clone(xds.Endpoints)
 	next.XDS, next.refreshed = &xds, true
+	if t.claAt == nil {
+		t.claAt = make(map[string]int, len(t.last.XDS.Endpoints))
+		for i, cla := range t.last.XDS.Endpoints {
+			t.claAt[cla.GetClusterName()] = i
+		}
+	}
 	delta := &Delta{}
 	sums := map[string][sha256.Size]byte{}
 	for _, cla := range assignments {
@@ -113,6 +119,7 @@ func (t *Translator) refreshEndpoints(services map[types.NamespacedName]bool) (*
 func (t *Translator) put(key ObjectKey, obj runtime.Object) {
 	t.remove(key)
 	t.objects[key] = obj
+	t.indexPut(key, obj)
 	if slice, ok := obj.(*discoveryv1.EndpointSlice); ok {
 		name := types.NamespacedName{Namespace: slice.Namespace, Name: slice.Labels[discoveryv1.LabelServiceName]}
 		if t.slicesOf[name] == nil {
@@ -124,6 +131,9 @@ func (t *Translator) put(key ObjectKey, obj runtime.Object) {
 
 // remove lets go of the object under key.
 func (t *Translator) remove(key ObjectKey) {
+	if held, ok := t.objects[key]; ok {
+		t.indexRemove(key, held)
+	}
 	if slice, ok := t.objects[key].(*discoveryv1.EndpointSlice); ok {
 		name := types.NamespacedName{Namespace: slice.Namespace, Name: slice.Labels[discoveryv1.LabelServiceName]}
 		delete(t.slicesOf[name], key)

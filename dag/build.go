@@ -125,8 +125,11 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		rlsWarnings = append(rlsWarnings, "dag.Options.FallbackCertificate: "+noFallback+"; the HTTPProxies that enable it are refused.")
 	}
 	unused := a.index.Unused()
-	a.graph.Unused = graph.Unused{Services: unused.Services, Secrets: unused.Secrets, ConfigMaps: unused.ConfigMaps, EndpointSlices: unused.EndpointSlices}
-	a.graph.Warnings = slices.Concat(gw.Warnings(), policyWarnings, proxies.Warnings(), ingressWarnings, rlsWarnings, unusedWarnings(unused))
+	a.graph.Unused = graph.Unused{
+		Services: unused.Services, Secrets: unused.Secrets, ConfigMaps: unused.ConfigMaps, EndpointSlices: unused.EndpointSlices,
+		ReferenceGrants: unused.ReferenceGrants, Namespaces: unused.Namespaces,
+	}
+	a.graph.Warnings = slices.Concat(gw.Warnings(), policyWarnings, proxies.Warnings(), ingressWarnings, rlsWarnings, UnusedWarnings(a.graph.Unused))
 	return a.graph, nil
 }
 

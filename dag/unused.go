@@ -5,15 +5,16 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/projectsesame/sesame/dag/internal/refs"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/report"
 )
 
-// unusedWarnings says which Services, Secrets, EndpointSlices, Namespaces
-// and ReferenceGrants of the input nothing refers to: they shape no output
-// and have no status, so a warning is all that tells a person they were
-// read.
-func unusedWarnings(unused refs.Unused) []string {
+// UnusedWarnings says which Services, Secrets, EndpointSlices, Namespaces,
+// ReferenceGrants and ConfigMaps of the input nothing refers to: they
+// shape no output and have no status, so a warning is all that tells a
+// person they were read. They are the last of Graph.Warnings, one per
+// kind.
+func UnusedWarnings(unused graph.Unused) []string {
 	namespaces := make([]types.NamespacedName, len(unused.Namespaces))
 	for i, ns := range unused.Namespaces {
 		namespaces[i] = types.NamespacedName{Name: ns}

@@ -62,16 +62,18 @@ type Graph struct {
 	// first listener's name: with the Gateway's own, the ports its Envoy
 	// fleet's Service exposes (package provision).
 	ListenerSetPorts map[types.NamespacedName][]NamedPort
-	// Unused are the Services, Secrets, ConfigMaps and EndpointSlices of
-	// the input that nothing referred to (Warnings name them), each list
-	// sorted: another version of one of them, of the same name (and, for
-	// an EndpointSlice, naming the same Service), gives the same graph.
+	// Unused are the objects of the input that nothing referred to
+	// (Warnings name them, last), each list sorted: another version of a
+	// Service, Secret, ConfigMap or EndpointSlice among them, of the same
+	// name (and, for an EndpointSlice, naming the same Service), gives the
+	// same graph.
 	Unused Unused
 }
 
 // Unused names objects of an input that nothing referred to.
 type Unused struct {
-	Services, Secrets, ConfigMaps, EndpointSlices []types.NamespacedName
+	Services, Secrets, ConfigMaps, EndpointSlices, ReferenceGrants []types.NamespacedName
+	Namespaces                                                     []string
 }
 
 // NamedPort is a port and the name of the first listener on it.

@@ -197,3 +197,22 @@ func sortClusters(clusters []*Cluster) {
 		}
 	}))
 }
+
+// CompareClusters orders two clusters as Index does: by Service namespace
+// and name, port, protocol, and then BackendTLSPolicy and client
+// certificate, a cluster without them first.
+func CompareClusters(a, b *Cluster) int {
+	return cmp.Or(cmp.Compare(a.Service.Namespace, b.Service.Namespace), cmp.Compare(a.Service.Name, b.Service.Name),
+		cmp.Compare(a.Port, b.Port), cmp.Compare(a.Protocol, b.Protocol), slices.Compare(tlsKey(a), tlsKey(b)))
+}
+
+// tlsKey is what orders clusters of one Service port and protocol.
+func tlsKey(c *Cluster) []string {
+	if c.TLS == nil {
+		return nil
+	}
+	if cert := c.TLS.ClientCertificate; cert != nil {
+		return []string{c.TLS.Policy.Name, cert.Name.Namespace, cert.Name.Name}
+	}
+	return []string{c.TLS.Policy.Name}
+}

@@ -1,0 +1,282 @@
+package sesame
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	"google.golang.org/protobuf/proto"
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/hostmatch"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
+	"github.com/projectsesame/sesame/xdsgen"
+)
+
+// merge carries what two translations of a scope disagree on over to the
+// last Result (see translator_routes.go); each step returns false when it
+// cannot be sure, and then nothing of the Translator has changed.
+type merge struct {
+	t             *Translator
+	before, after *Result
+	inScope       keySet                        // the routes of the scope
+	changed       keySet                        // the routes changed
+	namedBefore   map[types.NamespacedName]bool // the Services the changed routes named, as they were
+	hostnames     []gatewayv1.Hostname          // theirs, as they were and are
+	next          Result
+	xds           *xdsgen.Resources
+	delta         Delta
+	// what the Translator takes on when every step succeeded
+	digests        [resourceTypes]map[string]sum
+	pieces         map[string][]sum
+	status         map[ObjectKey]statusChange
+	services       map[types.NamespacedName]bool // Services now unused (true) or used again (false)
+	unused         *graph.Unused                 // what nothing refers to now, when that changed
+	clusters       []*graph.Cluster              // the last's, with those added and without those removed
+	added, removed []*graph.Cluster
+}
+
+// statusChange is the new status of an object, or the last one it had,
+// removed.
+type statusChange struct {
+	upd     graph.StatusUpdate
+	removed bool
+}
+
+// run merges, or says it cannot.
+func (m *merge) run() bool {
+	t := m.t
+	m.next = *t.last
+	xds := *t.last.XDS
+	m.xds = &xds
+	m.next.XDS = m.xds
+	m.digests = t.digests
+	return m.sameOutside() && m.warnings() && m.statuses() && m.routes() && m.clustersAndEndpoints()
+}
+
+// sameOutside checks that the two translations agree on what the merge
+// does not carry over: listeners, secrets, events, repairs.
+func (m *merge) sameOutside() bool {
+	b, a := m.before, m.after
+	return len(b.Repairs) == 0 && len(a.Repairs) == 0 &&
+		sameMessages(b.XDS.Listeners, a.XDS.Listeners) && sameMessages(b.XDS.Secrets, a.XDS.Secrets) &&
+		reflect.DeepEqual(b.Events, a.Events)
+}
+
+func sameMessages[T proto.Message](a, b []T) bool {
+	return slices.EqualFunc(a, b, func(x, y T) bool { return proto.Equal(x, y) })
+}
+
+// warnings carries over which Services became used, or unused; any other
+// difference in warnings gives up.
+func (m *merge) warnings() bool {
+	b, a := m.before, m.after
+	nb, na := len(dag.UnusedWarnings(b.graph.Unused)), len(dag.UnusedWarnings(a.graph.Unused))
+	if !slices.Equal(b.Warnings[:len(b.Warnings)-nb], a.Warnings[:len(a.Warnings)-na]) {
+		return false
+	}
+	ub, ua := b.graph.Unused, a.graph.Unused
+	if !slices.Equal(ub.Secrets, ua.Secrets) || !slices.Equal(ub.ConfigMaps, ua.ConfigMaps) || !slices.Equal(ub.EndpointSlices, ua.EndpointSlices) ||
+		!slices.Equal(ub.Namespaces, ua.Namespaces) || !slices.Equal(ub.ReferenceGrants, ua.ReferenceGrants) {
+		return false
+	}
+	if slices.Equal(ub.Services, ua.Services) {
+		return true
+	}
+	m.services = map[types.NamespacedName]bool{}
+	for _, s := range ua.Services {
+		if !slices.Contains(ub.Services, s) {
+			// Unused now in the scope; in the whole input, unless a route
+			// out of scope names it.
+			for key := range m.t.routes.naming[s] {
+				if !m.inScope[key] {
+					return false
+				}
+			}
+			m.services[s] = true
+		}
+	}
+	for _, s := range ub.Services {
+		if !slices.Contains(ua.Services, s) {
+			m.services[s] = false
+		}
+	}
+	unused := m.t.unusedSets
+	var services []types.NamespacedName
+	for _, s := range unused.Services {
+		if now, ok := m.services[s]; !ok || now {
+			services = append(services, s)
+		}
+	}
+	for s, now := range m.services {
+		if now && !slices.Contains(unused.Services, s) {
+			services = append(services, s)
+		}
+	}
+	slices.SortFunc(services, compareNames)
+	unused.Services = services
+	m.next.Warnings = slices.Concat(m.t.last.Warnings[:m.t.otherWarnings], dag.UnusedWarnings(unused))
+	m.unused = &unused
+	return true
+}
+
+func compareNames(a, b types.NamespacedName) int {
+	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+}
+
+// routes carries over the virtual hosts the two translations disagree
+// on into the last route configurations.
+func (m *merge) routes() bool {
+	b, a := m.before.XDS.Routes, m.after.XDS.Routes
+	if len(b) != len(a) {
+		return false
+	}
+	for i := range a {
+		if a[i].GetName() != b[i].GetName() || !proto.Equal(xdsmsg.Without(a[i], "virtual_hosts"), xdsmsg.Without(b[i], "virtual_hosts")) {
+			return false
+		}
+		if ok := m.routeConfiguration(b[i], a[i]); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// routeConfiguration merges the changes from b to a, two versions of one
+// route configuration in the scope, into the last's.
+func (m *merge) routeConfiguration(b, a *routev3.RouteConfiguration) bool {
+	vb, ok1 := vhostsByName(b.VirtualHosts)
+	va, ok2 := vhostsByName(a.VirtualHosts)
+	if !ok1 || !ok2 {
+		return false
+	}
+	type change struct {
+		vh     *routev3.VirtualHost // nil: removed
+		before bool                 // in b: it must be in the last, and not otherwise
+	}
+	changes := map[string]change{}
+	for name, vh := range va {
+		if old, ok := vb[name]; !ok || m.mayJoin(vhostHostname(name)) && !proto.Equal(old, vh) {
+			changes[name] = change{vh, ok}
+		}
+	}
+	for name := range vb {
+		if _, ok := va[name]; !ok {
+			changes[name] = change{nil, true}
+		}
+	}
+	if len(changes) == 0 {
+		return true
+	}
+	name := a.GetName()
+	at := slices.IndexFunc(m.xds.Routes, func(rc *routev3.RouteConfiguration) bool { return rc.GetName() == name })
+	if at < 0 {
+		return false
+	}
+	last := m.xds.Routes[at]
+	pieces := m.t.pieces[name]
+	if len(pieces) != len(last.VirtualHosts)+1 {
+		return false
+	}
+	vhosts := make([]*routev3.VirtualHost, 0, len(last.VirtualHosts)+len(changes))
+	sums := append(make([]sum, 0, len(pieces)+len(changes)), pieces[0])
+	found := 0
+	for i, vh := range last.VirtualHosts {
+		c, ok := changes[vh.GetName()]
+		switch {
+		case !ok:
+			vhosts, sums = append(vhosts, vh), append(sums, pieces[i+1])
+			continue
+		case !c.before:
+			return false // new in the scope, but the last had it
+		case c.vh != nil:
+			vhosts, sums = append(vhosts, c.vh), append(sums, digestOf(c.vh))
+		}
+		found++
+	}
+	for vname, c := range changes {
+		if c.before {
+			continue
+		}
+		host := vhostHostname(vname)
+		i, _ := slices.BinarySearchFunc(vhosts, host, func(x *routev3.VirtualHost, h string) int {
+			return hostmatch.Compare(vhostHostname(x.GetName()), h)
+		})
+		vhosts, sums = slices.Insert(vhosts, i, c.vh), slices.Insert(sums, i+1, digestOf(c.vh))
+		found++
+	}
+	if found != len(changes) {
+		return false // changed or removed in the scope, but the last had not it
+	}
+	rc := xdsmsg.Without(last, "virtual_hosts").(*routev3.RouteConfiguration)
+	rc.VirtualHosts = vhosts
+	if m.pieces == nil {
+		m.pieces = map[string][]sum{}
+		m.xds.Routes = slices.Clone(m.xds.Routes)
+		m.digests[1] = maps.Clone(m.digests[1])
+	}
+	m.xds.Routes[at], m.pieces[name] = rc, sums
+	m.digests[1][name] = combine(sums)
+	m.delta.Routes.Changed = append(m.delta.Routes.Changed, name)
+	return true
+}
+
+// mayJoin says a changed route may join, or have joined, the virtual
+// host of hostname: the others are alike in both translations.
+func (m *merge) mayJoin(hostname string) bool {
+	if hostname == "" {
+		return true
+	}
+	v, vWild, ok := readHostname(gatewayv1.Hostname(hostname))
+	if !ok {
+		return true
+	}
+	for _, h := range m.hostnames {
+		c, cWild, ok := readHostname(h)
+		switch {
+		case !ok, v == c:
+			return true
+		case cWild && strings.HasSuffix(v, "."+c), vWild && strings.HasSuffix(c, "."+v):
+			return true
+		}
+	}
+	return false
+}
+
+// vhostsByName maps virtual hosts by name; false when two share one.
+func vhostsByName(vhosts []*routev3.VirtualHost) (map[string]*routev3.VirtualHost, bool) {
+	out := make(map[string]*routev3.VirtualHost, len(vhosts))
+	for _, vh := range vhosts {
+		if _, dup := out[vh.GetName()]; dup {
+			return nil, false
+		}
+		out[vh.GetName()] = vh
+	}
+	return out, true
+}
+
+// vhostHostname is the hostname a Gateway virtual host's name ends with
+// ("" for "*"), by which a route configuration orders them.
+func vhostHostname(name string) string {
+	host := name[strings.LastIndexByte(name, '/')+1:]
+	if host == "*" {
+		return ""
+	}
+	return host
+}
+
+// combine is the digest of a route configuration from its pieces.
+func combine(pieces []sum) sum {
+	h := sha256.New()
+	for _, p := range pieces {
+		h.Write(p[:])
+	}
+	return sum(h.Sum(nil))
+}

@@ -1,0 +1,184 @@
+package sesame
+
+import (
+	"maps"
+	"slices"
+
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	"google.golang.org/protobuf/proto"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame/dag/graph"
+)
+
+// clustersAndEndpoints carries over the clusters, with their load
+// assignments, that a changed route uses now and none did, or used and
+// none does now. A cluster is made of its Service, port, protocol and
+// policies alone, never of the routes that use it (its name says which),
+// so of those both translations have only the changed routes' are
+// compared.
+func (m *merge) clustersAndEndpoints() bool {
+	type entry struct {
+		at int
+		c  *graph.Cluster
+	}
+	index := func(r *Result) map[string]entry {
+		if len(r.XDS.Clusters) != len(r.graph.Clusters) || len(r.XDS.Endpoints) != len(r.graph.Clusters) {
+			return nil
+		}
+		out := make(map[string]entry, len(r.XDS.Clusters))
+		for i, c := range r.XDS.Clusters {
+			out[c.GetName()] = entry{i, r.graph.Clusters[i]}
+		}
+		return out
+	}
+	b, a := m.before, m.after
+	cb, ca := index(b), index(a)
+	if cb == nil || ca == nil {
+		return false
+	}
+	t := m.t
+	var added []entry
+	var removed []string
+	for name, e := range ca {
+		if o, ok := cb[name]; ok {
+			if m.changedNames(e.c.Service) && (!proto.Equal(b.XDS.Clusters[o.at], a.XDS.Clusters[e.at]) || !proto.Equal(b.XDS.Endpoints[o.at], a.XDS.Endpoints[e.at])) {
+				return false
+			}
+			continue
+		}
+		if _, held := t.digests[2][name]; held {
+			// another route out of scope used it already
+			if digestOf(a.XDS.Clusters[e.at]) != t.digests[2][name] || digestOf(a.XDS.Endpoints[e.at]) != t.digests[3][name] {
+				return false
+			}
+			continue
+		}
+		added = append(added, e)
+	}
+	for name, e := range cb {
+		if _, ok := ca[name]; ok {
+			continue
+		}
+		if _, held := t.digests[2][name]; !held {
+			return false
+		}
+		for key := range t.routes.naming[e.c.Service] {
+			if !m.inScope[key] {
+				return false // a route out of scope may use it still
+			}
+		}
+		removed = append(removed, name)
+	}
+	if len(added) == 0 && len(removed) == 0 {
+		return true
+	}
+	clusters := slices.Clone(t.clusters)
+	m.xds.Clusters, m.xds.Endpoints = slices.Clone(m.xds.Clusters), slices.Clone(m.xds.Endpoints)
+	m.digests[2], m.digests[3] = maps.Clone(m.digests[2]), maps.Clone(m.digests[3])
+	for _, name := range removed {
+		i := slices.IndexFunc(m.xds.Clusters, func(c *clusterv3.Cluster) bool { return c.GetName() == name })
+		if i < 0 || i >= len(clusters) {
+			return false
+		}
+		m.removed = append(m.removed, clusters[i])
+		clusters = slices.Delete(clusters, i, i+1)
+		m.xds.Clusters = slices.Delete(m.xds.Clusters, i, i+1)
+		m.xds.Endpoints = slices.Delete(m.xds.Endpoints, i, i+1)
+		delete(m.digests[2], name)
+		delete(m.digests[3], name)
+	}
+	for _, e := range added {
+		i, _ := slices.BinarySearchFunc(clusters, e.c, graph.CompareClusters)
+		c, cla := a.XDS.Clusters[e.at], a.XDS.Endpoints[e.at]
+		m.added = append(m.added, e.c)
+		clusters = slices.Insert(clusters, i, e.c)
+		m.xds.Clusters = slices.Insert(m.xds.Clusters, i, c)
+		m.xds.Endpoints = slices.Insert(m.xds.Endpoints, i, cla)
+		m.digests[2][c.GetName()], m.digests[3][c.GetName()] = digestOf(c), digestOf(cla)
+	}
+	m.clusters = clusters
+	for _, e := range added {
+		name := a.XDS.Clusters[e.at].GetName()
+		m.delta.Clusters.Added = append(m.delta.Clusters.Added, name)
+		m.delta.Endpoints.Added = append(m.delta.Endpoints.Added, name)
+	}
+	m.delta.Clusters.Removed = append(m.delta.Clusters.Removed, removed...)
+	m.delta.Endpoints.Removed = append(m.delta.Endpoints.Removed, removed...)
+	for _, d := range []*ResourceDelta{&m.delta.Clusters, &m.delta.Endpoints} {
+		slices.Sort(d.Added)
+		slices.Sort(d.Removed)
+	}
+	return true
+}
+
+// changedNames says a changed route, as it is or was, names service.
+func (m *merge) changedNames(service types.NamespacedName) bool {
+	for key := range m.t.routes.naming[service] {
+		if m.changed[key] {
+			return true
+		}
+	}
+	return m.namedBefore[service]
+}
+
+// commit makes the merged Result the last, and the Translator's state
+// its.
+func (m *merge) commit() (*Result, *Delta) {
+	t := m.t
+	if len(m.status) > 0 {
+		m.next.Status = slices.Clone(m.next.Status)
+		keys := slices.Collect(maps.Keys(m.status))
+		slices.SortFunc(keys, compareKeys)
+		for _, key := range keys {
+			c := m.status[key]
+			i, found := slices.BinarySearchFunc(m.next.Status, c.upd, compareStatus)
+			switch {
+			case c.removed && found:
+				m.next.Status = slices.Delete(m.next.Status, i, i+1)
+				delete(t.status, key)
+				m.delta.StatusRemoved = append(m.delta.StatusRemoved, key)
+			case c.removed:
+			case found:
+				m.next.Status[i] = c.upd
+			default:
+				m.next.Status = slices.Insert(m.next.Status, i, c.upd)
+			}
+			if !c.removed {
+				t.status[key] = c.upd
+				m.delta.Status = append(m.delta.Status, c.upd)
+			}
+		}
+		slices.SortFunc(m.delta.Status, compareStatus)
+	}
+	if m.unused != nil {
+		t.unusedSets = *m.unused
+		for s, unused := range m.services {
+			key := ObjectKey{Kind: "Service", Namespace: s.Namespace, Name: s.Name}
+			if unused {
+				t.unused[key] = true
+			} else {
+				delete(t.unused, key)
+			}
+		}
+	}
+	if m.clusters != nil {
+		t.clusters, t.claAt = m.clusters, nil
+		for _, c := range m.removed {
+			t.clustersOf[c.Service] = slices.DeleteFunc(t.clustersOf[c.Service], func(x *graph.Cluster) bool { return x == c })
+			if len(t.clustersOf[c.Service]) == 0 {
+				delete(t.clustersOf, c.Service)
+			}
+		}
+		for _, c := range m.added {
+			t.clustersOf[c.Service] = append(t.clustersOf[c.Service], c)
+		}
+	}
+	maps.Copy(t.pieces, m.pieces)
+	t.digests = m.digests
+	m.next.merged = true
+	t.last = &m.next
+	t.merges++
+	slices.Sort(m.delta.Routes.Changed)
+	return t.last, &m.delta
+}

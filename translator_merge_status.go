@@ -1,0 +1,149 @@
+package sesame
+
+import (
+	"cmp"
+	"reflect"
+	"slices"
+	"strings"
+
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/dag/graph"
+)
+
+// statuses carries over the status of the changed routes, and the
+// attachedRoutes of their Gateways and ListenerSets; any other
+// difference gives up.
+func (m *merge) statuses() bool {
+	before := map[ObjectKey]*graph.StatusUpdate{}
+	for i := range m.before.Status {
+		before[statusKey(m.before.Status[i])] = &m.before.Status[i]
+	}
+	m.status = map[ObjectKey]statusChange{}
+	for i := range m.after.Status {
+		s := &m.after.Status[i]
+		key := statusKey(*s)
+		old, ok := before[key]
+		delete(before, key)
+		if ok && sameStatus(*old, *s) {
+			continue
+		}
+		switch {
+		case m.changed[key]:
+			m.status[key] = statusChange{upd: *s}
+		case ok && (key.Kind == "Gateway" || key.Kind == "ListenerSet"):
+			held, found := m.t.status[key]
+			if !found {
+				return false
+			}
+			moved, ok := moveAttached(held, *old, *s)
+			if !ok {
+				return false
+			}
+			m.status[key] = statusChange{upd: moved}
+		case ok && key.Kind == "HTTPRoute" && m.complete(key):
+			m.status[key] = statusChange{upd: *s}
+		default:
+			return false
+		}
+	}
+	for key := range before {
+		if !m.changed[key] {
+			return false
+		}
+		m.status[key] = statusChange{upd: *before[key], removed: true}
+	}
+	return true
+}
+
+// complete says the scope holds every route that the route under key,
+// unchanged, may lose a match to, or take one from: each of its
+// hostnames is within one of a changed route's, so that every route that
+// shares one, or a part of one, shares a changed route's too. (Its
+// hostnames intersecting a changed route's is not enough: a listener's
+// hostname narrows them.)
+func (m *merge) complete(key ObjectKey) bool {
+	_, hostnames, _ := routeSpec(m.t.objects[key])
+	if len(hostnames) == 0 {
+		return false
+	}
+	for _, x := range hostnames {
+		if !slices.ContainsFunc(m.hostnames, func(e gatewayv1.Hostname) bool { return within(x, e) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// within says every name hostname x matches, e matches too.
+func within(x, e gatewayv1.Hostname) bool {
+	dx, wx, ok1 := readHostname(x)
+	de, we, ok2 := readHostname(e)
+	switch {
+	case !ok1 || !ok2:
+		return false
+	case !we:
+		return !wx && dx == de
+	}
+	return dx == de && wx || strings.HasSuffix(dx, "."+de)
+}
+
+func sameStatus(a, b graph.StatusUpdate) bool {
+	return a.Generation == b.Generation && reflect.DeepEqual(a.Status, b.Status)
+}
+
+// moveAttached gives held, a Gateway's or ListenerSet's status, the
+// change of attachedRoutes from old to new, when that is all that
+// differs between them.
+func moveAttached(held, old, new graph.StatusUpdate) (graph.StatusUpdate, bool) {
+	counts := func(s graph.StatusUpdate) (names []string, counts []int32, rest any) {
+		switch st := s.Status.(type) {
+		case *gatewayv1.GatewayStatus:
+			c := *st
+			c.Listeners = slices.Clone(st.Listeners)
+			for i := range c.Listeners {
+				names, counts = append(names, string(c.Listeners[i].Name)), append(counts, c.Listeners[i].AttachedRoutes)
+				c.Listeners[i].AttachedRoutes = 0
+			}
+			return names, counts, &c
+		case *gatewayv1.ListenerSetStatus:
+			c := *st
+			c.Listeners = slices.Clone(st.Listeners)
+			for i := range c.Listeners {
+				names, counts = append(names, string(c.Listeners[i].Name)), append(counts, c.Listeners[i].AttachedRoutes)
+				c.Listeners[i].AttachedRoutes = 0
+			}
+			return names, counts, &c
+		}
+		return nil, nil, nil
+	}
+	nh, ch, _ := counts(held)
+	no, co, ro := counts(old)
+	nn, cn, rn := counts(new)
+	if ro == nil || old.Generation != new.Generation || !reflect.DeepEqual(ro, rn) || !slices.Equal(nh, no) || !slices.Equal(no, nn) {
+		return graph.StatusUpdate{}, false
+	}
+	out := held
+	switch st := held.Status.(type) {
+	case *gatewayv1.GatewayStatus:
+		c := *st
+		c.Listeners = slices.Clone(st.Listeners)
+		for i := range c.Listeners {
+			c.Listeners[i].AttachedRoutes = ch[i] + cn[i] - co[i]
+		}
+		out.Status = &c
+	case *gatewayv1.ListenerSetStatus:
+		c := *st
+		c.Listeners = slices.Clone(st.Listeners)
+		for i := range c.Listeners {
+			c.Listeners[i].AttachedRoutes = ch[i] + cn[i] - co[i]
+		}
+		out.Status = &c
+	}
+	return out, true
+}
+
+// compareStatus orders status as Result.Status is.
+func compareStatus(a, b graph.StatusUpdate) int {
+	return cmp.Or(cmp.Compare(a.APIVersion, b.APIVersion), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+}

@@ -1,0 +1,199 @@
+package sesame_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame"
+	"github.com/projectsesame/sesame/internal/gen"
+)
+
+// TestTranslatorMergesRouteChanges changes routes alone, the change a
+// merge takes (translator_merge.go), in ways that ripple: matches other
+// routes have too, hostnames other routes share or cover, another age
+// (which route wins a match), backends other routes use or none does,
+// listeners that do not exist; and checks every step as
+// TestTranslatorMatchesTranslate does, and that many steps merged. The
+// last seed has GRPCRoutes among the HTTPRoutes, which merging leaves to
+// whole translations.
+func TestTranslatorMergesRouteChanges(t *testing.T) {
+	steps := 150
+	if testing.Short() {
+		steps = 50
+	}
+	for seed := range uint64(3) {
+		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+			objects := gen.Objects(gen.Config{Seed: seed, Routes: 90, Hostnames: 12, Hostless: 30, Wildcard: 120})
+			mixed := seed == 2
+			if mixed {
+				objects = append(objects, grpcRoutes(objects, 8)...)
+			}
+			var universe, initial []runtime.Object
+			n := 0
+			for _, obj := range objects {
+				universe = append(universe, obj)
+				if isRouteObject(obj) {
+					if n++; n%4 == 0 {
+						continue // held back, to be added
+					}
+				}
+				initial = append(initial, obj)
+			}
+			rng := rand.New(rand.NewPCG(seed, 7))
+			tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
+			changes := runSteps(t, tr, initial, sesame.Options{Now: goldenNow}, steps, func(held map[sesame.ObjectKey]runtime.Object) ([]runtime.Object, []sesame.ObjectKey) {
+				return routeChanges(rng, held, universe)
+			})
+			if merges := sesame.Merges(tr); !mixed && merges < steps/3 || changes < steps/2 {
+				t.Errorf("%d of %d steps merged, %d changed something: the test no longer exercises merging", merges, steps, changes)
+			}
+		})
+	}
+}
+
+func isRouteObject(obj runtime.Object) bool {
+	switch obj.(type) {
+	case *gatewayv1.HTTPRoute, *gatewayv1.GRPCRoute:
+		return true
+	}
+	return false
+}
+
+// grpcRoutes makes n GRPCRoutes from the first HTTPRoutes of objects:
+// their parents, hostnames and backends.
+func grpcRoutes(objects []runtime.Object, n int) []runtime.Object {
+	var out []runtime.Object
+	for _, obj := range objects {
+		r, ok := obj.(*gatewayv1.HTTPRoute)
+		if !ok || len(out) == n || len(r.Spec.Rules) == 0 {
+			continue
+		}
+		g := &gatewayv1.GRPCRoute{
+			TypeMeta:   metav1.TypeMeta{APIVersion: gatewayv1.GroupVersion.String(), Kind: "GRPCRoute"},
+			ObjectMeta: metav1.ObjectMeta{Namespace: r.Namespace, Name: r.Name + "-grpc", Generation: 1, CreationTimestamp: r.CreationTimestamp},
+			Spec:       gatewayv1.GRPCRouteSpec{CommonRouteSpec: r.Spec.CommonRouteSpec, Hostnames: r.Spec.Hostnames},
+		}
+		rule := gatewayv1.GRPCRouteRule{Matches: []gatewayv1.GRPCRouteMatch{{Method: &gatewayv1.GRPCMethodMatch{Service: new("shop.Cart"), Method: new("Get")}}}}
+		for _, b := range r.Spec.Rules[0].BackendRefs {
+			rule.BackendRefs = append(rule.BackendRefs, gatewayv1.GRPCBackendRef{BackendRef: b.BackendRef})
+		}
+		g.Spec.Rules = []gatewayv1.GRPCRouteRule{rule}
+		out = append(out, g)
+	}
+	return out
+}
+
+// routeChanges draws one to three changes of routes: a route of universe
+// not held added, a route held deleted, or changed (mutateRoute).
+func routeChanges(rng *rand.Rand, held map[sesame.ObjectKey]runtime.Object, universe []runtime.Object) ([]runtime.Object, []sesame.ObjectKey) {
+	var routes []sesame.ObjectKey
+	for k, obj := range held {
+		if isRouteObject(obj) {
+			routes = append(routes, k)
+		}
+	}
+	slices.SortFunc(routes, func(a, b sesame.ObjectKey) int { return strings.Compare(a.String(), b.String()) })
+	var changed []runtime.Object
+	var deleted []sesame.ObjectKey
+	touched := map[sesame.ObjectKey]bool{}
+	for range 1 + rng.IntN(2)*rng.IntN(3) {
+		switch op := rng.IntN(10); {
+		case op < 2 && len(routes) > 0:
+			if k := routes[rng.IntN(len(routes))]; !touched[k] {
+				touched[k] = true
+				deleted = append(deleted, k)
+			}
+		case op < 4:
+			obj := universe[rng.IntN(len(universe))]
+			k, _ := sesame.KeyOf(obj)
+			if _, ok := held[k]; isRouteObject(obj) && !ok && !touched[k] {
+				touched[k] = true
+				changed = append(changed, obj)
+			}
+		case len(routes) > 0:
+			k := routes[rng.IntN(len(routes))]
+			if touched[k] {
+				continue
+			}
+			touched[k] = true
+			other := held[routes[rng.IntN(len(routes))]]
+			changed = append(changed, mutateRoute(rng, held[k].DeepCopyObject(), other))
+		}
+	}
+	return changed, deleted
+}
+
+// mutateRoute changes route in a way that may touch other routes: like
+// other, which is another route held.
+func mutateRoute(rng *rand.Rand, route, other runtime.Object) runtime.Object {
+	r, ok := route.(*gatewayv1.HTTPRoute)
+	if !ok {
+		g := route.(*gatewayv1.GRPCRoute)
+		switch rng.IntN(3) {
+		case 0:
+			g.Spec.Hostnames = hostnamesOf(other)
+		case 1:
+			g.CreationTimestamp = metav1.NewTime(g.CreationTimestamp.Add(-400 * 24 * time.Hour))
+		default:
+			g.Spec.Rules[0].Matches[0].Method.Method = new("Put")
+		}
+		return g
+	}
+	o, _ := other.(*gatewayv1.HTTPRoute)
+	switch rng.IntN(9) {
+	case 0: // a path other routes may have too
+		if len(r.Spec.Rules) > 0 && len(r.Spec.Rules[0].Matches) > 0 {
+			r.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: new([]string{"/", "/static", "/login", "/new"}[rng.IntN(4)])}
+		}
+	case 1:
+		r.Spec.Hostnames = hostnamesOf(other)
+	case 2:
+		r.Spec.Hostnames = append(r.Spec.Hostnames, []gatewayv1.Hostname{"*.example.com", "new.example.com", "*.shop.example.com"}[rng.IntN(3)])
+	case 3: // older: it wins the matches it shares
+		r.CreationTimestamp = metav1.NewTime(r.CreationTimestamp.Add(-400 * 24 * time.Hour))
+	case 4: // the rules of another route: every match shared
+		if o != nil {
+			r.Spec.Rules = o.DeepCopy().Spec.Rules
+		}
+	case 5:
+		if n := len(r.Spec.Rules); n > 1 {
+			r.Spec.Rules = r.Spec.Rules[:n-1]
+		}
+	case 6: // a backend another route uses, or none
+		if len(r.Spec.Rules) > 0 && len(r.Spec.Rules[0].BackendRefs) > 0 {
+			ref := &r.Spec.Rules[0].BackendRefs[0].BackendRef
+			if o != nil && len(o.Spec.Rules) > 0 && len(o.Spec.Rules[0].BackendRefs) > 0 && rng.IntN(3) > 0 {
+				*ref = o.Spec.Rules[0].BackendRefs[0].BackendRef
+				ns := gatewayv1.Namespace(o.Namespace)
+				ref.Namespace = &ns
+			} else {
+				ref.Name = "missing"
+			}
+		}
+	case 7: // a listener the Gateway does not have
+		if len(r.Spec.ParentRefs) > 0 {
+			r.Spec.ParentRefs[0].SectionName = new(gatewayv1.SectionName("nothing"))
+		}
+	default:
+		r.Generation++
+	}
+	return r
+}
+
+func hostnamesOf(obj runtime.Object) []gatewayv1.Hostname {
+	switch o := obj.(type) {
+	case *gatewayv1.HTTPRoute:
+		return slices.Clone(o.Spec.Hostnames)
+	case *gatewayv1.GRPCRoute:
+		return slices.Clone(o.Spec.Hostnames)
+	}
+	return nil
+}

@@ -1,0 +1,440 @@
+package sesame
+
+import (
+	"cmp"
+	"context"
+	"maps"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
+	contourv1alpha1 "github.com/projectsesame/sesame/apis/projectcontour/v1alpha1"
+	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
+	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/internal/parallel"
+)
+
+// After EndpointSlices, the commonest change is a route: one HTTPRoute or
+// GRPCRoute added, edited or deleted among thousands. What it can change
+// is bounded by its hostnames: the virtual hosts it joins, the routes
+// that share them (whose matches it may take or give back), the clusters
+// of its backends, and its Gateway's attachedRoutes. So the Translator
+// translates twice a small part of the input, the scope, once with the
+// routes as they were and once as they are, and carries the differences
+// between the two over to the last Result (translator_merge.go):
+//
+//   - the routes in scope are the changed ones and every route whose
+//     hostnames intersect theirs (a wildcard covers the names under it,
+//     a route without hostname intersects them all), so that each
+//     virtual host a changed route joins, before or after, has all its
+//     routes, and each changed route meets every route it may conflict
+//     with;
+//   - the Services of the routes in scope and their EndpointSlices, and
+//     every object of another kind (Gateways, Secrets, ReferenceGrants,
+//     policies...), which the two translations share.
+//
+// Whatever the two translations of the scope agree on, the change did
+// not touch; whatever they disagree on, the change did, and the scope is
+// wide enough that the new translation has it as a whole translation
+// would, for the virtual hosts and the changed routes' status. For
+// anything else where that is not certain (another route's status, a
+// listener, a secret, a cluster another route may still use, a warning
+// other than which Services are unused) the merge gives up and the
+// Translator translates everything, as it does when the input holds
+// kinds whose hosts layer onto the Gateway's (HTTPProxy, Ingress) or
+// serve apart (ExtensionService, UpstreamCluster), when more than one
+// Gateway is served, or when a changed route has no hostname (it joins
+// every virtual host).
+
+// routeIndex finds the routes whose hostnames may intersect a hostname,
+// and the routes that name a Service, by their specs.
+type routeIndex struct {
+	exact map[string]keySet // routes by exact hostname
+	wild  map[string]keySet // routes by the domain of a wildcard hostname ("example.com" for "*.example.com")
+	below map[string]keySet // routes by each domain strictly above one of their hostnames
+	any   keySet            // routes without hostname, or with one the index cannot read
+	// naming are the routes naming each Service as a backend, in any
+	// way (kind and group aside).
+	naming map[types.NamespacedName]keySet
+	// count is the number of routes indexed, grpc of them GRPCRoutes.
+	count, grpc int
+}
+
+type keySet = map[ObjectKey]bool
+
+func newRouteIndex() routeIndex {
+	return routeIndex{exact: map[string]keySet{}, wild: map[string]keySet{}, below: map[string]keySet{}, any: keySet{}, naming: map[types.NamespacedName]keySet{}}
+}
+
+func addKey(m map[string]keySet, s string, key ObjectKey) {
+	if m[s] == nil {
+		m[s] = keySet{}
+	}
+	m[s][key] = true
+}
+
+func dropKey(m map[string]keySet, s string, key ObjectKey) {
+	delete(m[s], key)
+	if len(m[s]) == 0 {
+		delete(m, s)
+	}
+}
+
+// isRoute says obj is of a kind whose changes the scope covers.
+func isRoute(obj runtime.Object) bool {
+	switch obj.(type) {
+	case *gatewayv1.HTTPRoute, *gatewayv1.GRPCRoute:
+		return true
+	}
+	return false
+}
+
+// routeSpec is what the index reads of a route: its namespace, hostnames
+// and the Services it names.
+func routeSpec(obj runtime.Object) (string, []gatewayv1.Hostname, []types.NamespacedName) {
+	var names []types.NamespacedName
+	add := func(ns string, ref gatewayv1.BackendObjectReference) {
+		if ref.Namespace != nil {
+			ns = string(*ref.Namespace)
+		}
+		names = append(names, types.NamespacedName{Namespace: ns, Name: string(ref.Name)})
+	}
+	mirror := func(ns string, m *gatewayv1.HTTPRequestMirrorFilter) {
+		if m != nil {
+			add(ns, m.BackendRef)
+		}
+	}
+	switch r := obj.(type) {
+	case *gatewayv1.HTTPRoute:
+		for _, rule := range r.Spec.Rules {
+			for _, f := range rule.Filters {
+				mirror(r.Namespace, f.RequestMirror)
+			}
+			for _, b := range rule.BackendRefs {
+				add(r.Namespace, b.BackendObjectReference)
+				for _, f := range b.Filters {
+					mirror(r.Namespace, f.RequestMirror)
+				}
+			}
+		}
+		return r.Namespace, r.Spec.Hostnames, names
+	case *gatewayv1.GRPCRoute:
+		for _, rule := range r.Spec.Rules {
+			for _, f := range rule.Filters {
+				mirror(r.Namespace, f.RequestMirror)
+			}
+			for _, b := range rule.BackendRefs {
+				add(r.Namespace, b.BackendObjectReference)
+				for _, f := range b.Filters {
+					mirror(r.Namespace, f.RequestMirror)
+				}
+			}
+		}
+		return r.Namespace, r.Spec.Hostnames, names
+	}
+	return "", nil, nil
+}
+
+// readHostname splits a route hostname into its domain and whether it is
+// a wildcard; false for what the index cannot read, which it takes to
+// intersect everything. Case is folded: more routes in scope are
+// harmless, fewer are not.
+func readHostname(h gatewayv1.Hostname) (domain string, wildcard, ok bool) {
+	s := strings.ToLower(string(h))
+	if strings.HasPrefix(s, "*.") {
+		s, wildcard = s[2:], true
+	}
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' {
+		return "", false, false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+			return "", false, false
+		}
+	}
+	return s, wildcard, true
+}
+
+// above calls f with each domain strictly above domain: "b.c" and "c" for
+// "a.b.c".
+func above(domain string, f func(string)) {
+	for i := strings.IndexByte(domain, '.'); i >= 0; {
+		domain = domain[i+1:]
+		f(domain)
+		i = strings.IndexByte(domain, '.')
+	}
+}
+
+// add indexes the route obj under key; remove takes it out again.
+func (x *routeIndex) add(key ObjectKey, obj runtime.Object) { x.update(key, obj, true) }
+
+func (x *routeIndex) remove(key ObjectKey, obj runtime.Object) { x.update(key, obj, false) }
+
+func (x *routeIndex) update(key ObjectKey, obj runtime.Object, add bool) {
+	op := dropKey
+	if add {
+		op = addKey
+	}
+	_, hostnames, services := routeSpec(obj)
+	for _, s := range services {
+		switch {
+		case add && x.naming[s] == nil:
+			x.naming[s] = keySet{key: true}
+		case add:
+			x.naming[s][key] = true
+		default:
+			if delete(x.naming[s], key); len(x.naming[s]) == 0 {
+				delete(x.naming, s)
+			}
+		}
+	}
+	everything := len(hostnames) == 0
+	for _, h := range hostnames {
+		domain, wildcard, ok := readHostname(h)
+		switch {
+		case !ok:
+			everything = true
+			continue
+		case wildcard:
+			op(x.wild, domain, key)
+		default:
+			op(x.exact, domain, key)
+		}
+		above(domain, func(d string) { op(x.below, d, key) })
+	}
+	if everything && add {
+		x.any[key] = true
+	} else if everything {
+		delete(x.any, key)
+	}
+}
+
+// intersecting adds to out the routes whose hostnames may intersect h;
+// false when h may intersect every hostname (none, or one the index
+// cannot read).
+func (x *routeIndex) intersecting(h gatewayv1.Hostname, out keySet) bool {
+	domain, wildcard, ok := readHostname(h)
+	if !ok {
+		return false
+	}
+	union := func(s keySet) {
+		for k := range s {
+			out[k] = true
+		}
+	}
+	union(x.any)
+	above(domain, func(d string) { union(x.wild[d]) }) // wider wildcards
+	if wildcard {
+		union(x.wild[domain])
+		union(x.below[domain]) // names and narrower wildcards under it
+	} else {
+		union(x.exact[domain])
+	}
+	return true
+}
+
+// blocks says the Translator holds an object of a kind that keeps the
+// scope from use: their hosts layer onto a Gateway's port, or they serve
+// apart.
+func blocks(obj runtime.Object) bool {
+	switch obj.(type) {
+	case *contourv1.HTTPProxy, *networkingv1.Ingress, *contourv1alpha1.ExtensionService, *v1alpha1.UpstreamCluster:
+		return true
+	}
+	return false
+}
+
+// indexPut indexes obj, now held under key; indexRemove forgets it.
+func (t *Translator) indexPut(key ObjectKey, obj runtime.Object) {
+	switch {
+	case isRoute(obj):
+		t.routes.add(key, obj)
+		t.routes.count++
+		if _, ok := obj.(*gatewayv1.GRPCRoute); ok {
+			t.routes.grpc++
+		}
+	case isServiceOrSlice(obj):
+	default:
+		t.rest[key] = obj
+		if blocks(obj) {
+			t.blocking++
+		}
+	}
+}
+
+func (t *Translator) indexRemove(key ObjectKey, obj runtime.Object) {
+	switch {
+	case isRoute(obj):
+		t.routes.remove(key, obj)
+		t.routes.count--
+		if _, ok := obj.(*gatewayv1.GRPCRoute); ok {
+			t.routes.grpc--
+		}
+	case isServiceOrSlice(obj):
+	default:
+		delete(t.rest, key)
+		if blocks(obj) {
+			t.blocking--
+		}
+	}
+}
+
+func isServiceOrSlice(obj runtime.Object) bool {
+	switch obj.(type) {
+	case *corev1.Service, *discoveryv1.EndpointSlice:
+		return true
+	}
+	return false
+}
+
+// routeScope is what an Update changes of the routes: each route changed,
+// as it was and as it is (nil when absent); ok when nothing else needs a
+// translation.
+type routeScope struct {
+	ok       bool
+	old, new map[ObjectKey]runtime.Object
+}
+
+// change records that the object under key goes from held to obj.
+func (s *routeScope) change(key ObjectKey, held, obj runtime.Object) {
+	if !s.ok {
+		return
+	}
+	if held != nil && !isRoute(held) || obj != nil && !isRoute(obj) {
+		s.ok = false
+		return
+	}
+	if _, seen := s.old[key]; !seen {
+		s.old[key] = held
+	}
+	s.new[key] = obj
+}
+
+// mixed says routes holds a GRPCRoute, unless grpc, or an HTTPRoute, if
+// grpc.
+func mixed(routes map[ObjectKey]runtime.Object, http bool) bool {
+	for _, obj := range routes {
+		if _, ok := obj.(*gatewayv1.GRPCRoute); ok && http || obj != nil && !ok && !http {
+			return true
+		}
+	}
+	return false
+}
+
+// keepForMerge keeps what merging into res, a whole translation, needs,
+// and says whether it may be: one Gateway served and nothing else
+// (graph.Graph.ForGateway of it is then the whole), its clusters the
+// graph's, its warnings ending in the unused objects', nothing repaired.
+func (t *Translator) keepForMerge(res *Result) {
+	g := res.graph
+	unused := dag.UnusedWarnings(g.Unused)
+	n := len(res.Warnings) - len(unused)
+	t.routeable = len(res.Repairs) == 0 && len(g.Gateways()) == 1 && len(g.Extensions) == 0 &&
+		len(res.XDS.Clusters) == len(g.Clusters) && len(res.XDS.Endpoints) == len(g.Clusters) &&
+		n >= 0 && slices.Equal(res.Warnings[n:], unused)
+	for _, l := range g.Listeners {
+		if l.Gateway == (types.NamespacedName{}) {
+			t.routeable = false
+		}
+	}
+	t.clusters, t.unusedSets, t.otherWarnings = g.Clusters, g.Unused, n
+}
+
+// updateRoutes translates the scope of the routes s changed, as they
+// were and as they are, and merges the difference into the last Result;
+// false when it cannot (the caller translates everything), or when the
+// scope is so wide that a whole translation costs less.
+func (t *Translator) updateRoutes(ctx context.Context, s *routeScope) (*Result, *Delta, bool, error) {
+	if t.routes.grpc > 0 && t.routes.grpc < t.routes.count || mixed(s.old, t.routes.grpc == 0) {
+		// Of an HTTPRoute and a GRPCRoute with intersecting hostnames on a
+		// listener, only the first is accepted: which routes a listener
+		// accepts then depends on routes that meet none of the changed.
+		return nil, nil, false, nil
+	}
+	changed := keySet{}
+	namedBefore := map[types.NamespacedName]bool{}
+	var hostnames []gatewayv1.Hostname
+	for i, versions := range []map[ObjectKey]runtime.Object{s.old, s.new} {
+		for key, obj := range versions {
+			changed[key] = true
+			if obj == nil {
+				continue
+			}
+			_, h, names := routeSpec(obj)
+			if len(h) == 0 {
+				return nil, nil, false, nil // it joins every virtual host
+			}
+			hostnames = append(hostnames, h...)
+			if i == 0 {
+				for _, n := range names {
+					namedBefore[n] = true
+				}
+			}
+		}
+	}
+	inScope := keySet{}
+	for _, h := range hostnames {
+		if !t.routes.intersecting(h, inScope) {
+			return nil, nil, false, nil
+		}
+	}
+	if t.routes.count >= 256 && len(inScope)*4 > t.routes.count {
+		return nil, nil, false, nil
+	}
+	maps.Copy(inScope, changed)
+	services := maps.Clone(namedBefore)
+	base := make([]runtime.Object, 0, len(t.rest)+3*len(inScope))
+	for key := range inScope {
+		if obj, ok := t.objects[key]; ok {
+			_, _, names := routeSpec(obj)
+			for _, n := range names {
+				services[n] = true
+			}
+			if !changed[key] {
+				base = append(base, obj)
+			}
+		}
+	}
+	for name := range services {
+		if svc, ok := t.objects[ObjectKey{Kind: "Service", Namespace: name.Namespace, Name: name.Name}]; ok {
+			base = append(base, svc)
+		}
+		for key := range t.slicesOf[name] {
+			base = append(base, t.objects[key])
+		}
+	}
+	for _, obj := range t.rest {
+		base = append(base, obj)
+	}
+	versions := func(m map[ObjectKey]runtime.Object) []runtime.Object {
+		out := slices.Clip(base)
+		for _, obj := range m {
+			if obj != nil {
+				out = append(out, obj)
+			}
+		}
+		return out
+	}
+	var before, after *Result
+	var errBefore, errAfter error
+	done := parallel.Start(true, func() { before, errBefore = TranslateContext(ctx, versions(s.old), t.opts) })
+	after, errAfter = TranslateContext(ctx, versions(s.new), t.opts)
+	done()
+	if err := cmp.Or(ctx.Err(), errBefore, errAfter); err != nil {
+		return nil, nil, false, err
+	}
+	m := &merge{t: t, before: before, after: after, inScope: inScope, changed: changed, namedBefore: namedBefore, hostnames: hostnames}
+	if !m.run() {
+		return nil, nil, false, nil
+	}
+	res, delta := m.commit()
+	return res, delta, true, nil
+}
