@@ -28,7 +28,7 @@ type merge struct {
 	before, after *Result
 	inScope       keySet                        // the routes of the scope
 	changed       keySet                        // the routes changed
-	namedBefore   map[types.NamespacedName]bool // the Services the changed routes named, as they were
+	named         map[types.NamespacedName]bool // the Services the changed routes name, or named
 	hostnames     []gatewayv1.Hostname          // theirs, as they were and are
 	next          Result
 	xds           *xdsgen.Resources
@@ -229,21 +229,19 @@ func (m *merge) routeConfiguration(b, a *routev3.RouteConfiguration) bool {
 }
 
 // mayJoin says a changed route may join, or have joined, the virtual
-// host of hostname: the others are alike in both translations.
+// host of hostname: one of its hostnames covers it (a listener's hostname
+// only narrows them). The others are alike in both translations. A
+// changed route has hostnames, so it never joins "*".
 func (m *merge) mayJoin(hostname string) bool {
 	if hostname == "" {
-		return true
+		return false
 	}
-	v, vWild, ok := readHostname(gatewayv1.Hostname(hostname))
-	if !ok {
+	v := gatewayv1.Hostname(hostname)
+	if _, _, ok := readHostname(v); !ok {
 		return true
 	}
 	for _, h := range m.hostnames {
-		c, cWild, ok := readHostname(h)
-		switch {
-		case !ok, v == c:
-			return true
-		case cWild && strings.HasSuffix(v, "."+c), vWild && strings.HasSuffix(c, "."+v):
+		if _, _, ok := readHostname(h); !ok || within(v, h) {
 			return true
 		}
 	}

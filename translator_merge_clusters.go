@@ -6,7 +6,6 @@ import (
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	"google.golang.org/protobuf/proto"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag/graph"
 )
@@ -42,7 +41,7 @@ func (m *merge) clustersAndEndpoints() bool {
 	var removed []string
 	for name, e := range ca {
 		if o, ok := cb[name]; ok {
-			if m.changedNames(e.c.Service) && (!proto.Equal(b.XDS.Clusters[o.at], a.XDS.Clusters[e.at]) || !proto.Equal(b.XDS.Endpoints[o.at], a.XDS.Endpoints[e.at])) {
+			if m.named[e.c.Service] && (!proto.Equal(b.XDS.Clusters[o.at], a.XDS.Clusters[e.at]) || !proto.Equal(b.XDS.Endpoints[o.at], a.XDS.Endpoints[e.at])) {
 				return false
 			}
 			continue
@@ -110,16 +109,6 @@ func (m *merge) clustersAndEndpoints() bool {
 		slices.Sort(d.Removed)
 	}
 	return true
-}
-
-// changedNames says a changed route, as it is or was, names service.
-func (m *merge) changedNames(service types.NamespacedName) bool {
-	for key := range m.t.routes.naming[service] {
-		if m.changed[key] {
-			return true
-		}
-	}
-	return m.namedBefore[service]
 }
 
 // commit makes the merged Result the last, and the Translator's state

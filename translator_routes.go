@@ -360,9 +360,9 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope) (*Result, 
 		return nil, nil, false, nil
 	}
 	changed := keySet{}
-	namedBefore := map[types.NamespacedName]bool{}
+	named := map[types.NamespacedName]bool{} // by the changed routes, as they were and are
 	var hostnames []gatewayv1.Hostname
-	for i, versions := range []map[ObjectKey]runtime.Object{s.old, s.new} {
+	for _, versions := range []map[ObjectKey]runtime.Object{s.old, s.new} {
 		for key, obj := range versions {
 			changed[key] = true
 			if obj == nil {
@@ -373,10 +373,8 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope) (*Result, 
 				return nil, nil, false, nil // it joins every virtual host
 			}
 			hostnames = append(hostnames, h...)
-			if i == 0 {
-				for _, n := range names {
-					namedBefore[n] = true
-				}
+			for _, n := range names {
+				named[n] = true
 			}
 		}
 	}
@@ -386,11 +384,11 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope) (*Result, 
 			return nil, nil, false, nil
 		}
 	}
-	if t.routes.count >= 256 && len(inScope)*4 > t.routes.count {
+	if t.routes.count >= 256 && len(inScope)*3 > t.routes.count {
 		return nil, nil, false, nil
 	}
 	maps.Copy(inScope, changed)
-	services := maps.Clone(namedBefore)
+	services := maps.Clone(named)
 	base := make([]runtime.Object, 0, len(t.rest)+3*len(inScope))
 	for key := range inScope {
 		if obj, ok := t.objects[key]; ok {
@@ -431,7 +429,7 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope) (*Result, 
 	if err := cmp.Or(ctx.Err(), errBefore, errAfter); err != nil {
 		return nil, nil, false, err
 	}
-	m := &merge{t: t, before: before, after: after, inScope: inScope, changed: changed, namedBefore: namedBefore, hostnames: hostnames}
+	m := &merge{t: t, before: before, after: after, inScope: inScope, changed: changed, named: named, hostnames: hostnames}
 	if !m.run() {
 		return nil, nil, false, nil
 	}
