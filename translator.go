@@ -69,10 +69,14 @@ func KeyOf(obj runtime.Object) (ObjectKey, error) {
 // change in a running cluster, makes the load assignments of their
 // Services' clusters again and keeps the rest of the last Result
 // (translator_endpoints.go): about half a millisecond at 10,000 routes
-// (BenchmarkUpdateEndpointSlice). Any other change is translated whole and
-// its output compared, resource by resource, with the last: a
-// translation and a digest of every resource (BenchmarkUpdate), not yet
-// in proportion to the change. Changes that change nothing cost a
+// (BenchmarkUpdateEndpointSlice). An Update of HTTPRoutes is merged
+// (translator_routes.go, translator_merge.go): the routes they may meet
+// are translated as they were and as they are, and the difference carried
+// into the last Result, in proportion to those routes rather than to the
+// input (BenchmarkUpdate: 7-17 ms at 10,000 routes); where that cannot be
+// sure, and for any other change, the input is translated whole and its
+// output compared, resource by resource, with the last: a translation and
+// a digest of every resource. Changes that change nothing cost a
 // comparison: objects equal to those held and deletions of objects not
 // held (an informer's resync), objects that differ only in what no
 // translation reads, as when the status a controller wrote comes back
