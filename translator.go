@@ -218,12 +218,14 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 			return res, delta, nil
 		}
 	case needTranslation:
+		t.stale = true // until a translation of the objects held succeeds
 		if scope.ok {
 			res, delta, ok, err := t.updateRoutes(ctx, scope)
 			if err != nil {
 				return nil, nil, err
 			}
 			if ok {
+				t.stale = false
 				return res, delta, nil
 			}
 		}
@@ -279,8 +281,8 @@ const (
 // used: translator_input.go) needs nothing; EndpointSlices whose
 // endpoints alone changed need their Services' load assignments, which it
 // returns; anything else, and any deletion of an object held, needs a
-// translation, of a scope when every such change is to a route
-// (translator_routes.go).
+// translation, of a scope when every change is to a route, a Service or
+// an EndpointSlice (translator_routes.go).
 func (t *Translator) classify(changed []runtime.Object, keys, deleted []ObjectKey) (need, map[types.NamespacedName]bool, *routeScope) {
 	scope := &routeScope{ok: t.routeable && t.blocking == 0, old: map[ObjectKey]runtime.Object{}, new: map[ObjectKey]runtime.Object{}}
 	if t.last == nil || t.stale {
@@ -299,6 +301,7 @@ func (t *Translator) classify(changed []runtime.Object, keys, deleted []ObjectKe
 				services = map[types.NamespacedName]bool{}
 			}
 			services[service] = true
+			scope.change(keys[i], held, obj) // in case another change needs a translation
 			continue
 		}
 		translate = true
@@ -315,7 +318,6 @@ func (t *Translator) classify(changed []runtime.Object, keys, deleted []ObjectKe
 	}
 	switch {
 	case translate:
-		scope.ok = scope.ok && services == nil // the scope would not see the endpoints
 		return needTranslation, nil, scope
 	case services == nil:
 		return needNothing, nil, scope

@@ -28,7 +28,8 @@ type merge struct {
 	before, after *Result
 	inScope       keySet                        // the routes of the scope
 	changed       keySet                        // the routes changed
-	named         map[types.NamespacedName]bool // the Services the changed routes name, or named
+	named         map[types.NamespacedName]bool // the Services the changed routes name, or named, and moved
+	moved         map[types.NamespacedName]bool // the Services changed, or whose EndpointSlices changed
 	hostnames     []gatewayv1.Hostname          // theirs, as they were and are
 	next          Result
 	xds           *xdsgen.Resources
@@ -38,6 +39,7 @@ type merge struct {
 	pieces         map[string][]sum
 	status         map[ObjectKey]statusChange
 	services       map[types.NamespacedName]bool // Services now unused (true) or used again (false)
+	slices         map[types.NamespacedName]bool // EndpointSlices likewise
 	unused         *graph.Unused                 // what nothing refers to now, when that changed
 	clusters       []*graph.Cluster              // the last's, with those added and without those removed
 	added, removed []*graph.Cluster
@@ -74,8 +76,9 @@ func sameMessages[T proto.Message](a, b []T) bool {
 	return slices.EqualFunc(a, b, func(x, y T) bool { return proto.Equal(x, y) })
 }
 
-// warnings carries over which Services became used, or unused; any other
-// difference in warnings gives up.
+// warnings carries over which Services became used, or unused, and which
+// EndpointSlices' Services came or went; any other difference in warnings
+// gives up.
 func (m *merge) warnings() bool {
 	b, a := m.before, m.after
 	nb, na := len(dag.UnusedWarnings(b.graph.Unused)), len(dag.UnusedWarnings(a.graph.Unused))
@@ -83,48 +86,70 @@ func (m *merge) warnings() bool {
 		return false
 	}
 	ub, ua := b.graph.Unused, a.graph.Unused
-	if !slices.Equal(ub.Secrets, ua.Secrets) || !slices.Equal(ub.ConfigMaps, ua.ConfigMaps) || !slices.Equal(ub.EndpointSlices, ua.EndpointSlices) ||
+	if !slices.Equal(ub.Secrets, ua.Secrets) || !slices.Equal(ub.ConfigMaps, ua.ConfigMaps) ||
 		!slices.Equal(ub.Namespaces, ua.Namespaces) || !slices.Equal(ub.ReferenceGrants, ua.ReferenceGrants) {
 		return false
 	}
-	if slices.Equal(ub.Services, ua.Services) {
+	if slices.Equal(ub.Services, ua.Services) && slices.Equal(ub.EndpointSlices, ua.EndpointSlices) {
 		return true
 	}
-	m.services = map[types.NamespacedName]bool{}
-	for _, s := range ua.Services {
-		if !slices.Contains(ub.Services, s) {
-			// Unused now in the scope; in the whole input, unless a route
-			// out of scope names it.
-			for key := range m.t.routes.naming[s] {
-				if !m.inScope[key] {
-					return false
-				}
+	// A Service unused now in the scope is unused in the whole input,
+	// unless a route out of scope names it. An EndpointSlice is unused
+	// when its Service is not in the input, which the scope tells as the
+	// whole input would.
+	services := diffNames(ub.Services, ua.Services)
+	for s, unused := range services {
+		if !unused {
+			continue
+		}
+		for key := range m.t.routes.naming[s] {
+			if !m.inScope[key] {
+				return false
 			}
-			m.services[s] = true
 		}
 	}
-	for _, s := range ub.Services {
-		if !slices.Contains(ua.Services, s) {
-			m.services[s] = false
-		}
-	}
+	endpointSlices := diffNames(ub.EndpointSlices, ua.EndpointSlices)
 	unused := m.t.unusedSets
-	var services []types.NamespacedName
-	for _, s := range unused.Services {
-		if now, ok := m.services[s]; !ok || now {
-			services = append(services, s)
-		}
-	}
-	for s, now := range m.services {
-		if now && !slices.Contains(unused.Services, s) {
-			services = append(services, s)
-		}
-	}
-	slices.SortFunc(services, compareNames)
-	unused.Services = services
-	m.next.Warnings = slices.Concat(m.t.last.Warnings[:m.t.otherWarnings], dag.UnusedWarnings(unused))
-	m.unused = &unused
+	unused.Services = applyNames(unused.Services, services)
+	unused.EndpointSlices = applyNames(unused.EndpointSlices, endpointSlices)
+	m.next.Warnings = append(append([]string(nil), m.t.last.Warnings[:m.t.otherWarnings]...), dag.UnusedWarnings(unused)...)
+	m.unused, m.services, m.slices = &unused, services, endpointSlices
 	return true
+}
+
+// diffNames says which names are in a and not in b (true), or in b and
+// not in a (false).
+func diffNames(b, a []types.NamespacedName) map[types.NamespacedName]bool {
+	out := map[types.NamespacedName]bool{}
+	for _, n := range a {
+		if !slices.Contains(b, n) {
+			out[n] = true
+		}
+	}
+	for _, n := range b {
+		if !slices.Contains(a, n) {
+			out[n] = false
+		}
+	}
+	return out
+}
+
+// applyNames adds to names those d says true of and takes out those it
+// says false of, sorted.
+func applyNames(names []types.NamespacedName, d map[types.NamespacedName]bool) []types.NamespacedName {
+	var out []types.NamespacedName
+	for _, n := range names {
+		if in, ok := d[n]; !ok || in {
+			out = append(out, n)
+		}
+	}
+	for n, in := range d {
+		if in && !slices.Contains(names, n) {
+			out = append(out, n)
+		}
+	}
+	slices.SortFunc(out, compareNames)
+	return out
 }
 
 func compareNames(a, b types.NamespacedName) int {

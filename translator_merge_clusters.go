@@ -12,10 +12,11 @@ import (
 
 // clustersAndEndpoints carries over the clusters, with their load
 // assignments, that a changed route uses now and none did, or used and
-// none does now. A cluster is made of its Service, port, protocol and
+// none does now, and those of a changed Service or EndpointSlice. A
+// cluster is made of its Service, its EndpointSlices, port, protocol and
 // policies alone, never of the routes that use it (its name says which),
-// so of those both translations have only the changed routes' are
-// compared.
+// so of those both translations have only the changed routes' and
+// Services' are compared.
 func (m *merge) clustersAndEndpoints() bool {
 	type entry struct {
 		at int
@@ -37,23 +38,26 @@ func (m *merge) clustersAndEndpoints() bool {
 		return false
 	}
 	t := m.t
-	var added []entry
+	var added, replaced []entry
 	var removed []string
 	for name, e := range ca {
-		if o, ok := cb[name]; ok {
-			if m.named[e.c.Service] && (!proto.Equal(b.XDS.Clusters[o.at], a.XDS.Clusters[e.at]) || !proto.Equal(b.XDS.Endpoints[o.at], a.XDS.Endpoints[e.at])) {
-				return false
-			}
+		_, held := t.digests[2][name]
+		o, ok := cb[name]
+		switch {
+		case ok && !m.named[e.c.Service]:
 			continue
-		}
-		if _, held := t.digests[2][name]; held {
-			// another route out of scope used it already
-			if digestOf(a.XDS.Clusters[e.at]) != t.digests[2][name] || digestOf(a.XDS.Endpoints[e.at]) != t.digests[3][name] {
-				return false
-			}
+		case ok && proto.Equal(b.XDS.Clusters[o.at], a.XDS.Clusters[e.at]) && proto.Equal(b.XDS.Endpoints[o.at], a.XDS.Endpoints[e.at]):
 			continue
+		case !ok && !held:
+			added = append(added, e)
+			continue
+		case !ok && digestOf(a.XDS.Clusters[e.at]) == t.digests[2][name] && digestOf(a.XDS.Endpoints[e.at]) == t.digests[3][name]:
+			continue // another route, out of scope, used it already
 		}
-		added = append(added, e)
+		if !held || !m.moved[e.c.Service] {
+			return false // a cluster changed, but not its Service
+		}
+		replaced = append(replaced, e)
 	}
 	for name, e := range cb {
 		if _, ok := ca[name]; ok {
@@ -69,15 +73,40 @@ func (m *merge) clustersAndEndpoints() bool {
 		}
 		removed = append(removed, name)
 	}
-	if len(added) == 0 && len(removed) == 0 {
+	if len(added) == 0 && len(removed) == 0 && len(replaced) == 0 {
 		return true
 	}
 	clusters := slices.Clone(t.clusters)
 	m.xds.Clusters, m.xds.Endpoints = slices.Clone(m.xds.Clusters), slices.Clone(m.xds.Endpoints)
 	m.digests[2], m.digests[3] = maps.Clone(m.digests[2]), maps.Clone(m.digests[3])
-	for _, name := range removed {
+	at := func(name string) int {
 		i := slices.IndexFunc(m.xds.Clusters, func(c *clusterv3.Cluster) bool { return c.GetName() == name })
-		if i < 0 || i >= len(clusters) {
+		if i >= len(clusters) {
+			return -1
+		}
+		return i
+	}
+	for _, e := range replaced {
+		c, cla := a.XDS.Clusters[e.at], a.XDS.Endpoints[e.at]
+		name := c.GetName()
+		i := at(name)
+		if i < 0 {
+			return false
+		}
+		m.removed, m.added = append(m.removed, clusters[i]), append(m.added, e.c)
+		clusters[i], m.xds.Clusters[i], m.xds.Endpoints[i] = e.c, c, cla
+		if sum := digestOf(c); sum != m.digests[2][name] {
+			m.digests[2][name] = sum
+			m.delta.Clusters.Changed = append(m.delta.Clusters.Changed, name)
+		}
+		if sum := digestOf(cla); sum != m.digests[3][name] {
+			m.digests[3][name] = sum
+			m.delta.Endpoints.Changed = append(m.delta.Endpoints.Changed, name)
+		}
+	}
+	for _, name := range removed {
+		i := at(name)
+		if i < 0 {
 			return false
 		}
 		m.removed = append(m.removed, clusters[i])
@@ -95,17 +124,15 @@ func (m *merge) clustersAndEndpoints() bool {
 		m.xds.Clusters = slices.Insert(m.xds.Clusters, i, c)
 		m.xds.Endpoints = slices.Insert(m.xds.Endpoints, i, cla)
 		m.digests[2][c.GetName()], m.digests[3][c.GetName()] = digestOf(c), digestOf(cla)
+		m.delta.Clusters.Added = append(m.delta.Clusters.Added, c.GetName())
+		m.delta.Endpoints.Added = append(m.delta.Endpoints.Added, c.GetName())
 	}
 	m.clusters = clusters
-	for _, e := range added {
-		name := a.XDS.Clusters[e.at].GetName()
-		m.delta.Clusters.Added = append(m.delta.Clusters.Added, name)
-		m.delta.Endpoints.Added = append(m.delta.Endpoints.Added, name)
-	}
 	m.delta.Clusters.Removed = append(m.delta.Clusters.Removed, removed...)
 	m.delta.Endpoints.Removed = append(m.delta.Endpoints.Removed, removed...)
 	for _, d := range []*ResourceDelta{&m.delta.Clusters, &m.delta.Endpoints} {
 		slices.Sort(d.Added)
+		slices.Sort(d.Changed)
 		slices.Sort(d.Removed)
 	}
 	return true
@@ -143,12 +170,10 @@ func (m *merge) commit() (*Result, *Delta) {
 	if m.unused != nil {
 		t.unusedSets = *m.unused
 		for s, unused := range m.services {
-			key := ObjectKey{Kind: "Service", Namespace: s.Namespace, Name: s.Name}
-			if unused {
-				t.unused[key] = true
-			} else {
-				delete(t.unused, key)
-			}
+			setKey(t.unused, ObjectKey{Kind: "Service", Namespace: s.Namespace, Name: s.Name}, unused)
+		}
+		for s, unused := range m.slices {
+			setKey(t.unused, ObjectKey{Group: "discovery.k8s.io", Kind: "EndpointSlice", Namespace: s.Namespace, Name: s.Name}, unused)
 		}
 	}
 	if m.clusters != nil {
@@ -170,4 +195,12 @@ func (m *merge) commit() (*Result, *Delta) {
 	t.merges++
 	slices.Sort(m.delta.Routes.Changed)
 	return t.last, &m.delta
+}
+
+func setKey(set keySet, key ObjectKey, in bool) {
+	if in {
+		set[key] = true
+	} else {
+		delete(set, key)
+	}
 }

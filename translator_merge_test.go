@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -52,11 +54,21 @@ func TestTranslatorMergesRouteChanges(t *testing.T) {
 			changes := runSteps(t, tr, initial, sesame.Options{Now: goldenNow}, steps, func(held map[sesame.ObjectKey]runtime.Object) ([]runtime.Object, []sesame.ObjectKey) {
 				return routeChanges(rng, held, universe)
 			})
-			if merges := sesame.Merges(tr); !mixed && merges < steps/3 || changes < steps/2 {
+			merges := sesame.Merges(tr)
+			t.Logf("%d of %d steps merged, %d changed something", merges, steps, changes)
+			if !mixed && merges < steps/3 || changes < steps/2 {
 				t.Errorf("%d of %d steps merged, %d changed something: the test no longer exercises merging", merges, steps, changes)
 			}
 		})
 	}
+}
+
+func isBackend(obj runtime.Object) bool {
+	switch obj.(type) {
+	case *corev1.Service, *discoveryv1.EndpointSlice:
+		return true
+	}
+	return false
 }
 
 func isRouteObject(obj runtime.Object) bool {
@@ -91,21 +103,50 @@ func grpcRoutes(objects []runtime.Object, n int) []runtime.Object {
 	return out
 }
 
-// routeChanges draws one to three changes of routes: a route of universe
-// not held added, a route held deleted, or changed (mutateRoute).
+// routeChanges draws one to three changes of routes, Services and
+// EndpointSlices: one of universe not held added, one held deleted, or
+// changed (mutateRoute, mutateBackend), or a Service no route names yet
+// added.
 func routeChanges(rng *rand.Rand, held map[sesame.ObjectKey]runtime.Object, universe []runtime.Object) ([]runtime.Object, []sesame.ObjectKey) {
-	var routes []sesame.ObjectKey
+	var routes, backends []sesame.ObjectKey
 	for k, obj := range held {
-		if isRouteObject(obj) {
+		switch obj.(type) {
+		case *gatewayv1.HTTPRoute, *gatewayv1.GRPCRoute:
 			routes = append(routes, k)
+		case *corev1.Service, *discoveryv1.EndpointSlice:
+			backends = append(backends, k)
 		}
 	}
-	slices.SortFunc(routes, func(a, b sesame.ObjectKey) int { return strings.Compare(a.String(), b.String()) })
+	byName := func(a, b sesame.ObjectKey) int { return strings.Compare(a.String(), b.String()) }
+	slices.SortFunc(routes, byName)
+	slices.SortFunc(backends, byName)
 	var changed []runtime.Object
 	var deleted []sesame.ObjectKey
 	touched := map[sesame.ObjectKey]bool{}
 	for range 1 + rng.IntN(2)*rng.IntN(3) {
-		switch op := rng.IntN(10); {
+		switch op := rng.IntN(14); {
+		case op >= 10 && len(backends) > 0:
+			k := backends[rng.IntN(len(backends))]
+			if touched[k] {
+				continue
+			}
+			touched[k] = true
+			switch obj := held[k]; {
+			case op == 10:
+				deleted = append(deleted, k)
+			case op == 11:
+				svc := &corev1.Service{
+					TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
+					ObjectMeta: metav1.ObjectMeta{Namespace: k.Namespace, Name: []string{"missing", "unused"}[rng.IntN(2)]},
+					Spec:       corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "http", Port: 80}}},
+				}
+				if key, _ := sesame.KeyOf(svc); !touched[key] {
+					touched[key] = true
+					changed = append(changed, svc)
+				}
+			default:
+				changed = append(changed, mutateBackend(rng, obj.DeepCopyObject()))
+			}
 		case op < 2 && len(routes) > 0:
 			if k := routes[rng.IntN(len(routes))]; !touched[k] {
 				touched[k] = true
@@ -114,7 +155,7 @@ func routeChanges(rng *rand.Rand, held map[sesame.ObjectKey]runtime.Object, univ
 		case op < 4:
 			obj := universe[rng.IntN(len(universe))]
 			k, _ := sesame.KeyOf(obj)
-			if _, ok := held[k]; isRouteObject(obj) && !ok && !touched[k] {
+			if _, ok := held[k]; !ok && !touched[k] && (isRouteObject(obj) || isBackend(obj)) {
 				touched[k] = true
 				changed = append(changed, obj)
 			}
@@ -186,6 +227,29 @@ func mutateRoute(rng *rand.Rand, route, other runtime.Object) runtime.Object {
 		r.Generation++
 	}
 	return r
+}
+
+// mutateBackend changes a Service's port, or an EndpointSlice's endpoints
+// or port.
+func mutateBackend(rng *rand.Rand, obj runtime.Object) runtime.Object {
+	switch o := obj.(type) {
+	case *corev1.Service:
+		if len(o.Spec.Ports) > 0 {
+			if rng.IntN(2) == 0 {
+				o.Spec.Ports[0].Port++
+			} else {
+				o.Spec.Ports[0].AppProtocol = new("kubernetes.io/h2c")
+			}
+		}
+	case *discoveryv1.EndpointSlice:
+		switch {
+		case len(o.Endpoints) > 0 && rng.IntN(2) == 0:
+			o.Endpoints = o.Endpoints[1:]
+		case len(o.Ports) > 0 && o.Ports[0].Port != nil:
+			*o.Ports[0].Port++
+		}
+	}
+	return obj
 }
 
 func hostnamesOf(obj runtime.Object) []gatewayv1.Hostname {

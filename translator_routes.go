@@ -287,6 +287,11 @@ func (t *Translator) indexRemove(key ObjectKey, obj runtime.Object) {
 	}
 }
 
+// scoped says a change of obj may be merged: a route, a Service or an
+// EndpointSlice. A Service, or its EndpointSlices, changes the routes
+// that name it.
+func scoped(obj runtime.Object) bool { return isRoute(obj) || isServiceOrSlice(obj) }
+
 func isServiceOrSlice(obj runtime.Object) bool {
 	switch obj.(type) {
 	case *corev1.Service, *discoveryv1.EndpointSlice:
@@ -295,9 +300,9 @@ func isServiceOrSlice(obj runtime.Object) bool {
 	return false
 }
 
-// routeScope is what an Update changes of the routes: each route changed,
-// as it was and as it is (nil when absent); ok when nothing else needs a
-// translation.
+// routeScope is what an Update changes of the routes, Services and
+// EndpointSlices: each changed, as it was and as it is (nil when absent);
+// ok when nothing else changed.
 type routeScope struct {
 	ok       bool
 	old, new map[ObjectKey]runtime.Object
@@ -308,7 +313,7 @@ func (s *routeScope) change(key ObjectKey, held, obj runtime.Object) {
 	if !s.ok {
 		return
 	}
-	if held != nil && !isRoute(held) || obj != nil && !isRoute(obj) {
+	if held != nil && !scoped(held) || obj != nil && !scoped(obj) {
 		s.ok = false
 		return
 	}
@@ -322,7 +327,7 @@ func (s *routeScope) change(key ObjectKey, held, obj runtime.Object) {
 // grpc.
 func mixed(routes map[ObjectKey]runtime.Object, http bool) bool {
 	for _, obj := range routes {
-		if _, ok := obj.(*gatewayv1.GRPCRoute); ok && http || obj != nil && !ok && !http {
+		if _, ok := obj.(*gatewayv1.GRPCRoute); ok && http || isRoute(obj) && !ok && !http {
 			return true
 		}
 	}
@@ -359,22 +364,42 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope) (*Result, 
 		// accepts then depends on routes that meet none of the changed.
 		return nil, nil, false, nil
 	}
-	changed := keySet{}
-	named := map[types.NamespacedName]bool{} // by the changed routes, as they were and are
+	changed := keySet{}                      // the objects changed, and the routes naming the Services changed
+	named := map[types.NamespacedName]bool{} // by the changed routes, as they were and are, and moved
+	moved := map[types.NamespacedName]bool{} // the Services changed, or whose EndpointSlices changed
 	var hostnames []gatewayv1.Hostname
+	route := func(obj runtime.Object) bool {
+		_, h, names := routeSpec(obj)
+		hostnames = append(hostnames, h...)
+		for _, n := range names {
+			named[n] = true
+		}
+		return len(h) > 0 // else it joins every virtual host
+	}
 	for _, versions := range []map[ObjectKey]runtime.Object{s.old, s.new} {
 		for key, obj := range versions {
 			changed[key] = true
-			if obj == nil {
-				continue
+			switch o := obj.(type) {
+			case nil:
+			case *corev1.Service:
+				moved[types.NamespacedName{Namespace: o.Namespace, Name: o.Name}] = true
+			case *discoveryv1.EndpointSlice:
+				moved[types.NamespacedName{Namespace: o.Namespace, Name: o.Labels[discoveryv1.LabelServiceName]}] = true
+			default:
+				if !route(obj) {
+					return nil, nil, false, nil
+				}
 			}
-			_, h, names := routeSpec(obj)
-			if len(h) == 0 {
-				return nil, nil, false, nil // it joins every virtual host
-			}
-			hostnames = append(hostnames, h...)
-			for _, n := range names {
-				named[n] = true
+		}
+	}
+	for svc := range moved {
+		named[svc] = true
+		for key := range t.routes.naming[svc] {
+			if !changed[key] {
+				changed[key] = true
+				if !route(t.objects[key]) {
+					return nil, nil, false, nil
+				}
 			}
 		}
 	}
@@ -387,26 +412,34 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope) (*Result, 
 	if t.routes.count >= 256 && len(inScope)*3 > t.routes.count {
 		return nil, nil, false, nil
 	}
-	maps.Copy(inScope, changed)
+	for key := range changed {
+		if isRoute(t.objects[key]) || isRoute(s.old[key]) {
+			inScope[key] = true
+		}
+	}
 	services := maps.Clone(named)
 	base := make([]runtime.Object, 0, len(t.rest)+3*len(inScope))
+	given := func(key ObjectKey) bool { _, ok := s.new[key]; return ok } // in the versions, not the base
 	for key := range inScope {
 		if obj, ok := t.objects[key]; ok {
 			_, _, names := routeSpec(obj)
 			for _, n := range names {
 				services[n] = true
 			}
-			if !changed[key] {
+			if !given(key) {
 				base = append(base, obj)
 			}
 		}
 	}
 	for name := range services {
-		if svc, ok := t.objects[ObjectKey{Kind: "Service", Namespace: name.Namespace, Name: name.Name}]; ok {
+		key := ObjectKey{Kind: "Service", Namespace: name.Namespace, Name: name.Name}
+		if svc, ok := t.objects[key]; ok && !given(key) {
 			base = append(base, svc)
 		}
 		for key := range t.slicesOf[name] {
-			base = append(base, t.objects[key])
+			if !given(key) {
+				base = append(base, t.objects[key])
+			}
 		}
 	}
 	for _, obj := range t.rest {
@@ -429,7 +462,7 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope) (*Result, 
 	if err := cmp.Or(ctx.Err(), errBefore, errAfter); err != nil {
 		return nil, nil, false, err
 	}
-	m := &merge{t: t, before: before, after: after, inScope: inScope, changed: changed, named: named, hostnames: hostnames}
+	m := &merge{t: t, before: before, after: after, inScope: inScope, changed: changed, named: named, moved: moved, hostnames: hostnames}
 	if !m.run() {
 		return nil, nil, false, nil
 	}
