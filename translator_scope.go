@@ -1,0 +1,187 @@
+package sesame
+
+import (
+	"cmp"
+	"context"
+	"maps"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/internal/parallel"
+)
+
+// routeScope is what an Update changes of the routes, Services and
+// EndpointSlices: each changed, as it was and as it is (nil when absent);
+// ok when nothing else changed.
+type routeScope struct {
+	ok       bool
+	old, new map[ObjectKey]runtime.Object
+}
+
+// change records that the object under key goes from held to obj.
+func (s *routeScope) change(key ObjectKey, held, obj runtime.Object) {
+	if !s.ok {
+		return
+	}
+	if held != nil && !scoped(held) || obj != nil && !scoped(obj) {
+		s.ok = false
+		return
+	}
+	if _, seen := s.old[key]; !seen {
+		s.old[key] = held
+	}
+	s.new[key] = obj
+}
+
+// mixed says routes holds a GRPCRoute, unless grpc, or an HTTPRoute, if
+// grpc.
+func mixed(routes map[ObjectKey]runtime.Object, http bool) bool {
+	for _, obj := range routes {
+		if _, ok := obj.(*gatewayv1.GRPCRoute); ok && http || isRoute(obj) && !ok && !http {
+			return true
+		}
+	}
+	return false
+}
+
+// keepForMerge keeps what merging into res, a whole translation, needs,
+// and says whether it may be: one Gateway served and nothing else
+// (graph.Graph.ForGateway of it is then the whole), its clusters the
+// graph's, its warnings ending in the unused objects', nothing repaired.
+func (t *Translator) keepForMerge(res *Result) {
+	g := res.graph
+	unused := dag.UnusedWarnings(g.Unused)
+	n := len(res.Warnings) - len(unused)
+	t.routeable = len(res.Repairs) == 0 && len(g.Gateways()) == 1 && len(g.Extensions) == 0 &&
+		len(res.XDS.Clusters) == len(g.Clusters) && len(res.XDS.Endpoints) == len(g.Clusters) &&
+		n >= 0 && slices.Equal(res.Warnings[n:], unused)
+	for _, l := range g.Listeners {
+		if l.Gateway == (types.NamespacedName{}) {
+			t.routeable = false
+		}
+	}
+	t.clusters, t.unusedSets, t.otherWarnings = g.Clusters, g.Unused, n
+}
+
+// updateRoutes translates the scope of the routes s changed, as they
+// were and as they are, and merges the difference into the last Result;
+// false when it cannot (the caller translates everything), or when the
+// scope is so wide that a whole translation costs less.
+func (t *Translator) updateRoutes(ctx context.Context, s *routeScope) (*Result, *Delta, bool, error) {
+	if t.routes.grpc > 0 && t.routes.grpc < t.routes.count || mixed(s.old, t.routes.grpc == 0) {
+		// Of an HTTPRoute and a GRPCRoute with intersecting hostnames on a
+		// listener, only the first is accepted: which routes a listener
+		// accepts then depends on routes that meet none of the changed.
+		return nil, nil, false, nil
+	}
+	changed := keySet{}                      // the objects changed, and the routes naming the Services changed
+	named := map[types.NamespacedName]bool{} // by the changed routes, as they were and are, and moved
+	moved := map[types.NamespacedName]bool{} // the Services changed, or whose EndpointSlices changed
+	var hostnames []gatewayv1.Hostname
+	route := func(obj runtime.Object) bool {
+		_, h, names := routeSpec(obj)
+		hostnames = append(hostnames, h...)
+		for _, n := range names {
+			named[n] = true
+		}
+		return len(h) > 0 // else it joins every virtual host
+	}
+	for _, versions := range []map[ObjectKey]runtime.Object{s.old, s.new} {
+		for key, obj := range versions {
+			changed[key] = true
+			switch o := obj.(type) {
+			case nil:
+			case *corev1.Service:
+				moved[types.NamespacedName{Namespace: o.Namespace, Name: o.Name}] = true
+			case *discoveryv1.EndpointSlice:
+				moved[types.NamespacedName{Namespace: o.Namespace, Name: o.Labels[discoveryv1.LabelServiceName]}] = true
+			default:
+				if !route(obj) {
+					return nil, nil, false, nil
+				}
+			}
+		}
+	}
+	for svc := range moved {
+		named[svc] = true
+		for key := range t.routes.naming[svc] {
+			if !changed[key] {
+				changed[key] = true
+				if !route(t.objects[key]) {
+					return nil, nil, false, nil
+				}
+			}
+		}
+	}
+	inScope := keySet{}
+	for _, h := range hostnames {
+		if !t.routes.intersecting(h, inScope) {
+			return nil, nil, false, nil
+		}
+	}
+	if t.routes.count >= 256 && len(inScope)*3 > t.routes.count {
+		return nil, nil, false, nil
+	}
+	for key := range changed {
+		if isRoute(t.objects[key]) || isRoute(s.old[key]) {
+			inScope[key] = true
+		}
+	}
+	services := maps.Clone(named)
+	base := make([]runtime.Object, 0, len(t.rest)+3*len(inScope))
+	given := func(key ObjectKey) bool { _, ok := s.new[key]; return ok } // in the versions, not the base
+	for key := range inScope {
+		if obj, ok := t.objects[key]; ok {
+			_, _, names := routeSpec(obj)
+			for _, n := range names {
+				services[n] = true
+			}
+			if !given(key) {
+				base = append(base, obj)
+			}
+		}
+	}
+	for name := range services {
+		key := ObjectKey{Kind: "Service", Namespace: name.Namespace, Name: name.Name}
+		if svc, ok := t.objects[key]; ok && !given(key) {
+			base = append(base, svc)
+		}
+		for key := range t.slicesOf[name] {
+			if !given(key) {
+				base = append(base, t.objects[key])
+			}
+		}
+	}
+	for _, obj := range t.rest {
+		base = append(base, obj)
+	}
+	versions := func(m map[ObjectKey]runtime.Object) []runtime.Object {
+		out := slices.Clip(base)
+		for _, obj := range m {
+			if obj != nil {
+				out = append(out, obj)
+			}
+		}
+		return out
+	}
+	var before, after *Result
+	var errBefore, errAfter error
+	done := parallel.Start(true, func() { before, errBefore = TranslateContext(ctx, versions(s.old), t.opts) })
+	after, errAfter = TranslateContext(ctx, versions(s.new), t.opts)
+	done()
+	if err := cmp.Or(ctx.Err(), errBefore, errAfter); err != nil {
+		return nil, nil, false, err
+	}
+	m := &merge{t: t, before: before, after: after, inScope: inScope, changed: changed, named: named, moved: moved, hostnames: hostnames}
+	if !m.run() {
+		return nil, nil, false, nil
+	}
+	res, delta := m.commit()
+	return res, delta, true, nil
+}
