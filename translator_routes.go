@@ -15,16 +15,20 @@ import (
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 )
 
-// After EndpointSlices, the commonest change is a route: one HTTPRoute or
-// GRPCRoute added, edited or deleted among thousands. What it can change
-// is bounded by its hostnames: the virtual hosts it joins, the routes
-// that share them (whose matches it may take or give back), the clusters
-// of its backends, and its Gateway's attachedRoutes. So the Translator
-// translates twice a small part of the input, the scope, once with the
-// routes as they were and once as they are, and carries the differences
-// between the two over to the last Result (translator_merge.go):
+// After EndpointSlices' endpoints, the commonest changes are to routes
+// and their backends: an HTTPRoute added, edited or deleted among
+// thousands, a Service or EndpointSlice coming, going or changing ports.
+// What such a change can reach is bounded by hostnames: the virtual hosts
+// the changed routes join (a Service's are the routes naming it), the
+// routes that share them (whose matches they may take or give back), the
+// clusters of their backends, and their Gateway's attachedRoutes. So the
+// Translator translates twice a small part of the input, the scope, once
+// with the objects as they were and once as they are, and carries the
+// differences between the two over to the last Result
+// (translator_merge.go):
 //
-//   - the routes in scope are the changed ones and every route whose
+//   - the routes in scope are the changed ones, those naming a changed
+//     Service (or one whose EndpointSlices changed), and every route whose
 //     hostnames intersect theirs (a wildcard covers the names under it,
 //     a route without hostname intersects them all), so that each
 //     virtual host a changed route joins, before or after, has all its
@@ -37,15 +41,21 @@ import (
 // Whatever the two translations of the scope agree on, the change did
 // not touch; whatever they disagree on, the change did, and the scope is
 // wide enough that the new translation has it as a whole translation
-// would, for the virtual hosts and the changed routes' status. For
-// anything else where that is not certain (another route's status, a
-// listener, a secret, a cluster another route may still use, a warning
-// other than which Services are unused) the merge gives up and the
-// Translator translates everything, as it does when the input holds
-// kinds whose hosts layer onto the Gateway's (HTTPProxy, Ingress) or
-// serve apart (ExtensionService, UpstreamCluster), when more than one
-// Gateway is served, or when a changed route has no hostname (it joins
-// every virtual host).
+// would, for the virtual hosts, the clusters of the changed Services and
+// the changed routes' status, and for another route's status when each
+// of its hostnames lies within a changed route's. For anything else where
+// that is not certain (any other status, a listener, a secret, a cluster
+// a route out of scope may still use, a warning other than which Services
+// and EndpointSlices are unused) the merge gives up and the Translator
+// translates everything, as it does when the input holds kinds whose
+// hosts layer onto the Gateway's (HTTPProxy, Ingress) or serve apart
+// (ExtensionService, UpstreamCluster), when more than one Gateway is
+// served, when HTTPRoutes and GRPCRoutes are both held (of two with
+// intersecting hostnames only the older is accepted, which ties routes
+// to routes that meet no changed one), when a changed route has no
+// hostname (it joins every virtual host), and when the scope holds more
+// than a third of 256 routes or more (then two translations of it cost
+// more than one of everything).
 
 // routeIndex finds the routes whose hostnames may intersect a hostname,
 // and the routes that name a Service, by their specs.
