@@ -112,6 +112,9 @@ type Translator struct {
 	routes   routeIndex
 	rest     map[ObjectKey]runtime.Object
 	blocking int
+	// hostnamedListeners counts the Gateways and ListenerSets held with a
+	// listener that has a hostname (merge.complete).
+	hostnamedListeners int
 	// What merging needs of last (translator_merge.go): whether it may
 	// be merged into at all; the digests of the pieces of each route
 	// configuration (digestResources); its graph's clusters, in the order
@@ -220,7 +223,7 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 	case needTranslation:
 		t.stale = true // until a translation of the objects held succeeds
 		if scope.ok {
-			res, delta, ok, err := t.updateRoutes(ctx, scope)
+			res, delta, ok, err := t.updateRoutes(ctx, scope, false)
 			if err != nil {
 				return nil, nil, err
 			}

@@ -27,6 +27,8 @@ type merge struct {
 	t             *Translator
 	before, after *Result
 	inScope       keySet                        // the routes of the scope
+	closed        keySet                        // those whose every hostname's routes are in it
+	incomplete    bool                          // a route's status changed that is not closed over
 	changed       keySet                        // the routes changed
 	named         map[types.NamespacedName]bool // the Services the changed routes name, or named, and moved
 	moved         map[types.NamespacedName]bool // the Services changed, or whose EndpointSlices changed

@@ -43,6 +43,9 @@ func (m *merge) statuses() bool {
 			m.status[key] = statusChange{upd: moved}
 		case ok && key.Kind == "HTTPRoute" && m.complete(key):
 			m.status[key] = statusChange{upd: *s}
+		case ok && key.Kind == "HTTPRoute" && m.t.hostnamedListeners == 0:
+			m.incomplete = true
+			return false
 		default:
 			return false
 		}
@@ -57,12 +60,16 @@ func (m *merge) statuses() bool {
 }
 
 // complete says the scope holds every route that the route under key,
-// unchanged, may lose a match to, or take one from: each of its
-// hostnames is within one of a changed route's, so that every route that
-// shares one, or a part of one, shares a changed route's too. (Its
-// hostnames intersecting a changed route's is not enough: a listener's
-// hostname narrows them.)
+// unchanged, may lose a match to, or take one from: every route that
+// shares one of its hostnames (a route's matches are settled among the
+// routes of one hostname). When no listener has a hostname, the routes
+// the scope was closed over are (updateRoutes). A listener's hostname
+// narrows routes' hostnames, which can then meet where their own do not:
+// then each must lie within a changed route's.
 func (m *merge) complete(key ObjectKey) bool {
+	if m.t.hostnamedListeners == 0 {
+		return m.closed[key]
+	}
 	_, hostnames, _ := routeSpec(m.t.objects[key])
 	if len(hostnames) == 0 {
 		return false
@@ -73,6 +80,11 @@ func (m *merge) complete(key ObjectKey) bool {
 		}
 	}
 	return true
+}
+
+// intersect says some name matches both hostnames x and e.
+func intersect(x, e gatewayv1.Hostname) bool {
+	return within(x, e) || within(e, x)
 }
 
 // within says every name hostname x matches, e matches too.

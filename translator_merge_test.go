@@ -25,7 +25,7 @@ import (
 // listeners that do not exist; and checks every step as
 // TestTranslatorMatchesTranslate does, and that many steps merged. The
 // last seed has GRPCRoutes among the HTTPRoutes, which merging leaves to
-// whole translations.
+// whole translations; the middle one a listener with a hostname.
 func TestTranslatorMergesRouteChanges(t *testing.T) {
 	steps := 150
 	if testing.Short() {
@@ -37,6 +37,15 @@ func TestTranslatorMergesRouteChanges(t *testing.T) {
 			mixed := seed == 2
 			if mixed {
 				objects = append(objects, grpcRoutes(objects, 8)...)
+			}
+			if seed == 1 { // a listener's hostname narrows the routes'
+				for i, obj := range objects {
+					if g, ok := obj.(*gatewayv1.Gateway); ok {
+						g = g.DeepCopy()
+						g.Spec.Listeners[0].Hostname = new(gatewayv1.Hostname("*.example.com"))
+						objects[i] = g
+					}
+				}
 			}
 			var universe, initial []runtime.Object
 			n := 0

@@ -1,6 +1,7 @@
 package sesame
 
 import (
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -221,6 +222,23 @@ func (x *routeIndex) update(key ObjectKey, obj runtime.Object, add bool) {
 	}
 }
 
+// sharing adds to out the routes with hostname h itself (the routes whose
+// matches are settled together); false when the index cannot read h.
+func (x *routeIndex) sharing(h gatewayv1.Hostname, out keySet) bool {
+	domain, wildcard, ok := readHostname(h)
+	if !ok {
+		return false
+	}
+	group := x.exact[domain]
+	if wildcard {
+		group = x.wild[domain]
+	}
+	for k := range group {
+		out[k] = true
+	}
+	return true
+}
+
 // intersecting adds to out the routes whose hostnames may intersect h;
 // false when h may intersect every hostname (none, or one the index
 // cannot read).
@@ -258,6 +276,9 @@ func blocks(obj runtime.Object) bool {
 
 // indexPut indexes obj, now held under key; indexRemove forgets it.
 func (t *Translator) indexPut(key ObjectKey, obj runtime.Object) {
+	if hostnamed(obj) {
+		t.hostnamedListeners++
+	}
 	switch {
 	case isRoute(obj):
 		t.routes.add(key, obj)
@@ -275,6 +296,9 @@ func (t *Translator) indexPut(key ObjectKey, obj runtime.Object) {
 }
 
 func (t *Translator) indexRemove(key ObjectKey, obj runtime.Object) {
+	if hostnamed(obj) {
+		t.hostnamedListeners--
+	}
 	switch {
 	case isRoute(obj):
 		t.routes.remove(key, obj)
@@ -295,6 +319,18 @@ func (t *Translator) indexRemove(key ObjectKey, obj runtime.Object) {
 // EndpointSlice. A Service, or its EndpointSlices, changes the routes
 // that name it.
 func scoped(obj runtime.Object) bool { return isRoute(obj) || isServiceOrSlice(obj) }
+
+// hostnamed says obj is a Gateway or ListenerSet with a listener that
+// has a hostname.
+func hostnamed(obj runtime.Object) bool {
+	switch o := obj.(type) {
+	case *gatewayv1.Gateway:
+		return slices.ContainsFunc(o.Spec.Listeners, func(l gatewayv1.Listener) bool { return l.Hostname != nil })
+	case *gatewayv1.ListenerSet:
+		return slices.ContainsFunc(o.Spec.Listeners, func(l gatewayv1.ListenerEntry) bool { return l.Hostname != nil })
+	}
+	return false
+}
 
 func isServiceOrSlice(obj runtime.Object) bool {
 	switch obj.(type) {

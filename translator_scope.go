@@ -73,7 +73,7 @@ func (t *Translator) keepForMerge(res *Result) {
 // were and as they are, and merges the difference into the last Result;
 // false when it cannot (the caller translates everything), or when the
 // scope is so wide that a whole translation costs less.
-func (t *Translator) updateRoutes(ctx context.Context, s *routeScope) (*Result, *Delta, bool, error) {
+func (t *Translator) updateRoutes(ctx context.Context, s *routeScope, closing bool) (*Result, *Delta, bool, error) {
 	if t.routes.grpc > 0 && t.routes.grpc < t.routes.count || mixed(s.old, t.routes.grpc == 0) {
 		// Of an HTTPRoute and a GRPCRoute with intersecting hostnames on a
 		// listener, only the first is accepted: which routes a listener
@@ -123,6 +123,28 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope) (*Result, 
 	for _, h := range hostnames {
 		if !t.routes.intersecting(h, inScope) {
 			return nil, nil, false, nil
+		}
+	}
+	// A route that meets a changed one may lose or win a match there, and
+	// its status says so beside its matches lost under its other
+	// hostnames, to the routes of the same hostname: with those in scope
+	// too (closing), the translations give its whole status
+	// (merge.complete). That is seldom needed, and done only when a merge
+	// without it found such a route.
+	closed := keySet{}
+	if closing {
+		for key := range maps.Clone(inScope) {
+			closed[key] = true
+			obj := t.objects[key]
+			if obj == nil {
+				continue
+			}
+			_, own, _ := routeSpec(obj)
+			for _, x := range own {
+				if !slices.ContainsFunc(hostnames, func(h gatewayv1.Hostname) bool { return intersect(x, h) }) && !t.routes.sharing(x, inScope) {
+					delete(closed, key)
+				}
+			}
 		}
 	}
 	if t.routes.count >= 256 && len(inScope)*3 > t.routes.count {
@@ -178,8 +200,11 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope) (*Result, 
 	if err := cmp.Or(ctx.Err(), errBefore, errAfter); err != nil {
 		return nil, nil, false, err
 	}
-	m := &merge{t: t, before: before, after: after, inScope: inScope, changed: changed, named: named, moved: moved, hostnames: hostnames}
+	m := &merge{t: t, before: before, after: after, inScope: inScope, changed: changed, named: named, moved: moved, hostnames: hostnames, closed: closed}
 	if !m.run() {
+		if m.incomplete && !closing {
+			return t.updateRoutes(ctx, s, true)
+		}
 		return nil, nil, false, nil
 	}
 	res, delta := m.commit()
