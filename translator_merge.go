@@ -84,7 +84,7 @@ func sameMessages[T proto.Message](a, b []T) bool {
 func (m *merge) warnings() bool {
 	b, a := m.before, m.after
 	nb, na := len(dag.UnusedWarnings(b.graph.Unused)), len(dag.UnusedWarnings(a.graph.Unused))
-	if !slices.Equal(b.Warnings[:len(b.Warnings)-nb], a.Warnings[:len(a.Warnings)-na]) {
+	if nb > len(b.Warnings) || na > len(a.Warnings) || !slices.Equal(b.Warnings[:len(b.Warnings)-nb], a.Warnings[:len(a.Warnings)-na]) {
 		return false
 	}
 	ub, ua := b.graph.Unused, a.graph.Unused

@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"reflect"
 	"slices"
-	"strings"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/hostmatch"
 )
 
 // statuses carries over the status of the changed routes, and the
@@ -82,22 +82,27 @@ func (m *merge) complete(key ObjectKey) bool {
 	return true
 }
 
-// intersect says some name matches both hostnames x and e.
+// intersect says some name matches both hostnames x and e; within, that
+// every name x matches, e matches too (hostmatch.Relate, in the suffix
+// mode the Gateway API's wildcards have). A hostname the index cannot
+// read (readHostname) is related to none.
 func intersect(x, e gatewayv1.Hostname) bool {
-	return within(x, e) || within(e, x)
+	r, ok := relate(x, e)
+	return ok && r != hostmatch.Disjoint
 }
 
-// within says every name hostname x matches, e matches too.
 func within(x, e gatewayv1.Hostname) bool {
-	dx, wx, ok1 := readHostname(x)
-	de, we, ok2 := readHostname(e)
-	switch {
-	case !ok1 || !ok2:
-		return false
-	case !we:
-		return !wx && dx == de
+	r, ok := relate(x, e)
+	return ok && (r == hostmatch.Equivalent || r == hostmatch.MoreSpecific)
+}
+
+func relate(x, e gatewayv1.Hostname) (hostmatch.Relation, bool) {
+	_, _, ok1 := readHostname(x)
+	_, _, ok2 := readHostname(e)
+	if !ok1 || !ok2 {
+		return "", false
 	}
-	return dx == de && wx || strings.HasSuffix(dx, "."+de)
+	return hostmatch.Relate(string(x), string(e), hostmatch.Suffix), true
 }
 
 func sameStatus(a, b graph.StatusUpdate) bool {
