@@ -1,7 +1,6 @@
 package sesame
 
 import (
-	"cmp"
 	"crypto/sha256"
 	"maps"
 	"reflect"
@@ -114,6 +113,7 @@ func (m *merge) warnings() bool {
 	unused := m.t.unusedSets
 	unused.Services = applyNames(unused.Services, services)
 	unused.EndpointSlices = applyNames(unused.EndpointSlices, endpointSlices)
+	dag.SortUnused(&graph.Unused{Services: unused.Services, EndpointSlices: unused.EndpointSlices}) // the new lists
 	m.next.Warnings = append(append([]string(nil), m.t.last.Warnings[:m.t.otherWarnings]...), dag.UnusedWarnings(unused)...)
 	m.unused, m.services, m.slices = &unused, services, endpointSlices
 	return true
@@ -137,7 +137,7 @@ func diffNames(b, a []types.NamespacedName) map[types.NamespacedName]bool {
 }
 
 // applyNames adds to names those d says true of and takes out those it
-// says false of, sorted.
+// says false of (dag.SortUnused sorts them again).
 func applyNames(names []types.NamespacedName, d map[types.NamespacedName]bool) []types.NamespacedName {
 	var out []types.NamespacedName
 	for _, n := range names {
@@ -150,13 +150,9 @@ func applyNames(names []types.NamespacedName, d map[types.NamespacedName]bool) [
 			out = append(out, n)
 		}
 	}
-	slices.SortFunc(out, compareNames)
 	return out
 }
 
-func compareNames(a, b types.NamespacedName) int {
-	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-}
 
 // routes carries over the virtual hosts the two translations disagree
 // on into the last route configurations.
@@ -232,9 +228,8 @@ func (m *merge) routeConfiguration(b, a *routev3.RouteConfiguration) bool {
 		if c.before {
 			continue
 		}
-		host := vhostHostname(vname)
-		i, _ := slices.BinarySearchFunc(vhosts, host, func(x *routev3.VirtualHost, h string) int {
-			return hostmatch.Compare(vhostHostname(x.GetName()), h)
+		i, _ := slices.BinarySearchFunc(vhosts, vname, func(x *routev3.VirtualHost, v string) int {
+			return compareVhosts(name, x.GetName(), v)
 		})
 		vhosts, sums = slices.Insert(vhosts, i, c.vh), slices.Insert(sums, i+1, digestOf(c.vh))
 		found++
@@ -285,6 +280,27 @@ func vhostsByName(vhosts []*routev3.VirtualHost) (map[string]*routev3.VirtualHos
 		out[vh.GetName()] = vh
 	}
 	return out, true
+}
+
+// compareVhosts orders two virtual hosts, by name, as route configuration
+// rc orders them: by hostname, most specific first (hostmatch.Compare);
+// the route table of an HTTPS listener ("gateway/<namespace>/<gateway>/
+// <port>/<listener>", a ListenerSet's listener name holding slashes) has
+// its own listener's first, then those that answer 421 for its siblings'
+// hostnames.
+func compareVhosts(rc, a, b string) int {
+	if parts := strings.SplitN(rc, "/", 5); len(parts) == 5 {
+		own := func(vh string) int { // "<namespace>/<gateway>/<listener>/<hostname>"
+			if p := strings.SplitN(vh[:max(strings.LastIndexByte(vh, '/'), 0)], "/", 3); len(p) == 3 && p[2] == parts[4] {
+				return 0
+			}
+			return 1
+		}
+		if c := own(a) - own(b); c != 0 {
+			return c
+		}
+	}
+	return hostmatch.Compare(vhostHostname(a), vhostHostname(b))
 }
 
 // vhostHostname is the hostname a Gateway virtual host's name ends with

@@ -2,10 +2,12 @@ package dag
 
 import (
 	"fmt"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/order"
 	"github.com/projectsesame/sesame/internal/report"
 )
 
@@ -42,4 +44,15 @@ func UnusedWarnings(unused graph.Unused) []string {
 		out = append(out, fmt.Sprintf("%s %s, unused: %s", kind, u.why, report.Names(u.names)))
 	}
 	return out
+}
+
+// SortUnused orders each list of u as Build does, so that a translator
+// that edits the lists of an earlier Graph writes the same warnings.
+func SortUnused(u *graph.Unused) {
+	for _, list := range [][]types.NamespacedName{u.Services, u.Secrets, u.EndpointSlices, u.ReferenceGrants, u.ConfigMaps} {
+		slices.SortFunc(list, func(a, b types.NamespacedName) int {
+			return order.CompareNames(a.Namespace, a.Name, b.Namespace, b.Name)
+		})
+	}
+	slices.Sort(u.Namespaces)
 }
