@@ -153,7 +153,6 @@ func applyNames(names []types.NamespacedName, d map[types.NamespacedName]bool) [
 	return out
 }
 
-
 // routes carries over the virtual hosts the two translations disagree
 // on into the last route configurations.
 func (m *merge) routes() bool {
