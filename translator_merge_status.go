@@ -113,51 +113,56 @@ func sameStatus(a, b graph.StatusUpdate) bool {
 // change of attachedRoutes from old to new, when that is all that
 // differs between them.
 func moveAttached(held, old, new graph.StatusUpdate) (graph.StatusUpdate, bool) {
-	counts := func(s graph.StatusUpdate) (names []string, counts []int32, rest any) {
-		switch st := s.Status.(type) {
-		case *gatewayv1.GatewayStatus:
-			c := *st
-			c.Listeners = slices.Clone(st.Listeners)
-			for i := range c.Listeners {
-				names, counts = append(names, string(c.Listeners[i].Name)), append(counts, c.Listeners[i].AttachedRoutes)
-				c.Listeners[i].AttachedRoutes = 0
-			}
-			return names, counts, &c
-		case *gatewayv1.ListenerSetStatus:
-			c := *st
-			c.Listeners = slices.Clone(st.Listeners)
-			for i := range c.Listeners {
-				names, counts = append(names, string(c.Listeners[i].Name)), append(counts, c.Listeners[i].AttachedRoutes)
-				c.Listeners[i].AttachedRoutes = 0
-			}
-			return names, counts, &c
-		}
-		return nil, nil, nil
-	}
-	nh, ch, _ := counts(held)
-	no, co, ro := counts(old)
-	nn, cn, rn := counts(new)
-	if ro == nil || old.Generation != new.Generation || !reflect.DeepEqual(ro, rn) || !slices.Equal(nh, no) || !slices.Equal(no, nn) {
+	if old.Generation != new.Generation {
 		return graph.StatusUpdate{}, false
 	}
-	out := held
-	switch st := held.Status.(type) {
+	out, ok := held, false
+	switch h := held.Status.(type) {
 	case *gatewayv1.GatewayStatus:
-		c := *st
-		c.Listeners = slices.Clone(st.Listeners)
-		for i := range c.Listeners {
-			c.Listeners[i].AttachedRoutes = ch[i] + cn[i] - co[i]
+		o, _ := old.Status.(*gatewayv1.GatewayStatus)
+		n, _ := new.Status.(*gatewayv1.GatewayStatus)
+		if o == nil || n == nil {
+			return graph.StatusUpdate{}, false
 		}
-		out.Status = &c
+		c := *h
+		c.Listeners, ok = moveCounts(h.Listeners, o.Listeners, n.Listeners, func(l *gatewayv1.ListenerStatus) (*int32, string) { return &l.AttachedRoutes, string(l.Name) })
+		oc, nc := *o, *n
+		oc.Listeners, nc.Listeners = nil, nil
+		out.Status, ok = &c, ok && reflect.DeepEqual(oc, nc)
 	case *gatewayv1.ListenerSetStatus:
-		c := *st
-		c.Listeners = slices.Clone(st.Listeners)
-		for i := range c.Listeners {
-			c.Listeners[i].AttachedRoutes = ch[i] + cn[i] - co[i]
+		o, _ := old.Status.(*gatewayv1.ListenerSetStatus)
+		n, _ := new.Status.(*gatewayv1.ListenerSetStatus)
+		if o == nil || n == nil {
+			return graph.StatusUpdate{}, false
 		}
-		out.Status = &c
+		c := *h
+		c.Listeners, ok = moveCounts(h.Listeners, o.Listeners, n.Listeners, func(l *gatewayv1.ListenerEntryStatus) (*int32, string) { return &l.AttachedRoutes, string(l.Name) })
+		oc, nc := *o, *n
+		oc.Listeners, nc.Listeners = nil, nil
+		out.Status, ok = &c, ok && reflect.DeepEqual(oc, nc)
 	}
-	return out, true
+	return out, ok
+}
+
+// moveCounts is a copy of held with each listener's attachedRoutes
+// moved by its change from old to new, when the three name the same
+// listeners and old and new differ in nothing else.
+func moveCounts[L any](held, old, new []L, count func(*L) (*int32, string)) ([]L, bool) {
+	if len(held) != len(old) || len(old) != len(new) {
+		return nil, false
+	}
+	out, o, n := slices.Clone(held), slices.Clone(old), slices.Clone(new)
+	for i := range out {
+		ch, hname := count(&out[i])
+		co, oname := count(&o[i])
+		cn, nname := count(&n[i])
+		if hname != oname || oname != nname {
+			return nil, false
+		}
+		*ch += *cn - *co
+		*co, *cn = 0, 0
+	}
+	return out, reflect.DeepEqual(o, n)
 }
 
 // compareStatus orders status as Result.Status is.
