@@ -8,3 +8,7 @@ func Repair(r *Result) error { return r.repair() }
 // Merges is how many of t's Updates merged a change to routes into the
 // last Result (translator_merge.go) rather than translating everything.
 func Merges(t *Translator) int { return t.merges }
+
+// ScopeReuses is how many of t's merges took the scope as it was from the
+// merge before (translator_scope.go).
+func ScopeReuses(t *Translator) int { return t.reuses }

@@ -120,12 +120,13 @@ type Translator struct {
 	// configuration (digestResources); its graph's clusters, in the order
 	// of last.XDS.Clusters, which are made of them; the objects nothing
 	// referred to, and where their warnings start in last.Warnings.
-	routeable     bool
-	merges        int // Updates merged, for tests
-	pieces        map[string][]sum
-	clusters      []*graph.Cluster
-	unusedSets    graph.Unused
-	otherWarnings int
+	routeable      bool
+	merges, reuses int         // Updates merged, and of them those that reused lastScope, for tests
+	lastScope      scopeResult // the last merge's scope, translated as it is
+	pieces         map[string][]sum
+	clusters       []*graph.Cluster
+	unusedSets     graph.Unused
+	otherWarnings  int
 }
 
 // sum is the digest of a resource, or of a piece of one.
@@ -266,6 +267,7 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 		t.clustersOf[c.Service] = append(t.clustersOf[c.Service], c)
 	}
 	t.keepForMerge(res)
+	t.lastScope = scopeResult{}
 	return res, delta, nil
 }
 

@@ -305,3 +305,35 @@ func TestTranslatorMergesGoldenRouteChanges(t *testing.T) {
 		t.Errorf("only %d of %d steps merged: the test no longer exercises merging", merges, len(files)*steps)
 	}
 }
+
+// TestTranslatorMergesOneRouteEditedAgain edits one route again and
+// again, as progressive delivery edits an HTTPRoute's weights: each merge
+// starts from the scope's translation the last one made, and each step
+// must still be Translate's.
+func TestTranslatorMergesOneRouteEditedAgain(t *testing.T) {
+	objects := gen.Objects(gen.Config{Seed: 4, Routes: 60, Hostnames: 8})
+	var route *gatewayv1.HTTPRoute
+	for _, obj := range objects {
+		if r, ok := obj.(*gatewayv1.HTTPRoute); ok && len(r.Spec.Hostnames) > 0 && !strings.HasPrefix(string(r.Spec.Hostnames[0]), "*") &&
+			len(r.Spec.Rules) > 0 && len(r.Spec.Rules[0].BackendRefs) > 1 {
+			route = r
+			break
+		}
+	}
+	if route == nil {
+		t.Fatal("no route with a hostname and two backends")
+	}
+	opts := sesame.Options{Now: goldenNow}
+	tr := sesame.NewTranslator(opts)
+	step := 0
+	steps := 6
+	runSteps(t, tr, objects, opts, steps, func(map[sesame.ObjectKey]runtime.Object) ([]runtime.Object, []sesame.ObjectKey) {
+		step++
+		r := route.DeepCopy()
+		r.Spec.Rules[0].BackendRefs[0].Weight = new(int32(10 * step))
+		return []runtime.Object{r}, nil
+	})
+	if merges, reuses := sesame.Merges(tr), sesame.ScopeReuses(tr); merges != steps || reuses != steps-1 {
+		t.Errorf("%d of %d edits merged, %d reusing the translation of the merge before", merges, steps, reuses)
+	}
+}

@@ -192,12 +192,9 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope, closing bo
 		}
 		return out
 	}
-	var before, after *Result
-	var errBefore, errAfter error
-	done := parallel.Start(true, func() { before, errBefore = TranslateContext(ctx, versions(s.old), t.opts) })
-	after, errAfter = TranslateContext(ctx, versions(s.new), t.opts)
-	done()
-	if err := cmp.Or(ctx.Err(), errBefore, errAfter); err != nil {
+	afterIn := versions(s.new)
+	before, after, err := t.translateScope(ctx, versions(s.old), afterIn)
+	if err != nil {
 		return nil, nil, false, err
 	}
 	m := &merge{t: t, before: before, after: after, inScope: inScope, changed: changed, named: named, moved: moved, hostnames: hostnames, closed: closed}
@@ -208,5 +205,51 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope, closing bo
 		return nil, nil, false, nil
 	}
 	res, delta := m.commit()
+	t.lastScope = newScopeResult(afterIn, after)
 	return res, delta, true, nil
+}
+
+// translateScope translates the scope as it was, on another processor,
+// and as it is; as it was, it is often the scope as the last merge had it
+// (a route edited again and again, as progressive delivery edits its
+// weights), whose translation is kept.
+func (t *Translator) translateScope(ctx context.Context, beforeIn, afterIn []runtime.Object) (before, after *Result, err error) {
+	if t.lastScope.holds(beforeIn) {
+		t.reuses++
+		after, err = TranslateContext(ctx, afterIn, t.opts)
+		return t.lastScope.res, after, err
+	}
+	var errBefore error
+	done := parallel.Start(true, func() { before, errBefore = TranslateContext(ctx, beforeIn, t.opts) })
+	after, err = TranslateContext(ctx, afterIn, t.opts)
+	done()
+	return before, after, cmp.Or(ctx.Err(), errBefore, err)
+}
+
+// scopeResult is the translation of a scope: the very objects (each
+// once) and their Result.
+type scopeResult struct {
+	objects map[runtime.Object]bool
+	res     *Result
+}
+
+func newScopeResult(objects []runtime.Object, res *Result) scopeResult {
+	set := make(map[runtime.Object]bool, len(objects))
+	for _, obj := range objects {
+		set[obj] = true
+	}
+	return scopeResult{set, res}
+}
+
+// holds says objects, each given once, are those of s.
+func (s scopeResult) holds(objects []runtime.Object) bool {
+	if s.res == nil || len(objects) != len(s.objects) {
+		return false
+	}
+	for _, obj := range objects {
+		if !s.objects[obj] {
+			return false
+		}
+	}
+	return true
 }
