@@ -75,34 +75,63 @@ func benchmarkTranslate(b *testing.B, c gen.Config, hold bool) {
 }
 
 // BenchmarkUpdate times a Translator's Update after one HTTPRoute of n
-// changed (a path of one of its matches, back and forth), delta included.
-// The route has a hostname, as nearly every route on a shared Gateway
-// does, so the change is merged (translator_merge.go). The garbage of
-// the first, whole translation is collected before the clock starts.
+// changed (a path of one of its matches), delta included: two routes of
+// hostnames of their own, each changed and changed back in turn, so that
+// no Update finds its scope as the one before left it
+// (BenchmarkUpdateSameRoute does). The routes have hostnames, as nearly
+// every route on a shared Gateway does, so the change is merged
+// (translator_merge.go). The garbage of the first, whole translation is
+// collected before the clock starts.
 func BenchmarkUpdate(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("routes=%d", n), func(b *testing.B) {
-			tr, route := heldTranslator(b, n)
-			var variants [2]k8sruntime.Object
-			for i := range variants {
-				v := route.DeepCopy()
-				v.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: ptrTo(fmt.Sprintf("/changed-%d", i))}
-				variants[i] = v
-			}
-			runtime.GC()
-			b.ReportAllocs()
-			stolen := reportSteal(b)
-			i := 0
-			for b.Loop() {
-				_, d, err := tr.Update([]k8sruntime.Object{variants[i%2]}, nil)
-				if err != nil || d.Routes.Empty() {
-					b.Fatal("the route configuration should change", err)
+			tr, routes := heldTranslator(b, n, 2)
+			var steps []k8sruntime.Object // A changed, B changed, A back, B back
+			for _, back := range []bool{false, true} {
+				for _, r := range routes {
+					v := r
+					if !back {
+						v = r.DeepCopy()
+						v.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: ptrTo("/changed")}
+					}
+					steps = append(steps, v)
 				}
-				i++
 			}
-			stolen()
+			benchmarkUpdates(b, tr, steps)
 		})
 	}
+}
+
+// BenchmarkUpdateSameRoute is BenchmarkUpdate with one route changed and
+// changed back again and again, as progressive delivery edits weights:
+// each Update starts from the scope's translation the one before made.
+func BenchmarkUpdateSameRoute(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("routes=%d", n), func(b *testing.B) {
+			tr, routes := heldTranslator(b, n, 1)
+			v := routes[0].DeepCopy()
+			v.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: ptrTo("/changed")}
+			benchmarkUpdates(b, tr, []k8sruntime.Object{v, routes[0]})
+		})
+	}
+}
+
+// benchmarkUpdates times Updates of steps in turn, each changing a route
+// configuration.
+func benchmarkUpdates(b *testing.B, tr *sesame.Translator, steps []k8sruntime.Object) {
+	b.Helper()
+	runtime.GC()
+	b.ReportAllocs()
+	stolen := reportSteal(b)
+	i := 0
+	for b.Loop() {
+		_, d, err := tr.Update([]k8sruntime.Object{steps[i%len(steps)]}, nil)
+		if err != nil || d.Routes.Empty() {
+			b.Fatal("the route configuration should change", err)
+		}
+		i++
+	}
+	stolen()
 }
 
 // BenchmarkUpdateAddDelete times a Translator's Update after one
@@ -112,7 +141,8 @@ func BenchmarkUpdate(b *testing.B) {
 func BenchmarkUpdateAddDelete(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("routes=%d", n), func(b *testing.B) {
-			tr, route := heldTranslator(b, n)
+			tr, routes := heldTranslator(b, n, 1)
+			route := routes[0]
 			key, err := sesame.KeyOf(route)
 			if err != nil {
 				b.Fatal(err)
@@ -138,10 +168,10 @@ func BenchmarkUpdateAddDelete(b *testing.B) {
 	}
 }
 
-// heldTranslator is a Translator holding n generated routes, and the first
-// route with exact hostnames (as most have) and a match, whose Services no
-// other route uses.
-func heldTranslator(b *testing.B, n int) (*sesame.Translator, *gatewayv1.HTTPRoute) {
+// heldTranslator is a Translator holding n generated routes, and the
+// first count routes with exact hostnames (as most have), none another's,
+// and a match, whose Services no other route uses.
+func heldTranslator(b *testing.B, n, count int) (*sesame.Translator, []*gatewayv1.HTTPRoute) {
 	b.Helper()
 	objects := gen.Objects(gen.Config{Seed: 1, Routes: n})
 	tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
@@ -154,6 +184,8 @@ func heldTranslator(b *testing.B, n int) (*sesame.Translator, *gatewayv1.HTTPRou
 		clusters[c.GetName()] = true
 	}
 	users := map[string]int{}
+	hostnames := map[gatewayv1.Hostname]bool{}
+	var picked []*gatewayv1.HTTPRoute
 	for _, obj := range objects {
 		if r, ok := obj.(*gatewayv1.HTTPRoute); ok {
 			for _, rule := range r.Spec.Rules {
@@ -175,11 +207,20 @@ func heldTranslator(b *testing.B, n int) (*sesame.Translator, *gatewayv1.HTTPRou
 					clusters[fmt.Sprintf("service/%s/%s/%d", r.Namespace, ref.Name, *ref.Port)] // it serves
 			}
 		}
-		if own {
-			return tr, r
+		for _, h := range r.Spec.Hostnames {
+			own = own && !hostnames[h]
+		}
+		if !own {
+			continue
+		}
+		for _, h := range r.Spec.Hostnames {
+			hostnames[h] = true
+		}
+		if picked = append(picked, r); len(picked) == count {
+			return tr, picked
 		}
 	}
-	b.Fatal("no route with a hostname and Services of its own")
+	b.Fatal("too few routes with hostnames and Services of their own")
 	return nil, nil
 }
 
