@@ -105,46 +105,56 @@ func isRoute(obj runtime.Object) bool {
 // and the Services it names.
 func routeSpec(obj runtime.Object) (string, []gatewayv1.Hostname, []types.NamespacedName) {
 	var names []types.NamespacedName
-	add := func(ns string, ref gatewayv1.BackendObjectReference) {
-		if ref.Namespace != nil {
-			ns = string(*ref.Namespace)
-		}
-		names = append(names, types.NamespacedName{Namespace: ns, Name: string(ref.Name)})
-	}
-	mirror := func(ns string, m *gatewayv1.HTTPRequestMirrorFilter) {
-		if m != nil {
-			add(ns, m.BackendRef)
-		}
-	}
 	switch r := obj.(type) {
 	case *gatewayv1.HTTPRoute:
 		for _, rule := range r.Spec.Rules {
-			for _, f := range rule.Filters {
-				mirror(r.Namespace, f.RequestMirror)
-			}
-			for _, b := range rule.BackendRefs {
-				add(r.Namespace, b.BackendObjectReference)
-				for _, f := range b.Filters {
-					mirror(r.Namespace, f.RequestMirror)
-				}
-			}
+			names = appendBackends(names, r.Namespace, rule.Filters, rule.BackendRefs,
+				func(f gatewayv1.HTTPRouteFilter) *gatewayv1.HTTPRequestMirrorFilter { return f.RequestMirror },
+				func(b gatewayv1.HTTPBackendRef) (gatewayv1.BackendObjectReference, []gatewayv1.HTTPRouteFilter) {
+					return b.BackendObjectReference, b.Filters
+				})
 		}
 		return r.Namespace, r.Spec.Hostnames, names
 	case *gatewayv1.GRPCRoute:
 		for _, rule := range r.Spec.Rules {
-			for _, f := range rule.Filters {
-				mirror(r.Namespace, f.RequestMirror)
-			}
-			for _, b := range rule.BackendRefs {
-				add(r.Namespace, b.BackendObjectReference)
-				for _, f := range b.Filters {
-					mirror(r.Namespace, f.RequestMirror)
-				}
-			}
+			names = appendBackends(names, r.Namespace, rule.Filters, rule.BackendRefs,
+				func(f gatewayv1.GRPCRouteFilter) *gatewayv1.HTTPRequestMirrorFilter { return f.RequestMirror },
+				func(b gatewayv1.GRPCBackendRef) (gatewayv1.BackendObjectReference, []gatewayv1.GRPCRouteFilter) {
+					return b.BackendObjectReference, b.Filters
+				})
 		}
 		return r.Namespace, r.Spec.Hostnames, names
 	}
 	return "", nil, nil
+}
+
+// appendBackends appends the Services one rule of a route in namespace ns
+// names: its backends, and those its filters, and theirs, mirror to. The
+// two kinds of rule hold filters and backends of two types alike.
+func appendBackends[F, B any](names []types.NamespacedName, ns string, filters []F, backends []B,
+	mirror func(F) *gatewayv1.HTTPRequestMirrorFilter, backend func(B) (gatewayv1.BackendObjectReference, []F),
+) []types.NamespacedName {
+	add := func(ref gatewayv1.BackendObjectReference) {
+		in := ns
+		if ref.Namespace != nil {
+			in = string(*ref.Namespace)
+		}
+		names = append(names, types.NamespacedName{Namespace: in, Name: string(ref.Name)})
+	}
+	mirrors := func(filters []F) {
+		for _, f := range filters {
+			if m := mirror(f); m != nil {
+				add(m.BackendRef)
+			}
+		}
+	}
+	mirrors(filters)
+	for _, b := range backends {
+		ref, filters := backend(b)
+		add(ref)
+		mirrors(filters)
+	}
+	return names
 }
 
 // readHostname splits a route hostname into its domain and whether it is
