@@ -18,9 +18,9 @@
 // the last: the resources added, changed and removed per xDS type, which
 // delta xDS sends, and the statuses to write. A change of EndpointSlices'
 // endpoints alone remakes only the load assignments it touches; a change of
-// routes, Services or EndpointSlices translates only the routes that share
-// the changed routes' virtual hosts, as they were and as they are, and
-// merges the difference into the last Result.
+// routes, Services, EndpointSlices or Secrets translates only the routes
+// that share the changed routes' virtual hosts, as they were and as they
+// are, and merges the difference into the last Result.
 //
 // Decode, and a Decoder for more control, read the objects from YAML or
 // JSON manifests as kubectl apply -f reads them: a warning says what is

@@ -113,8 +113,9 @@ type Translator struct {
 	rest     map[ObjectKey]runtime.Object
 	blocking int
 	// hostnamedListeners counts the Gateways and ListenerSets held with a
-	// listener that has a hostname (merge.complete).
-	hostnamedListeners int
+	// listener that has a hostname (merge.complete), clusterSecrets the
+	// objects held that may have clusters read Secrets (updateRoutes).
+	hostnamedListeners, clusterSecrets int
 	// What merging needs of last (translator_merge.go): whether it may
 	// be merged into at all; the digests of the pieces of each route
 	// configuration (digestResources); its graph's clusters, in the order

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	"google.golang.org/protobuf/proto"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -61,16 +62,46 @@ func (m *merge) run() bool {
 	m.xds = &xds
 	m.next.XDS = m.xds
 	m.digests = t.digests
-	return m.sameOutside() && m.warnings() && m.statuses() && m.routes() && m.clustersAndEndpoints()
+	return m.sameOutside() && m.secrets() && m.warnings() && m.statuses() && m.routes() && m.clustersAndEndpoints()
 }
 
 // sameOutside checks that the two translations agree on what the merge
-// does not carry over: listeners, secrets, events, repairs.
+// does not carry over: listeners, events, repairs.
 func (m *merge) sameOutside() bool {
 	b, a := m.before, m.after
-	return len(b.Repairs) == 0 && len(a.Repairs) == 0 &&
-		sameMessages(b.XDS.Listeners, a.XDS.Listeners) && sameMessages(b.XDS.Secrets, a.XDS.Secrets) &&
+	return len(b.Repairs) == 0 && len(a.Repairs) == 0 && sameMessages(b.XDS.Listeners, a.XDS.Listeners) &&
 		reflect.DeepEqual(b.Events, a.Events)
+}
+
+// secrets carries over the Envoy secrets of the Kubernetes Secrets changed
+// (a certificate renewed), which listeners name and do not hold, when
+// both translations have them; any other difference gives up.
+func (m *merge) secrets() bool {
+	b, a := m.before.XDS.Secrets, m.after.XDS.Secrets
+	if len(b) != len(a) {
+		return false
+	}
+	for i := range a {
+		if a[i].GetName() != b[i].GetName() {
+			return false
+		}
+		if proto.Equal(a[i], b[i]) {
+			continue
+		}
+		name := a[i].GetName()
+		ns, n, _ := strings.Cut(strings.TrimPrefix(name, "secret/"), "/")
+		at := slices.IndexFunc(m.xds.Secrets, func(s *tlsv3.Secret) bool { return s.GetName() == name })
+		if !m.changed[ObjectKey{Kind: "Secret", Namespace: ns, Name: n}] || at < 0 {
+			return false
+		}
+		if m.delta.Secrets.Changed == nil {
+			m.xds.Secrets, m.digests[4] = slices.Clone(m.xds.Secrets), maps.Clone(m.digests[4])
+		}
+		m.xds.Secrets[at], m.digests[4][name] = a[i], digestOf(a[i])
+		m.delta.Secrets.Changed = append(m.delta.Secrets.Changed, name)
+	}
+	slices.Sort(m.delta.Secrets.Changed)
+	return true
 }
 
 func sameMessages[T proto.Message](a, b []T) bool {

@@ -1,7 +1,13 @@
 package sesame_test
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	cryptorand "crypto/rand"
+	"crypto/x509"
+	"encoding/pem"
 	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -118,24 +124,34 @@ func grpcRoutes(objects []runtime.Object, n int) []runtime.Object {
 // changed (mutateRoute, mutateBackend), or a Service no route names yet
 // added.
 func routeChanges(rng *rand.Rand, held map[sesame.ObjectKey]runtime.Object, universe []runtime.Object) ([]runtime.Object, []sesame.ObjectKey) {
-	var routes, backends []sesame.ObjectKey
+	var routes, backends, certificates []sesame.ObjectKey
 	for k, obj := range held {
-		switch obj.(type) {
+		switch o := obj.(type) {
 		case *gatewayv1.HTTPRoute, *gatewayv1.GRPCRoute:
 			routes = append(routes, k)
 		case *corev1.Service, *discoveryv1.EndpointSlice:
 			backends = append(backends, k)
+		case *corev1.Secret:
+			if len(o.Data[corev1.TLSCertKey]) > 0 {
+				certificates = append(certificates, k)
+			}
 		}
 	}
 	byName := func(a, b sesame.ObjectKey) int { return strings.Compare(a.String(), b.String()) }
 	slices.SortFunc(routes, byName)
 	slices.SortFunc(backends, byName)
+	slices.SortFunc(certificates, byName)
 	var changed []runtime.Object
 	var deleted []sesame.ObjectKey
 	touched := map[sesame.ObjectKey]bool{}
 	for range 1 + rng.IntN(2)*rng.IntN(3) {
-		switch op := rng.IntN(14); {
-		case op >= 10 && len(backends) > 0:
+		switch op := rng.IntN(15); {
+		case op == 14 && len(certificates) > 0:
+			if k := certificates[rng.IntN(len(certificates))]; !touched[k] {
+				touched[k] = true
+				changed = append(changed, renew(held[k].(*corev1.Secret)))
+			}
+		case op >= 10 && op < 14 && len(backends) > 0:
 			k := backends[rng.IntN(len(backends))]
 			if touched[k] {
 				continue
@@ -239,6 +255,41 @@ func mutateRoute(rng *rand.Rand, route, other runtime.Object) runtime.Object {
 		r.Generation++
 	}
 	return r
+}
+
+// renew is a copy of secret with a certificate for the same names and
+// time, of a new key, as cert-manager renews one; a Secret whose
+// certificate does not parse comes back as it was.
+func renew(secret *corev1.Secret) *corev1.Secret {
+	out := secret.DeepCopy()
+	block, _ := pem.Decode(secret.Data[corev1.TLSCertKey])
+	if block == nil {
+		return out
+	}
+	old, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		return out
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), cryptorand.Reader)
+	if err != nil {
+		panic(err)
+	}
+	template := &x509.Certificate{
+		SerialNumber: big.NewInt(2), Subject: old.Subject, DNSNames: old.DNSNames, URIs: old.URIs,
+		NotBefore: old.NotBefore, NotAfter: old.NotAfter, KeyUsage: old.KeyUsage, ExtKeyUsage: old.ExtKeyUsage,
+		IsCA: old.IsCA, BasicConstraintsValid: old.BasicConstraintsValid,
+	}
+	der, err := x509.CreateCertificate(cryptorand.Reader, template, template, &key.PublicKey, key)
+	if err != nil {
+		panic(err)
+	}
+	pkcs8, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		panic(err)
+	}
+	out.Data[corev1.TLSCertKey] = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+	out.Data[corev1.TLSPrivateKeyKey] = pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pkcs8})
+	return out
 }
 
 // mutateBackend changes a Service's port, or an EndpointSlice's endpoints

@@ -39,6 +39,10 @@ import (
 //     every object of another kind (Gateways, Secrets, ReferenceGrants,
 //     policies...), which the two translations share.
 //
+// A Secret changed (a certificate renewed) has a scope of no routes: the
+// listeners name its Envoy secret, which the merge replaces, unless a
+// BackendTLSPolicy or a Gateway's backend TLS may have clusters read it.
+//
 // Whatever the two translations of the scope agree on, the change did
 // not touch; whatever they disagree on, the change did, and the scope is
 // wide enough that the new translation has it as a whole translation
@@ -289,6 +293,9 @@ func (t *Translator) indexPut(key ObjectKey, obj runtime.Object) {
 	if hostnamed(obj) {
 		t.hostnamedListeners++
 	}
+	if clusterSecrets(obj) {
+		t.clusterSecrets++
+	}
 	switch {
 	case isRoute(obj):
 		t.routes.add(key, obj)
@@ -309,6 +316,9 @@ func (t *Translator) indexRemove(key ObjectKey, obj runtime.Object) {
 	if hostnamed(obj) {
 		t.hostnamedListeners--
 	}
+	if clusterSecrets(obj) {
+		t.clusterSecrets--
+	}
 	switch {
 	case isRoute(obj):
 		t.routes.remove(key, obj)
@@ -326,9 +336,26 @@ func (t *Translator) indexRemove(key ObjectKey, obj runtime.Object) {
 }
 
 // scoped says a change of obj may be merged: a route, a Service or an
-// EndpointSlice. A Service, or its EndpointSlices, changes the routes
-// that name it.
-func scoped(obj runtime.Object) bool { return isRoute(obj) || isServiceOrSlice(obj) }
+// EndpointSlice (a Service, or its EndpointSlices, changes the routes
+// that name it), or a Secret (listeners name it; if clusters may too,
+// updateRoutes gives up).
+func scoped(obj runtime.Object) bool {
+	_, secret := obj.(*corev1.Secret)
+	return isRoute(obj) || isServiceOrSlice(obj) || secret
+}
+
+// clusterSecrets says obj may have clusters read Secrets: a
+// BackendTLSPolicy (its CA certificates), or a Gateway with TLS settings
+// (its backend client certificate).
+func clusterSecrets(obj runtime.Object) bool {
+	switch o := obj.(type) {
+	case *gatewayv1.BackendTLSPolicy:
+		return true
+	case *gatewayv1.Gateway:
+		return o.Spec.TLS != nil
+	}
+	return false
+}
 
 // hostnamed says obj is a Gateway or ListenerSet with a listener that
 // has a hostname.

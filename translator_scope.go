@@ -101,6 +101,10 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope, closing bo
 				moved[types.NamespacedName{Namespace: o.Namespace, Name: o.Name}] = true
 			case *discoveryv1.EndpointSlice:
 				moved[types.NamespacedName{Namespace: o.Namespace, Name: o.Labels[discoveryv1.LabelServiceName]}] = true
+			case *corev1.Secret:
+				if t.clusterSecrets > 0 {
+					return nil, nil, false, nil // the scope may miss a cluster that reads it
+				}
 			default:
 				if !route(obj) {
 					return nil, nil, false, nil
@@ -180,8 +184,10 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope, closing bo
 			}
 		}
 	}
-	for _, obj := range t.rest {
-		base = append(base, obj)
+	for key, obj := range t.rest {
+		if !given(key) {
+			base = append(base, obj)
+		}
 	}
 	versions := func(m map[ObjectKey]runtime.Object) []runtime.Object {
 		out := slices.Clip(base)
