@@ -128,6 +128,7 @@ type Translator struct {
 	clusters       []*graph.Cluster
 	unusedSets     graph.Unused
 	otherWarnings  int
+	kindConflicts  int // graph.Graph.KindConflicts of last
 }
 
 // sum is the digest of a resource, or of a piece of one.

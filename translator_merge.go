@@ -66,11 +66,12 @@ func (m *merge) run() bool {
 }
 
 // sameOutside checks that the two translations agree on what the merge
-// does not carry over: listeners, events, repairs.
+// does not carry over: listeners, events, repairs; and that neither has a
+// listener refuse a route for one of the other kind (updateRoutes).
 func (m *merge) sameOutside() bool {
 	b, a := m.before, m.after
-	return len(b.Repairs) == 0 && len(a.Repairs) == 0 && sameMessages(b.XDS.Listeners, a.XDS.Listeners) &&
-		reflect.DeepEqual(b.Events, a.Events)
+	return len(b.Repairs) == 0 && len(a.Repairs) == 0 && b.graph.KindConflicts == 0 && a.graph.KindConflicts == 0 &&
+		sameMessages(b.XDS.Listeners, a.XDS.Listeners) && reflect.DeepEqual(b.Events, a.Events)
 }
 
 // secrets carries over the Envoy secrets of the Kubernetes Secrets changed

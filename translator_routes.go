@@ -55,9 +55,10 @@ import (
 // translates everything, as it does when the input holds kinds whose
 // hosts layer onto the Gateway's (HTTPProxy, Ingress) or serve apart
 // (ExtensionService, UpstreamCluster), when more than one Gateway is
-// served, when HTTPRoutes and GRPCRoutes are both held (of two with
-// intersecting hostnames only the older is accepted, which ties routes
-// to routes that meet no changed one), when a changed route has no
+// served, when a listener refused an HTTPRoute for a GRPCRoute or the
+// other way round (of two with intersecting hostnames only the older is
+// accepted, which ties routes to routes that meet no changed one), when a
+// changed route has no
 // hostname (it joins every virtual host), and when the scope holds more
 // than a third of 256 routes or more (then two translations of it cost
 // more than one of everything).

@@ -66,7 +66,7 @@ func (t *Translator) keepForMerge(res *Result) {
 			t.routeable = false
 		}
 	}
-	t.clusters, t.unusedSets, t.otherWarnings = g.Clusters, g.Unused, n
+	t.clusters, t.unusedSets, t.otherWarnings, t.kindConflicts = g.Clusters, g.Unused, n, g.KindConflicts
 }
 
 // updateRoutes translates the scope of the routes s changed, as they
@@ -74,10 +74,13 @@ func (t *Translator) keepForMerge(res *Result) {
 // false when it cannot (the caller translates everything), or when the
 // scope is so wide that a whole translation costs less.
 func (t *Translator) updateRoutes(ctx context.Context, s *routeScope, closing bool) (*Result, *Delta, bool, error) {
-	if t.routes.grpc > 0 && t.routes.grpc < t.routes.count || mixed(s.old, t.routes.grpc == 0) {
+	if t.kindConflicts > 0 && (t.routes.grpc > 0 && t.routes.grpc < t.routes.count || mixed(s.old, t.routes.grpc == 0)) {
 		// Of an HTTPRoute and a GRPCRoute with intersecting hostnames on a
 		// listener, only the first is accepted: which routes a listener
 		// accepts then depends on routes that meet none of the changed.
+		// Without such a pair, it depends on each route alone; a pair the
+		// change makes has a changed route, and the scope shows it
+		// (merge.sameOutside).
 		return nil, nil, false, nil
 	}
 	changed := keySet{}                      // the objects changed, and the routes naming the Services changed

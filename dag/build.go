@@ -76,6 +76,7 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 	a.graph.Listeners = gw.Listeners
 	a.graph.ListenerSetPorts = gw.SetPorts
 	a.graph.Served = gw.Served()
+	a.graph.KindConflicts = gw.KindConflicts
 	a.gatewayHosts = gw.Layering.Hosts
 	// The status of routes and Gateways depends on them alone, and what
 	// comes next reads nothing it writes: with many routes, it is written

@@ -95,6 +95,10 @@ type Builder struct {
 	setsOf map[types.NamespacedName][]*listenerSet
 	// fleets judges parametersRefs and addresses as package provision does.
 	fleets *fleet.Fleets
+	// KindConflicts counts the listeners that refused a route because a
+	// route of the other kind (HTTPRoute, GRPCRoute) with intersecting
+	// hostnames came first (graph.Graph.KindConflicts).
+	KindConflicts int
 }
 
 // Served are the names of the Gateways served, ordered by namespace and

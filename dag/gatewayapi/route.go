@@ -144,6 +144,7 @@ func (b *Builder) addRules(r *routeObject, attachments []attachment, compiled *r
 			}
 		} else {
 			if owner, ok := l.otherKindOwner(r.kind, a.hostnames); ok {
+				b.KindConflicts++
 				taken = append(taken, fmt.Sprintf("listener %q (%s %s/%s has intersecting hostnames; of an HTTPRoute and a GRPCRoute only the one that comes first is accepted)", report.Value(l.spec.Name), owner.kind, owner.meta.GetNamespace(), owner.meta.GetName()))
 				continue
 			}

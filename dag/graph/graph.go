@@ -57,6 +57,11 @@ type Graph struct {
 	// rejected, or waiting for its certificate): their Envoy fleets still
 	// run (Gateways).
 	Served []types.NamespacedName
+	// KindConflicts counts the listeners that refused a route because a
+	// route of the other kind (HTTPRoute, GRPCRoute) with intersecting
+	// hostnames came first: with none, which routes a listener accepts
+	// depends on each route alone.
+	KindConflicts int
 	// ListenerSetPorts are, per served Gateway, the ports of the accepted
 	// listeners its ListenerSets add, ordered by port, each once with the
 	// first listener's name: with the Gateway's own, the ports its Envoy
