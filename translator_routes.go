@@ -58,10 +58,9 @@ import (
 // served, when a listener refused an HTTPRoute for a GRPCRoute or the
 // other way round (of two with intersecting hostnames only the older is
 // accepted, which ties routes to routes that meet no changed one), when a
-// changed route has no
-// hostname (it joins every virtual host), and when the scope holds more
-// than a third of 256 routes or more (then two translations of it cost
-// more than one of everything).
+// changed route has no hostname (it joins every virtual host), and when
+// the scope holds more than a third of 256 routes or more (then two
+// translations of it cost more than one of everything).
 
 // routeIndex finds the routes whose hostnames may intersect a hostname,
 // and the routes that name a Service, by their specs.
