@@ -76,7 +76,13 @@ func TestTranslatorMergesRouteChanges(t *testing.T) {
 			})
 			merges := sesame.Merges(tr)
 			t.Logf("%d of %d steps merged, %d changed something", merges, steps, changes)
-			if merges < steps/3 || changes < steps/2 {
+			// Beside GRPCRoutes, once a change makes an HTTPRoute and a
+			// GRPCRoute meet, every Update translates whole until none do.
+			least := steps / 3
+			if mixed {
+				least = steps / 10
+			}
+			if merges < least || changes < steps/2 {
 				t.Errorf("%d of %d steps merged, %d changed something: the test no longer exercises merging", merges, steps, changes)
 			}
 		})

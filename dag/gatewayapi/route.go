@@ -142,12 +142,11 @@ func (b *Builder) addRules(r *routeObject, attachments []attachment, compiled *r
 			if len(t) == len(a.hostnames) {
 				continue
 			}
+		} else if owner, ok := l.otherKindOwner(r.kind, a.hostnames); ok {
+			b.KindConflicts++
+			taken = append(taken, fmt.Sprintf("listener %q (%s %s/%s has intersecting hostnames; of an HTTPRoute and a GRPCRoute only the one that comes first is accepted)", report.Value(l.spec.Name), owner.kind, owner.meta.GetNamespace(), owner.meta.GetName()))
+			continue
 		} else {
-			if owner, ok := l.otherKindOwner(r.kind, a.hostnames); ok {
-				b.KindConflicts++
-				taken = append(taken, fmt.Sprintf("listener %q (%s %s/%s has intersecting hostnames; of an HTTPRoute and a GRPCRoute only the one that comes first is accepted)", report.Value(l.spec.Name), owner.kind, owner.meta.GetNamespace(), owner.meta.GetName()))
-				continue
-			}
 			for _, host := range a.hostnames {
 				l.hosts[host] = append(l.hosts[host], compiled.Routes)
 				l.addOwner(r, host)
