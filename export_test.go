@@ -12,3 +12,7 @@ func Merges(t *Translator) int { return t.merges }
 // ScopeReuses is how many of t's merges took the scope as it was from the
 // merge before (translator_scope.go).
 func ScopeReuses(t *Translator) int { return t.reuses }
+
+// KindConflicts is r's graph's count of routes refused for a route of
+// the other kind (graph.Graph.KindConflicts).
+func KindConflicts(r *Result) int { return r.graph.KindConflicts }

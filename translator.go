@@ -91,7 +91,7 @@ type Translator struct {
 	opts    Options
 	objects map[ObjectKey]runtime.Object
 	last    *Result
-	digests [resourceTypes]map[string][sha256.Size]byte
+	digests [resourceTypes]map[string]sum
 	status  map[ObjectKey]graph.StatusUpdate
 	// stale says the objects changed since last was made.
 	stale bool
@@ -223,20 +223,18 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 		if res, delta, ok := t.refreshEndpoints(services); ok {
 			return res, delta, nil
 		}
-	case needTranslation:
-		t.stale = true // until a translation of the objects held succeeds
-		if scope.ok {
-			res, delta, ok, err := t.updateRoutes(ctx, scope, false)
-			if err != nil {
-				return nil, nil, err
-			}
-			if ok {
-				t.stale = false
-				return res, delta, nil
-			}
+	}
+	t.stale = true // until a translation of the objects held, or a merge, succeeds
+	if need == needTranslation && scope.ok {
+		res, delta, ok, err := t.updateRoutes(ctx, scope, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			t.stale = false
+			return res, delta, nil
 		}
 	}
-	t.stale = true // until a translation of the objects held succeeds
 	res, err := TranslateContext(ctx, t.Objects(), t.opts)
 	if err != nil {
 		return nil, nil, err
@@ -251,7 +249,7 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 	for _, s := range res.Status {
 		key := statusKey(s)
 		status[key] = s
-		if old, ok := t.status[key]; !ok || old.Generation != s.Generation || !reflect.DeepEqual(old.Status, s.Status) {
+		if old, ok := t.status[key]; !ok || !sameStatus(old, s) {
 			delta.Status = append(delta.Status, s)
 		}
 	}
@@ -279,7 +277,7 @@ type need int
 const (
 	needNothing     need = iota // the last Result stands
 	needEndpoints               // the load assignments of some Services (translator_endpoints.go)
-	needTranslation             // a whole translation
+	needTranslation             // a translation: of a scope (translator_scope.go), or whole
 )
 
 // classify says what the changes need, looking at each against the

@@ -114,7 +114,7 @@ func sameMessages[T proto.Message](a, b []T) bool {
 // gives up.
 func (m *merge) warnings() bool {
 	b, a := m.before, m.after
-	nb, na := len(dag.UnusedWarnings(b.graph.Unused)), len(dag.UnusedWarnings(a.graph.Unused))
+	nb, na := dag.UnusedWarningCount(b.graph.Unused), dag.UnusedWarningCount(a.graph.Unused)
 	if nb > len(b.Warnings) || na > len(a.Warnings) || !slices.Equal(b.Warnings[:len(b.Warnings)-nb], a.Warnings[:len(a.Warnings)-na]) {
 		return false
 	}
@@ -289,13 +289,9 @@ func (m *merge) mayJoin(hostname string) bool {
 	if hostname == "" {
 		return false
 	}
-	v := gatewayv1.Hostname(hostname)
-	if _, _, ok := readHostname(v); !ok {
-		return true
-	}
 	for _, h := range m.hostnames {
-		if _, _, ok := readHostname(h); !ok || within(v, h) {
-			return true
+		if r, ok := relate(gatewayv1.Hostname(hostname), h); !ok || contained(r) {
+			return true // unreadable ones may join anything
 		}
 	}
 	return false

@@ -93,7 +93,12 @@ func intersect(x, e gatewayv1.Hostname) bool {
 
 func within(x, e gatewayv1.Hostname) bool {
 	r, ok := relate(x, e)
-	return ok && (r == hostmatch.Equivalent || r == hostmatch.MoreSpecific)
+	return ok && contained(r)
+}
+
+// contained says a relation of x to e is within's.
+func contained(r hostmatch.Relation) bool {
+	return r == hostmatch.Equivalent || r == hostmatch.MoreSpecific
 }
 
 func relate(x, e gatewayv1.Hostname) (hostmatch.Relation, bool) {

@@ -401,3 +401,42 @@ func TestTranslatorMergesOneRouteEditedAgain(t *testing.T) {
 		t.Errorf("%d of %d edits merged, %d reusing the translation of the merge before", merges, steps, reuses)
 	}
 }
+
+// TestTranslatorMergesNothingWhileKindsConflict: of an HTTPRoute and a
+// GRPCRoute with intersecting hostnames on a listener only the first is
+// accepted (GRPCRouteSpec.Hostnames), which the graph counts; while a
+// listener refuses one so, which routes it accepts depends on routes a
+// change may not meet, and the Translator translates whole.
+func TestTranslatorMergesNothingWhileKindsConflict(t *testing.T) {
+	c := loadCase(t, "testdata/golden/grpc-http-hostname-conflict.txtar")
+	res, err := sesame.Translate(c.objects, c.options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sesame.KindConflicts(res) == 0 {
+		t.Fatal("the HTTPRoute and the GRPCRoute of intersecting hostnames are not counted as conflicting")
+	}
+	var other *gatewayv1.GRPCRoute
+	var apart []runtime.Object // without a route of each pair that meets
+	for _, obj := range c.objects {
+		if m, ok := obj.(metav1.Object); ok && (m.GetName() == "api" || m.GetName() == "b-http") {
+			continue
+		}
+		if g, ok := obj.(*gatewayv1.GRPCRoute); ok && g.Name == "other" {
+			other = g
+		}
+		apart = append(apart, obj)
+	}
+	if res, err := sesame.Translate(apart, c.options); err != nil || sesame.KindConflicts(res) != 0 {
+		t.Fatalf("routes of disjoint hostnames are counted as conflicting: %v", err)
+	}
+	tr := sesame.NewTranslator(c.options)
+	edited := other.DeepCopy()
+	edited.Generation++
+	runSteps(t, tr, c.objects, c.options, 1, func(map[sesame.ObjectKey]runtime.Object) ([]runtime.Object, []sesame.ObjectKey) {
+		return []runtime.Object{edited}, nil
+	})
+	if sesame.Merges(tr) != 0 {
+		t.Error("a change was merged while a listener refused a route for one of the other kind")
+	}
+}

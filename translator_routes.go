@@ -72,8 +72,7 @@ type routeIndex struct {
 	// naming are the routes naming each Service as a backend, in any
 	// way (kind and group aside).
 	naming map[types.NamespacedName]keySet
-	// count is the number of routes indexed, grpc of them GRPCRoutes.
-	count, grpc int
+	count  int // routes indexed
 }
 
 type keySet = map[ObjectKey]bool
@@ -300,9 +299,6 @@ func (t *Translator) indexPut(key ObjectKey, obj runtime.Object) {
 	case isRoute(obj):
 		t.routes.add(key, obj)
 		t.routes.count++
-		if _, ok := obj.(*gatewayv1.GRPCRoute); ok {
-			t.routes.grpc++
-		}
 	case isServiceOrSlice(obj):
 	default:
 		t.rest[key] = obj
@@ -323,9 +319,6 @@ func (t *Translator) indexRemove(key ObjectKey, obj runtime.Object) {
 	case isRoute(obj):
 		t.routes.remove(key, obj)
 		t.routes.count--
-		if _, ok := obj.(*gatewayv1.GRPCRoute); ok {
-			t.routes.grpc--
-		}
 	case isServiceOrSlice(obj):
 	default:
 		delete(t.rest, key)

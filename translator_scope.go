@@ -39,17 +39,6 @@ func (s *routeScope) change(key ObjectKey, held, obj runtime.Object) {
 	s.new[key] = obj
 }
 
-// mixed says routes holds a GRPCRoute, unless grpc, or an HTTPRoute, if
-// grpc.
-func mixed(routes map[ObjectKey]runtime.Object, http bool) bool {
-	for _, obj := range routes {
-		if _, ok := obj.(*gatewayv1.GRPCRoute); ok && http || isRoute(obj) && !ok && !http {
-			return true
-		}
-	}
-	return false
-}
-
 // keepForMerge keeps what merging into res, a whole translation, needs,
 // and says whether it may be: one Gateway served and nothing else
 // (graph.Graph.ForGateway of it is then the whole), its clusters the
@@ -74,7 +63,7 @@ func (t *Translator) keepForMerge(res *Result) {
 // false when it cannot (the caller translates everything), or when the
 // scope is so wide that a whole translation costs less.
 func (t *Translator) updateRoutes(ctx context.Context, s *routeScope, closing bool) (*Result, *Delta, bool, error) {
-	if t.kindConflicts > 0 && (t.routes.grpc > 0 && t.routes.grpc < t.routes.count || mixed(s.old, t.routes.grpc == 0)) {
+	if t.kindConflicts > 0 {
 		// Of an HTTPRoute and a GRPCRoute with intersecting hostnames on a
 		// listener, only the first is accepted: which routes a listener
 		// accepts then depends on routes that meet none of the changed.
