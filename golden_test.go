@@ -45,13 +45,7 @@ var goldenNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // by message with protocmp, the status as JSON values. With -update it
 // rewrites output.yaml instead.
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/golden/*.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no golden cases in testdata/golden")
-	}
+	files := goldenFiles(t)
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
 		t.Run(name, func(t *testing.T) { runGolden(t, file) })
@@ -225,6 +219,16 @@ func withInputWarnings(res *sesame.Result, warnings []manifest.Warning) {
 		all = append(all, w.String())
 	}
 	res.Warnings = append(all, res.Warnings...)
+}
+
+// goldenFiles are the golden cases' files; none is a failure.
+func goldenFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("testdata/golden/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no golden cases in testdata/golden", err)
+	}
+	return files
 }
 
 func loadCase(t *testing.T, file string) *goldenCase {

@@ -271,3 +271,25 @@ func BenchmarkUpdateEndpointSlice(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkUpdateRelist times an Update with every object of n routes'
+// input again, the very objects held, as an informer's resync gives
+// them: nothing changes, and nothing is indexed again.
+func BenchmarkUpdateRelist(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("routes=%d", n), func(b *testing.B) {
+			objects := gen.Objects(gen.Config{Seed: 1, Routes: n})
+			tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
+			if _, _, err := tr.Update(objects, nil); err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, d, err := tr.Update(objects, nil); err != nil || !d.Empty() {
+					b.Fatal("nothing should change", err)
+				}
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	cachev3 "github.com/envoyproxy/go-control-plane/pkg/cache/v3"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/projectsesame/sesame/internal/parallel"
@@ -39,7 +40,7 @@ func digestResources(r *xdsgen.Resources) ([resourceTypes]map[string]sum, map[st
 		} else {
 			pieces = append(pieces, m)
 		}
-		entries = append(entries, entry{typ, resourceName(m), from, len(pieces)})
+		entries = append(entries, entry{typ, cachev3.GetResourceName(m), from, len(pieces)})
 	}
 	for _, m := range r.Listeners {
 		add(0, m)
@@ -56,7 +57,7 @@ func digestResources(r *xdsgen.Resources) ([resourceTypes]map[string]sum, map[st
 	for _, m := range r.Secrets {
 		add(4, m)
 	}
-	sums := make([][sha256.Size]byte, len(pieces))
+	sums := make([]sum, len(pieces))
 	parallel.For(len(pieces), func(i int) { sums[i] = digestOf(pieces[i]) })
 	var out [resourceTypes]map[string]sum
 	for i := range out {
@@ -75,27 +76,13 @@ func digestResources(r *xdsgen.Resources) ([resourceTypes]map[string]sum, map[st
 }
 
 // digestOf is a SHA-256 of m's deterministic wire form.
-func digestOf(m proto.Message) [sha256.Size]byte {
+func digestOf(m proto.Message) sum {
 	data, _ := proto.MarshalOptions{Deterministic: true}.Marshal(m) // valid messages marshal
 	return sha256.Sum256(data)
 }
 
-// resourceName is a resource's name as xDS names it (a load assignment
-// by its cluster's).
-func resourceName(m proto.Message) string {
-	type named interface{ GetName() string }
-	type assignment interface{ GetClusterName() string }
-	switch x := m.(type) {
-	case assignment:
-		return x.GetClusterName()
-	case named:
-		return x.GetName()
-	}
-	return ""
-}
-
 // diffDigests names what was added, changed and removed from old to new.
-func diffDigests(old, new map[string][sha256.Size]byte) ResourceDelta {
+func diffDigests(old, new map[string]sum) ResourceDelta {
 	var d ResourceDelta
 	for name, sum := range new {
 		if was, ok := old[name]; !ok {

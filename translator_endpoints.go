@@ -1,7 +1,6 @@
 package sesame
 
 import (
-	"crypto/sha256"
 	"maps"
 	"reflect"
 	"slices"
@@ -97,7 +96,7 @@ func (t *Translator) refreshEndpoints(services map[types.NamespacedName]bool) (*
 		}
 	}
 	delta := &Delta{}
-	sums := map[string][sha256.Size]byte{}
+	sums := map[string]sum{}
 	for _, cla := range assignments {
 		name := cla.GetClusterName()
 		i, ok := t.claAt[name]
@@ -115,8 +114,12 @@ func (t *Translator) refreshEndpoints(services map[types.NamespacedName]bool) (*
 	return &next, delta, true
 }
 
-// put holds obj under key, and indexes an EndpointSlice by its Service.
+// put holds obj under key, and indexes it (an EndpointSlice by its
+// Service, routes by hostname: translator_routes.go).
 func (t *Translator) put(key ObjectKey, obj runtime.Object) {
+	if held, ok := t.objects[key]; ok && held == obj {
+		return // an informer's resync gives the objects it gave before
+	}
 	t.remove(key)
 	t.objects[key] = obj
 	t.indexPut(key, obj)

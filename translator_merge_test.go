@@ -344,10 +344,7 @@ func hostnamesOf(obj runtime.Object) []gatewayv1.Hostname {
 // namespaces, policies...), and checks every step as
 // TestTranslatorMatchesTranslate does.
 func TestTranslatorMergesGoldenRouteChanges(t *testing.T) {
-	files, err := filepath.Glob("testdata/golden/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatal("no golden files", err)
-	}
+	files := goldenFiles(t)
 	steps := 8
 	if testing.Short() {
 		files, steps = everyNth(files, 6), 6

@@ -32,10 +32,7 @@ import (
 // delta names exactly the resources and statuses that differ from the
 // step before.
 func TestTranslatorMatchesTranslate(t *testing.T) {
-	files, err := filepath.Glob("testdata/golden/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatal("no golden files", err)
-	}
+	files := goldenFiles(t)
 	steps := 16
 	if testing.Short() {
 		files, steps = everyNth(files, 8), 10
