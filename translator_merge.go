@@ -41,7 +41,7 @@ type merge struct {
 	pieces         map[string][]sum
 	status         map[ObjectKey]statusChange
 	services       map[types.NamespacedName]bool // Services now unused (true) or used again (false)
-	slices         map[types.NamespacedName]bool // EndpointSlices likewise
+	endpointSlices map[types.NamespacedName]bool // EndpointSlices likewise
 	unused         *graph.Unused                 // what nothing refers to now, when that changed
 	clusters       []*graph.Cluster              // the last's, with those added and without those removed
 	added, removed []*graph.Cluster
@@ -147,7 +147,7 @@ func (m *merge) warnings() bool {
 	unused.EndpointSlices = applyNames(unused.EndpointSlices, endpointSlices)
 	dag.SortUnused(&graph.Unused{Services: unused.Services, EndpointSlices: unused.EndpointSlices}) // the new lists
 	m.next.Warnings = append(append([]string(nil), m.t.last.Warnings[:m.t.otherWarnings]...), dag.UnusedWarnings(unused)...)
-	m.unused, m.services, m.slices = &unused, services, endpointSlices
+	m.unused, m.services, m.endpointSlices = &unused, services, endpointSlices
 	return true
 }
 

@@ -148,7 +148,7 @@ func (m *merge) commit() (*Result, *Delta) {
 		slices.SortFunc(keys, compareKeys)
 		for _, key := range keys {
 			c := m.status[key]
-			i, found := slices.BinarySearchFunc(m.next.Status, c.upd, compareStatus)
+			i, found := slices.BinarySearchFunc(m.next.Status, c.upd, graph.CompareStatus)
 			switch {
 			case c.removed && found:
 				m.next.Status = slices.Delete(m.next.Status, i, i+1)
@@ -165,14 +165,14 @@ func (m *merge) commit() (*Result, *Delta) {
 				m.delta.Status = append(m.delta.Status, c.upd)
 			}
 		}
-		slices.SortFunc(m.delta.Status, compareStatus)
+		slices.SortFunc(m.delta.Status, graph.CompareStatus)
 	}
 	if m.unused != nil {
 		t.unusedSets = *m.unused
 		for s, unused := range m.services {
 			setKey(t.unused, ObjectKey{Kind: "Service", Namespace: s.Namespace, Name: s.Name}, unused)
 		}
-		for s, unused := range m.slices {
+		for s, unused := range m.endpointSlices {
 			setKey(t.unused, ObjectKey{Group: "discovery.k8s.io", Kind: "EndpointSlice", Namespace: s.Namespace, Name: s.Name}, unused)
 		}
 	}

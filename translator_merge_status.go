@@ -1,7 +1,6 @@
 package sesame
 
 import (
-	"cmp"
 	"reflect"
 	"slices"
 
@@ -168,9 +167,4 @@ func moveCounts[L any](held, old, new []L, count func(*L) (*int32, string)) ([]L
 		*co, *cn = 0, 0
 	}
 	return out, reflect.DeepEqual(o, n)
-}
-
-// compareStatus orders status as Result.Status is.
-func compareStatus(a, b graph.StatusUpdate) int {
-	return cmp.Or(cmp.Compare(a.APIVersion, b.APIVersion), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 }

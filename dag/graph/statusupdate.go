@@ -1,6 +1,10 @@
 package graph
 
-import "github.com/projectsesame/sesame/internal/bykey"
+import (
+	"cmp"
+
+	"github.com/projectsesame/sesame/internal/bykey"
+)
 
 // StatusUpdate is the status one object should have, as a controller would
 // write it to the API server's status subresource.
@@ -32,4 +36,10 @@ func SortStatus(updates []StatusUpdate) {
 		k.String(u.Namespace)
 		k.String(u.Name)
 	}))
+}
+
+// CompareStatus orders two updates as SortStatus does: by apiVersion,
+// kind, namespace and name.
+func CompareStatus(a, b StatusUpdate) int {
+	return cmp.Or(cmp.Compare(a.APIVersion, b.APIVersion), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 }

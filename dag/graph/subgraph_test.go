@@ -45,3 +45,26 @@ func describeClusters(clusters []*Cluster) []string {
 	}
 	return out
 }
+
+// TestCompareStatusOrdersAsSortStatus checks that CompareStatus, which a
+// Translator uses to place a status among those of an earlier Result,
+// orders updates as SortStatus does.
+func TestCompareStatusOrdersAsSortStatus(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func(s ...string) string { return s[rng.IntN(len(s))] }
+	for range 200 {
+		var updates []StatusUpdate
+		for range 1 + rng.IntN(30) {
+			updates = append(updates, StatusUpdate{
+				APIVersion: pick("v1", "gateway.networking.k8s.io/v1", "projectcontour.io/v1"),
+				Kind:       pick("Gateway", "HTTPRoute", "HTTPProxy", "GRPCRoute"),
+				Namespace:  pick("", "a", "ab", "a-b"),
+				Name:       pick("x", "x-1", "y", ""),
+			})
+		}
+		SortStatus(updates)
+		if !slices.IsSortedFunc(updates, CompareStatus) {
+			t.Fatalf("SortStatus's order is not CompareStatus': %v", updates)
+		}
+	}
+}
