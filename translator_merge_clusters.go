@@ -196,11 +196,3 @@ func (m *merge) commit() (*Result, *Delta) {
 	slices.Sort(m.delta.Routes.Changed)
 	return t.last, &m.delta
 }
-
-func setKey(set keySet, key ObjectKey, in bool) {
-	if in {
-		set[key] = true
-	} else {
-		delete(set, key)
-	}
-}

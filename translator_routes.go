@@ -81,17 +81,26 @@ func newRouteIndex() routeIndex {
 	return routeIndex{exact: map[string]keySet{}, wild: map[string]keySet{}, below: map[string]keySet{}, any: keySet{}, naming: map[types.NamespacedName]keySet{}}
 }
 
-func addKey(m map[string]keySet, s string, key ObjectKey) {
+func addKey[K comparable](m map[K]keySet, s K, key ObjectKey) {
 	if m[s] == nil {
 		m[s] = keySet{}
 	}
 	m[s][key] = true
 }
 
-func dropKey(m map[string]keySet, s string, key ObjectKey) {
+func dropKey[K comparable](m map[K]keySet, s K, key ObjectKey) {
 	delete(m[s], key)
 	if len(m[s]) == 0 {
 		delete(m, s)
+	}
+}
+
+// setKey puts key in set, or takes it out.
+func setKey(set keySet, key ObjectKey, in bool) {
+	if in {
+		set[key] = true
+	} else {
+		delete(set, key)
 	}
 }
 
@@ -197,22 +206,13 @@ func (x *routeIndex) add(key ObjectKey, obj runtime.Object) { x.update(key, obj,
 func (x *routeIndex) remove(key ObjectKey, obj runtime.Object) { x.update(key, obj, false) }
 
 func (x *routeIndex) update(key ObjectKey, obj runtime.Object, add bool) {
-	op := dropKey
+	op, opNaming := dropKey[string], dropKey[types.NamespacedName]
 	if add {
-		op = addKey
+		op, opNaming = addKey[string], addKey[types.NamespacedName]
 	}
 	_, hostnames, services := routeSpec(obj)
 	for _, s := range services {
-		switch {
-		case add && x.naming[s] == nil:
-			x.naming[s] = keySet{key: true}
-		case add:
-			x.naming[s][key] = true
-		default:
-			if delete(x.naming[s], key); len(x.naming[s]) == 0 {
-				delete(x.naming, s)
-			}
-		}
+		opNaming(x.naming, s, key)
 	}
 	everything := len(hostnames) == 0
 	for _, h := range hostnames {
@@ -228,10 +228,8 @@ func (x *routeIndex) update(key ObjectKey, obj runtime.Object, add bool) {
 		}
 		above(domain, func(d string) { op(x.below, d, key) })
 	}
-	if everything && add {
-		x.any[key] = true
-	} else if everything {
-		delete(x.any, key)
+	if everything {
+		setKey(x.any, key, add)
 	}
 }
 
