@@ -33,6 +33,8 @@ type encoder interface {
 	fieldRanks(md protoreflect.MessageDescriptor) []int32
 	// scratch is where the walk of messages keeps the fields it visits.
 	scratch() *walkScratch
+	// plans are the plans of messages (plan.go) in the encoder's order.
+	plans() *planCache
 }
 
 // walkScratch is a stack of the populated fields of the messages being

@@ -102,6 +102,8 @@ func (j *jsonWriter) end() {
 // compareKeys orders keys as encoding/json sorts a map's: bytewise.
 func (j *jsonWriter) compareKeys(a, b string) int { return strings.Compare(a, b) }
 
+func (j *jsonWriter) plans() *planCache { return &jsonPlans }
+
 func (j *jsonWriter) fieldRanks(md protoreflect.MessageDescriptor) []int32 {
 	return j.r.orders().get(md, strings.Compare)
 }

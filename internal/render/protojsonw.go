@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +28,12 @@ type protoMsg struct {
 // sorted, 64-bit integers as strings, enums by name, the well-known types
 // in their JSON forms.
 func message(e encoder, m protoreflect.Message) error {
+	return writeMessage(e, m.Interface())
+}
+
+// reflectMessage is message through protoreflect: the well-known types,
+// and messages a plan (plan.go) does not read.
+func reflectMessage(e encoder, m protoreflect.Message) error {
 	md := m.Descriptor()
 	if w, ok := wellKnown[md.FullName()]; ok {
 		return w(e, m)
@@ -144,19 +151,26 @@ func single(e encoder, fd protoreflect.FieldDescriptor, v protoreflect.Value) er
 	case protoreflect.BytesKind:
 		e.string(base64.StdEncoding.EncodeToString(v.Bytes()))
 	case protoreflect.EnumKind:
-		if fd.Enum().FullName() == "google.protobuf.NullValue" {
-			e.null()
-			return nil
-		}
-		if ev := fd.Enum().Values().ByNumber(v.Enum()); ev != nil {
-			e.string(string(ev.Name()))
-		} else {
-			e.float(float64(v.Enum()))
-		}
+		return enum(e, fd, v.Enum())
 	case protoreflect.MessageKind, protoreflect.GroupKind:
 		return message(e, v.Message())
 	default:
 		return fmt.Errorf("render: field %s: unknown kind %v", fd.FullName(), fd.Kind())
+	}
+	return nil
+}
+
+// enum writes n, a value of enum field fd, by its name (a number unknown
+// to the enum as a number), NullValue as null.
+func enum(e encoder, fd protoreflect.FieldDescriptor, n protoreflect.EnumNumber) error {
+	if fd.Enum().FullName() == "google.protobuf.NullValue" {
+		e.null()
+		return nil
+	}
+	if ev := fd.Enum().Values().ByNumber(n); ev != nil {
+		e.string(string(ev.Name()))
+	} else {
+		e.float(float64(n))
 	}
 	return nil
 }
@@ -235,8 +249,10 @@ func anyMessage(e encoder, m protoreflect.Message) error {
 	if _, ok := wellKnown[inner.Descriptor().FullName()]; ok {
 		e.key("value")
 		err = message(e, inner)
-	} else {
+	} else if p := e.plans().get(reflect.TypeOf(inner.Interface())); p.viaReflect {
 		err = fields(e, inner)
+	} else {
+		err = p.members(e, reflect.ValueOf(inner.Interface()))
 	}
 	if err != nil {
 		return err

@@ -25,6 +25,7 @@ type section struct {
 // renderer writes one document.
 type renderer struct {
 	fields fieldOrders
+	format Format
 }
 
 // orders is the cache of message field orders, for the document's one
@@ -36,10 +37,18 @@ func (r *renderer) orders() *fieldOrders {
 	return &r.fields
 }
 
+// plans is the cache of message plans of the document's format.
+func (r *renderer) plans() *planCache {
+	if r == nil {
+		return &jsonPlans
+	}
+	return plansOf(r.format)
+}
+
 // writeDocument writes sections to w in format f: JSON as an object of
 // the sections in their order, YAML as one mapping of them.
 func writeDocument(w io.Writer, f Format, sections []section) error {
-	r := &renderer{}
+	r := &renderer{format: f}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if f == YAML {
 		if err := (&yamlWriter{w: bw, r: r}).document(sections); err != nil {
@@ -193,7 +202,7 @@ func (r *renderer) renderChunk(l *lazyList, c int, render renderItem) ([]segment
 // prepare readies an item for the writers: an Envoy message with a long
 // list is streamed by the writer itself.
 func (r *renderer) prepare(v any) (any, error) {
-	if m, ok := v.(protoMsg); ok && long(m.m.ProtoReflect()) {
+	if m, ok := v.(protoMsg); ok && r.plans().long(m.m) {
 		return &bigValue{value: m}, nil
 	}
 	return v, nil

@@ -201,6 +201,8 @@ func (y *yamlWriter) end() {
 // compareKeys orders keys as yaml.v2 does (yamlKeyLess).
 func (y *yamlWriter) compareKeys(a, b string) int { return yamlKeyCompare(a, b) }
 
+func (y *yamlWriter) plans() *planCache { return &yamlPlans }
+
 func (y *yamlWriter) fieldRanks(md protoreflect.MessageDescriptor) []int32 {
 	return y.r.orders().get(md, yamlKeyCompare)
 }
