@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -35,12 +36,15 @@ type encoder interface {
 	scratch() *walkScratch
 	// plans are the plans of messages (plan.go) in the encoder's order.
 	plans() *planCache
+	// doc is the document's renderer, nil for a value written alone.
+	doc() *renderer
 }
 
 // walkScratch is a stack of the populated fields of the messages being
 // written, the innermost last, kept from message to message so that
 // visiting fields allocates nothing.
 type walkScratch struct {
+	text    textReader // of status objects (jsontext.go)
 	fields  []setField
 	collect func(protoreflect.FieldDescriptor, protoreflect.Value) bool
 }
@@ -98,8 +102,14 @@ func writeValue(e encoder, v any) error {
 		e.end()
 	case *lazyList:
 		return e.lazy(x)
-	case protoMsg:
-		return message(e, x.m.ProtoReflect())
+	case proto.Message:
+		// An Envoy message, which the writers walk themselves (message,
+		// plan.go) rather than through protojson and generic values: the
+		// same text, without building it twice. TestMessageMatchesProtojson
+		// and FuzzMessageMatchesProtojson hold it to protojson's. A value
+		// holds the message itself, not in a struct: a pointer in an
+		// interface costs no allocation.
+		return writeMessage(e, x)
 	case jsonText:
 		return writeJSONText(e, x)
 	default:

@@ -27,7 +27,9 @@ func textOf(v any) (any, error) {
 // writes what json.Unmarshal decodes of it: objects with their keys in
 // the encoder's order, numbers as float64s.
 func writeJSONText(e encoder, data []byte) error {
-	t := &textReader{data: data}
+	t := &e.scratch().text
+	t.data, t.i = data, 0
+	defer func() { t.data = nil }()
 	if err := t.value(e); err != nil {
 		return err
 	}
@@ -38,11 +40,25 @@ func writeJSONText(e encoder, data []byte) error {
 }
 
 // textReader reads JSON text, which it trusts to be valid only as far as
-// it says so: anything else is an error, not a guess.
+// it says so: anything else is an error, not a guess. A writer keeps one,
+// so that the members of the objects it reads, and the strings it reads
+// most often, are kept from object to object.
 type textReader struct {
-	data []byte
-	i    int
+	data    []byte
+	i       int
+	members []member // of the objects being read, the innermost last
+	common  map[string]string
 }
+
+// member is a member of an object: its key and where its value is.
+type member struct {
+	key        string
+	start, end int
+}
+
+// commonMax bounds how many strings a reader keeps: the keys and values
+// status objects repeat (condition types, reasons, "True") are far fewer.
+const commonMax = 1024
 
 func (t *textReader) errorf(format string, args ...any) error {
 	return fmt.Errorf("render: JSON text at byte %d: %s", t.i, fmt.Sprintf(format, args...))
@@ -112,11 +128,8 @@ func (t *textReader) literal(word string) bool {
 // object writes an object, its members in the encoder's key order: it
 // reads their keys and where their values are, then writes the values.
 func (t *textReader) object(e encoder) error {
-	type member struct {
-		key        string
-		start, end int
-	}
-	var members []member
+	first := len(t.members)
+	defer func() { t.members = t.members[:first] }()
 	t.i++
 	for t.space(); t.i < len(t.data) && t.data[t.i] != '}'; t.space() {
 		key, err := t.str()
@@ -132,7 +145,7 @@ func (t *textReader) object(e encoder) error {
 		if err := t.skip(); err != nil {
 			return err
 		}
-		members = append(members, member{key, start, t.i})
+		t.members = append(t.members, member{key, start, t.i})
 		if t.space(); t.i < len(t.data) && t.data[t.i] == ',' {
 			t.i++
 		}
@@ -143,6 +156,7 @@ func (t *textReader) object(e encoder) error {
 	end := t.i + 1
 	// Bytewise first, as sortKeys; of duplicate keys encoding/json keeps
 	// the last.
+	members := t.members[first:]
 	slices.SortStableFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
 	kept := members[:0]
 	for i, m := range members {
@@ -152,16 +166,19 @@ func (t *textReader) object(e encoder) error {
 		kept = append(kept, m)
 	}
 	slices.SortStableFunc(kept, func(a, b member) int { return e.compareKeys(a.key, b.key) })
+	t.members = t.members[:first+len(kept)]
+	data := t.data
 	e.beginObject()
-	for _, m := range kept {
+	for k := first; k < first+len(kept); k++ {
+		m := t.members[k] // by index: the values' objects grow t.members
 		e.key(m.key)
-		inner := textReader{data: t.data[:m.end], i: m.start}
-		if err := inner.value(e); err != nil {
+		t.data, t.i = data[:m.end], m.start
+		if err := t.value(e); err != nil {
 			return err
 		}
 	}
 	e.end()
-	t.i = end
+	t.data, t.i = data, end
 	return nil
 }
 
@@ -174,12 +191,44 @@ func (t *textReader) skip() error {
 	return nil
 }
 
-// str reads a string (jsonscan.String).
+// str reads a string (jsonscan.String), one it has read before as it
+// was then.
 func (t *textReader) str() (string, error) {
+	if raw := plainString(t.data, t.i); raw != nil {
+		s, ok := t.common[string(raw)]
+		if !ok {
+			s = string(raw)
+			if t.common == nil {
+				t.common = map[string]string{}
+			}
+			if len(t.common) < commonMax {
+				t.common[s] = s
+			}
+		}
+		t.i += len(raw) + 2
+		return s, nil
+	}
 	s, end, ok := jsonscan.String(t.data, t.i)
 	if !ok {
 		return "", t.errorf("not a well-formed string")
 	}
 	t.i = end
 	return s, nil
+}
+
+// plainString is the text of the string at data[i:] when it is its value:
+// no escapes, printable ASCII only (else nil).
+func plainString(data []byte, i int) []byte {
+	if i >= len(data) || data[i] != '"' {
+		return nil
+	}
+	for j := i + 1; j < len(data); j++ {
+		switch c := data[j]; {
+		case c == '"':
+			return data[i+1 : j]
+		case c == '\\' || c < 0x20 || c >= 0x7f:
+			return nil
+		}
+	}
+	return nil
 }

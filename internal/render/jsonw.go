@@ -104,6 +104,8 @@ func (j *jsonWriter) compareKeys(a, b string) int { return strings.Compare(a, b)
 
 func (j *jsonWriter) plans() *planCache { return &jsonPlans }
 
+func (j *jsonWriter) doc() *renderer { return j.r }
+
 func (j *jsonWriter) fieldRanks(md protoreflect.MessageDescriptor) []int32 {
 	return j.r.orders().get(md, strings.Compare)
 }

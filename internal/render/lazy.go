@@ -27,12 +27,12 @@ func listOf[T any](items []T) *lazyList {
 
 // messagesOf is a lazy list of Envoy messages (renderer.prepare).
 func messagesOf[T proto.Message](in []T) *lazyList {
-	return &lazyList{n: len(in), item: func(i int) (any, error) { return protoMsg{in[i]}, nil }}
+	return &lazyList{n: len(in), item: func(i int) (any, error) { return in[i], nil }}
 }
 
 // lazyMessages is a lazy list of the messages of l.
 func lazyMessages(l protoreflect.List) *lazyList {
-	return &lazyList{n: l.Len(), item: func(i int) (any, error) { return protoMsg{l.Get(i).Message().Interface()}, nil }}
+	return &lazyList{n: l.Len(), item: func(i int) (any, error) { return l.Get(i).Message().Interface(), nil }}
 }
 
 // long says m has a repeated message field of splitAt items or more.

@@ -35,7 +35,7 @@ type presence uint8
 const (
 	implicit presence = iota // a proto3 scalar: when not zero
 	pointer                  // a message or an optional scalar: when set
-	member                   // a oneof member: when the oneof holds it
+	inOneof                  // a oneof member: when the oneof holds it
 	repeated                 // a list: when not empty
 	mapped                   // a map, written through protoreflect: when not empty
 )
@@ -147,7 +147,7 @@ func (c *planCache) field(t reflect.Type, fd protoreflect.FieldDescriptor, byNum
 		if !ok {
 			return f, false
 		}
-		f.index, f.has, f.wrapper = index, member, wrapperOf(t, fd, index)
+		f.index, f.has, f.wrapper = index, inOneof, wrapperOf(t, fd, index)
 		if f.wrapper == nil {
 			return f, false
 		}
@@ -287,7 +287,7 @@ func (p *msgPlan) members(e encoder, v reflect.Value) error {
 			if f.child == nil {
 				fv = fv.Elem()
 			}
-		case member:
+		case inOneof:
 			if fv.IsNil() || fv.Elem().Type() != f.wrapper {
 				continue
 			}
@@ -320,7 +320,7 @@ func (f *planField) list(e encoder, l reflect.Value) error {
 		// A long list of messages (a route configuration's virtual hosts,
 		// a virtual host's routes) is rendered several items at once.
 		return e.lazy(&lazyList{n: l.Len(), item: func(i int) (any, error) {
-			return protoMsg{l.Index(i).Interface().(proto.Message)}, nil
+			return l.Index(i).Interface(), nil
 		}})
 	}
 	e.beginArray()

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -14,14 +15,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 )
-
-// protoMsg is an Envoy message in a document, which the writers walk
-// themselves (message) rather than through protojson and generic values:
-// the same text, without building it twice. TestMessageMatchesProtojson and
-// FuzzMessageMatchesProtojson hold it to protojson's.
-type protoMsg struct {
-	m proto.Message
-}
 
 // message writes m as protojson would write it, decoded into generic JSON
 // values and written again: populated fields by their JSON names, keys
@@ -235,13 +228,9 @@ func anyMessage(e encoder, m protoreflect.Message) error {
 		e.end()
 		return nil
 	}
-	mt, err := protoregistry.GlobalTypes.FindMessageByURL(url)
+	inner, err := e.doc().unpacked().unpack(url, value)
 	if err != nil {
-		return fmt.Errorf("render: Any of type %q: %w", url, err)
-	}
-	inner := mt.New()
-	if err := (proto.UnmarshalOptions{AllowPartial: true}).Unmarshal(value, inner.Interface()); err != nil {
-		return fmt.Errorf("render: Any of type %q: %w", url, err)
+		return err
 	}
 	e.beginObject()
 	e.key("@type") // first in both orders: '@' sorts before letters
@@ -259,6 +248,47 @@ func anyMessage(e encoder, m protoreflect.Message) error {
 	}
 	e.end()
 	return nil
+}
+
+// anyCache holds the messages a document's Anys hold, unpacked once for
+// all the Anys of the same bytes: every cluster of a translation has one
+// of the same protocol options. The messages are only read once unpacked.
+type anyCache struct {
+	mu     sync.RWMutex
+	byType map[string]map[string]protoreflect.Message // type URL, value
+}
+
+// unpack is the message of type url encoded in value; a nil cache keeps
+// none.
+func (c *anyCache) unpack(url string, value []byte) (protoreflect.Message, error) {
+	if c != nil {
+		c.mu.RLock()
+		m, ok := c.byType[url][string(value)]
+		c.mu.RUnlock()
+		if ok {
+			return m, nil
+		}
+	}
+	mt, err := protoregistry.GlobalTypes.FindMessageByURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("render: Any of type %q: %w", url, err)
+	}
+	m := mt.New()
+	if err := (proto.UnmarshalOptions{AllowPartial: true}).Unmarshal(value, m.Interface()); err != nil {
+		return nil, fmt.Errorf("render: Any of type %q: %w", url, err)
+	}
+	if c != nil {
+		c.mu.Lock()
+		if c.byType == nil {
+			c.byType = map[string]map[string]protoreflect.Message{}
+		}
+		if c.byType[url] == nil {
+			c.byType[url] = map[string]protoreflect.Message{}
+		}
+		c.byType[url][string(value)] = m
+		c.mu.Unlock()
+	}
+	return m, nil
 }
 
 // duration writes "<seconds>[.<fraction>]s", the fraction in 3, 6 or 9

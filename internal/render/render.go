@@ -99,7 +99,7 @@ func (o Options) xds(r *xdsgen.Resources) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return protoMsg{dump}, nil
+		return dump, nil
 	}
 	return map[string]any{
 		"clusters":  messagesOf(r.Clusters),

@@ -6,6 +6,8 @@ import (
 	"io"
 	"runtime"
 	"sync"
+
+	"google.golang.org/protobuf/proto"
 )
 
 // A document is written as it is rendered, and never held whole: list
@@ -26,6 +28,7 @@ type section struct {
 type renderer struct {
 	fields fieldOrders
 	format Format
+	anys   anyCache
 }
 
 // orders is the cache of message field orders, for the document's one
@@ -43,6 +46,14 @@ func (r *renderer) plans() *planCache {
 		return &jsonPlans
 	}
 	return plansOf(r.format)
+}
+
+// unpacked is the cache of the document's Anys, nil without a renderer.
+func (r *renderer) unpacked() *anyCache {
+	if r == nil {
+		return nil
+	}
+	return &r.anys
 }
 
 // writeDocument writes sections to w in format f: JSON as an object of
@@ -202,7 +213,7 @@ func (r *renderer) renderChunk(l *lazyList, c int, render renderItem) ([]segment
 // prepare readies an item for the writers: an Envoy message with a long
 // list is streamed by the writer itself.
 func (r *renderer) prepare(v any) (any, error) {
-	if m, ok := v.(protoMsg); ok && r.plans().long(m.m) {
+	if m, ok := v.(proto.Message); ok && r.plans().long(m) {
 		return &bigValue{value: m}, nil
 	}
 	return v, nil

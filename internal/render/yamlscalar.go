@@ -251,6 +251,9 @@ func yamlNumberOrTime(s string) bool {
 	if isTimestamp(s) {
 		return true
 	}
+	if first := strings.TrimLeft(s, "_"); first == "" || !strings.ContainsRune("+-.0123456789", rune(first[0])) {
+		return false // every number below starts so (the parsers' errors allocate)
+	}
 	plain := strings.ReplaceAll(s, "_", "")
 	if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
 		return true

@@ -203,6 +203,8 @@ func (y *yamlWriter) compareKeys(a, b string) int { return yamlKeyCompare(a, b) 
 
 func (y *yamlWriter) plans() *planCache { return &yamlPlans }
 
+func (y *yamlWriter) doc() *renderer { return y.r }
+
 func (y *yamlWriter) fieldRanks(md protoreflect.MessageDescriptor) []int32 {
 	return y.r.orders().get(md, yamlKeyCompare)
 }
