@@ -21,6 +21,16 @@ import (
 // TestFastJSONAgreesWithYAML and FuzzFastJSON hold it to yaml.v2's
 // reading (sigs.k8s.io/yaml.YAMLToJSONStrict) wherever it says true.
 func fastJSON(doc []byte) ([]byte, bool) {
+	v, ok := fastTree(doc)
+	if !ok {
+		return nil, false
+	}
+	return v.jsonText(), true
+}
+
+// fastTree reads a document as fastJSON does, into the tree of its values;
+// nil for a document of nothing (JSON null).
+func fastTree(doc []byte) (*fastValue, bool) {
 	if !printable(doc) {
 		return nil, false
 	}
@@ -52,16 +62,13 @@ func fastJSON(doc []byte) ([]byte, bool) {
 	}
 	i := p.skipBlank(0)
 	if i == len(p.lines) {
-		return []byte("null"), true
+		return nil, true
 	}
 	v, next, ok := p.block(i, p.lines[i].indent)
 	if !ok || p.skipBlank(next) != len(p.lines) {
 		return nil, false
 	}
-	var out bytes.Buffer
-	out.Grow(len(p.lines) * 24)
-	v.write(&out)
-	return out.Bytes(), true
+	return v, true
 }
 
 // printable says doc is valid UTF-8 of characters YAML prints, with no
@@ -288,6 +295,16 @@ func splitKey(content string) (key, rest string, ok bool) {
 func isKeyLine(s string) bool {
 	_, _, ok := splitKey(s)
 	return ok
+}
+
+// jsonText is v as JSON text; "null" for no value.
+func (v *fastValue) jsonText() []byte {
+	if v == nil {
+		return []byte("null")
+	}
+	var out bytes.Buffer
+	v.write(&out)
+	return out.Bytes()
 }
 
 // write writes v as JSON, mapping keys sorted as encoding/json sorts them

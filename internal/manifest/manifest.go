@@ -292,7 +292,18 @@ func isBlank(doc []byte) bool {
 // decodeDocument decodes one YAML document into typed objects: one object,
 // or the items of a List.
 func decodeDocument(doc []byte, lim Limits) result {
-	data, dups, err := toJSON(doc)
+	var data []byte
+	var dups []string
+	var err error
+	if tree, ok := fastTree(doc); ok {
+		res, ok := decodeTree(tree, lim)
+		if ok {
+			return res
+		}
+		data = tree.jsonText()
+	} else {
+		data, dups, err = slowJSON(doc)
+	}
 	if err != nil {
 		return result{problems: []problem{{err: fmt.Errorf("not valid YAML: %w", err)}}}
 	}
@@ -392,8 +403,7 @@ func decodeJSON(data []byte, lim Limits, list bool) result {
 	gvk := gv.WithKind(head.Kind)
 	newObject, ok := kinds[gvk]
 	if !ok {
-		res.warnings = []string{fmt.Sprintf("skipped %s %s: Sesame does not translate this kind%s", short(head.APIVersion), short(head.Kind), knownVersions(gvk))}
-		return res
+		return unknownKind(head, gvk)
 	}
 	obj, fields, p := decodeObject(data, newObject)
 	if p != nil {
@@ -407,6 +417,12 @@ func decodeJSON(data []byte, lim Limits, list bool) result {
 	res.objects = []runtime.Object{obj}
 	res.fields = [][]problem{fields}
 	return res
+}
+
+// unknownKind is what a document of a kind Sesame does not read gives: a
+// warning.
+func unknownKind(head typeMeta, gvk schema.GroupVersionKind) result {
+	return result{count: 1, warnings: []string{fmt.Sprintf("skipped %s %s: Sesame does not translate this kind%s", short(head.APIVersion), short(head.Kind), knownVersions(gvk))}}
 }
 
 func missing(apiVersion, kind string) string {

@@ -66,6 +66,11 @@ func toJSON(doc []byte) (data []byte, dups []string, err error) {
 	if data, ok := fastJSON(doc); ok {
 		return data, nil, nil
 	}
+	return slowJSON(doc)
+}
+
+// slowJSON is toJSON through yaml.v2, which reads every YAML.
+func slowJSON(doc []byte) (data []byte, dups []string, err error) {
 	data, strictErr := yaml.YAMLToJSONStrict(doc)
 	if strictErr == nil {
 		return data, nil, nil

@@ -1,0 +1,401 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/base64"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// A document the fast reader read (fastyaml.go) is decoded into its Go
+// type straight from the reader's tree, with reflect, rather than written
+// as JSON text and read again by encoding/json: the text and its second
+// reading were half of reading a large manifest. The tree decoder takes
+// only the path on which sigs.k8s.io/json's strict reading of that text
+// finds nothing to say, and writes what that reading writes: fields by
+// their exact JSON names (embedded structs' fields promoted as
+// encoding/json promotes them), a pointer allocated for a value and set
+// nil for null, null leaving other values as they are, json.Unmarshaler
+// and encoding.TextUnmarshaler types given the value's text, []byte from
+// base64, integers parsed as encoding/json parses them. Anything else (an
+// unknown field, a value of the wrong type, a type it does not read: an
+// interface, an array, a ",string" field) and it says false; the caller
+// then decodes the JSON text as before, which says what is wrong.
+// TestTreeDecodesAsJSON and FuzzTreeDecodesAsJSON hold it to that reading.
+
+// treeDecoder decodes trees; buf holds the text given to Unmarshalers.
+type treeDecoder struct {
+	buf bytes.Buffer
+}
+
+var (
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// isNull says v is YAML's null.
+func (v *fastValue) isNull() bool { return v.json == "null" }
+
+// str is the string v is: text, or JSON text of a string without escapes
+// (the fast reader keeps double-quoted strings, and IPv4 addresses, so).
+func (v *fastValue) str() (string, bool) {
+	if v.quoted {
+		return v.text, true
+	}
+	if n := len(v.json); n >= 2 && v.json[0] == '"' && strings.IndexByte(v.json, '\\') < 0 {
+		return v.json[1 : n-1], true
+	}
+	return "", false
+}
+
+// isMapping says v is a mapping (maybe "{}").
+func (v *fastValue) isMapping() bool { return !v.seq && !v.quoted && v.json == "" }
+
+// value decodes v into rv, an addressable value.
+func (d *treeDecoder) value(rv reflect.Value, v *fastValue) bool {
+	t := rv.Type()
+	if v.isNull() {
+		return d.null(rv)
+	}
+	if t.Kind() != reflect.Pointer {
+		pt := reflect.PointerTo(t)
+		if pt.Implements(jsonUnmarshaler) {
+			d.buf.Reset()
+			v.write(&d.buf)
+			return rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(d.buf.Bytes()) == nil
+		}
+		if pt.Implements(textUnmarshaler) {
+			s, ok := v.str()
+			return ok && rv.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)) == nil
+		}
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
+			rv.Set(reflect.New(t.Elem()))
+		}
+		return d.value(rv.Elem(), v)
+	case reflect.Struct:
+		return v.isMapping() && d.fields(rv, v)
+	case reflect.Map:
+		return v.isMapping() && d.mapping(rv, v)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			s, ok := v.str()
+			if !ok {
+				return false // encoding/json reads an array of numbers too; not here
+			}
+			b := make([]byte, base64.StdEncoding.DecodedLen(len(s)))
+			n, err := base64.StdEncoding.Decode(b, []byte(s))
+			rv.SetBytes(b[:n])
+			return err == nil
+		}
+		if !v.seq {
+			return false
+		}
+		s := reflect.MakeSlice(t, len(v.values), len(v.values))
+		for i, item := range v.values {
+			if !d.value(s.Index(i), item) {
+				return false
+			}
+		}
+		rv.Set(s)
+		return true
+	case reflect.String:
+		s, ok := v.str()
+		if ok {
+			rv.SetString(s)
+		}
+		return ok
+	case reflect.Bool:
+		switch v.json {
+		case "true", "false":
+			rv.SetBool(v.json == "true")
+			return true
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, err := strconv.ParseInt(v.json, 10, 64)
+		if err != nil || rv.OverflowInt(n) {
+			return false
+		}
+		rv.SetInt(n)
+		return true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		n, err := strconv.ParseUint(v.json, 10, 64)
+		if err != nil || rv.OverflowUint(n) {
+			return false
+		}
+		rv.SetUint(n)
+		return true
+	case reflect.Float32, reflect.Float64:
+		f, err := strconv.ParseFloat(v.json, t.Bits())
+		if err != nil || rv.OverflowFloat(f) {
+			return false
+		}
+		rv.SetFloat(f)
+		return true
+	}
+	return false
+}
+
+// null decodes null into rv as encoding/json does: a pointer, map, slice
+// or interface set nil; a json.Unmarshaler given "null"; anything else
+// left as it is.
+func (d *treeDecoder) null(rv reflect.Value) bool {
+	t := rv.Type()
+	switch {
+	case t.Kind() == reflect.Pointer:
+		rv.SetZero()
+		return true
+	case reflect.PointerTo(t).Implements(jsonUnmarshaler):
+		return rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON([]byte("null")) == nil
+	case reflect.PointerTo(t).Implements(textUnmarshaler):
+		return false
+	case t.Kind() == reflect.Map || t.Kind() == reflect.Slice || t.Kind() == reflect.Interface:
+		rv.SetZero()
+	}
+	return true
+}
+
+// fields decodes a mapping into rv, a struct.
+func (d *treeDecoder) fields(rv reflect.Value, v *fastValue) bool {
+	fields := structFieldsOf(rv.Type())
+	for i, key := range v.keys {
+		f, ok := fields[key]
+		if !ok || f == nil {
+			return false // unknown, or a name encoding/json does not decode
+		}
+		if !d.value(rv.FieldByIndex(f), v.values[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// mapping decodes a mapping into rv, a map with string keys.
+func (d *treeDecoder) mapping(rv reflect.Value, v *fastValue) bool {
+	t := rv.Type()
+	if t.Key().Kind() != reflect.String || reflect.PointerTo(t.Key()).Implements(textUnmarshaler) {
+		return false
+	}
+	if rv.IsNil() {
+		rv.Set(reflect.MakeMapWithSize(t, len(v.keys)))
+	}
+	for i, key := range v.keys {
+		elem := reflect.New(t.Elem()).Elem()
+		if !d.value(elem, v.values[i]) {
+			return false
+		}
+		rv.SetMapIndex(reflect.ValueOf(key).Convert(t.Key()), elem)
+	}
+	return true
+}
+
+// structFields are the JSON names of each struct type's fields, as
+// encoding/json decodes them: each name's field index, or nil for a name
+// the tree decoder leaves to encoding/json (one that names several fields
+// at the same depth, a ",string" field, one inside an embedded pointer).
+var structFields sync.Map // reflect.Type -> map[string][]int
+
+func structFieldsOf(t reflect.Type) map[string][]int {
+	if m, ok := structFields.Load(t); ok {
+		return m.(map[string][]int)
+	}
+	type candidate struct {
+		index  []int
+		depth  int
+		tagged bool
+		plain  bool // readable by the tree decoder
+	}
+	found := map[string][]candidate{}
+	var walk func(t reflect.Type, index []int, depth int, plain bool)
+	walk = func(t reflect.Type, index []int, depth int, plain bool) {
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			ft := sf.Type
+			if sf.Anonymous {
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if !sf.IsExported() && ft.Kind() != reflect.Struct {
+					continue
+				}
+			} else if !sf.IsExported() {
+				continue
+			}
+			tag := sf.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			if !validTag(name) {
+				name = ""
+			}
+			at := append(append([]int(nil), index...), i)
+			if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
+				walk(ft, at, depth+1, plain && sf.Type.Kind() != reflect.Pointer)
+				continue
+			}
+			tagged := name != ""
+			if !tagged {
+				name = sf.Name
+			}
+			stringOpt := false
+			for opt := range strings.SplitSeq(opts, ",") {
+				stringOpt = stringOpt || opt == "string"
+			}
+			found[name] = append(found[name], candidate{index: at, depth: depth, tagged: tagged, plain: plain && !stringOpt})
+		}
+	}
+	walk(t, nil, 0, true)
+	fields := make(map[string][]int, len(found))
+	for name, cs := range found {
+		// encoding/json: the shallowest fields of a name; of several, the
+		// one tagged, if only one is; else none.
+		least := cs[0].depth
+		for _, c := range cs {
+			least = min(least, c.depth)
+		}
+		var win *candidate
+		n, tagged := 0, 0
+		for i, c := range cs {
+			if c.depth != least {
+				continue
+			}
+			n++
+			if c.tagged {
+				tagged++
+				win = &cs[i]
+			} else if win == nil {
+				win = &cs[i]
+			}
+		}
+		switch {
+		case n > 1 && tagged != 1, !win.plain:
+			fields[name] = nil
+		default:
+			fields[name] = win.index
+		}
+	}
+	structFields.Store(t, fields)
+	return fields
+}
+
+// validTag is encoding/json's test of a tag's name: letters, digits and
+// some punctuation; a name that fails it is not used.
+func validTag(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+// decodeTree decodes a document the fast reader read (nil: no value) as
+// decodeJSON decodes its JSON text, when the tree decoder reads it all;
+// false for anything else: Lists, strings past Limits.ValueBytes, a head
+// of other types than strings, and what value says false to.
+func decodeTree(tree *fastValue, lim Limits) (result, bool) {
+	if tree == nil {
+		return result{}, true
+	}
+	if !tree.isMapping() || tree.longerThan(lim.ValueBytes) {
+		return result{}, false
+	}
+	head, ok := treeHead(tree)
+	if !ok || head.isList() || head.APIVersion == "" || head.Kind == "" {
+		return result{}, false
+	}
+	gv, err := schema.ParseGroupVersion(head.APIVersion)
+	if err != nil {
+		return result{}, false
+	}
+	gvk := gv.WithKind(head.Kind)
+	newObject, ok := kinds[gvk]
+	if !ok {
+		return unknownKind(head, gvk), true
+	}
+	obj := newObject()
+	var d treeDecoder
+	if !d.value(reflect.ValueOf(obj).Elem(), tree) {
+		return result{}, false
+	}
+	obj.GetObjectKind().SetGroupVersionKind(canonical(gvk))
+	return result{count: 1, objects: []runtime.Object{obj}, fields: [][]problem{nil}}, true
+}
+
+// treeHead reads the head of a document as readHead does; false when
+// apiVersion, kind, metadata's name or namespace are not strings, or keys
+// differ from them only in case (encoding/json's reading of a typeMeta
+// matches those too).
+func treeHead(v *fastValue) (typeMeta, bool) {
+	var h typeMeta
+	str := func(v *fastValue, to *string) bool {
+		s, ok := v.str()
+		*to = s
+		return ok
+	}
+	for i, k := range v.keys {
+		val := v.values[i]
+		var ok bool
+		switch k {
+		case "apiVersion":
+			ok = str(val, &h.APIVersion)
+		case "kind":
+			ok = str(val, &h.Kind)
+		case "metadata":
+			ok = val.isMapping()
+			for j, mk := range val.keys {
+				switch mk {
+				case "name":
+					ok = ok && str(val.values[j], &h.Metadata.Name)
+				case "namespace":
+					ok = ok && str(val.values[j], &h.Metadata.Namespace)
+				default:
+					ok = ok && !strings.EqualFold(mk, "name") && !strings.EqualFold(mk, "namespace")
+				}
+			}
+		default:
+			ok = !strings.EqualFold(k, "apiVersion") && !strings.EqualFold(k, "kind") && !strings.EqualFold(k, "metadata")
+		}
+		if !ok {
+			return typeMeta{}, false
+		}
+	}
+	return h, true
+}
+
+// longerThan says a string of v, a key or a value, is longer than max
+// bytes.
+func (v *fastValue) longerThan(max int) bool {
+	if len(v.text) > max || len(v.json) > max {
+		return true
+	}
+	for i, k := range v.keys {
+		if len(k) > max || v.values[i].longerThan(max) {
+			return true
+		}
+	}
+	if v.seq {
+		for _, item := range v.values {
+			if item.longerThan(max) {
+				return true
+			}
+		}
+	}
+	return false
+}
