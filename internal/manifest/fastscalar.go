@@ -37,16 +37,16 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 
 // scalar reads a scalar on one line.
-func scalar(s string) (*fastValue, bool) {
+func scalar(s string) (fastValue, bool) {
 	switch s {
 	case "true", "false", "null":
-		return &fastValue{json: s}, true
+		return fastValue{json: s}, true
 	case "{}":
-		return &fastValue{}, true
+		return fastValue{}, true
 	case "[]":
-		return &fastValue{seq: true}, true
+		return fastValue{seq: true}, true
 	case "~":
-		return &fastValue{json: "null"}, true
+		return fastValue{json: "null"}, true
 	}
 	switch c := s[0]; {
 	case c == '"':
@@ -57,11 +57,11 @@ func scalar(s string) (*fastValue, bool) {
 		return number(s)
 	case isLetter(c) || c == '/':
 		if yaml11Word(s) || !plainString(s) {
-			return nil, false
+			return fastValue{}, false
 		}
-		return &fastValue{text: s, quoted: true}, true
+		return fastValue{text: s, quoted: true}, true
 	}
-	return nil, false
+	return fastValue{}, false
 }
 
 // plainString: printable ASCII, no " #" comment, no ": ", no trailing
@@ -78,51 +78,51 @@ func plainString(s string) bool {
 // number reads a decimal integer (no sign but "-", no leading zero, at
 // most 18 digits), or a dotted quad of digits, which YAML reads as a
 // string (an IPv4 address); anything else is left to yaml.v2.
-func number(s string) (*fastValue, bool) {
+func number(s string) (fastValue, bool) {
 	digits := strings.TrimPrefix(s, "-")
 	if len(digits) > 0 && len(digits) <= 18 && (digits == "0" || digits[0] != '0') && strings.Trim(digits, "0123456789") == "" && s != "-0" {
-		return &fastValue{json: s}, true
+		return fastValue{json: s}, true
 	}
 	if s[0] != '-' && strings.Count(s, ".") >= 2 && strings.Trim(s, "0123456789.") == "" && !strings.Contains(s, "..") {
-		return &fastValue{json: `"` + s + `"`}, true
+		return fastValue{text: s, quoted: true}, true
 	}
-	return nil, false
+	return fastValue{}, false
 }
 
 // doubleQuoted reads "..." whose escapes are all JSON's: its text is then
 // a JSON string as it is.
-func doubleQuoted(s string) (*fastValue, bool) {
+func doubleQuoted(s string) (fastValue, bool) {
 	if len(s) < 2 || s[len(s)-1] != '"' {
-		return nil, false
+		return fastValue{}, false
 	}
 	body := s[1 : len(s)-1]
 	for i := 0; i < len(body); i++ {
 		switch c := body[i]; {
 		case c == '"' || c < 0x20 || c == 0x7f:
-			return nil, false
+			return fastValue{}, false
 		case c == '\\':
 			if i+1 >= len(body) || !strings.ContainsRune(`"\/bfnrtu`, rune(body[i+1])) {
-				return nil, false
+				return fastValue{}, false
 			}
 			if body[i+1] == 'u' && (i+5 >= len(body) || strings.Trim(body[i+2:i+6], "0123456789abcdefABCDEF") != "") {
-				return nil, false
+				return fastValue{}, false
 			}
 			i++
 		}
 	}
-	return &fastValue{json: s}, true
+	return fastValue{json: s}, true
 }
 
 // singleQuoted reads '...', where ” is a quote.
-func singleQuoted(s string) (*fastValue, bool) {
+func singleQuoted(s string) (fastValue, bool) {
 	if len(s) < 2 || s[len(s)-1] != '\'' {
-		return nil, false
+		return fastValue{}, false
 	}
 	body := s[1 : len(s)-1]
 	if strings.Contains(strings.ReplaceAll(body, "''", ""), "'") {
-		return nil, false
+		return fastValue{}, false
 	}
-	return &fastValue{text: strings.ReplaceAll(body, "''", "'"), quoted: true}, true
+	return fastValue{text: strings.ReplaceAll(body, "''", "'"), quoted: true}, true
 }
 
 // writeJSONString writes s quoted for JSON; control characters and

@@ -31,11 +31,23 @@ func fastJSON(doc []byte) ([]byte, bool) {
 // fastTree reads a document as fastJSON does, into the tree of its values;
 // nil for a document of nothing (JSON null).
 func fastTree(doc []byte) (*fastValue, bool) {
+	return new(fastParser).tree(doc)
+}
+
+// tree is fastTree with p, whose slabs it reuses: the tree of its last
+// document must not be used after.
+func (p *fastParser) tree(doc []byte) (*fastValue, bool) {
 	if !printable(doc) {
 		return nil, false
 	}
-	p := fastParser{noFinalBreak: !bytes.HasSuffix(doc, []byte("\n"))}
-	p.lines = make([]fastLine, 0, bytes.Count(doc, []byte("\n"))+1)
+	p.noFinalBreak = !bytes.HasSuffix(doc, []byte("\n"))
+	p.nodes, p.strs, p.ptrs = p.nodes[:0], p.strs[:0], p.ptrs[:0]
+	p.keys, p.values = p.keys[:0], p.values[:0]
+	if lines := bytes.Count(doc, []byte("\n")) + 1; cap(p.lines) >= lines {
+		p.lines = p.lines[:0]
+	} else {
+		p.lines = make([]fastLine, 0, lines)
+	}
 	text := string(doc) // one copy: lines, and the strings read from them, are substrings
 	for len(text) > 0 {
 		line := text
@@ -103,6 +115,50 @@ type fastParser struct {
 	lines []fastLine
 	// noFinalBreak says the document's last line has no line break.
 	noFinalBreak bool
+	// The tree's nodes, and its mappings' keys and values, are taken from
+	// slabs, reused from document to document: the tree is a few
+	// allocations, not one per value (it was most of reading's garbage).
+	nodes []fastValue
+	strs  []string
+	ptrs  []*fastValue
+	// keys and values are the members of the mappings and sequences being
+	// read, the innermost last.
+	keys   []string
+	values []*fastValue
+}
+
+// slabSize is the least number of nodes, keys or values a slab holds.
+const slabSize = 256
+
+// node is a node of the tree holding v.
+func (p *fastParser) node(v fastValue) *fastValue {
+	if len(p.nodes) == cap(p.nodes) {
+		p.nodes = make([]fastValue, 0, max(slabSize, 2*cap(p.nodes)))
+	}
+	p.nodes = append(p.nodes, v)
+	return &p.nodes[len(p.nodes)-1]
+}
+
+// members takes the members of a mapping or sequence off the stacks into
+// v: its values from index from, its keys (of a mapping) from keysFrom.
+func (p *fastParser) members(v *fastValue, from, keysFrom int, mapping bool) {
+	n := len(p.values) - from
+	if len(p.ptrs)+n > cap(p.ptrs) {
+		p.ptrs = make([]*fastValue, 0, max(slabSize, 2*cap(p.ptrs), n))
+	}
+	start := len(p.ptrs)
+	p.ptrs = append(p.ptrs, p.values[from:]...)
+	v.values = p.ptrs[start:len(p.ptrs):len(p.ptrs)]
+	p.values = p.values[:from]
+	if mapping {
+		if len(p.strs)+n > cap(p.strs) {
+			p.strs = make([]string, 0, max(slabSize, 2*cap(p.strs), n))
+		}
+		start := len(p.strs)
+		p.strs = append(p.strs, p.keys[keysFrom:]...)
+		v.keys = p.strs[start:len(p.strs):len(p.strs)]
+		p.keys = p.keys[:keysFrom]
+	}
 }
 
 // fastValue is a parsed value: a mapping (keys and values), a sequence
@@ -133,7 +189,8 @@ func (p *fastParser) block(i, indent int) (*fastValue, int, bool) {
 }
 
 func (p *fastParser) sequence(i, indent int) (*fastValue, int, bool) {
-	v := &fastValue{seq: true}
+	v := p.node(fastValue{seq: true})
+	from := len(p.values)
 	for i = p.skipBlank(i); i < len(p.lines) && p.lines[i].indent == indent; i = p.skipBlank(i) {
 		l := p.lines[i]
 		if l.content != "-" && !strings.HasPrefix(l.content, "- ") {
@@ -157,23 +214,25 @@ func (p *fastParser) sequence(i, indent int) (*fastValue, int, bool) {
 		if !ok {
 			return nil, 0, false
 		}
-		v.values = append(v.values, item)
+		p.values = append(p.values, item)
 	}
+	p.members(v, from, 0, false)
 	return v, i, true
 }
 
 func (p *fastParser) mapping(i, indent int) (*fastValue, int, bool) {
-	v := &fastValue{}
+	v := p.node(fastValue{})
+	from, keysFrom := len(p.values), len(p.keys)
 	var seen map[string]bool // the keys, once there are many
 	for i = p.skipBlank(i); i < len(p.lines) && p.lines[i].indent == indent; i = p.skipBlank(i) {
 		l := p.lines[i]
 		key, rest, ok := splitKey(l.content)
-		if !ok || seen[key] || (seen == nil && slices.Contains(v.keys, key)) {
+		if !ok || seen[key] || (seen == nil && slices.Contains(p.keys[keysFrom:], key)) {
 			return nil, 0, false // not a key line, or a duplicate key
 		}
-		if seen == nil && len(v.keys) >= 16 {
+		if seen == nil && len(p.keys)-keysFrom >= 16 {
 			seen = map[string]bool{}
-			for _, k := range v.keys {
+			for _, k := range p.keys[keysFrom:] {
 				seen[k] = true
 			}
 		}
@@ -192,12 +251,13 @@ func (p *fastParser) mapping(i, indent int) (*fastValue, int, bool) {
 		if !ok {
 			return nil, 0, false
 		}
-		v.keys = append(v.keys, key)
-		v.values = append(v.values, item)
+		p.keys = append(p.keys, key)
+		p.values = append(p.values, item)
 	}
 	if i < len(p.lines) && p.lines[i].indent > indent {
 		return nil, 0, false
 	}
+	p.members(v, from, keysFrom, true)
 	return v, i, true
 }
 
@@ -215,14 +275,17 @@ func (p *fastParser) nested(i, indent int, inSequence bool) (*fastValue, int, bo
 			return p.sequence(j, indent)
 		}
 	}
-	return &fastValue{json: "null"}, i, true
+	return p.node(fastValue{json: "null"}), i, true
 }
 
 // scalarLine reads the scalar rest of line i, under a key or dash at
 // indent, which must end on that line.
 func (p *fastParser) scalarLine(rest string, i, indent int) (*fastValue, int, bool) {
 	item, ok := scalar(rest)
-	return item, i + 1, ok && !p.continues(i+1, indent)
+	if !ok || p.continues(i+1, indent) {
+		return nil, 0, false
+	}
+	return p.node(item), i + 1, true
 }
 
 // continues says whether line i continues a scalar of a key or dash at
@@ -275,7 +338,7 @@ func (p *fastParser) literal(i, indent int, strip bool) (*fastValue, int, bool) 
 	if !strip && (last < len(p.lines)-1 || !p.noFinalBreak) {
 		s += "\n" // clip: the last line's break, when it has one
 	}
-	return &fastValue{text: s, quoted: true}, end, true
+	return p.node(fastValue{text: s, quoted: true}), end, true
 }
 
 // splitKey splits "key: value" or "key:"; the key must be plain and read

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -279,7 +280,13 @@ func (t typeMeta) object() string {
 // isBlank reports whether a document holds nothing but whitespace, comments
 // and document markers, as the empty document after a trailing "---" does.
 func isBlank(doc []byte) bool {
-	for _, line := range bytes.Split(doc, []byte("\n")) {
+	for len(doc) > 0 {
+		line := doc
+		if i := bytes.IndexByte(doc, '\n'); i >= 0 {
+			line, doc = doc[:i], doc[i+1:]
+		} else {
+			doc = nil
+		}
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] == '#' || string(line) == "---" || string(line) == "..." {
 			continue
@@ -289,13 +296,18 @@ func isBlank(doc []byte) bool {
 	return true
 }
 
+// parsers are fast readers, their slabs kept from document to document.
+var parsers = sync.Pool{New: func() any { return new(fastParser) }}
+
 // decodeDocument decodes one YAML document into typed objects: one object,
 // or the items of a List.
 func decodeDocument(doc []byte, lim Limits) result {
 	var data []byte
 	var dups []string
 	var err error
-	if tree, ok := fastTree(doc); ok {
+	p := parsers.Get().(*fastParser)
+	defer parsers.Put(p) // once the tree is done with
+	if tree, ok := p.tree(doc); ok {
 		res, ok := decodeTree(tree, lim)
 		if ok {
 			return res

@@ -66,13 +66,13 @@ func (d *treeDecoder) value(rv reflect.Value, v *fastValue) bool {
 		return d.null(rv)
 	}
 	if t.Kind() != reflect.Pointer {
-		pt := reflect.PointerTo(t)
-		if pt.Implements(jsonUnmarshaler) {
+		u := unmarshalersOf(t)
+		if u&jsonU != 0 {
 			d.buf.Reset()
 			v.write(&d.buf)
 			return rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(d.buf.Bytes()) == nil
 		}
-		if pt.Implements(textUnmarshaler) {
+		if u&textU != 0 {
 			s, ok := v.str()
 			return ok && rv.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)) == nil
 		}
@@ -155,9 +155,9 @@ func (d *treeDecoder) null(rv reflect.Value) bool {
 	case t.Kind() == reflect.Pointer:
 		rv.SetZero()
 		return true
-	case reflect.PointerTo(t).Implements(jsonUnmarshaler):
+	case unmarshalersOf(t)&jsonU != 0:
 		return rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON([]byte("null")) == nil
-	case reflect.PointerTo(t).Implements(textUnmarshaler):
+	case unmarshalersOf(t)&textU != 0:
 		return false
 	case t.Kind() == reflect.Map || t.Kind() == reflect.Slice || t.Kind() == reflect.Interface:
 		rv.SetZero()
@@ -183,7 +183,7 @@ func (d *treeDecoder) fields(rv reflect.Value, v *fastValue) bool {
 // mapping decodes a mapping into rv, a map with string keys.
 func (d *treeDecoder) mapping(rv reflect.Value, v *fastValue) bool {
 	t := rv.Type()
-	if t.Key().Kind() != reflect.String || reflect.PointerTo(t.Key()).Implements(textUnmarshaler) {
+	if t.Key().Kind() != reflect.String || unmarshalersOf(t.Key())&textU != 0 {
 		return false
 	}
 	if rv.IsNil() {
@@ -197,6 +197,33 @@ func (d *treeDecoder) mapping(rv reflect.Value, v *fastValue) bool {
 		rv.SetMapIndex(reflect.ValueOf(key).Convert(t.Key()), elem)
 	}
 	return true
+}
+
+// unmarshalers says which of json.Unmarshaler and
+// encoding.TextUnmarshaler a pointer to a type implements.
+type unmarshalers uint8
+
+const (
+	jsonU unmarshalers = 1 << iota
+	textU
+)
+
+// typeUnmarshalers caches unmarshalersOf: reflect's Implements walks the
+// method set, and it was half of the tree decoder's time.
+var typeUnmarshalers sync.Map // reflect.Type -> unmarshalers
+
+func unmarshalersOf(t reflect.Type) unmarshalers {
+	if u, ok := typeUnmarshalers.Load(t); ok {
+		return u.(unmarshalers)
+	}
+	var u unmarshalers
+	if pt := reflect.PointerTo(t); pt.Implements(jsonUnmarshaler) {
+		u |= jsonU
+	} else if pt.Implements(textUnmarshaler) {
+		u |= textU
+	}
+	typeUnmarshalers.Store(t, u)
+	return u
 }
 
 // structFields are the JSON names of each struct type's fields, as

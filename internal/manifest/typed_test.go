@@ -116,3 +116,25 @@ func FuzzTreeDecodesAsJSON(f *testing.F) {
 		sameAsJSON(t, doc)
 	})
 }
+
+// TestParserReusedAsNew: a parser reused from document to document (as
+// decodeDocument's are), after documents it read and documents it gave up
+// on halfway, reads each as a new one does.
+func TestParserReusedAsNew(t *testing.T) {
+	var docs [][]byte
+	for _, obj := range gen.Objects(gen.Config{Seed: 2, Routes: 40}) {
+		doc, err := yaml.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, doc, append(bytes.Clone(doc), "extra: {a: 1}\n"...), doc[:len(doc)/2])
+	}
+	var p fastParser
+	for _, doc := range docs {
+		want, wantOK := fastJSON(doc)
+		tree, ok := p.tree(doc)
+		if ok != wantOK || ok && !bytes.Equal(tree.jsonText(), want) {
+			t.Fatalf("reused parser: %v %s\nnew parser: %v %s\nfor:\n%s", ok, tree.jsonText(), wantOK, want, doc)
+		}
+	}
+}
