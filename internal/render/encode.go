@@ -36,6 +36,8 @@ type encoder interface {
 	scratch() *walkScratch
 	// plans are the plans of messages (plan.go) in the encoder's order.
 	plans() *planCache
+	// fieldKey is key for a message's field.
+	fieldKey(f *planField)
 	// doc is the document's renderer, nil for a value written alone.
 	doc() *renderer
 }

@@ -104,6 +104,8 @@ func (j *jsonWriter) compareKeys(a, b string) int { return strings.Compare(a, b)
 
 func (j *jsonWriter) plans() *planCache { return &jsonPlans }
 
+func (j *jsonWriter) fieldKey(f *planField) { j.key(f.name) }
+
 func (j *jsonWriter) doc() *renderer { return j.r }
 
 func (j *jsonWriter) fieldRanks(md protoreflect.MessageDescriptor) []int32 {
@@ -111,10 +113,15 @@ func (j *jsonWriter) fieldRanks(md protoreflect.MessageDescriptor) []int32 {
 }
 
 func (j *jsonWriter) indent() {
-	for range j.depth {
-		j.w.WriteString("  ")
+	n := 2 * j.depth
+	for ; n > len(spaces); n -= len(spaces) {
+		j.w.WriteString(spaces)
 	}
+	j.w.WriteString(spaces[:n])
 }
+
+// spaces are written a run at a time, for indentation.
+const spaces = "                                                                "
 
 // float writes f as encoding/json does: the shortest representation, in
 // exponent form below 1e-6 and from 1e21, with a one-digit exponent kept

@@ -50,6 +50,9 @@ type planField struct {
 	wrapper reflect.Type
 	has     presence
 	bytes   bool     // a bytes scalar (populated when not empty)
+	// plainKey says YAML writes name as a simple key in plain style, as it
+	// is: the YAML writer need not look at it again.
+	plainKey bool
 	child   *msgPlan // a message field's (or list's) plan
 }
 
@@ -141,6 +144,7 @@ var protoMessage = reflect.TypeFor[proto.Message]()
 // it as generated code does.
 func (c *planCache) field(t reflect.Type, fd protoreflect.FieldDescriptor, byNumber map[int32]int, byOneof map[string]int, made map[reflect.Type]*msgPlan) (planField, bool) {
 	f := planField{fd: fd, name: fd.JSONName()}
+	f.plainKey = plainKey(f.name)
 	var ft reflect.Type // the Go type of one value
 	if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
 		index, ok := byOneof[string(od.Name())]
@@ -297,7 +301,7 @@ func (p *msgPlan) members(e encoder, v reflect.Value) error {
 				continue
 			}
 		}
-		e.key(f.name)
+		e.fieldKey(f)
 		var err error
 		switch f.has {
 		case repeated:
@@ -391,4 +395,16 @@ func (c *planCache) long(m proto.Message) bool {
 		}
 	}
 	return false
+}
+
+// plainKey says the YAML writer writes name, a key, in plain style as it
+// is, on one line: ASCII without spaces, in the style writeKey picks.
+func plainKey(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if name[i] <= ' ' || name[i] >= 0x7f {
+			return false
+		}
+	}
+	t := analyze(name)
+	return !t.multiline && len(name) <= 128 && styleOf(name, t, true) == stylePlain
 }

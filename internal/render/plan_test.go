@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"math"
 	"reflect"
 	"strings"
@@ -51,13 +52,22 @@ func TestPlansReadEveryEnvoyType(t *testing.T) {
 
 // TestPlansMatchProtojsonOnEveryEnvoyType fills every field of every
 // Envoy message type (each oneof member in turn, nested messages two
-// levels deep) and checks the walk against protojson's text.
+// levels deep) and checks the walk against protojson's text, and the YAML
+// writer's against yaml.v2's writing of that text.
 func TestPlansMatchProtojsonOnEveryEnvoyType(t *testing.T) {
 	for _, mt := range envoyTypes(t) {
 		for variant := range 3 {
 			m := mt.New()
 			fill(m, variant, 2)
 			sameAsProtojson(t, m.Interface())
+			v, err := plainValue(m.Interface())
+			if err != nil {
+				continue // protojson refuses it; sameAsProtojson checked the walk does
+			}
+			want := viaYAMLv2(t, map[string]any{"m": v})
+			if got := writeYAML(t, map[string]any{"m": m.Interface()}); !bytes.Equal(got, want) {
+				t.Fatalf("%s: YAML writer\n%s\nyaml.v2\n%s", mt.Descriptor().FullName(), got, want)
+			}
 		}
 	}
 }

@@ -61,8 +61,10 @@ func (y *yamlWriter) endLine() {
 
 // padTo writes spaces up to column c.
 func (y *yamlWriter) padTo(c int) {
-	for ; y.col < c; y.col++ {
-		y.w.WriteByte(' ')
+	for y.col < c {
+		n := min(c-y.col, len(spaces))
+		y.w.WriteString(spaces[:n])
+		y.col += n
 	}
 }
 
@@ -202,6 +204,20 @@ func (y *yamlWriter) end() {
 func (y *yamlWriter) compareKeys(a, b string) int { return yamlKeyCompare(a, b) }
 
 func (y *yamlWriter) plans() *planCache { return &yamlPlans }
+
+// fieldKey writes the key of a message's field: as key does, but for a
+// name known to be a simple plain key, without looking at it again.
+func (y *yamlWriter) fieldKey(f *planField) {
+	if !f.plainKey {
+		y.key(f.name)
+		return
+	}
+	at := y.next()
+	y.padTo(at)
+	y.ascii(f.name)
+	y.ascii(":")
+	y.at, y.ind = placeValue, at
+}
 
 func (y *yamlWriter) doc() *renderer { return y.r }
 
