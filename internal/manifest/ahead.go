@@ -37,6 +37,7 @@ func readAhead(reader *docReader, lim Limits) *ahead {
 		go func() {
 			for j := range jobs {
 				j.res <- decodeDocument(j.data, lim)
+				releaseBuffer(j.data) // decoded objects refer to copies
 			}
 		}()
 	}
