@@ -49,11 +49,11 @@ type planField struct {
 	// holds when the member is set.
 	wrapper reflect.Type
 	has     presence
-	bytes   bool     // a bytes scalar (populated when not empty)
+	bytes   bool // a bytes scalar (populated when not empty)
 	// plainKey says YAML writes name as a simple key in plain style, as it
 	// is: the YAML writer need not look at it again.
 	plainKey bool
-	child   *msgPlan // a message field's (or list's) plan
+	child    *msgPlan // a message field's (or list's) plan
 }
 
 // msgPlan is the plan of one message type in one format.
