@@ -205,7 +205,7 @@ type objectKey struct {
 // order matters here only: two copies of an object are a conflict that the
 // input itself decides.
 func (d *Decoder) Dedupe(objects []runtime.Object) ([]runtime.Object, []Warning) {
-	last := map[objectKey]int{}
+	last := make(map[objectKey]int, len(objects))
 	keys := make([]objectKey, len(objects))
 	named := make([]bool, len(objects))
 	for i, obj := range objects {
