@@ -23,6 +23,10 @@
 // yaml.v2). Documents in the block style kubectl prints take a reader of
 // Sesame's own, several times faster, which leaves every other document to
 // yaml.v2 and reads what yaml.v2 reads wherever it reads a document
-// (fastyaml.go, with a differential test and fuzz target); documents are
-// decoded on every processor, and come out in stream order (ahead.go).
+// (fastyaml.go, with a differential test and fuzz target). What that
+// reader reads is decoded into its Go type straight from its tree, where
+// sigs.k8s.io/json's strict reading of the same document's JSON would
+// find nothing to say; any other document takes that reading (typed.go,
+// with a differential test and fuzz target). Documents are decoded on
+// every processor, and come out in stream order (ahead.go).
 package manifest

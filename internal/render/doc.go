@@ -52,8 +52,9 @@
 // text protojson writes, decoded into generic values and written again by
 // encoding/json's MarshalIndent (JSON) or yaml.v2's Marshal (YAML), which
 // is what the command printed before it had writers of its own. The
-// writers (jsonw.go, yamlw.go) walk the messages themselves
-// (protojsonw.go), and the status objects as encoding/json's text
+// writers (jsonw.go, yamlw.go) walk the messages themselves, reading each
+// message type's Go struct by a plan made once (plan.go; protojsonw.go
+// for the well-known types), and the status objects as encoding/json's text
 // (jsontext.go), and write those bytes without building the values;
 // differential tests and fuzz targets hold each to the library it stands
 // in for. One difference, a fix: yaml.v2's key order is not total for
