@@ -44,24 +44,14 @@ func agree(t testing.TB, doc []byte) bool {
 // reads a document, it reads what yaml.v2 reads. Generated manifests, as
 // kubectl prints objects, are read by the fast one throughout.
 func TestFastJSONAgreesWithYAML(t *testing.T) {
-	var docs, fast int
-	_ = filepath.Walk("../..", func(path string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() && (info.Name() == ".git" || info.Name() == "node_modules") {
-			return filepath.SkipDir
+	docs := repositoryDocuments()
+	fast := 0
+	for _, doc := range docs {
+		if agree(t, doc) {
+			fast++
 		}
-		if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") && !strings.HasSuffix(path, ".txtar") {
-			return nil
-		}
-		data, _ := os.ReadFile(path)
-		for _, doc := range bytes.Split(data, []byte("\n---")) {
-			docs++
-			if agree(t, doc) {
-				fast++
-			}
-		}
-		return nil
-	})
-	t.Logf("repository: %d of %d documents read by the fast reader", fast, docs)
+	}
+	t.Logf("repository: %d of %d documents read by the fast reader", fast, len(docs))
 	generated := 0
 	for _, obj := range gen.Objects(gen.Config{Seed: 1, Routes: 200}) {
 		doc, err := yaml.Marshal(obj)
@@ -83,6 +73,25 @@ func TestFastJSONAgreesWithYAML(t *testing.T) {
 	} {
 		agree(t, []byte(doc))
 	}
+}
+
+// repositoryDocuments are the YAML documents of the repository's files
+// (its test data, examples, and the documents of txtar archives), split
+// at "---" lines.
+func repositoryDocuments() [][]byte {
+	var docs [][]byte
+	_ = filepath.Walk("../..", func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() && (info.Name() == ".git" || info.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") && !strings.HasSuffix(path, ".txtar") {
+			return nil
+		}
+		data, _ := os.ReadFile(path)
+		docs = append(docs, bytes.Split(data, []byte("\n---"))...)
+		return nil
+	})
+	return docs
 }
 
 // FuzzFastJSON: wherever the fast reader reads a document, yaml.v2 reads

@@ -1,14 +1,11 @@
 package render
 
 import (
-	"encoding/base64"
-	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -351,32 +348,10 @@ func (f *planField) single(e encoder, v reflect.Value) error {
 		e.end()
 		return nil
 	}
-	switch f.fd.Kind() {
-	case protoreflect.BoolKind:
-		e.bool(v.Bool())
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		e.float(float64(v.Int()))
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		e.float(float64(v.Uint()))
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		e.string(strconv.FormatInt(v.Int(), 10))
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		e.string(strconv.FormatUint(v.Uint(), 10))
-	case protoreflect.FloatKind:
-		return protoFloat(e, v.Float(), 32)
-	case protoreflect.DoubleKind:
-		return protoFloat(e, v.Float(), 64)
-	case protoreflect.StringKind:
-		if !utf8.ValidString(v.String()) {
-			return fmt.Errorf("render: field %s has invalid UTF-8", f.fd.FullName())
-		}
-		e.string(v.String())
-	case protoreflect.BytesKind:
-		e.string(base64.StdEncoding.EncodeToString(v.Bytes()))
-	case protoreflect.EnumKind:
+	if f.fd.Kind() == protoreflect.EnumKind {
 		return enum(e, f.fd, protoreflect.EnumNumber(v.Int()))
 	}
-	return nil
+	return scalar(e, f.fd, v)
 }
 
 // long says m has a list of splitAt messages or more.

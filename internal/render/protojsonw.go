@@ -122,6 +122,28 @@ func field(e encoder, fd protoreflect.FieldDescriptor, v protoreflect.Value) err
 // single writes one value of a field of kind fd.Kind().
 func single(e encoder, fd protoreflect.FieldDescriptor, v protoreflect.Value) error {
 	switch fd.Kind() {
+	case protoreflect.EnumKind:
+		return enum(e, fd, v.Enum())
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		return message(e, v.Message())
+	}
+	return scalar(e, fd, v)
+}
+
+// scalarValue is a value of a scalar field as protoreflect or reflect
+// (plan.go) gives it.
+type scalarValue interface {
+	Bool() bool
+	Int() int64
+	Uint() uint64
+	Float() float64
+	String() string
+	Bytes() []byte
+}
+
+// scalar writes v, a value of fd, of a kind other than enum and message.
+func scalar[V scalarValue](e encoder, fd protoreflect.FieldDescriptor, v V) error {
+	switch fd.Kind() {
 	case protoreflect.BoolKind:
 		e.bool(v.Bool())
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
@@ -143,10 +165,6 @@ func single(e encoder, fd protoreflect.FieldDescriptor, v protoreflect.Value) er
 		e.string(v.String())
 	case protoreflect.BytesKind:
 		e.string(base64.StdEncoding.EncodeToString(v.Bytes()))
-	case protoreflect.EnumKind:
-		return enum(e, fd, v.Enum())
-	case protoreflect.MessageKind, protoreflect.GroupKind:
-		return message(e, v.Message())
 	default:
 		return fmt.Errorf("render: field %s: unknown kind %v", fd.FullName(), fd.Kind())
 	}
