@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"bufio"
 	"fmt"
 	"io"
@@ -218,13 +217,6 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	prog := startProgress(stderr)
 	defer prog.end()
 	prog.set("reading")
-	dbgT := time.Now()
-	dbg := func(what string) {
-		if os.Getenv("SESAME_DBG") != "" {
-			fmt.Fprintf(stderr, "DBG %s %v\n", what, time.Since(dbgT))
-		}
-		dbgT = time.Now()
-	}
 	in, err := load(o.filenames, o.recursive, stdin, o.decoder())
 	if err != nil {
 		return failure(err)
@@ -235,7 +227,6 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	for _, e := range in.skipped {
 		prog.printf(stderr, "error: %s\n", e)
 	}
-	dbg("load")
 	prog.set(fmt.Sprintf("translating %d objects", len(in.objects)))
 	res, err := sesame.Translate(in.objects, sesame.Options{
 		ControllerName:      o.controller,
@@ -258,7 +249,6 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	for _, w := range res.Warnings {
 		prog.printf(stderr, "warning: %s\n", w)
 	}
-	dbg("translate")
 	prog.set("writing")
 	if o.gateway != "" {
 		ns, name, ok := strings.Cut(o.gateway, "/")
@@ -283,7 +273,6 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	if err := out.Flush(); err != nil {
 		return failure(err)
 	}
-	dbg("write")
 	prog.end()
 	fmt.Fprintln(stderr, summary(len(in.objects), len(in.skipped), res, len(in.warnings)+len(res.Warnings)))
 	if len(in.skipped) > 0 {
