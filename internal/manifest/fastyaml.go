@@ -42,7 +42,7 @@ func (p *fastParser) tree(doc []byte) (*fastValue, bool) {
 	}
 	p.noFinalBreak = !bytes.HasSuffix(doc, []byte("\n"))
 	p.nodes, p.strs, p.ptrs = p.nodes[:0], p.strs[:0], p.ptrs[:0]
-	p.keys, p.values = p.keys[:0], p.values[:0]
+	p.keys, p.values, p.depth = p.keys[:0], p.values[:0], 0
 	if lines := bytes.Count(doc, []byte("\n")) + 1; cap(p.lines) >= lines {
 		p.lines = p.lines[:0]
 	} else {
@@ -121,6 +121,7 @@ type fastParser struct {
 	nodes []fastValue
 	strs  []string
 	ptrs  []*fastValue
+	depth int // of the block being read
 	// keys and values are the members of the mappings and sequences being
 	// read, the innermost last.
 	keys   []string
@@ -181,12 +182,23 @@ func (p *fastParser) skipBlank(i int) int {
 
 // block parses the mapping or sequence whose first line is i, at indent.
 func (p *fastParser) block(i, indent int) (*fastValue, int, bool) {
+	if p.depth++; p.depth > maxDepth {
+		return nil, 0, false
+	}
+	defer func() { p.depth-- }()
 	l := p.lines[i]
 	if l.content == "-" || strings.HasPrefix(l.content, "- ") {
 		return p.sequence(i, indent)
 	}
 	return p.mapping(i, indent)
 }
+
+// maxDepth is the deepest nesting the fast reader reads: yaml.v2 and
+// encoding/json each refuse documents nested deeper than 10,000, and
+// yaml.v2 says so at once. A document of a million "- " on one line is 2
+// MB; read here to the end, it took 16 s and 900 MB before encoding/json
+// refused it.
+const maxDepth = 10_000
 
 func (p *fastParser) sequence(i, indent int) (*fastValue, int, bool) {
 	v := p.node(fastValue{seq: true})

@@ -119,3 +119,20 @@ func TestFastJSONManyKeys(t *testing.T) {
 		t.Error("a duplicate key of a long mapping is read")
 	}
 }
+
+// TestFastReaderDepth: the fast reader reads no deeper than yaml.v2 and
+// encoding/json do, so that a document nested a million deep (2 MB of
+// "- ") is refused at once, as yaml.v2 refuses it, rather than read to the
+// end first.
+func TestFastReaderDepth(t *testing.T) {
+	if !agree(t, []byte(strings.Repeat("- ", 100)+"x\n")) {
+		t.Error("a document nested 100 deep is left to yaml.v2")
+	}
+	if _, ok := fastJSON([]byte(strings.Repeat("- ", maxDepth+1) + "x\n")); ok {
+		t.Errorf("a document nested %d deep is read", maxDepth+1)
+	}
+	_, _, err := Decode("deep.yaml", strings.NewReader(strings.Repeat("- ", 1_000_000)+"x\n"))
+	if err == nil || !strings.Contains(err.Error(), "exceeded max depth") {
+		t.Errorf("a document nested a million deep: %v", err)
+	}
+}

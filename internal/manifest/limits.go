@@ -11,8 +11,9 @@ import "fmt"
 // Kubernetes API server stores, so that no dump of a real cluster reaches
 // them.
 //
-// Nesting depth needs no limit of Sesame's: the YAML parser and
-// encoding/json each refuse documents nested more than 10,000 deep.
+// Nesting depth needs no limit of its own: the YAML parser and
+// encoding/json each refuse documents nested more than 10,000 deep, and
+// Sesame's own YAML reader leaves deeper ones to the YAML parser.
 type Limits struct {
 	// DocumentBytes bounds one document of a stream, counted in its YAML or
 	// JSON bytes before anything is parsed. A List larger than this is read
