@@ -139,7 +139,7 @@ func sample(fd protoreflect.FieldDescriptor, variant, depth int, newMessage func
 		return protoreflect.Value{}, false
 	}
 	v := newMessage()
-	if _, ok := wellKnown[fd.Message().FullName()]; !ok {
+	if _, ok := wellKnown[fd.Message().FullName()]; !ok || wrappers[fd.Message().FullName()] {
 		fill(v.Message(), variant, depth-1)
 	}
 	return v, true
