@@ -21,9 +21,10 @@ import (
 // the message and boxes each value it yields (a reflect.NewAt, and a type
 // cache lookup, per list and oneof): a third of the rendering's CPU at
 // 10,000 routes. The plan writes what protojsonw.go's walk writes
-// (TestMessageMatchesProtojson and FuzzMessageMatchesProtojson check the
-// plan's walk), and leaves to it what it does not read itself: the
-// well-known types, maps, and messages whose struct it cannot map to its
+// (TestMessageMatchesProtojson, FuzzMessageMatchesProtojson and
+// TestPlansMatchProtojsonOnEveryEnvoyType check the plan's walk), and
+// leaves to it what it does not read itself: the well-known types but the
+// wrappers, maps, and messages whose struct it cannot map to its
 // descriptor (extensions, a dynamic message).
 
 // presence says how a planned field is told populated.
