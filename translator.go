@@ -99,7 +99,7 @@ type Translator struct {
 	// their label names; claAt is where each load assignment of last is
 	// in last.XDS.Endpoints, and clustersOf last's clusters by Service
 	// (translator_endpoints.go).
-	slicesOf   map[types.NamespacedName]map[ObjectKey]bool
+	slicesOf   map[types.NamespacedName][]ObjectKey
 	claAt      map[string]int
 	clustersOf map[types.NamespacedName][]*graph.Cluster
 	// unused are the keys of what nothing referred to in last
@@ -138,7 +138,7 @@ type sum = [sha256.Size]byte
 // opts.
 func NewTranslator(opts Options) *Translator {
 	return &Translator{
-		opts: opts, objects: map[ObjectKey]runtime.Object{}, slicesOf: map[types.NamespacedName]map[ObjectKey]bool{},
+		opts: opts, objects: map[ObjectKey]runtime.Object{}, slicesOf: map[types.NamespacedName][]ObjectKey{},
 		routes: newRouteIndex(), rest: map[ObjectKey]runtime.Object{},
 	}
 }

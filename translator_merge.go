@@ -135,7 +135,7 @@ func (m *merge) warnings() bool {
 		if !unused {
 			continue
 		}
-		for key := range m.t.routes.naming[s] {
+		for _, key := range m.t.routes.naming[s] {
 			if !m.inScope[key] {
 				return false
 			}

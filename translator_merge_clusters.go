@@ -66,7 +66,7 @@ func (m *merge) clustersAndEndpoints() bool {
 		if _, held := t.digests[2][name]; !held {
 			return false
 		}
-		for key := range t.routes.naming[e.c.Service] {
+		for _, key := range t.routes.naming[e.c.Service] {
 			if !m.inScope[key] {
 				return false // a route out of scope may use it still
 			}

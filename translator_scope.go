@@ -106,7 +106,7 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope, closing bo
 	}
 	for svc := range moved {
 		named[svc] = true
-		for key := range t.routes.naming[svc] {
+		for _, key := range t.routes.naming[svc] {
 			if !changed[key] {
 				changed[key] = true
 				if !route(t.objects[key]) {
@@ -170,7 +170,7 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope, closing bo
 		if svc, ok := t.objects[key]; ok && !given(key) {
 			base = append(base, svc)
 		}
-		for key := range t.slicesOf[name] {
+		for _, key := range t.slicesOf[name] {
 			if !given(key) {
 				base = append(base, t.objects[key])
 			}
