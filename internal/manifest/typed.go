@@ -154,6 +154,7 @@ func (d *treeDecoder) value(rv reflect.Value, v *fastValue) bool {
 }
 
 var (
+	stringMap       = reflect.TypeFor[map[string]string]()
 	timeType        = reflect.TypeFor[metav1.Time]()
 	intOrStringType = reflect.TypeFor[intstr.IntOrString]()
 )
@@ -232,6 +233,22 @@ func (d *treeDecoder) mapping(rv reflect.Value, v *fastValue) bool {
 	t := rv.Type()
 	if t.Key().Kind() != reflect.String || unmarshalersOf(t.Key())&textU != 0 {
 		return false
+	}
+	if t == stringMap && rv.IsNil() {
+		// Labels, annotations, selectors, ConfigMap data: filled as a Go
+		// map, without reflect's two allocations a member.
+		m := make(map[string]string, len(v.keys))
+		for i, key := range v.keys {
+			if s, ok := v.values[i].str(); ok {
+				m[key] = s
+			} else if v.values[i].isNull() {
+				m[key] = "" // null leaves the member's value zero
+			} else {
+				return false
+			}
+		}
+		rv.Set(reflect.ValueOf(m))
+		return true
 	}
 	if rv.IsNil() {
 		rv.Set(reflect.MakeMapWithSize(t, len(v.keys)))
