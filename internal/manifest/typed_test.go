@@ -67,6 +67,8 @@ func TestTreeDecodesAsJSON(t *testing.T) {
 	for _, doc := range []string{
 		// nulls: pointers nil, Unmarshalers given null, the rest left
 		"apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  creationTimestamp: null\n  labels: null\nspec:\n  ports: null\n  type: null\n",
+		// a map member of null: present, zero
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels:\n    a:\n    b: x\ndata:\n  k: ~\n",
 		// Unmarshalers given numbers and strings; bytes from base64
 		"apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports:\n  - port: 80\n    targetPort: http\n  - port: 81\n    targetPort: 8081\n",
 		"apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  a: aGVsbG8=\n  b: \"\"\ntype: Opaque\n",
