@@ -108,13 +108,17 @@ func (d *treeDecoder) value(rv reflect.Value, v *fastValue) bool {
 		if !v.seq {
 			return false
 		}
-		s := reflect.MakeSlice(t, len(v.values), len(v.values))
+		if len(v.values) == 0 || !rv.IsNil() {
+			rv.Set(reflect.MakeSlice(t, len(v.values), len(v.values))) // empty, not nil
+		} else {
+			rv.Grow(len(v.values)) // the array alone: MakeSlice allocates a slice header too
+			rv.SetLen(len(v.values))
+		}
 		for i, item := range v.values {
-			if !d.value(s.Index(i), item) {
+			if !d.value(rv.Index(i), item) {
 				return false
 			}
 		}
-		rv.Set(s)
 		return true
 	case reflect.String:
 		s, ok := v.str()
@@ -177,18 +181,18 @@ func known(rv reflect.Value, v *fastValue) bool {
 		if err != nil {
 			return false
 		}
-		rv.Set(reflect.ValueOf(metav1.Time{Time: at.Local()}))
+		*rv.Addr().Interface().(*metav1.Time) = metav1.Time{Time: at.Local()} // not boxed, as reflect.ValueOf would
 		return true
 	case intOrStringType:
 		if isString {
-			rv.Set(reflect.ValueOf(intstr.IntOrString{Type: intstr.String, StrVal: s}))
+			*rv.Addr().Interface().(*intstr.IntOrString) = intstr.IntOrString{Type: intstr.String, StrVal: s}
 			return true
 		}
 		n, err := strconv.ParseInt(v.json, 10, 32)
 		if err != nil {
 			return false
 		}
-		rv.Set(reflect.ValueOf(intstr.IntOrString{Type: intstr.Int, IntVal: int32(n)}))
+		*rv.Addr().Interface().(*intstr.IntOrString) = intstr.IntOrString{Type: intstr.Int, IntVal: int32(n)}
 		return true
 	}
 	return false
