@@ -255,11 +255,16 @@ func yamlNumberOrTime(s string) bool {
 		return false // every number below starts so (the parsers' errors allocate)
 	}
 	plain := strings.ReplaceAll(s, "_", "")
-	if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
-		return true
-	}
-	if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
-		return true
+	switch dots := strings.Count(plain, "."); {
+	case dots > 1:
+		return false // no number below has two dots: an IPv4 address
+	case dots == 0 && strings.Trim(plain, "+-0123456789abcdefABCDEFxXoO") == "":
+		if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
+			return true
+		}
+		if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
+			return true
+		}
 	}
 	if yamlFloat.MatchString(plain) {
 		if _, err := strconv.ParseFloat(plain, 64); err == nil {
