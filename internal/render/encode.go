@@ -47,6 +47,7 @@ type encoder interface {
 // visiting fields allocates nothing.
 type walkScratch struct {
 	text    textReader // of status objects (jsontext.go)
+	entries []mapEntry // of the maps being written (plan_map.go)
 	fields  []setField
 	collect func(protoreflect.FieldDescriptor, protoreflect.Value) bool
 }

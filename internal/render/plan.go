@@ -35,7 +35,7 @@ const (
 	pointer                  // a message or an optional scalar: when set
 	inOneof                  // a oneof member: when the oneof holds it
 	repeated                 // a list: when not empty
-	mapped                   // a map, written through protoreflect: when not empty
+	mapped                   // a map: when not empty
 )
 
 // planField is one field of a plan.
@@ -52,6 +52,9 @@ type planField struct {
 	// is: the YAML writer need not look at it again.
 	plainKey bool
 	child    *msgPlan // a message field's (or list's) plan
+	// value is a map's value field, for a map with string keys
+	// (plan_map.go); nil for others, written through protoreflect.
+	value *planField
 }
 
 // msgPlan is the plan of one message type in one format.
@@ -176,7 +179,10 @@ func (c *planCache) field(t reflect.Type, fd protoreflect.FieldDescriptor, byNum
 		switch {
 		case fd.IsMap():
 			f.has = mapped
-			return f, ft.Kind() == reflect.Map
+			if ft.Kind() != reflect.Map {
+				return f, false
+			}
+			return f, c.mapValue(&f, ft, made)
 		case fd.IsList():
 			if ft.Kind() != reflect.Slice {
 				return f, false
@@ -337,7 +343,11 @@ func (p *msgPlan) members(e encoder, v reflect.Value) error {
 		case repeated:
 			err = f.list(e, fv)
 		case mapped:
-			err = field(e, f.fd, v.Interface().(proto.Message).ProtoReflect().Get(f.fd))
+			if f.value != nil {
+				err = f.mapOf(e, fv)
+			} else {
+				err = field(e, f.fd, v.Interface().(proto.Message).ProtoReflect().Get(f.fd))
+			}
 		default:
 			err = f.single(e, fv)
 		}

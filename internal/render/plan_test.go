@@ -97,8 +97,10 @@ func fill(m protoreflect.Message, variant, depth int) {
 			}
 		case fd.IsMap():
 			mv := m.Mutable(fd).Map()
-			if v, ok := sample(fd.MapValue(), variant, depth, mv.NewValue); ok {
-				mv.Set(mapKey(fd.MapKey(), variant), v)
+			for k := range 2 { // two entries, in an order to sort
+				if v, ok := sample(fd.MapValue(), variant+k, depth, mv.NewValue); ok {
+					mv.Set(mapKey(fd.MapKey(), variant+k), v)
+				}
 			}
 		default:
 			if v, ok := sample(fd, variant, depth, func() protoreflect.Value { return m.NewField(fd) }); ok {
