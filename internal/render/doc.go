@@ -54,8 +54,10 @@
 // is what the command printed before it had writers of its own. The
 // writers (jsonw.go, yamlw.go) walk the messages themselves, reading each
 // message type's Go struct by a plan made once (plan.go; protojsonw.go
-// for the well-known types), and the status objects as encoding/json's text
-// (jsontext.go), and write those bytes without building the values;
+// for the well-known types), and the status objects, events and warnings
+// as Go values by encoding/json's rules (gowalk.go; what it does not read
+// itself, as json.Marshal's text, jsontext.go), and write those bytes
+// without building the values;
 // differential tests and fuzz targets hold each to the library it stands
 // in for. One difference, a fix: yaml.v2's key order is not total for
 // some keys ("10" < "1a" < "007" < "9" < "10"), and it wrote those in the

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"reflect"
 	"slices"
 	"sync"
 
@@ -115,6 +116,8 @@ func writeValue(e encoder, v any) error {
 		return writeMessage(e, x)
 	case jsonText:
 		return writeJSONText(e, x)
+	case goValue:
+		return writeGo(e, reflect.ValueOf(x.v))
 	default:
 		panic("render: not a JSON value") // values come from encoding/json or lazy.go
 	}

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,18 +9,13 @@ import (
 	"github.com/projectsesame/sesame/internal/jsonscan"
 )
 
-// jsonText is a value as encoding/json wrote it (the status objects,
-// events and warnings of a document). The writers walk the text itself
+// jsonText is a value as encoding/json wrote it: a Go value of the
+// document that the walk of Go values (gowalk.go) leaves to json.Marshal
+// (marshalled writes its text as this does). The writers walk the text itself
 // (writeJSONText) rather than decoding it into generic values first: the
 // same events as for what json.Unmarshal would decode, without the maps.
 // TestJSONTextMatchesGenericValues and FuzzJSONText hold it to that.
 type jsonText []byte
-
-// textOf is v as encoding/json writes it.
-func textOf(v any) (any, error) {
-	data, err := json.Marshal(v)
-	return jsonText(data), err
-}
 
 // writeJSONText writes the JSON value data, valid JSON, as writeValue
 // writes what json.Unmarshal decodes of it: objects with their keys in

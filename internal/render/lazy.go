@@ -20,9 +20,10 @@ type bigValue struct {
 	value any
 }
 
-// listOf is a lazy list of items, each rendered as encoding/json writes it.
+// listOf is a lazy list of items, each rendered as encoding/json writes it
+// (gowalk.go).
 func listOf[T any](items []T) *lazyList {
-	return &lazyList{n: len(items), item: func(i int) (any, error) { return textOf(items[i]) }}
+	return &lazyList{n: len(items), item: func(i int) (any, error) { return goValue{items[i]}, nil }}
 }
 
 // messagesOf is a lazy list of Envoy messages (renderer.prepare).

@@ -74,9 +74,10 @@ type msgPlan struct {
 // cache of struct fields does on the struct type; both formats' caches
 // live as long as the program.
 type planCache struct {
-	compare func(a, b string) int
-	mu      sync.Mutex // held while plans are made
-	plans   sync.Map   // reflect.Type (*T) -> *msgPlan, once complete
+	compare  func(a, b string) int
+	mu       sync.Mutex // held while plans are made
+	plans    sync.Map   // reflect.Type (*T) -> *msgPlan, once complete
+	goFields sync.Map   // reflect.Type -> []goField, of Go values (gowalk.go)
 }
 
 var (

@@ -1,0 +1,310 @@
+package render
+
+import (
+	"encoding"
+	"encoding/json"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The document's status objects, events and warnings are Go values, which
+// the writers walk with reflect, giving the events writeJSONText gives for
+// json.Marshal's text of them, without that text: marshalling every status
+// and reading it back was a quarter of the rendering's CPU. The walk reads
+// what it knows as encoding/json writes it (structs by their fields' JSON
+// names, with omitempty and embedded structs; strings, numbers, booleans,
+// pointers, interfaces, slices, maps with string keys) and gives any other
+// value (one with MarshalJSON or MarshalText, a []byte, a float32, a
+// ",string" or omitzero field, an embedded pointer) to json.Marshal and
+// writeJSONText, whole. TestGoWalkMatchesMarshal holds it to that path.
+
+// goValue is a Go value in a document, walked by writeGo.
+type goValue struct{ v any }
+
+// writeGo writes v as writeJSONText writes json.Marshal's text of it.
+func writeGo(e encoder, v reflect.Value) error {
+	if !v.IsValid() {
+		e.null()
+		return nil
+	}
+	t := v.Type()
+	if (t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface) && v.IsNil() {
+		e.null()
+		return nil
+	}
+	if marshals(t) || v.CanAddr() && marshals(reflect.PointerTo(t)) {
+		return marshalled(e, v)
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		e.bool(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		e.float(float64(v.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		e.float(float64(v.Uint()))
+	case reflect.Float64:
+		if f := v.Float(); !math.IsNaN(f) && !math.IsInf(f, 0) {
+			e.float(f)
+			return nil
+		}
+		return marshalled(e, v) // its error
+	case reflect.String:
+		e.string(jsonReadString(v.String()))
+	case reflect.Interface, reflect.Pointer:
+		return writeGo(e, v.Elem())
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return marshalled(e, v) // base64, or a Marshaler's elements
+		}
+		if v.IsNil() {
+			e.null()
+			return nil
+		}
+		e.beginArray()
+		for i := range v.Len() {
+			e.item()
+			if err := writeGo(e, v.Index(i)); err != nil {
+				return err
+			}
+		}
+		e.end()
+	case reflect.Map:
+		return goMap(e, v)
+	case reflect.Struct:
+		fields := e.plans().goFieldsOf(t)
+		if fields == nil {
+			return marshalled(e, v)
+		}
+		return goStruct(e, v, fields)
+	default:
+		return marshalled(e, v)
+	}
+	return nil
+}
+
+// marshalled writes v through json.Marshal's text, as the writers did
+// before they walked Go values: v addressable, as encoding/json would call
+// its pointer's methods.
+func marshalled(e encoder, v reflect.Value) error {
+	x := v.Interface()
+	if v.CanAddr() {
+		x = v.Addr().Interface()
+	}
+	data, err := json.Marshal(x)
+	if err != nil {
+		return err
+	}
+	return writeJSONText(e, data)
+}
+
+var (
+	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// marshals says t writes its own JSON or text.
+func marshals(t reflect.Type) bool {
+	return t.Implements(jsonMarshaler) || t.Implements(textMarshaler)
+}
+
+// jsonReadString is s as encoding/json writes it and reads it back: each
+// byte of invalid UTF-8 U+FFFD.
+func jsonReadString(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// goMap writes a map with string keys as an object of its entries, in the
+// encoder's key order (as writeJSONText orders members); others through
+// json.Marshal.
+func goMap(e encoder, v reflect.Value) error {
+	t := v.Type()
+	if t.Key().Kind() != reflect.String || marshals(t.Key()) || marshals(reflect.PointerTo(t.Key())) {
+		return marshalled(e, v)
+	}
+	if v.IsNil() {
+		e.null()
+		return nil
+	}
+	keys := make([]string, 0, v.Len())
+	for _, k := range v.MapKeys() {
+		if !utf8.ValidString(k.String()) {
+			return marshalled(e, v) // two keys may read back the same
+		}
+		keys = append(keys, k.String())
+	}
+	sortKeys(keys, e.compareKeys)
+	e.beginObject()
+	for _, k := range keys {
+		e.key(k)
+		if err := writeGo(e, v.MapIndex(reflect.ValueOf(k).Convert(t.Key()))); err != nil {
+			return err
+		}
+	}
+	e.end()
+	return nil
+}
+
+// goField is a field of a struct as encoding/json writes it.
+type goField struct {
+	name      string
+	index     []int
+	omitEmpty bool
+}
+
+// goStruct writes the fields of v, by plan fields, in the encoder's key
+// order.
+func goStruct(e encoder, v reflect.Value, fields []goField) error {
+	e.beginObject()
+	for _, f := range fields {
+		fv := v.FieldByIndex(f.index)
+		if f.omitEmpty && emptyValue(fv) {
+			continue
+		}
+		e.key(f.name)
+		if err := writeGo(e, fv); err != nil {
+			return err
+		}
+	}
+	e.end()
+	return nil
+}
+
+// emptyValue is encoding/json's test for omitempty.
+func emptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+// goFieldsOf are the fields encoding/json writes of struct type t, in
+// c's key order (as writeJSONText sorts members: bytewise, then stably in
+// the format's order); nil when the walk leaves t to json.Marshal. They
+// are cached with c's plans.
+func (c *planCache) goFieldsOf(t reflect.Type) []goField {
+	if f, ok := c.goFields.Load(t); ok {
+		return f.([]goField)
+	}
+	type candidate struct {
+		goField
+		depth  int
+		tagged bool
+	}
+	found := map[string][]candidate{}
+	supported := true
+	var walk func(t reflect.Type, index []int, depth int)
+	walk = func(t reflect.Type, index []int, depth int) {
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			ft := sf.Type
+			if sf.Anonymous {
+				if ft.Kind() == reflect.Pointer {
+					supported = false // skipped when nil: left to json.Marshal
+					return
+				}
+				if !sf.IsExported() && ft.Kind() != reflect.Struct {
+					continue
+				}
+			} else if !sf.IsExported() {
+				continue
+			}
+			tag := sf.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			if !validTagName(name) {
+				name = ""
+			}
+			at := append(append([]int(nil), index...), i)
+			if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
+				walk(ft, at, depth+1)
+				continue
+			}
+			f := candidate{goField: goField{name: name, index: at}, depth: depth, tagged: name != ""}
+			if name == "" {
+				f.name = sf.Name
+			}
+			for opt := range strings.SplitSeq(opts, ",") {
+				switch opt {
+				case "omitempty":
+					f.omitEmpty = true
+				case "string", "omitzero":
+					supported = false
+				}
+			}
+			found[f.name] = append(found[f.name], f)
+		}
+	}
+	walk(t, nil, 0)
+	var fields []goField
+	if supported {
+		fields = []goField{} // not nil: a struct of no fields is {}
+		for _, cs := range found {
+			// encoding/json: the shallowest fields of a name; of several,
+			// the one tagged, if only one is; else none.
+			least := cs[0].depth
+			for _, f := range cs {
+				least = min(least, f.depth)
+			}
+			var win *candidate
+			n, tagged := 0, 0
+			for i, f := range cs {
+				if f.depth != least {
+					continue
+				}
+				n++
+				if f.tagged {
+					tagged++
+					win = &cs[i]
+				} else if win == nil {
+					win = &cs[i]
+				}
+			}
+			if n == 1 || tagged == 1 {
+				fields = append(fields, win.goField)
+			}
+		}
+		slices.SortFunc(fields, func(a, b goField) int { return strings.Compare(a.name, b.name) })
+		slices.SortStableFunc(fields, func(a, b goField) int { return c.compare(a.name, b.name) })
+	}
+	c.goFields.Store(t, fields)
+	return fields
+}
+
+// validTagName is encoding/json's test of a tag's name.
+func validTagName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
