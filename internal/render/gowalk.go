@@ -7,8 +7,9 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/projectsesame/sesame/internal/jsonfields"
 )
 
 // The document's status objects, events and warnings are Go values, which
@@ -199,112 +200,25 @@ func emptyValue(v reflect.Value) bool {
 	return false
 }
 
-// goFieldsOf are the fields encoding/json writes of struct type t, in
-// c's key order (as writeJSONText sorts members: bytewise, then stably in
-// the format's order); nil when the walk leaves t to json.Marshal. They
-// are cached with c's plans.
+// goFieldsOf are the fields encoding/json writes of struct type t
+// (jsonfields), in c's key order (as writeJSONText sorts members:
+// bytewise, then stably in the format's order); nil when the walk leaves
+// t to json.Marshal: a ",string" or omitzero field, or one inside an
+// embedded pointer. They are cached with c's plans.
 func (c *planCache) goFieldsOf(t reflect.Type) []goField {
 	if f, ok := c.goFields.Load(t); ok {
 		return f.([]goField)
 	}
-	type candidate struct {
-		goField
-		depth  int
-		tagged bool
-	}
-	found := map[string][]candidate{}
-	supported := true
-	var walk func(t reflect.Type, index []int, depth int)
-	walk = func(t reflect.Type, index []int, depth int) {
-		for i := range t.NumField() {
-			sf := t.Field(i)
-			ft := sf.Type
-			if sf.Anonymous {
-				if ft.Kind() == reflect.Pointer {
-					supported = false // skipped when nil: left to json.Marshal
-					return
-				}
-				if !sf.IsExported() && ft.Kind() != reflect.Struct {
-					continue
-				}
-			} else if !sf.IsExported() {
-				continue
-			}
-			tag := sf.Tag.Get("json")
-			if tag == "-" {
-				continue
-			}
-			name, opts, _ := strings.Cut(tag, ",")
-			if !validTagName(name) {
-				name = ""
-			}
-			at := append(append([]int(nil), index...), i)
-			if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
-				walk(ft, at, depth+1)
-				continue
-			}
-			f := candidate{goField: goField{name: name, index: at}, depth: depth, tagged: name != ""}
-			if name == "" {
-				f.name = sf.Name
-			}
-			for opt := range strings.SplitSeq(opts, ",") {
-				switch opt {
-				case "omitempty":
-					f.omitEmpty = true
-				case "string", "omitzero":
-					supported = false
-				}
-			}
-			found[f.name] = append(found[f.name], f)
+	fields := []goField{} // not nil: a struct of no fields is {}
+	for _, f := range jsonfields.Of(t) {
+		if f.Quoted || f.OmitZero || f.ViaPointer {
+			fields = nil
+			break
 		}
+		fields = append(fields, goField{name: f.Name, index: f.Index, omitEmpty: f.OmitEmpty})
 	}
-	walk(t, nil, 0)
-	var fields []goField
-	if supported {
-		fields = []goField{} // not nil: a struct of no fields is {}
-		for _, cs := range found {
-			// encoding/json: the shallowest fields of a name; of several,
-			// the one tagged, if only one is; else none.
-			least := cs[0].depth
-			for _, f := range cs {
-				least = min(least, f.depth)
-			}
-			var win *candidate
-			n, tagged := 0, 0
-			for i, f := range cs {
-				if f.depth != least {
-					continue
-				}
-				n++
-				if f.tagged {
-					tagged++
-					win = &cs[i]
-				} else if win == nil {
-					win = &cs[i]
-				}
-			}
-			if n == 1 || tagged == 1 {
-				fields = append(fields, win.goField)
-			}
-		}
-		slices.SortFunc(fields, func(a, b goField) int { return strings.Compare(a.name, b.name) })
-		slices.SortStableFunc(fields, func(a, b goField) int { return c.compare(a.name, b.name) })
-	}
+	slices.SortFunc(fields, func(a, b goField) int { return strings.Compare(a.name, b.name) })
+	slices.SortStableFunc(fields, func(a, b goField) int { return c.compare(a.name, b.name) })
 	c.goFields.Store(t, fields)
 	return fields
-}
-
-// validTagName is encoding/json's test of a tag's name.
-func validTagName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			return false
-		}
-	}
-	return true
 }
