@@ -120,32 +120,36 @@ func moveAttached(held, old, new graph.StatusUpdate) (graph.StatusUpdate, bool) 
 	if old.Generation != new.Generation {
 		return graph.StatusUpdate{}, false
 	}
-	out, ok := held, false
+	var ok bool
 	switch h := held.Status.(type) {
 	case *gatewayv1.GatewayStatus:
-		o, _ := old.Status.(*gatewayv1.GatewayStatus)
-		n, _ := new.Status.(*gatewayv1.GatewayStatus)
-		if o == nil || n == nil {
-			return graph.StatusUpdate{}, false
-		}
-		c := *h
-		c.Listeners, ok = moveCounts(h.Listeners, o.Listeners, n.Listeners, func(l *gatewayv1.ListenerStatus) (*int32, string) { return &l.AttachedRoutes, string(l.Name) })
-		oc, nc := *o, *n
-		oc.Listeners, nc.Listeners = nil, nil
-		out.Status, ok = &c, ok && reflect.DeepEqual(oc, nc)
+		held.Status, ok = moveIn(h, old.Status, new.Status,
+			func(s *gatewayv1.GatewayStatus) *[]gatewayv1.ListenerStatus { return &s.Listeners },
+			func(l *gatewayv1.ListenerStatus) (*int32, string) { return &l.AttachedRoutes, string(l.Name) })
 	case *gatewayv1.ListenerSetStatus:
-		o, _ := old.Status.(*gatewayv1.ListenerSetStatus)
-		n, _ := new.Status.(*gatewayv1.ListenerSetStatus)
-		if o == nil || n == nil {
-			return graph.StatusUpdate{}, false
-		}
-		c := *h
-		c.Listeners, ok = moveCounts(h.Listeners, o.Listeners, n.Listeners, func(l *gatewayv1.ListenerEntryStatus) (*int32, string) { return &l.AttachedRoutes, string(l.Name) })
-		oc, nc := *o, *n
-		oc.Listeners, nc.Listeners = nil, nil
-		out.Status, ok = &c, ok && reflect.DeepEqual(oc, nc)
+		held.Status, ok = moveIn(h, old.Status, new.Status,
+			func(s *gatewayv1.ListenerSetStatus) *[]gatewayv1.ListenerEntryStatus { return &s.Listeners },
+			func(l *gatewayv1.ListenerEntryStatus) (*int32, string) { return &l.AttachedRoutes, string(l.Name) })
 	}
-	return out, ok
+	return held, ok
+}
+
+// moveIn is moveAttached for a status of type S whose listeners (the
+// field listeners points at) count their routes with count: a copy of
+// held with old's counts moved to new's, when old and new differ in
+// nothing else.
+func moveIn[S, L any](held *S, old, new any, listeners func(*S) *[]L, count func(*L) (*int32, string)) (*S, bool) {
+	o, _ := old.(*S)
+	n, _ := new.(*S)
+	if o == nil || n == nil {
+		return nil, false
+	}
+	c := *held
+	moved, ok := moveCounts(*listeners(held), *listeners(o), *listeners(n), count)
+	*listeners(&c) = moved
+	oc, nc := *o, *n
+	*listeners(&oc), *listeners(&nc) = nil, nil
+	return &c, ok && reflect.DeepEqual(oc, nc)
 }
 
 // moveCounts is a copy of held with each listener's attachedRoutes
