@@ -116,6 +116,21 @@ func Of(t reflect.Type) []Field {
 	return fields
 }
 
+// Empty is encoding/json's test for omitempty: false, 0, "", a nil
+// pointer or interface, an empty array, slice or map. A struct is never
+// empty.
+func Empty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
 // validName is encoding/json's test of a tag's name: letters, digits and
 // some punctuation.
 func validName(s string) bool {

@@ -70,7 +70,7 @@ func TestOfAgreesWithEncodingJSON(t *testing.T) {
 			if err != nil {
 				continue // behind a nil embedded pointer: not written
 			}
-			if f.OmitEmpty && empty(fv) || f.OmitZero && fv.IsZero() {
+			if f.OmitEmpty && Empty(fv) || f.OmitZero && fv.IsZero() {
 				continue
 			}
 			names = append(names, f.Name)
@@ -105,15 +105,4 @@ func TestOfAgreesWithEncodingJSON(t *testing.T) {
 	if err != nil || string(data) != "{}" || len(Of(both)) != 0 {
 		t.Errorf("two tagged at one depth: Of gives %v, json.Marshal writes %s (%v)", Of(both), data, err)
 	}
-}
-
-// empty is encoding/json's test for omitempty: structs are never empty.
-func empty(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
-		return v.Len() == 0
-	case reflect.Struct:
-		return false
-	}
-	return v.IsZero()
 }

@@ -175,7 +175,7 @@ func goStruct(e encoder, v reflect.Value, fields []goField) error {
 	e.beginObject()
 	for _, f := range fields {
 		fv := v.FieldByIndex(f.index)
-		if f.omitEmpty && emptyValue(fv) {
+		if f.omitEmpty && jsonfields.Empty(fv) {
 			continue
 		}
 		e.key(f.name)
@@ -185,19 +185,6 @@ func goStruct(e encoder, v reflect.Value, fields []goField) error {
 	}
 	e.end()
 	return nil
-}
-
-// emptyValue is encoding/json's test for omitempty.
-func emptyValue(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
-		return v.Len() == 0
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
-		return v.IsZero()
-	}
-	return false
 }
 
 // goFieldsOf are the fields encoding/json writes of struct type t
