@@ -6,8 +6,12 @@ import (
 	"slices"
 	"testing"
 
+	"net/netip"
+
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -104,5 +108,25 @@ func TestOfAgreesWithEncodingJSON(t *testing.T) {
 	data, err := json.Marshal(reflect.New(both).Elem().Interface())
 	if err != nil || string(data) != "{}" || len(Of(both)) != 0 {
 		t.Errorf("two tagged at one depth: Of gives %v, json.Marshal writes %s (%v)", Of(both), data, err)
+	}
+}
+
+// TestMethodsOf: which of encoding/json's interfaces a type and a pointer
+// to it implement.
+func TestMethodsOf(t *testing.T) {
+	for _, c := range []struct {
+		t    reflect.Type
+		want Methods
+	}{
+		// its own JSON methods, and the text methods of the time.Time it embeds
+		{reflect.TypeFor[metav1.Time](), MarshalJSON | MarshalText | PtrMarshalJSON | PtrMarshalText | PtrUnmarshalJSON | PtrUnmarshalText},
+		{reflect.TypeFor[resource.Quantity](), MarshalJSON | PtrMarshalJSON | PtrUnmarshalJSON},
+		{reflect.TypeFor[netip.Addr](), MarshalText | PtrMarshalText | PtrUnmarshalText},
+		{reflect.TypeFor[corev1.Service](), 0},
+		{reflect.TypeFor[string](), 0},
+	} {
+		if got := MethodsOf(c.t); got != c.want {
+			t.Errorf("%v: %b, want %b", c.t, got, c.want)
+		}
 	}
 }

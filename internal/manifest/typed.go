@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectsesame/sesame/internal/jsonfields"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -37,10 +38,7 @@ type treeDecoder struct {
 	buf bytes.Buffer
 }
 
-var (
-	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
-	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
-)
+var ()
 
 // isNull says v is YAML's null.
 func (v *fastValue) isNull() bool { return v.json == "null" }
@@ -73,13 +71,13 @@ func (d *treeDecoder) value(rv reflect.Value, v *fastValue) bool {
 		}
 	}
 	if t.Kind() != reflect.Pointer {
-		u := unmarshalersOf(t)
-		if u&jsonU != 0 {
+		m := jsonfields.MethodsOf(t)
+		if m&jsonfields.PtrUnmarshalJSON != 0 {
 			d.buf.Reset()
 			v.write(&d.buf)
 			return rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(d.buf.Bytes()) == nil
 		}
-		if u&textU != 0 {
+		if m&jsonfields.PtrUnmarshalText != 0 {
 			s, ok := v.str()
 			return ok && rv.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)) == nil
 		}
@@ -207,9 +205,9 @@ func (d *treeDecoder) null(rv reflect.Value) bool {
 	case t.Kind() == reflect.Pointer:
 		rv.SetZero()
 		return true
-	case unmarshalersOf(t)&jsonU != 0:
+	case jsonfields.MethodsOf(t)&jsonfields.PtrUnmarshalJSON != 0:
 		return rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON([]byte("null")) == nil
-	case unmarshalersOf(t)&textU != 0:
+	case jsonfields.MethodsOf(t)&jsonfields.PtrUnmarshalText != 0:
 		return false
 	case t.Kind() == reflect.Map || t.Kind() == reflect.Slice || t.Kind() == reflect.Interface:
 		rv.SetZero()
@@ -235,7 +233,7 @@ func (d *treeDecoder) fields(rv reflect.Value, v *fastValue) bool {
 // mapping decodes a mapping into rv, a map with string keys.
 func (d *treeDecoder) mapping(rv reflect.Value, v *fastValue) bool {
 	t := rv.Type()
-	if t.Key().Kind() != reflect.String || unmarshalersOf(t.Key())&textU != 0 {
+	if t.Key().Kind() != reflect.String || jsonfields.MethodsOf(t.Key())&jsonfields.PtrUnmarshalText != 0 {
 		return false
 	}
 	if t == stringMap && rv.IsNil() {

@@ -8,35 +8,8 @@ import (
 )
 
 // What the tree decoder (typed.go) knows of Go types, as encoding/json
-// knows it: which types read their own JSON, and which struct field each
-// JSON name decodes into. Both are cached per type.
-
-// unmarshalers says which of json.Unmarshaler and
-// encoding.TextUnmarshaler a pointer to a type implements.
-type unmarshalers uint8
-
-const (
-	jsonU unmarshalers = 1 << iota
-	textU
-)
-
-// typeUnmarshalers caches unmarshalersOf: reflect's Implements walks the
-// method set, and it was half of the tree decoder's time.
-var typeUnmarshalers sync.Map // reflect.Type -> unmarshalers
-
-func unmarshalersOf(t reflect.Type) unmarshalers {
-	if u, ok := typeUnmarshalers.Load(t); ok {
-		return u.(unmarshalers)
-	}
-	var u unmarshalers
-	if pt := reflect.PointerTo(t); pt.Implements(jsonUnmarshaler) {
-		u |= jsonU
-	} else if pt.Implements(textUnmarshaler) {
-		u |= textU
-	}
-	typeUnmarshalers.Store(t, u)
-	return u
-}
+// knows it: which struct field each JSON name decodes into, cached per
+// type (which types read their own JSON is jsonfields.MethodsOf).
 
 // structFields are the JSON names of each struct type's fields, as
 // encoding/json decodes them (jsonfields): each name's field index, or nil

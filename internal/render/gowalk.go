@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding"
 	"encoding/json"
 	"math"
 	"reflect"
@@ -37,7 +36,9 @@ func writeGo(e encoder, v reflect.Value) error {
 		e.null()
 		return nil
 	}
-	if marshals(t) || v.CanAddr() && marshals(reflect.PointerTo(t)) {
+	m := jsonfields.MethodsOf(t)
+	if m&(jsonfields.MarshalJSON|jsonfields.MarshalText) != 0 ||
+		v.CanAddr() && m&(jsonfields.PtrMarshalJSON|jsonfields.PtrMarshalText) != 0 {
 		return marshalled(e, v)
 	}
 	switch t.Kind() {
@@ -102,16 +103,6 @@ func marshalled(e encoder, v reflect.Value) error {
 	return writeJSONText(e, data)
 }
 
-var (
-	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
-	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
-)
-
-// marshals says t writes its own JSON or text.
-func marshals(t reflect.Type) bool {
-	return t.Implements(jsonMarshaler) || t.Implements(textMarshaler)
-}
-
 // jsonReadString is s as encoding/json writes it and reads it back: each
 // byte of invalid UTF-8 U+FFFD.
 func jsonReadString(s string) string {
@@ -136,7 +127,7 @@ func jsonReadString(s string) string {
 // json.Marshal.
 func goMap(e encoder, v reflect.Value) error {
 	t := v.Type()
-	if t.Key().Kind() != reflect.String || marshals(t.Key()) || marshals(reflect.PointerTo(t.Key())) {
+	if t.Key().Kind() != reflect.String || jsonfields.MethodsOf(t.Key())&(jsonfields.MarshalText|jsonfields.PtrMarshalText|jsonfields.MarshalJSON|jsonfields.PtrMarshalJSON) != 0 {
 		return marshalled(e, v)
 	}
 	if v.IsNil() {
