@@ -1,6 +1,7 @@
 // Package jsonfields resolves a struct type's fields as encoding/json
 // does: which Go field each JSON name reads and writes, through embedded
-// structs, with the options of its tag. Sesame's own readers and writers
+// structs, with the options of its tag; which values omitempty leaves out;
+// and which of the interfaces encoding/json calls a type implements. Sesame's own readers and writers
 // of Go values (the manifest decoder's tree decoder, the renderer's walk
 // of status objects) take encoding/json's place on the paths they know,
 // and must agree with it on every name; encoding/json keeps these rules
