@@ -28,13 +28,28 @@ type input struct {
 // recursive, those of its subdirectories too, as kubectl -R reads them),
 // anything else a file. It returns an error only when a path cannot be read
 // at all.
+//
+// Before reading, it sizes the heap's huge-page range by the files' bytes
+// (adviseHugePages).
 func load(paths []string, recursive bool, stdin io.Reader, decoder *manifest.Decoder) (*input, error) {
-	in := new(input)
-	for _, path := range paths {
+	type expanded struct {
+		files   []string
+		subdirs int
+	}
+	all := make([]expanded, len(paths))
+	var size int64
+	for i, path := range paths {
 		files, subdirs, err := expand(path, recursive)
 		if err != nil {
 			return nil, err
 		}
+		all[i] = expanded{files, subdirs}
+		size += inputSize(files, stdin)
+	}
+	adviseHugePages(size)
+	in := new(input)
+	for i, path := range paths {
+		files, subdirs := all[i].files, all[i].subdirs
 		if subdirs > 0 {
 			in.warnings = append(in.warnings, fmt.Sprintf("%s: %d %s not read (-R reads them)",
 				path, subdirs, quote.Plural(subdirs, "subdirectory", "subdirectories")))
@@ -100,6 +115,29 @@ func expand(path string, recursive bool) (files []string, subdirs int, err error
 	})
 	slices.Sort(files)
 	return files, 0, err
+}
+
+// inputSize is the bytes of files that are regular files, stdin's for "-"
+// when it is one; pipes and files that cannot be read count nothing.
+func inputSize(files []string, stdin io.Reader) int64 {
+	var size int64
+	for _, file := range files {
+		var info fs.FileInfo
+		var err error
+		if file == "-" {
+			f, ok := stdin.(*os.File)
+			if !ok {
+				continue
+			}
+			info, err = f.Stat()
+		} else {
+			info, err = os.Stat(file)
+		}
+		if err == nil && info.Mode().IsRegular() {
+			size += info.Size()
+		}
+	}
+	return size
 }
 
 func isManifest(path string) bool {
