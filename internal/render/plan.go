@@ -6,15 +6,16 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// The writers read an Envoy message's fields from its Go struct, with
-// reflect, by a plan made once per message type and format: its fields in
-// the format's key order, each with the struct field that holds it and
-// how to tell it is populated (protoreflect's rules: a proto3 scalar when
+// The writers read an Envoy message's fields from its Go struct by a plan
+// made once per message type and format, with reflect: its fields in the
+// format's key order, each with where in the struct it is held
+// (plan_write.go reads it there) and how to tell it is populated (protoreflect's rules: a proto3 scalar when
 // it is not zero, a message or an optional scalar when it is set, a oneof
 // member when the oneof holds it, a list or map when it is not empty).
 // protoreflect's Range, which the walk used before, visits every field of
@@ -24,8 +25,8 @@ import (
 // (TestMessageMatchesProtojson, FuzzMessageMatchesProtojson and
 // TestPlansMatchProtojsonOnEveryEnvoyType check the plan's walk), and
 // leaves to it what it does not read itself: the well-known types but the
-// wrappers, maps, and messages whose struct it cannot map to its
-// descriptor (extensions, a dynamic message).
+// wrappers, maps with keys other than strings, and messages whose struct
+// it cannot map to its descriptor (extensions, a dynamic message).
 
 // presence says how a planned field is told populated.
 type presence uint8
@@ -40,25 +41,32 @@ const (
 
 // planField is one field of a plan.
 type planField struct {
-	fd    protoreflect.FieldDescriptor
-	name  string // JSON name
-	index int    // the struct field holding it (for a member, the oneof's)
-	// wrapper is a member's wrapper type, which the oneof's interface
-	// holds when the member is set.
-	wrapper reflect.Type
-	has     presence
-	bytes   bool // a bytes scalar (populated when not empty)
-	// plainKey says YAML writes name as a simple key in plain style, as it
-	// is: the YAML writer need not look at it again.
+	fd   protoreflect.FieldDescriptor
+	kind protoreflect.Kind // fd's, asked of every value
+	name string            // JSON name
+	// offset is where the struct field holding it is (for a member, the
+	// oneof's interface), from the start of the struct.
+	offset uintptr
+	// tab is a member's mark: the first word of the oneof's interface
+	// when it holds this member (the itab of the member's wrapper type,
+	// one per interface and type in a program).
+	tab unsafe.Pointer
+	has presence
+	// size is the size of one value of a list.
+	size uintptr
+	// plainKey: the YAML writer writes name as a simple key in plain
+	// style, as it is, and need not look at it again.
 	plainKey bool
 	child    *msgPlan // a message field's (or list's) plan
 	// value is a map's value field, for a map with string keys
 	// (plan_map.go); nil for others, written through protoreflect.
-	value *planField
+	value  *planField
+	goType reflect.Type // a map's Go type, which reflect reads
 }
 
 // msgPlan is the plan of one message type in one format.
 type msgPlan struct {
+	typ    reflect.Type // *T of the generated struct T
 	fields []planField
 	// unwrap is the value field of a wrapper (google.protobuf.UInt32Value
 	// and the others), which protojson writes as that value alone: route
@@ -117,7 +125,7 @@ func (c *planCache) make(t reflect.Type, made map[reflect.Type]*msgPlan) *msgPla
 	if p, ok := made[t]; ok {
 		return p
 	}
-	p := &msgPlan{}
+	p := &msgPlan{typ: t}
 	made[t] = p
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct || !t.Implements(protoMessage) {
 		p.viaReflect = true
@@ -129,7 +137,7 @@ func (c *planCache) make(t reflect.Type, made map[reflect.Type]*msgPlan) *msgPla
 		fd := md.Fields().ByNumber(1)
 		index, ok := byNumber[1]
 		if ok && fd != nil && fd.Name() == "value" && scalarHolds(fd.Kind(), t.Elem().Field(index).Type) {
-			p.unwrap = &planField{fd: fd, name: fd.JSONName(), index: index}
+			p.unwrap = &planField{fd: fd, kind: fd.Kind(), name: fd.JSONName(), offset: t.Elem().Field(index).Offset}
 			return p
 		}
 	}
@@ -143,7 +151,7 @@ func (c *planCache) make(t reflect.Type, made map[reflect.Type]*msgPlan) *msgPla
 		fd := fds.Get(i)
 		f, ok := c.field(t, fd, byNumber, byOneof, made)
 		if !ok {
-			*p = msgPlan{viaReflect: true}
+			*p = msgPlan{typ: t, viaReflect: true}
 			return p
 		}
 		p.fields = append(p.fields, f)
@@ -157,7 +165,7 @@ var protoMessage = reflect.TypeFor[proto.Message]()
 // field plans fd of message type t; false when t's struct does not hold
 // it as generated code does.
 func (c *planCache) field(t reflect.Type, fd protoreflect.FieldDescriptor, byNumber map[int32]int, byOneof map[string]int, made map[reflect.Type]*msgPlan) (planField, bool) {
-	f := planField{fd: fd, name: fd.JSONName()}
+	f := planField{fd: fd, kind: fd.Kind(), name: fd.JSONName()}
 	f.plainKey = plainKey(f.name)
 	var ft reflect.Type // the Go type of one value
 	if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
@@ -165,21 +173,21 @@ func (c *planCache) field(t reflect.Type, fd protoreflect.FieldDescriptor, byNum
 		if !ok {
 			return f, false
 		}
-		f.index, f.has, f.wrapper = index, inOneof, wrapperOf(t, fd, index)
-		if f.wrapper == nil {
+		f.offset, f.has = t.Elem().Field(index).Offset, inOneof
+		wrapper, tab := wrapperOf(t, fd, index)
+		if wrapper == nil {
 			return f, false
 		}
-		ft = f.wrapper.Elem().Field(0).Type
+		f.tab, ft = tab, wrapper.Elem().Field(0).Type // a wrapper's one field is at its start
 	} else {
 		index, ok := byNumber[int32(fd.Number())]
 		if !ok {
 			return f, false
 		}
-		f.index = index
-		ft = t.Elem().Field(index).Type
+		f.offset, ft = t.Elem().Field(index).Offset, t.Elem().Field(index).Type
 		switch {
 		case fd.IsMap():
-			f.has = mapped
+			f.has, f.goType = mapped, ft
 			if ft.Kind() != reflect.Map {
 				return f, false
 			}
@@ -189,6 +197,7 @@ func (c *planCache) field(t reflect.Type, fd protoreflect.FieldDescriptor, byNum
 				return f, false
 			}
 			f.has, ft = repeated, ft.Elem()
+			f.size = ft.Size()
 		case fd.Message() != nil:
 			f.has = pointer
 		case fd.HasPresence():
@@ -202,7 +211,6 @@ func (c *planCache) field(t reflect.Type, fd protoreflect.FieldDescriptor, byNum
 		f.child = c.make(ft, made)
 		return f, ft.Kind() == reflect.Pointer
 	}
-	f.bytes = fd.Kind() == protoreflect.BytesKind
 	return f, scalarHolds(fd.Kind(), ft)
 }
 
@@ -254,11 +262,12 @@ func structFields(t reflect.Type) (byNumber map[int32]int, byOneof map[string]in
 }
 
 // wrapperOf is the type the oneof interface at index of t holds when
-// member fd is set: found by setting it, through protoreflect.
-func wrapperOf(t reflect.Type, fd protoreflect.FieldDescriptor, index int) (wrapper reflect.Type) {
+// member fd is set, and the interface's first word then: found by setting
+// it, through protoreflect.
+func wrapperOf(t reflect.Type, fd protoreflect.FieldDescriptor, index int) (wrapper reflect.Type, tab unsafe.Pointer) {
 	defer func() {
 		if recover() != nil { // not a struct protoreflect sets as generated
-			wrapper = nil
+			wrapper, tab = nil, nil
 		}
 	}()
 	v := reflect.New(t.Elem())
@@ -267,33 +276,9 @@ func wrapperOf(t reflect.Type, fd protoreflect.FieldDescriptor, index int) (wrap
 	held := v.Elem().Field(index)
 	if held.Kind() != reflect.Interface || held.IsNil() || held.Elem().Kind() != reflect.Pointer ||
 		held.Elem().Elem().Kind() != reflect.Struct || held.Elem().Elem().NumField() != 1 {
-		return nil
+		return nil, nil
 	}
-	return held.Elem().Type()
-}
-
-// writeMessage writes m as message (protojsonw.go) does.
-func writeMessage(e encoder, m proto.Message) error {
-	return e.plans().get(reflect.TypeOf(m)).write(e, reflect.ValueOf(m))
-}
-
-// write writes v, a pointer to a message struct of p's type.
-func (p *msgPlan) write(e encoder, v reflect.Value) error {
-	switch {
-	case p.viaReflect:
-		return reflectMessage(e, v.Interface().(proto.Message).ProtoReflect())
-	case p.unwrap != nil:
-		if v.IsNil() { // a wrapper of the zero value
-			return scalar(e, p.unwrap.fd, reflect.Zero(v.Type().Elem().Field(p.unwrap.index).Type))
-		}
-		return scalar(e, p.unwrap.fd, v.Elem().Field(p.unwrap.index))
-	}
-	e.beginObject()
-	if err := p.members(e, v); err != nil {
-		return err
-	}
-	e.end()
-	return nil
+	return held.Elem().Type(), (*iface)(held.Addr().UnsafePointer()).tab
 }
 
 // wrappers are the well-known types protojson writes as their one field,
@@ -304,108 +289,6 @@ var wrappers = map[protoreflect.FullName]bool{
 	"google.protobuf.Int32Value": true, "google.protobuf.UInt32Value": true,
 	"google.protobuf.BoolValue": true, "google.protobuf.StringValue": true,
 	"google.protobuf.BytesValue": true,
-}
-
-// members writes the populated fields of v, a pointer to the message
-// struct, as members of an object.
-func (p *msgPlan) members(e encoder, v reflect.Value) error {
-	if v.IsNil() {
-		return nil // an empty message
-	}
-	s := v.Elem()
-	for i := range p.fields {
-		f := &p.fields[i]
-		fv := s.Field(f.index)
-		switch f.has {
-		case implicit:
-			if f.bytes && fv.Len() == 0 || fv.IsZero() {
-				continue
-			}
-		case pointer:
-			if fv.IsNil() {
-				continue
-			}
-			if f.child == nil {
-				fv = fv.Elem()
-			}
-		case inOneof:
-			if fv.IsNil() || fv.Elem().Type() != f.wrapper {
-				continue
-			}
-			fv = fv.Elem().Elem().Field(0)
-		case repeated, mapped:
-			if fv.Len() == 0 {
-				continue
-			}
-		}
-		e.fieldKey(f)
-		var err error
-		switch f.has {
-		case repeated:
-			err = f.list(e, fv)
-		case mapped:
-			if f.value != nil {
-				err = f.mapOf(e, fv)
-			} else {
-				err = field(e, f.fd, v.Interface().(proto.Message).ProtoReflect().Get(f.fd))
-			}
-		default:
-			err = f.single(e, fv)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// list writes l, a non-empty list.
-func (f *planField) list(e encoder, l reflect.Value) error {
-	if f.child != nil && l.Len() >= splitAt {
-		// A long list of messages (a route configuration's virtual hosts,
-		// a virtual host's routes) is rendered several items at once.
-		return e.lazy(&lazyList{n: l.Len(), item: func(i int) (any, error) {
-			return l.Index(i).Interface(), nil
-		}})
-	}
-	e.beginArray()
-	for i := range l.Len() {
-		e.item()
-		if err := f.single(e, l.Index(i)); err != nil {
-			return err
-		}
-	}
-	e.end()
-	return nil
-}
-
-// single writes v, one value of f.
-func (f *planField) single(e encoder, v reflect.Value) error {
-	if f.child != nil {
-		return f.child.write(e, v)
-	}
-	if f.fd.Kind() == protoreflect.EnumKind {
-		return enum(e, f.fd, protoreflect.EnumNumber(v.Int()))
-	}
-	return scalar(e, f.fd, v)
-}
-
-// long says m has a list of splitAt messages or more.
-func (c *planCache) long(m proto.Message) bool {
-	p := c.get(reflect.TypeOf(m))
-	if p.viaReflect {
-		return long(m.ProtoReflect())
-	}
-	v := reflect.ValueOf(m)
-	if v.IsNil() {
-		return false
-	}
-	for _, f := range p.fields {
-		if f.has == repeated && f.child != nil && v.Elem().Field(f.index).Len() >= splitAt {
-			return true
-		}
-	}
-	return false
 }
 
 // plainKey says the YAML writer writes name, a key, in plain style as it

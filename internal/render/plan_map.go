@@ -23,7 +23,7 @@ func (c *planCache) mapValue(f *planField, ft reflect.Type, made map[reflect.Typ
 	if fd.MapKey().Kind() != protoreflect.StringKind || ft.Key().Kind() != reflect.String {
 		return true // written through protoreflect
 	}
-	vf := planField{fd: fd.MapValue()}
+	vf := planField{fd: fd.MapValue(), kind: fd.MapValue().Kind()}
 	if fd.MapValue().Message() != nil {
 		if ft.Elem().Kind() != reflect.Pointer {
 			return false
@@ -67,10 +67,21 @@ func (f *planField) mapOf(e encoder, m reflect.Value) error {
 	for i := start; i < start+len(entries); i++ {
 		en := s.entries[i] // by index: writing a value may grow s.entries
 		e.key(en.key)
-		if err := f.value.single(e, en.value); err != nil {
+		if err := f.value.mapValue(e, en.value); err != nil {
 			return err
 		}
 	}
 	e.end()
 	return nil
+}
+
+// mapValue writes v, a value of a map, f its value field.
+func (f *planField) mapValue(e encoder, v reflect.Value) error {
+	switch {
+	case f.child != nil:
+		return f.child.write(e, v.UnsafePointer())
+	case f.kind == protoreflect.EnumKind:
+		return enum(e, f.fd, protoreflect.EnumNumber(v.Int()))
+	}
+	return scalar(e, f.fd, v)
 }

@@ -117,14 +117,16 @@ func sample(fd protoreflect.FieldDescriptor, variant, depth int, newMessage func
 	switch fd.Kind() {
 	case protoreflect.BoolKind:
 		return protoreflect.ValueOfBool(true), true
+	// Odd variants' integers have their low half zero, so that a reading
+	// of a narrower width than the field's sees them as zero.
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		return protoreflect.ValueOfInt32(int32(-7 - variant)), true
+		return protoreflect.ValueOfInt32(int32(-7-variant) << (16 * (variant % 2))), true
 	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		return protoreflect.ValueOfInt64(math.MaxInt64 - int64(variant)), true
+		return protoreflect.ValueOfInt64((math.MaxInt64 - int64(variant)) << (32 * (variant % 2))), true
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return protoreflect.ValueOfUint32(uint32(40000 + variant)), true
+		return protoreflect.ValueOfUint32(uint32(40000+variant) << (16 * (variant % 2))), true
 	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return protoreflect.ValueOfUint64(math.MaxUint64 - uint64(variant)), true
+		return protoreflect.ValueOfUint64((math.MaxUint64 - uint64(variant)) << (32 * (variant % 2))), true
 	case protoreflect.FloatKind:
 		return protoreflect.ValueOfFloat32(0.1 + float32(variant)), true
 	case protoreflect.DoubleKind:

@@ -259,7 +259,7 @@ func anyMessage(e encoder, m protoreflect.Message) error {
 	} else if p := e.plans().get(reflect.TypeOf(inner.Interface())); p.viaReflect {
 		err = fields(e, inner)
 	} else {
-		err = p.members(e, reflect.ValueOf(inner.Interface()))
+		err = p.members(e, reflect.ValueOf(inner.Interface()).UnsafePointer())
 	}
 	if err != nil {
 		return err
