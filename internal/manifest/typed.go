@@ -38,8 +38,6 @@ type treeDecoder struct {
 	buf bytes.Buffer
 }
 
-var ()
-
 // isNull says v is YAML's null.
 func (v *fastValue) isNull() bool { return v.json == "null" }
 
@@ -58,42 +56,35 @@ func (v *fastValue) str() (string, bool) {
 // isMapping says v is a mapping (maybe "{}").
 func (v *fastValue) isMapping() bool { return !v.seq && !v.quoted && v.json == "" }
 
-// value decodes v into rv, an addressable value.
-func (d *treeDecoder) value(rv reflect.Value, v *fastValue) bool {
-	t := rv.Type()
+// value decodes v into rv, an addressable value of p's type.
+func (d *treeDecoder) value(rv reflect.Value, v *fastValue, p *typePlan) bool {
 	if v.isNull() {
-		return d.null(rv)
+		return d.null(rv, p)
 	}
-	switch t {
-	case timeType, intOrStringType:
-		if known(rv, v) {
-			return true
-		}
+	if p.known && known(rv, v) {
+		return true
 	}
-	if t.Kind() != reflect.Pointer {
-		m := jsonfields.MethodsOf(t)
-		if m&jsonfields.PtrUnmarshalJSON != 0 {
-			d.buf.Reset()
-			v.write(&d.buf)
-			return rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(d.buf.Bytes()) == nil
-		}
-		if m&jsonfields.PtrUnmarshalText != 0 {
-			s, ok := v.str()
-			return ok && rv.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)) == nil
-		}
+	switch {
+	case p.methods&jsonfields.PtrUnmarshalJSON != 0:
+		d.buf.Reset()
+		v.write(&d.buf)
+		return rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(d.buf.Bytes()) == nil
+	case p.methods&jsonfields.PtrUnmarshalText != 0:
+		s, ok := v.str()
+		return ok && rv.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)) == nil
 	}
-	switch t.Kind() {
+	switch p.kind {
 	case reflect.Pointer:
 		if rv.IsNil() {
-			rv.Set(reflect.New(t.Elem()))
+			rv.Set(reflect.New(p.elem.t))
 		}
-		return d.value(rv.Elem(), v)
+		return d.value(rv.Elem(), v, p.elem)
 	case reflect.Struct:
-		return v.isMapping() && d.fields(rv, v)
+		return v.isMapping() && d.fields(rv, v, p)
 	case reflect.Map:
-		return v.isMapping() && d.mapping(rv, v)
+		return v.isMapping() && d.mapping(rv, v, p)
 	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
+		if p.bytes {
 			s, ok := v.str()
 			if !ok {
 				return false // encoding/json reads an array of numbers too; not here
@@ -107,13 +98,13 @@ func (d *treeDecoder) value(rv reflect.Value, v *fastValue) bool {
 			return false
 		}
 		if len(v.values) == 0 || !rv.IsNil() {
-			rv.Set(reflect.MakeSlice(t, len(v.values), len(v.values))) // empty, not nil
+			rv.Set(reflect.MakeSlice(p.t, len(v.values), len(v.values))) // empty, not nil
 		} else {
 			rv.Grow(len(v.values)) // the array alone: MakeSlice allocates a slice header too
 			rv.SetLen(len(v.values))
 		}
 		for i, item := range v.values {
-			if !d.value(rv.Index(i), item) {
+			if !d.value(rv.Index(i), item, p.elem) {
 				return false
 			}
 		}
@@ -145,7 +136,7 @@ func (d *treeDecoder) value(rv reflect.Value, v *fastValue) bool {
 		rv.SetUint(n)
 		return true
 	case reflect.Float32, reflect.Float64:
-		f, err := strconv.ParseFloat(v.json, t.Bits())
+		f, err := strconv.ParseFloat(v.json, p.t.Bits())
 		if err != nil || rv.OverflowFloat(f) {
 			return false
 		}
@@ -199,41 +190,43 @@ func known(rv reflect.Value, v *fastValue) bool {
 // null decodes null into rv as encoding/json does: a pointer, map, slice
 // or interface set nil; a json.Unmarshaler given "null"; anything else
 // left as it is.
-func (d *treeDecoder) null(rv reflect.Value) bool {
-	t := rv.Type()
+func (d *treeDecoder) null(rv reflect.Value, p *typePlan) bool {
 	switch {
-	case t.Kind() == reflect.Pointer:
+	case p.kind == reflect.Pointer:
 		rv.SetZero()
 		return true
-	case jsonfields.MethodsOf(t)&jsonfields.PtrUnmarshalJSON != 0:
+	case p.methods&jsonfields.PtrUnmarshalJSON != 0:
 		return rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON([]byte("null")) == nil
-	case jsonfields.MethodsOf(t)&jsonfields.PtrUnmarshalText != 0:
+	case p.methods&jsonfields.PtrUnmarshalText != 0:
 		return false
-	case t.Kind() == reflect.Map || t.Kind() == reflect.Slice || t.Kind() == reflect.Interface:
+	case p.kind == reflect.Map || p.kind == reflect.Slice || p.kind == reflect.Interface:
 		rv.SetZero()
 	}
 	return true
 }
 
-// fields decodes a mapping into rv, a struct.
-func (d *treeDecoder) fields(rv reflect.Value, v *fastValue) bool {
-	fields := structFieldsOf(rv.Type())
+// fields decodes a mapping into rv, a struct of p's type.
+func (d *treeDecoder) fields(rv reflect.Value, v *fastValue, p *typePlan) bool {
 	for i, key := range v.keys {
-		f, ok := fields[key]
+		f, ok := p.fields[key]
 		if !ok || f == nil {
 			return false // unknown, or a name encoding/json does not decode
 		}
-		if !d.value(rv.FieldByIndex(f), v.values[i]) {
+		fv := rv.Field(f.index[0])
+		for _, i := range f.index[1:] { // an embedded struct's field
+			fv = fv.Field(i)
+		}
+		if !d.value(fv, v.values[i], f.plan) {
 			return false
 		}
 	}
 	return true
 }
 
-// mapping decodes a mapping into rv, a map with string keys.
-func (d *treeDecoder) mapping(rv reflect.Value, v *fastValue) bool {
-	t := rv.Type()
-	if t.Key().Kind() != reflect.String || jsonfields.MethodsOf(t.Key())&jsonfields.PtrUnmarshalText != 0 {
+// mapping decodes a mapping into rv, a map with string keys of p's type.
+func (d *treeDecoder) mapping(rv reflect.Value, v *fastValue, p *typePlan) bool {
+	t := p.t
+	if t.Key().Kind() != reflect.String || p.key&jsonfields.PtrUnmarshalText != 0 {
 		return false
 	}
 	if t == stringMap && rv.IsNil() {
@@ -257,7 +250,7 @@ func (d *treeDecoder) mapping(rv reflect.Value, v *fastValue) bool {
 	}
 	for i, key := range v.keys {
 		elem := reflect.New(t.Elem()).Elem()
-		if !d.value(elem, v.values[i]) {
+		if !d.value(elem, v.values[i], p.elem) {
 			return false
 		}
 		rv.SetMapIndex(reflect.ValueOf(key).Convert(t.Key()), elem)
@@ -291,7 +284,8 @@ func decodeTree(tree *fastValue, lim Limits) (result, bool) {
 	}
 	obj := newObject()
 	var d treeDecoder
-	if !d.value(reflect.ValueOf(obj).Elem(), tree) {
+	rv := reflect.ValueOf(obj).Elem()
+	if !d.value(rv, tree, planOf(rv.Type())) {
 		return result{}, false
 	}
 	obj.GetObjectKind().SetGroupVersionKind(canonical(gvk))
