@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,12 +31,17 @@ func main() {
 // a usage error a second one that says where the usage is, as kubectl does,
 // rather than the whole usage.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdin, stdout, stderr)
+}
+
+// runContext is run with a context, which ends sesame serve.
+func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdin, stdout, stderr)
 	if args == nil {
 		args = []string{} // cobra reads os.Args for nil
 	}
 	root.SetArgs(args)
-	cmd, err := root.ExecuteC()
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
@@ -105,6 +111,7 @@ func failure(err error) error {
 const rootLong = `sesame turns Kubernetes gateway objects into Envoy configuration.
 
   sesame translate -f PATH    print the Envoy resources and the status of the objects in PATH
+  sesame serve -f PATH        serve them to Envoy over xDS, translated again as PATH changes
   sesame dispatch -f FILE     show which dispatch policy of an UpstreamCluster a request meets
 
 Flags follow kubectl's conventions (-f/--filename, -o/--output, -n/--namespace,
@@ -136,7 +143,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newTranslateCmd(stdin, stdout, stderr), newProvisionCmd(stdin, stdout, stderr), newDispatchCmd(stdin, stdout, stderr), newVersionCmd(stdout))
+	root.AddCommand(newTranslateCmd(stdin, stdout, stderr), newServeCmd(stdout, stderr), newProvisionCmd(stdin, stdout, stderr), newDispatchCmd(stdin, stdout, stderr), newVersionCmd(stdout))
 	return root
 }
 

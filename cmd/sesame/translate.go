@@ -146,10 +146,20 @@ func newTranslateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 
 // addFlags defines the flags on fs, and sets o to their defaults.
 func (o *translateOptions) addFlags(fs *pflag.FlagSet) {
-	o.output, o.bindPorts = outputFormat(render.YAML), portMap{}
+	o.addInputFlags(fs)
+	o.output = outputFormat(render.YAML)
+	fs.VarP(&o.output, "output", "o", "output `format`: yaml or json")
+	fs.BoolVar(&o.redact, "redact-secrets", false, "replace private keys and other sensitive values with \"REDACTED (N bytes)\",\nto share the output in a bug report")
+	fs.Var(&o.to, "to", "the `shape` of the xds section: sesame (default), or config-dump, what Envoy's\nadmin /config_dump prints (version_info: the resources' hash)")
+	fs.StringVar(&o.gateway, "gateway", "", "print only the Envoy resources of the Gateway `NAMESPACE/NAME`, as its own\nEnvoy fleet takes them (status stays whole)")
+}
+
+// addInputFlags defines the flags of what is read and how it is
+// translated, which serve has too, and sets o to their defaults.
+func (o *translateOptions) addInputFlags(fs *pflag.FlagSet) {
+	o.bindPorts = portMap{}
 	fs.StringSliceVarP(&o.filenames, "filename", "f", nil, "a file, a directory, or - for standard input (repeatable, comma-separated; required)")
 	fs.BoolVarP(&o.recursive, "recursive", "R", false, "read the directories of -f recursively, as kubectl -R does (default: their files only)")
-	fs.VarP(&o.output, "output", "o", "output `format`: yaml or json")
 	fs.StringVarP(&o.namespace, "namespace", "n", "default", "the namespace of objects of namespaced kinds that name none, as kubectl's")
 	fs.BoolVar(&o.strict, "strict", false, "make an unknown or duplicate field an error that skips its document\n(as kubectl --validate=strict; default: a warning)")
 	fs.StringVar(&o.controller, "controller-name", "", "the GatewayClass spec.controllerName to act for (default: --config's\nspec.gateway.controllerName, else "+dag.DefaultControllerName+")")
@@ -172,9 +182,6 @@ func (o *translateOptions) addFlags(fs *pflag.FlagSet) {
 	fs.Var((*positive)(&o.limits.DocumentBytes), "max-document-bytes", "the largest document read, in `bytes` (a larger List is read item by item,\neach item within it)")
 	fs.Var((*positive)(&o.limits.ValueBytes), "max-value-bytes", "the longest value (any string of an object) read, in `bytes`")
 	fs.Var((*positive)(&o.limits.Objects), "max-objects", "the most `objects` read, of every kind, over all inputs")
-	fs.BoolVar(&o.redact, "redact-secrets", false, "replace private keys and other sensitive values with \"REDACTED (N bytes)\",\nto share the output in a bug report")
-	fs.Var(&o.to, "to", "the `shape` of the xds section: sesame (default), or config-dump, what Envoy's\nadmin /config_dump prints (version_info: the resources' hash)")
-	fs.StringVar(&o.gateway, "gateway", "", "print only the Envoy resources of the Gateway `NAMESPACE/NAME`, as its own\nEnvoy fleet takes them (status stays whole)")
 }
 
 // decoder is the manifest decoder the flags ask for.
@@ -182,27 +189,28 @@ func (o *translateOptions) decoder() *manifest.Decoder {
 	return &manifest.Decoder{Limits: o.limits, Namespace: o.namespace, Strict: o.strict}
 }
 
-func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error {
+// options checks the input flags and makes the translation's options of
+// them: a bad value is a usage error.
+func (o *translateOptions) options() (sesame.Options, error) {
 	if len(o.filenames) == 0 {
-		return usageErrorf("no input: give at least one -f PATH")
+		return sesame.Options{}, usageErrorf("no input: give at least one -f PATH")
 	}
 	if errs := validation.IsDNS1123Label(o.namespace); len(errs) > 0 {
-		return usageErrorf("--namespace %q: not a namespace name: %s", o.namespace, strings.Join(errs, "; "))
+		return sesame.Options{}, usageErrorf("--namespace %q: not a namespace name: %s", o.namespace, strings.Join(errs, "; "))
 	}
 	at := time.Time(o.now)
 	if at.IsZero() {
 		at = time.Now().UTC().Truncate(time.Second)
 	}
-
 	config, err := namespacedName("config", o.config)
 	if err != nil {
-		return err
+		return sesame.Options{}, err
 	}
 	var rls *dag.RateLimitService
 	if o.rls != "" {
 		svc, err := namespacedName("rate-limit-service", o.rls)
 		if err != nil {
-			return err
+			return sesame.Options{}, err
 		}
 		rls = &dag.RateLimitService{ExtensionService: svc, Domain: o.rlsDomain, FailOpen: o.rlsFailOpen}
 	}
@@ -210,9 +218,31 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	if o.fallback != "" {
 		secret, err := namespacedName("fallback-certificate", o.fallback)
 		if err != nil {
-			return err
+			return sesame.Options{}, err
 		}
 		fallback = &secret
+	}
+	return sesame.Options{
+		ControllerName:      o.controller,
+		Config:              config,
+		Now:                 at,
+		BindPorts:           o.bindPorts,
+		AllGateways:         o.allGateways,
+		RootNamespaces:      o.roots,
+		IngressPorts:        dag.IngressPorts{HTTP: int32(o.httpPort), HTTPS: int32(o.httpsPort)},
+		IngressClass:        o.ingressClass,
+		SystemCAFile:        o.systemCAFile,
+		RateLimitService:    rls,
+		FallbackCertificate: fallback,
+		// The flag's default is sesame.DefaultUpstreamClusterPort.
+		UpstreamClusterPort: int32(o.ucPort),
+	}, nil
+}
+
+func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error {
+	opts, err := o.options()
+	if err != nil {
+		return err
 	}
 	prog := startProgress(stderr)
 	defer prog.end()
@@ -228,21 +258,7 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 		prog.printf(stderr, "error: %s\n", e)
 	}
 	prog.set(fmt.Sprintf("translating %d objects", len(in.objects)))
-	res, err := sesame.Translate(in.objects, sesame.Options{
-		ControllerName:      o.controller,
-		Config:              config,
-		Now:                 at,
-		BindPorts:           o.bindPorts,
-		AllGateways:         o.allGateways,
-		RootNamespaces:      o.roots,
-		IngressPorts:        dag.IngressPorts{HTTP: int32(o.httpPort), HTTPS: int32(o.httpsPort)},
-		IngressClass:        o.ingressClass,
-		SystemCAFile:        o.systemCAFile,
-		RateLimitService:    rls,
-		FallbackCertificate: fallback,
-		// The flag's default is sesame.DefaultUpstreamClusterPort.
-		UpstreamClusterPort: int32(o.ucPort),
-	})
+	res, err := sesame.Translate(in.objects, opts)
 	if err != nil {
 		return failure(err)
 	}

@@ -1,0 +1,31 @@
+// Package xdsserver serves translations to Envoy over the aggregated
+// discovery service (ADS), State of the World and Delta alike, on
+// go-control-plane's server and snapshot cache: give it the Envoy
+// resources of each node group (Set; GroupsOf makes the groups of a
+// sesame.Result, one per served Gateway under the node id the managed
+// fleet's bootstrap gives, provision.NodeID) and it sends each connected
+// Envoy the resources of its group, and what changes of them.
+//
+// Versions come from content: a resource's is a digest of its
+// deterministic wire form, a type's a digest of its resources' names and
+// versions, so that the same configuration set again never looks new to
+// an Envoy (State of the World compares type versions, Delta resource
+// versions), and a change of one cluster sends that cluster, not the
+// route tables. Digests are kept per message between Sets: a Translator's
+// Results share the messages that did not change with the Result before,
+// so a Set after an Update marshals only what the Update changed.
+// Messages are never modified once Set (Translate and the Translator
+// never do).
+//
+// A node whose id names no group gets the Fallback group, when there is
+// one (GroupsOf's AllGroup holds the whole translation, the listeners of
+// HTTPProxies and Ingresses included, which belong to no Gateway), and
+// otherwise nothing: the server logs, once per node id, that it waits
+// for a group of that name.
+//
+// Events are logged through log/slog: streams opened and closed, each
+// group's new versions, and every NACK with Envoy's error detail, at
+// Warn. Serve stops when its context ends: the xDS streams are ended,
+// then the gRPC server stops gracefully, or at once after
+// Options.StopTimeout.
+package xdsserver

@@ -1,0 +1,237 @@
+package xdsserver_test
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"testing"
+	"time"
+
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	discoveryv3 "github.com/envoyproxy/go-control-plane/envoy/service/discovery/v3"
+	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
+	"github.com/google/go-cmp/cmp"
+	statuspb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/protobuf/testing/protocmp"
+
+	"github.com/projectsesame/sesame/xdsserver"
+)
+
+func TestGroupsOf(t *testing.T) {
+	res := shop(t, "web")
+	groups := xdsserver.GroupsOf(res)
+	if got, want := slices.Sorted(maps.Keys(groups)), []string{xdsserver.AllGroup, shopNode}; !slices.Equal(got, want) {
+		t.Fatalf("groups %v, want %v", got, want)
+	}
+	if diff := cmp.Diff(res.XDS, groups[shopNode], protocmp.Transform()); diff != "" {
+		t.Errorf("the Gateway's group is not its resources (-whole +group):\n%s", diff)
+	}
+}
+
+// TestVersionsFollowContent checks that versions are the content's: the
+// same configuration translated again (new messages, the same bytes)
+// keeps every version, and a route moved to another Service changes those
+// of the types it changed alone.
+func TestVersionsFollowContent(t *testing.T) {
+	s := xdsserver.New(xdsserver.Options{})
+	ctx := context.Background()
+	if err := s.Set(ctx, xdsserver.GroupsOf(shop(t, "web"))); err != nil {
+		t.Fatal(err)
+	}
+	first := s.Versions(shopNode)
+	if len(first) != 5 {
+		t.Fatalf("versions of %d types, want 5: %v", len(first), first)
+	}
+	if err := s.Set(ctx, xdsserver.GroupsOf(shop(t, "web"))); err != nil {
+		t.Fatal(err)
+	}
+	if again := s.Versions(shopNode); !maps.Equal(first, again) {
+		t.Errorf("the same configuration got new versions: %v, then %v", first, again)
+	}
+	if err := s.Set(ctx, xdsserver.GroupsOf(shop(t, "web-v2"))); err != nil {
+		t.Fatal(err)
+	}
+	moved := s.Versions(shopNode)
+	var changed []string
+	for typeURL, v := range moved {
+		if first[typeURL] != v {
+			changed = append(changed, typeURL)
+		}
+	}
+	slices.Sort(changed)
+	want := []string{resourcev3.ClusterType, resourcev3.EndpointType, resourcev3.RouteType}
+	if !slices.Equal(changed, want) {
+		t.Errorf("types with new versions: %v, want %v", changed, want)
+	}
+}
+
+func TestSetRefusesAnInconsistentGroup(t *testing.T) {
+	s := xdsserver.New(xdsserver.Options{})
+	good := xdsserver.GroupsOf(shop(t, "web"))
+	if err := s.Set(context.Background(), good); err != nil {
+		t.Fatal(err)
+	}
+	served := s.Versions(shopNode)
+	bad := *good[shopNode]
+	bad.Routes = nil // the listener's route table is gone
+	if err := s.Set(context.Background(), xdsserver.Groups{shopNode: &bad}); err == nil {
+		t.Fatal("a listener without its route table was served")
+	}
+	if !maps.Equal(served, s.Versions(shopNode)) {
+		t.Error("a refused Set changed what is served")
+	}
+}
+
+// TestStateOfTheWorld reads a Gateway's resources over one ADS stream as
+// Envoy does (clusters, their load assignments, listeners, their route
+// tables), then sees a change come on the same stream.
+func TestStateOfTheWorld(t *testing.T) {
+	noLeaks(t)
+	s := xdsserver.New(xdsserver.Options{})
+	res := shop(t, "web")
+	if err := s.Set(context.Background(), xdsserver.GroupsOf(res)); err != nil {
+		t.Fatal(err)
+	}
+	addr, stop := serve(t, s)
+	c := dial(t, addr, shopNode, false)
+
+	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ClusterType})
+	clusters := c.response()
+	if clusters.GetVersionInfo() != s.Versions(shopNode)[resourcev3.ClusterType] || len(clusters.GetResources()) != len(res.XDS.Clusters) {
+		t.Fatalf("clusters: version %q, %d resources; want %q, %d", clusters.GetVersionInfo(), len(clusters.GetResources()),
+			s.Versions(shopNode)[resourcev3.ClusterType], len(res.XDS.Clusters))
+	}
+	var got clusterv3.Cluster
+	if err := clusters.GetResources()[0].UnmarshalTo(&got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(res.XDS.Clusters[0], &got, protocmp.Transform()); diff != "" {
+		t.Errorf("the cluster served is not the translation's (-want +got):\n%s", diff)
+	}
+	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ClusterType, VersionInfo: clusters.GetVersionInfo(), ResponseNonce: clusters.GetNonce()})
+	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ListenerType})
+	listeners := c.response()
+	if len(listeners.GetResources()) != 1 {
+		t.Fatalf("%d listeners, want 1", len(listeners.GetResources()))
+	}
+	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ListenerType, VersionInfo: listeners.GetVersionInfo(), ResponseNonce: listeners.GetNonce()})
+	routeName := res.XDS.Routes[0].GetName()
+	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.RouteType, ResourceNames: []string{routeName}})
+	routes := c.response()
+	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.RouteType, ResourceNames: []string{routeName}, VersionInfo: routes.GetVersionInfo(), ResponseNonce: routes.GetNonce()})
+	if !c.quiet(200 * time.Millisecond) {
+		t.Fatal("a response came with nothing changed")
+	}
+
+	// The route moves to web-v2: the clusters and the route table come
+	// again, on the same stream; the listener does not.
+	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web-v2"))); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for range 2 {
+		r := c.response()
+		seen[r.GetTypeUrl()] = true
+		if r.GetVersionInfo() != s.Versions(shopNode)[r.GetTypeUrl()] {
+			t.Errorf("%s at version %q, want %q", r.GetTypeUrl(), r.GetVersionInfo(), s.Versions(shopNode)[r.GetTypeUrl()])
+		}
+		c.request(&discoveryv3.DiscoveryRequest{TypeUrl: r.GetTypeUrl(), VersionInfo: r.GetVersionInfo(), ResponseNonce: r.GetNonce(),
+			ResourceNames: map[bool][]string{true: {routeName}}[r.GetTypeUrl() == resourcev3.RouteType]})
+	}
+	if !seen[resourcev3.ClusterType] || !seen[resourcev3.RouteType] {
+		t.Errorf("after the change, responses of %v; want clusters and route tables", slices.Sorted(maps.Keys(seen)))
+	}
+	if !c.quiet(200 * time.Millisecond) {
+		t.Error("more responses than the change needs")
+	}
+	stop()
+}
+
+// TestDelta reads the clusters over delta ADS, then a change sends the
+// cluster added and the one removed, and nothing else.
+func TestDelta(t *testing.T) {
+	noLeaks(t)
+	s := xdsserver.New(xdsserver.Options{})
+	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web"))); err != nil {
+		t.Fatal(err)
+	}
+	addr, stop := serve(t, s)
+	c := dial(t, addr, shopNode, true)
+	c.deltaRequest(&discoveryv3.DeltaDiscoveryRequest{TypeUrl: resourcev3.ClusterType})
+	r := c.deltaResponse()
+	if len(r.GetResources()) != 1 || r.GetResources()[0].GetName() != "service/shop/web/80" {
+		t.Fatalf("clusters %v, want service/shop/web/80", r.GetResources())
+	}
+	c.deltaRequest(&discoveryv3.DeltaDiscoveryRequest{TypeUrl: resourcev3.ClusterType, ResponseNonce: r.GetNonce()})
+	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web-v2"))); err != nil {
+		t.Fatal(err)
+	}
+	r = c.deltaResponse()
+	var names []string
+	for _, res := range r.GetResources() {
+		names = append(names, res.GetName())
+	}
+	if !slices.Equal(names, []string{"service/shop/web-v2/80"}) || !slices.Equal(r.GetRemovedResources(), []string{"service/shop/web/80"}) {
+		t.Errorf("delta: %v added or changed, %v removed; want [service/shop/web-v2/80] and [service/shop/web/80]", names, r.GetRemovedResources())
+	}
+	c.deltaRequest(&discoveryv3.DeltaDiscoveryRequest{TypeUrl: resourcev3.ClusterType, ResponseNonce: r.GetNonce()})
+	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web-v2"))); err != nil {
+		t.Fatal(err)
+	}
+	if !c.quiet(200 * time.Millisecond) {
+		t.Error("the same configuration set again was sent")
+	}
+	stop()
+}
+
+func TestNACKIsLogged(t *testing.T) {
+	var l logs
+	s := xdsserver.New(xdsserver.Options{Logger: l.logger()})
+	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web"))); err != nil {
+		t.Fatal(err)
+	}
+	addr, _ := serve(t, s)
+	c := dial(t, addr, shopNode, false)
+	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ClusterType})
+	r := c.response()
+	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ClusterType, ResponseNonce: r.GetNonce(),
+		ErrorDetail: &statuspb.Status{Code: 3, Message: "cluster service/shop/web/80: bad"}})
+	deadline := time.Now().Add(5 * time.Second)
+	for l.count("NACK") == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if l.count(`level=WARN msg="configuration refused (NACK)"`) != 1 || l.count(`reason="cluster service/shop/web/80: bad"`) != 1 {
+		t.Errorf("the NACK is not logged with its reason:\n%s", l.String())
+	}
+}
+
+// TestNodeWithoutGroup: a node whose id is no Gateway's waits, logged
+// once; with AllGroup the fallback, it gets the whole translation.
+func TestNodeWithoutGroup(t *testing.T) {
+	var l logs
+	s := xdsserver.New(xdsserver.Options{Logger: l.logger()})
+	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web"))); err != nil {
+		t.Fatal(err)
+	}
+	addr, _ := serve(t, s)
+	c := dial(t, addr, "envoy-1", false)
+	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ClusterType})
+	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ListenerType})
+	if !c.quiet(300 * time.Millisecond) {
+		t.Fatal("a node of no group was served")
+	}
+	if n := l.count("a node names no group"); n != 1 {
+		t.Errorf("logged %d times, want once:\n%s", n, l.String())
+	}
+
+	s = xdsserver.New(xdsserver.Options{Fallback: xdsserver.AllGroup})
+	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web"))); err != nil {
+		t.Fatal(err)
+	}
+	addr, _ = serve(t, s)
+	c = dial(t, addr, "envoy-1", false)
+	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ClusterType})
+	if r := c.response(); r.GetVersionInfo() != s.Versions(xdsserver.AllGroup)[resourcev3.ClusterType] {
+		t.Errorf("the fallback node got version %q, want AllGroup's %q", r.GetVersionInfo(), s.Versions(xdsserver.AllGroup)[resourcev3.ClusterType])
+	}
+}

@@ -1,0 +1,124 @@
+package xdsserver
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+
+	"github.com/envoyproxy/go-control-plane/pkg/cache/types"
+	cachev3 "github.com/envoyproxy/go-control-plane/pkg/cache/v3"
+	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/projectsesame/sesame"
+	"github.com/projectsesame/sesame/provision"
+	"github.com/projectsesame/sesame/xdsgen"
+)
+
+// AllGroup is the group GroupsOf gives the whole translation: every
+// Gateway's listeners, and those of HTTPProxies and Ingresses, which
+// belong to no Gateway. Make it Options.Fallback to serve it to nodes
+// whose id names no Gateway.
+const AllGroup = "*"
+
+// Groups are the Envoy resources of each node group, by the node id its
+// Envoys give.
+type Groups map[string]*xdsgen.Resources
+
+// GroupsOf are the groups of a translation: each served Gateway's
+// resources (Result.ForGateway) under the node id of its fleet
+// (provision.NodeID: "gateway/NAMESPACE/NAME"), and the whole under
+// AllGroup.
+func GroupsOf(res *sesame.Result) Groups {
+	groups := Groups{AllGroup: res.XDS}
+	for _, gw := range res.Gateways() {
+		groups[provision.NodeID(gw)] = res.ForGateway(gw)
+	}
+	return groups
+}
+
+// digester gives messages their versions, keeping those of the messages
+// of the last Set: a message is marshalled once for as long as it is
+// served.
+type digester struct {
+	last, next map[proto.Message]string
+	buf        []byte
+}
+
+// version is m's: 16 hex digits of a SHA-256 of its deterministic wire
+// form.
+func (d *digester) version(m proto.Message) (string, error) {
+	if v, ok := d.next[m]; ok {
+		return v, nil
+	}
+	v, ok := d.last[m]
+	if !ok {
+		var err error
+		d.buf, err = proto.MarshalOptions{Deterministic: true}.MarshalAppend(d.buf[:0], m)
+		if err != nil {
+			return "", err
+		}
+		sum := sha256.Sum256(d.buf)
+		v = hex.EncodeToString(sum[:8])
+	}
+	d.next[m] = v
+	return v, nil
+}
+
+// snapshot packs res into a go-control-plane snapshot whose versions come
+// from content, and checks that it is consistent (every route table and
+// load assignment a listener or cluster takes over ADS is there).
+func (d *digester) snapshot(res *xdsgen.Resources) (*cachev3.Snapshot, error) {
+	snap := &cachev3.Snapshot{VersionMap: map[string]map[string]string{}}
+	err := cmp.Or(
+		addType(d, snap, resourcev3.ListenerType, res.Listeners),
+		addType(d, snap, resourcev3.RouteType, res.Routes),
+		addType(d, snap, resourcev3.ClusterType, res.Clusters),
+		addType(d, snap, resourcev3.EndpointType, res.Endpoints),
+		addType(d, snap, resourcev3.SecretType, res.Secrets),
+	)
+	if err != nil {
+		return nil, err
+	}
+	if err := snap.Consistent(); err != nil {
+		return nil, err
+	}
+	return snap, nil
+}
+
+// addType adds the resources of one type to snap: each with its version
+// in the snapshot's version map (which delta xDS compares; filled here,
+// go-control-plane does not marshal them again), and the type's version, a
+// digest of the names and versions in name order (which State of the
+// World compares).
+func addType[T types.Resource](d *digester, snap *cachev3.Snapshot, typeURL string, list []T) error {
+	type entry struct{ name, version string }
+	entries := make([]entry, len(list))
+	items := make([]types.Resource, len(list))
+	versions := make(map[string]string, len(list))
+	for i, m := range list {
+		v, err := d.version(m)
+		if err != nil {
+			return fmt.Errorf("%s %q: %w", typeURL, cachev3.GetResourceName(m), err)
+		}
+		name := cachev3.GetResourceName(m)
+		if _, dup := versions[name]; dup {
+			return fmt.Errorf("%s %q: given twice", typeURL, name)
+		}
+		entries[i], items[i], versions[name] = entry{name, v}, m, v
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return cmp.Compare(a.name, b.name) })
+	h := sha256.New()
+	for _, e := range entries {
+		h.Write([]byte(e.name))
+		h.Write([]byte{0})
+		h.Write([]byte(e.version))
+		h.Write([]byte{0})
+	}
+	version := hex.EncodeToString(h.Sum(nil)[:8])
+	snap.Resources[cachev3.GetResponseType(typeURL)] = cachev3.NewResources(version, items)
+	snap.VersionMap[typeURL] = versions
+	return nil
+}
