@@ -24,8 +24,12 @@
 // for a group of that name.
 //
 // Events are logged through log/slog: streams opened and closed, each
-// group's new versions, and every NACK with Envoy's error detail, at
-// Warn. Serve stops when its context ends: the xDS streams are ended,
-// then the gRPC server stops gracefully, or at once after
-// Options.StopTimeout.
+// group's new versions, and every NACK with the version refused and
+// Envoy's error detail, at Warn. A version refused is not sent again to
+// that stream; the next is. Serve stops when its context ends: the xDS
+// streams are ended, then the gRPC server stops gracefully, or at once
+// after Options.StopTimeout.
+//
+// gRPC's own xDS clients (proxyless gRPC) read a group ForGRPC makes of a
+// Gateway's: grpc.go says what they read differently from Envoy.
 package xdsserver

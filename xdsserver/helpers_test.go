@@ -1,13 +1,9 @@
 package xdsserver_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
-	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,11 +14,10 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/projectsesame/sesame"
-	"github.com/projectsesame/sesame/xdsserver"
 )
 
-// shop is a Gateway with one HTTPRoute to backend (a Service of the
-// input, web or web-v2), and a TLS listener whose certificate is a Secret.
+// shop is a Gateway with one HTTPRoute to backend, web (with two
+// endpoints) or web-v2 (with none).
 func shop(t testing.TB, backend string) *sesame.Result {
 	t.Helper()
 	yaml := fmt.Sprintf(`
@@ -55,6 +50,13 @@ apiVersion: v1
 kind: Service
 metadata: {name: web-v2, namespace: shop}
 spec: {ports: [{port: 80}]}
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: {name: web-1, namespace: shop, labels: {kubernetes.io/service-name: web}}
+addressType: IPv4
+ports: [{port: 8080}]
+endpoints: [{addresses: [10.0.0.7, 10.0.0.8]}]
 `, backend)
 	objects, _, err := sesame.Decode("shop.yaml", strings.NewReader(yaml))
 	if err != nil {
@@ -68,57 +70,6 @@ spec: {ports: [{port: 80}]}
 }
 
 const shopNode = "gateway/shop/public"
-
-// logs is a slog handler that keeps the records, for tests to read.
-type logs struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logs) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		return l.buf.Write(p)
-	}), &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
-
-func (l *logs) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-// count is how many records hold s.
-func (l *logs) count(s string) int { return strings.Count(l.String(), s) }
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
-
-// serve starts s on a loopback port; stop ends it and waits for Serve to
-// return, failing the test on its error.
-func serve(t *testing.T, s *xdsserver.Server) (addr string, stop func()) {
-	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, lis) }()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			if err := <-done; err != nil {
-				t.Errorf("Serve: %v", err)
-			}
-		})
-	}
-	t.Cleanup(stop)
-	return lis.Addr().String(), stop
-}
 
 // client is an ADS client, as Envoy is one: one stream, State of the
 // World or Delta, its responses read as they come.

@@ -59,7 +59,11 @@ func New(opts Options) *Server {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: opts, log: logger, groups: map[string]*cachev3.Snapshot{}, unknown: map[string]bool{}}
-	s.cache = cachev3.NewSnapshotCache(true, nodeGroups{s}, cacheLogger{logger})
+	// Not in ADS mode: that mode answers a request only when it names every
+	// resource of its type in the snapshot, as Envoy's wildcard requests do;
+	// gRPC's xDS clients name only those they use. Each snapshot is
+	// consistent, so answering each request alone is safe.
+	s.cache = cachev3.NewSnapshotCache(false, nodeGroups{s}, cacheLogger{logger})
 	return s
 }
 

@@ -12,8 +12,11 @@ import (
 	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
 	"github.com/google/go-cmp/cmp"
 	statuspb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/testing/protocmp"
 
+	"github.com/projectsesame/sesame/internal/xdstest"
+	"github.com/projectsesame/sesame/xdsgen"
 	"github.com/projectsesame/sesame/xdsserver"
 )
 
@@ -92,7 +95,7 @@ func TestStateOfTheWorld(t *testing.T) {
 	if err := s.Set(context.Background(), xdsserver.GroupsOf(res)); err != nil {
 		t.Fatal(err)
 	}
-	addr, stop := serve(t, s)
+	addr, stop := xdstest.Serve(t, s)
 	c := dial(t, addr, shopNode, false)
 
 	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ClusterType})
@@ -155,7 +158,7 @@ func TestDelta(t *testing.T) {
 	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web"))); err != nil {
 		t.Fatal(err)
 	}
-	addr, stop := serve(t, s)
+	addr, stop := xdstest.Serve(t, s)
 	c := dial(t, addr, shopNode, true)
 	c.deltaRequest(&discoveryv3.DeltaDiscoveryRequest{TypeUrl: resourcev3.ClusterType})
 	r := c.deltaResponse()
@@ -185,42 +188,75 @@ func TestDelta(t *testing.T) {
 }
 
 func TestNACKIsLogged(t *testing.T) {
-	var l logs
-	s := xdsserver.New(xdsserver.Options{Logger: l.logger()})
+	var l xdstest.Logs
+	s := xdsserver.New(xdsserver.Options{Logger: l.Logger()})
 	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web"))); err != nil {
 		t.Fatal(err)
 	}
-	addr, _ := serve(t, s)
+	addr, _ := xdstest.Serve(t, s)
 	c := dial(t, addr, shopNode, false)
 	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ClusterType})
 	r := c.response()
 	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ClusterType, ResponseNonce: r.GetNonce(),
 		ErrorDetail: &statuspb.Status{Code: 3, Message: "cluster service/shop/web/80: bad"}})
 	deadline := time.Now().Add(5 * time.Second)
-	for l.count("NACK") == 0 && time.Now().Before(deadline) {
+	for l.Count("NACK") == 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if l.count(`level=WARN msg="configuration refused (NACK)"`) != 1 || l.count(`reason="cluster service/shop/web/80: bad"`) != 1 {
-		t.Errorf("the NACK is not logged with its reason:\n%s", l.String())
+	if l.Count(`level=WARN msg="configuration refused (NACK)"`) != 1 || l.Count(`refused=`+r.GetVersionInfo()+` reason="cluster service/shop/web/80: bad"`) != 1 {
+		t.Errorf("the NACK is not logged with the version refused and its reason:\n%s", l.String())
+	}
+	// The refused configuration is not sent again (the client would
+	// refuse it again, as fast as both can go); the next one is.
+	if !c.quiet(300 * time.Millisecond) {
+		t.Error("the configuration refused was sent again")
+	}
+	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web-v2"))); err != nil {
+		t.Fatal(err)
+	}
+	if next := c.response(); next.GetVersionInfo() == r.GetVersionInfo() || next.GetVersionInfo() != s.Versions(shopNode)[resourcev3.ClusterType] {
+		t.Errorf("after the NACK, version %q sent, want the new %q", next.GetVersionInfo(), s.Versions(shopNode)[resourcev3.ClusterType])
+	}
+}
+
+func TestForGRPC(t *testing.T) {
+	res := shop(t, "web").XDS
+	before := proto.Clone(res.Endpoints[0])
+	grpc := xdsserver.ForGRPC(res, map[string]string{"www.example.com": res.Routes[0].GetName()})
+	if !proto.Equal(before, res.Endpoints[0]) || len(res.Listeners) != 1 {
+		t.Error("ForGRPC changed the resources it was given")
+	}
+	if n := len(grpc.Listeners); n != 2 || grpc.Listeners[1].GetName() != "www.example.com" || grpc.Listeners[1].GetApiListener() == nil {
+		t.Fatalf("listeners %v, want the socket listener and an API listener www.example.com", grpc.Listeners)
+	}
+	if _, err := (&xdsgen.Resources{Listeners: grpc.Listeners, Routes: grpc.Routes, Clusters: grpc.Clusters, Endpoints: grpc.Endpoints}).Snapshot("1"); err != nil {
+		t.Errorf("not a consistent snapshot: %v", err)
+	}
+	for _, cla := range grpc.Endpoints {
+		for _, l := range cla.GetEndpoints() {
+			if l.GetLocality() == nil || l.GetLoadBalancingWeight().GetValue() != 1 {
+				t.Errorf("%s: locality %v, weight %v; want the empty locality, weight 1", cla.GetClusterName(), l.GetLocality(), l.GetLoadBalancingWeight())
+			}
+		}
 	}
 }
 
 // TestNodeWithoutGroup: a node whose id is no Gateway's waits, logged
 // once; with AllGroup the fallback, it gets the whole translation.
 func TestNodeWithoutGroup(t *testing.T) {
-	var l logs
-	s := xdsserver.New(xdsserver.Options{Logger: l.logger()})
+	var l xdstest.Logs
+	s := xdsserver.New(xdsserver.Options{Logger: l.Logger()})
 	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web"))); err != nil {
 		t.Fatal(err)
 	}
-	addr, _ := serve(t, s)
+	addr, _ := xdstest.Serve(t, s)
 	c := dial(t, addr, "envoy-1", false)
 	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ClusterType})
 	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ListenerType})
 	if !c.quiet(300 * time.Millisecond) {
 		t.Fatal("a node of no group was served")
 	}
-	if n := l.count("a node names no group"); n != 1 {
+	if n := l.Count("a node names no group"); n != 1 {
 		t.Errorf("logged %d times, want once:\n%s", n, l.String())
 	}
 
@@ -228,7 +264,7 @@ func TestNodeWithoutGroup(t *testing.T) {
 	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web"))); err != nil {
 		t.Fatal(err)
 	}
-	addr, _ = serve(t, s)
+	addr, _ = xdstest.Serve(t, s)
 	c = dial(t, addr, "envoy-1", false)
 	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ClusterType})
 	if r := c.response(); r.GetVersionInfo() != s.Versions(xdsserver.AllGroup)[resourcev3.ClusterType] {

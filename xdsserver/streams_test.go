@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
+	"github.com/projectsesame/sesame/internal/xdstest"
 	"github.com/projectsesame/sesame/xdsserver"
 )
 
@@ -22,7 +23,7 @@ func TestStopEndsOpenStreams(t *testing.T) {
 	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web"))); err != nil {
 		t.Fatal(err)
 	}
-	addr, stop := serve(t, s)
+	addr, stop := xdstest.Serve(t, s)
 	c := dial(t, addr, shopNode, false)
 	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ClusterType})
 	c.response()
@@ -46,12 +47,12 @@ func TestStopEndsOpenStreams(t *testing.T) {
 // client is served as the first was.
 func TestClientsComeAndGo(t *testing.T) {
 	noLeaks(t)
-	var l logs
-	s := xdsserver.New(xdsserver.Options{Logger: l.logger()})
+	var l xdstest.Logs
+	s := xdsserver.New(xdsserver.Options{Logger: l.Logger()})
 	if err := s.Set(context.Background(), xdsserver.GroupsOf(shop(t, "web"))); err != nil {
 		t.Fatal(err)
 	}
-	addr, stop := serve(t, s)
+	addr, stop := xdstest.Serve(t, s)
 	for i := range 20 {
 		c := dial(t, addr, shopNode, i%2 == 1)
 		if i%3 != 0 {
@@ -72,7 +73,7 @@ func TestClientsComeAndGo(t *testing.T) {
 	}
 	c.conn.Close()
 	stop()
-	if opened, closed := l.count(`msg="stream opened"`), l.count(`msg="stream closed"`); opened != closed || opened < 14 {
+	if opened, closed := l.Count(`msg="stream opened"`), l.Count(`msg="stream closed"`); opened != closed || opened < 14 {
 		t.Errorf("%d streams opened and %d closed", opened, closed)
 	}
 }
@@ -88,7 +89,7 @@ func TestAThousandUpdates(t *testing.T) {
 	if err := s.Set(ctx, variants[0]); err != nil {
 		t.Fatal(err)
 	}
-	addr, stop := serve(t, s)
+	addr, stop := xdstest.Serve(t, s)
 	// The slow client asks and never reads its stream again.
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {

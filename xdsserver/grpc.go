@@ -1,0 +1,92 @@
+package xdsserver
+
+import (
+	"maps"
+	"slices"
+
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
+	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/anypb"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/projectsesame/sesame/xdsgen"
+)
+
+// gRPC's own xDS client (google.golang.org/grpc/xds, proxyless gRPC)
+// reads less than Envoy, and reads some of it more strictly:
+//
+//   - It takes a Listener by the name a channel dials, xds:///AUTHORITY,
+//     and from it an API listener: an HttpConnectionManager that is no
+//     socket's, whose route configuration it reads over RDS and whose
+//     virtual hosts it matches by AUTHORITY. Translations make socket
+//     listeners, for Envoy.
+//   - It refuses a load assignment whose localities have no locality
+//     (Envoy reads none as the empty one), and ignores a locality of
+//     weight 0, which is what no weight is (Envoy reads the weights only
+//     under locality-weighted balancing).
+//   - It asks for the resources it uses by name, where Envoy asks for
+//     every listener and cluster: the server's cache is not in ADS mode,
+//     which would answer only a request that names them all.
+//
+// ForGRPC bridges these, so that gRPC clients are routed by the same
+// route configurations, clusters and endpoints Envoy is.
+
+// ForGRPC is res as gRPC's xDS clients read it: with an API listener
+// (APIListener) for each authority in routes, by the route configuration
+// it takes, and each load assignment's localities given the empty
+// locality and a weight of 1 where they have none. res is left as it is.
+// Serve it as a group of its own, to the node id the clients' bootstrap
+// gives.
+func ForGRPC(res *xdsgen.Resources, routes map[string]string) *xdsgen.Resources {
+	out := *res
+	out.Listeners = slices.Clone(res.Listeners)
+	for _, authority := range slices.Sorted(maps.Keys(routes)) {
+		out.Listeners = append(out.Listeners, APIListener(authority, routes[authority]))
+	}
+	out.Endpoints = make([]*endpointv3.ClusterLoadAssignment, len(res.Endpoints))
+	for i, cla := range res.Endpoints {
+		if !slices.ContainsFunc(cla.GetEndpoints(), needsLocality) {
+			out.Endpoints[i] = cla
+			continue
+		}
+		cla = proto.Clone(cla).(*endpointv3.ClusterLoadAssignment)
+		for _, l := range cla.GetEndpoints() {
+			if l.Locality == nil {
+				l.Locality = &corev3.Locality{}
+			}
+			if l.GetLoadBalancingWeight().GetValue() == 0 {
+				l.LoadBalancingWeight = wrapperspb.UInt32(1)
+			}
+		}
+		out.Endpoints[i] = cla
+	}
+	return &out
+}
+
+func needsLocality(l *endpointv3.LocalityLbEndpoints) bool {
+	return l.GetLocality() == nil || l.GetLoadBalancingWeight().GetValue() == 0
+}
+
+// APIListener is a Listener named authority for gRPC's xDS clients that
+// dial xds:///authority: an API listener whose route configuration,
+// routeConfig (a listener's, such as "gateway/NAMESPACE/NAME/PORT"), is
+// taken over ADS. Add it to a group's listeners beside the translation's.
+func APIListener(authority, routeConfig string) *listenerv3.Listener {
+	router, _ := anypb.New(&routerv3.Router{}) // a valid message marshals
+	hcm, _ := anypb.New(&hcmv3.HttpConnectionManager{
+		StatPrefix: authority,
+		RouteSpecifier: &hcmv3.HttpConnectionManager_Rds{Rds: &hcmv3.Rds{
+			RouteConfigName: routeConfig,
+			ConfigSource: &corev3.ConfigSource{
+				ResourceApiVersion:    corev3.ApiVersion_V3,
+				ConfigSourceSpecifier: &corev3.ConfigSource_Ads{Ads: &corev3.AggregatedConfigSource{}},
+			},
+		}},
+		HttpFilters: []*hcmv3.HttpFilter{{Name: "envoy.filters.http.router", ConfigType: &hcmv3.HttpFilter_TypedConfig{TypedConfig: router}}},
+	})
+	return &listenerv3.Listener{Name: authority, ApiListener: &listenerv3.ApiListener{ApiListener: hcm}}
+}
