@@ -3,6 +3,7 @@ package xdsserver
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
@@ -65,6 +66,24 @@ func ForGRPC(res *xdsgen.Resources, routes map[string]string) *xdsgen.Resources 
 		out.Endpoints[i] = cla
 	}
 	return &out
+}
+
+// Authorities are the names gRPC clients may dial in res, each with the
+// route configuration whose virtual host serves it: every domain of every
+// virtual host that is a hostname, not a pattern ("*", "*.example.com"),
+// the first route configuration's where two have one.
+func Authorities(res *xdsgen.Resources) map[string]string {
+	out := map[string]string{}
+	for _, rc := range res.Routes {
+		for _, vh := range rc.GetVirtualHosts() {
+			for _, d := range vh.GetDomains() {
+				if _, taken := out[d]; !taken && d != "" && !strings.Contains(d, "*") {
+					out[d] = rc.GetName()
+				}
+			}
+		}
+	}
+	return out
 }
 
 func needsLocality(l *endpointv3.LocalityLbEndpoints) bool {

@@ -29,9 +29,12 @@ changed.
 
 Each served Gateway's resources go to the Envoy nodes whose id is
 gateway/NAMESPACE/NAME, the id the bootstrap of the Gateway's managed
-fleet gives (sesame provision). Any other node gets every listener,
-HTTPProxies' and Ingresses' included, unless --node-fallback=false: then
-it gets nothing, and the log says which id it gave.
+fleet gives (sesame provision). Proxyless gRPC clients (gRPC's own xDS
+client, google.golang.org/grpc/xds) whose node id is --grpc-node get
+every virtual host's hostname as a target to dial, xds:///HOSTNAME. Any
+other node gets every listener, HTTPProxies' and Ingresses' included,
+unless --node-fallback=false: then it gets nothing, and the log says
+which id it gave.
 
 A change that cannot be read (a file gone, a document that cannot be
 decoded) or translated keeps the last good configuration served and says
@@ -53,6 +56,7 @@ type serveOptions struct {
 	address      string
 	debounce     time.Duration
 	nodeFallback bool
+	grpcNode     string
 	verbose      bool
 }
 
@@ -78,6 +82,7 @@ func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&o.address, "xds-address", "127.0.0.1:18000", "the `HOST:PORT` to serve xDS on (port 0: any free port, logged)")
 	fs.DurationVar(&o.debounce, "debounce", 300*time.Millisecond, "how long the inputs must be quiet after a change before they are read again")
 	fs.BoolVar(&o.nodeFallback, "node-fallback", true, "serve every listener to nodes whose id names no served Gateway")
+	fs.StringVar(&o.grpcNode, "grpc-node", "grpc", "the node `id` of proxyless gRPC clients, which get each virtual host as an\nAPI listener named by its hostname (\"\": none)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log every stream and request")
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
 	return cmd
@@ -186,7 +191,11 @@ func (s *serving) translate(ctx context.Context, first bool) error {
 		return keep(failure(err))
 	}
 	s.held = keys
-	if err := s.srv.Set(ctx, xdsserver.GroupsOf(res)); err != nil {
+	groups := xdsserver.GroupsOf(res)
+	if s.o.grpcNode != "" {
+		groups[s.o.grpcNode] = xdsserver.ForGRPC(res.XDS, xdsserver.Authorities(res.XDS))
+	}
+	if err := s.srv.Set(ctx, groups); err != nil {
 		return keep(failure(err))
 	}
 	s.good = time.Now()
