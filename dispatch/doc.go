@@ -99,8 +99,10 @@
 //     "policies[i].upsteamSubset".
 //   - Compile does not check that flowControlSchemaName names a schema or
 //     that upstreamSubset names servers, as it sees only the policies;
-//     Upstreams.Prepare and Pick check the subset, and flowcontrol.Set
-//     falls back to Exempt with a warning for an unknown schema name.
+//     Upstreams.Prepare checks the subset, and flowcontrol.Set falls back
+//     to Exempt with a warning for an unknown schema name. A subset entry
+//     that names no server is skipped, with Prepare's warning, as
+//     KubeGateway skips it; nothing left to pick is an error.
 //
 // # Requests and upstreams
 //
@@ -128,7 +130,7 @@
 // Upstreams (upstream.go) then picks the server: NewUpstreams with the
 // cluster's servers, Prepare with every policy's upstreamSubset (which
 // checks what Compile cannot: that the subset names servers of the
-// cluster), and Pick with the subset of the policy Match returned, which
+// cluster, warning of those it does not), and Pick with the subset of the policy Match returned, which
 // goes round-robin over the subset's servers that are not disabled.
 //
 // A gateway that is Envoy rather than Go code gets the same decisions from

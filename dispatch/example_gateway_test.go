@@ -34,7 +34,7 @@ func ExampleAttributesFromRequest() {
 		panic(err)
 	}
 	for _, p := range spec.DispatchPolicies {
-		if err := u.Prepare(p.UpstreamSubset); err != nil {
+		if _, err := u.Prepare(p.UpstreamSubset); err != nil {
 			panic(err)
 		}
 	}

@@ -19,12 +19,14 @@
 //	                                         a different subset from [d, a],
 //	                                         with a counter of its own)
 //	[b]             none    error: dispatch: upstream subset ["b"] has no enabled server: "b" is disabled
-//	[a, x]          none    error: dispatch: upstream subset ["a" "x"] names "x", which is not a server of the cluster; the servers are "a", "b", "c", "d"
+//	[a, x]          a       a a a ...       (a warning: "x" is not a server
+//	                                         of the cluster, skipped)
+//	[x]             none    error: dispatch: upstream subset ["x"] has no enabled server: "x" is not a server of the cluster; the servers are "a", "b", "c", "d"
 //
-// An entry that names no server is an error even when other entries could
-// be picked: it is a mistake in the configuration, and picking from the
-// rest would hide it. A disabled server is not a mistake, so it is only an
-// error when nothing else is left.
+// An entry that names no server is skipped, and Prepare returns a warning
+// that names it: KubeGateway picks from the rest, and its users' objects
+// rely on it (a subset that still names a server since removed). Nothing
+// left to pick, from unknown or disabled entries, is an error.
 //
 // Subsets are found by a hash of their entries in a map that is replaced,
 // never modified, when a pool is added, so Pick reads it without a lock and
@@ -41,6 +43,7 @@ import (
 	"maps"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -71,6 +74,7 @@ type pool struct {
 	subset    []string // the subset as given, copied: the key
 	endpoints []string // the enabled servers it selects, in order
 	err       error    // non-nil if endpoints is empty
+	warning   string   // the entries that are not servers, skipped
 	next      atomic.Uint64
 }
 
@@ -145,15 +149,16 @@ func (u *Upstreams) Pick(subset []string) (endpoint string, err error) {
 }
 
 // Prepare precomputes subset as Pick does the first time it sees it, and
-// returns the error Pick would return for it, without picking. Call it for
-// every policy's subset when the cluster is configured, so that mistakes
-// show then.
-func (u *Upstreams) Prepare(subset []string) error {
+// returns the error Pick would return for it, without picking, and a
+// warning when it names endpoints that are not servers of the cluster
+// (Pick skips them). Call it for every policy's subset when the cluster is
+// configured, so that mistakes show then.
+func (u *Upstreams) Prepare(subset []string) (warning string, err error) {
 	p := u.pool(subset)
 	if p == nil {
-		return errNoServers
+		return "", errNoServers
 	}
-	return p.err
+	return p.warning, p.err
 }
 
 // pool returns the pool of subset, adding it if it is new; nil for the
@@ -223,14 +228,14 @@ func (u *Upstreams) newPool(subset []string) *pool {
 		}
 		return p
 	}
-	var disabled []string
+	var disabled, unknown []string
 	for _, e := range subset {
 		i, ok := u.index[e]
 		switch {
 		case !ok:
-			p.endpoints = nil
-			p.err = fmt.Errorf("dispatch: upstream subset %q names %q, which is not a server of the cluster; the servers are %s", subset, e, quoteAll(u.endpoints, ""))
-			return p
+			if !slices.Contains(unknown, e) {
+				unknown = append(unknown, e)
+			}
 		case u.disabled[i]:
 			if !slices.Contains(disabled, e) {
 				disabled = append(disabled, e)
@@ -239,12 +244,27 @@ func (u *Upstreams) newPool(subset []string) *pool {
 			p.endpoints = append(p.endpoints, e)
 		}
 	}
-	if len(p.endpoints) == 0 {
-		verb := "are"
-		if len(disabled) == 1 {
-			verb = "is"
+	var why []string
+	if len(disabled) > 0 {
+		why = append(why, fmt.Sprintf("%s %s disabled", quoteAll(disabled, ""), isAre(len(disabled))))
+	}
+	if len(unknown) > 0 {
+		noun := "servers"
+		if len(unknown) == 1 {
+			noun = "a server"
 		}
-		p.err = fmt.Errorf("dispatch: upstream subset %q has no enabled server: %s %s disabled", subset, quoteAll(disabled, ""), verb)
+		why = append(why, fmt.Sprintf("%s %s not %s of the cluster; the servers are %s", quoteAll(unknown, ""), isAre(len(unknown)), noun, quoteAll(u.endpoints, "")))
+		p.warning = fmt.Sprintf("dispatch: upstream subset %q names %s, skipped: %s", subset, quoteAll(unknown, ""), why[len(why)-1])
+	}
+	if len(p.endpoints) == 0 {
+		p.err = fmt.Errorf("dispatch: upstream subset %q has no enabled server: %s", subset, strings.Join(why, "; "))
 	}
 	return p
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }

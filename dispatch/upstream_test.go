@@ -44,27 +44,37 @@ func subsetOf(spec string) []string {
 var pickTests = []struct {
 	servers, subset string
 	want            string // the short names of the first picks, or the error
+	warning         string // Prepare's
 }{
 	// The empty subset: every enabled server, in spec order.
-	{"a b- c d", "", "a c d a c d a"},
-	{"a", "", "a a a"},
-	{"a+ b+", "", "a b a b"},
-	{"a- b-", "", "dispatch: the cluster has no enabled server: all 2 of its servers are disabled"},
-	{"", "", "dispatch: the cluster has no servers"},
-	{"", "a", "dispatch: the cluster has no servers"},
+	{"a b- c d", "", "a c d a c d a", ""},
+	{"a", "", "a a a", ""},
+	{"a+ b+", "", "a b a b", ""},
+	{"a- b-", "", "dispatch: the cluster has no enabled server: all 2 of its servers are disabled", ""},
+	{"", "", "dispatch: the cluster has no servers", ""},
+	{"", "a", "dispatch: the cluster has no servers", ""},
 
 	// A subset: its enabled servers in its order, repeats dropped.
-	{"a b- c d", "d b a", "d a d a d"},
-	{"a b- c d", "d a d", "d a d a"},
-	{"a b c", "c", "c c c"},
-	{"a b c", "c b a b", "c b a c b a"},
-	{"a b+ c", "b", "b b"},
+	{"a b- c d", "d b a", "d a d a d", ""},
+	{"a b- c d", "d a d", "d a d a", ""},
+	{"a b c", "c", "c c c", ""},
+	{"a b c", "c b a b", "c b a c b a", ""},
+	{"a b+ c", "b", "b b", ""},
 
 	// Nothing to pick: the error names the subset and says why.
-	{"a b- c d", "b", `dispatch: upstream subset ["https://b"] has no enabled server: "https://b" is disabled`},
-	{"a- b- c", "b a b", `dispatch: upstream subset ["https://b" "https://a" "https://b"] has no enabled server: "https://b", "https://a" are disabled`},
-	{"a b- c d", "a x", `dispatch: upstream subset ["https://a" "https://x"] names "https://x", which is not a server of the cluster; the servers are "https://a", "https://b", "https://c", "https://d"`},
-	{"a", "b- a", `dispatch: upstream subset ["https://b-" "https://a"] names "https://b-", which is not a server of the cluster; the servers are "https://a"`},
+	{"a b- c d", "b", `dispatch: upstream subset ["https://b"] has no enabled server: "https://b" is disabled`, ""},
+	{"a- b- c", "b a b", `dispatch: upstream subset ["https://b" "https://a" "https://b"] has no enabled server: "https://b", "https://a" are disabled`, ""},
+	{"a b- c d", "x", `dispatch: upstream subset ["https://x"] has no enabled server: "https://x" is not a server of the cluster; the servers are "https://a", "https://b", "https://c", "https://d"`,
+		`dispatch: upstream subset ["https://x"] names "https://x", skipped: "https://x" is not a server of the cluster; the servers are "https://a", "https://b", "https://c", "https://d"`},
+	{"a b- c", "b x y x", `dispatch: upstream subset ["https://b" "https://x" "https://y" "https://x"] has no enabled server: "https://b" is disabled; "https://x", "https://y" are not servers of the cluster; the servers are "https://a", "https://b", "https://c"`,
+		`dispatch: upstream subset ["https://b" "https://x" "https://y" "https://x"] names "https://x", "https://y", skipped: "https://x", "https://y" are not servers of the cluster; the servers are "https://a", "https://b", "https://c"`},
+
+	// Entries that are not servers are skipped, with a warning, as
+	// KubeGateway skips them.
+	{"a b- c d", "a x", "a a a",
+		`dispatch: upstream subset ["https://a" "https://x"] names "https://x", skipped: "https://x" is not a server of the cluster; the servers are "https://a", "https://b", "https://c", "https://d"`},
+	{"a c", "b- a c", "a c a",
+		`dispatch: upstream subset ["https://b-" "https://a" "https://c"] names "https://b-", skipped: "https://b-" is not a server of the cluster; the servers are "https://a", "https://c"`},
 }
 
 func TestPick(t *testing.T) {
@@ -74,7 +84,10 @@ func TestPick(t *testing.T) {
 			t.Fatalf("NewUpstreams(%s): %v", tt.servers, err)
 		}
 		subset := subsetOf(tt.subset)
-		prepared := u.Prepare(subset)
+		warning, prepared := u.Prepare(subset)
+		if warning != tt.warning {
+			t.Errorf("servers %s, subset [%s]: Prepare warned\n%q\nwant\n%q", tt.servers, tt.subset, warning, tt.warning)
+		}
 		var got []string
 		for range max(1, len(strings.Fields(tt.want))) {
 			e, err := u.Pick(subset)
@@ -119,7 +132,7 @@ func TestPickZeroUpstreams(t *testing.T) {
 		if _, err := u.Pick(s); err != errNoServers {
 			t.Errorf("zero Upstreams: Pick(%q) = %v, want %v", s, err, errNoServers)
 		}
-		if err := u.Prepare(s); err != errNoServers {
+		if _, err := u.Prepare(s); err != errNoServers {
 			t.Errorf("zero Upstreams: Prepare(%q) = %v, want %v", s, err, errNoServers)
 		}
 	}

@@ -98,7 +98,14 @@ func (o *dispatchOptions) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		subset = strings.Join(p.UpstreamSubset, ", ")
 	}
 	fmt.Fprintf(stdout, "  upstream subset: %s\n", subset)
-	if ups, err := dispatch.NewUpstreams(uc.Spec.Servers); err != nil {
+	ups, err := dispatch.NewUpstreams(uc.Spec.Servers)
+	if err == nil {
+		var warning string
+		if warning, err = ups.Prepare(p.UpstreamSubset); warning != "" {
+			fmt.Fprintf(stderr, "warning: %s\n", warning)
+		}
+	}
+	if err != nil {
 		fmt.Fprintf(stdout, "  upstream: none (%v)\n", err)
 	} else if endpoint, err := ups.Pick(p.UpstreamSubset); err != nil {
 		fmt.Fprintf(stdout, "  upstream: none (%v)\n", err)

@@ -290,6 +290,11 @@ func Endpoint(endpoint string) (host string, port int32, ok bool) {
 // are IP addresses, STRICT_DNS when one is a name.
 func subsetCluster(uc *v1alpha1.UpstreamCluster, name string, endpoints []string, inflight int32) (*clusterv3.Cluster, []string) {
 	var reports []string
+	for _, e := range endpoints {
+		if !slices.ContainsFunc(uc.Spec.Servers, func(s v1alpha1.UpstreamClusterServer) bool { return s.Endpoint == e }) {
+			reports = append(reports, fmt.Sprintf("upstreamSubset: %q is not a server of the cluster; skipped in %s", e, name))
+		}
+	}
 	cla := &endpointv3.ClusterLoadAssignment{ClusterName: name}
 	locality := &endpointv3.LocalityLbEndpoints{}
 	sni, byName := "", false
