@@ -130,8 +130,9 @@
 // Upstreams (upstream.go) then picks the server: NewUpstreams with the
 // cluster's servers, Prepare with every policy's upstreamSubset (which
 // checks what Compile cannot: that the subset names servers of the
-// cluster, warning of those it does not), and Pick with the subset of the policy Match returned, which
-// goes round-robin over the subset's servers that are not disabled.
+// cluster, warning of those it does not), and Pick with the subset of the
+// policy Match returned, which goes round-robin over the subset's servers
+// that are not disabled.
 //
 // A gateway that is Envoy rather than Go code gets the same decisions from
 // package dispatch/envoy, which translates the policies Compile accepts
