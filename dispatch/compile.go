@@ -101,7 +101,7 @@ var (
 	resourceNamesField = field{name: "resourceNames", emptyMatchAll: true, negatable: true}
 	usersField         = field{name: "users", negatable: true, check: checkUser}
 	userGroupsField    = field{name: "userGroups", emptyMatchAll: true, negatable: true}
-	urlsField          = field{name: "nonResourceURLs", check: checkURL}
+	urlsField          = field{name: "nonResourceURLs", negatedBeside: true, check: checkURL}
 )
 
 // Compile validates and compiles policies, in order, into a Dispatcher.

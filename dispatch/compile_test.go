@@ -36,7 +36,9 @@ var compileErrorTests = []struct {
 
 	// nonResourceURLs: no "-", paths only, "*" only at the end, not
 	// beside resource fields.
-	{`nonResourceURLs: -/healthz`, `policies[0].rules[0].nonResourceURLs[0]: "-/healthz" is not allowed: nonResourceURLs cannot be negated`},
+	{`nonResourceURLs: -/healthz`, `policies[0].rules[0].nonResourceURLs: nonResourceURLs cannot be negated: negated entries ("-/healthz") are only accepted, and ignored, beside plain ones`},
+	{`nonResourceURLs: -/healthz, -/a*`, `policies[0].rules[0].nonResourceURLs: nonResourceURLs cannot be negated: negated entries ("-/healthz", "-/a*")`},
+	{`nonResourceURLs: /healthz, -a`, `policies[0].rules[0].nonResourceURLs[1]: "-a" is not allowed: a non-resource URL is a path`},
 	{`nonResourceURLs: healthz`, `policies[0].rules[0].nonResourceURLs[0]: "healthz" is not allowed: a non-resource URL is a path`},
 	{`nonResourceURLs: /a/*/b`, `policies[0].rules[0].nonResourceURLs[0]: "/a/*/b" is not allowed: "*" is only allowed at the end`},
 	{`nonResourceURLs: /healthz; resources: pods`, `policies[0].rules[0]: nonResourceURLs cannot be combined with apiGroups, resources or resourceNames`},
@@ -100,7 +102,7 @@ func TestCompileAllErrors(t *testing.T) {
 	want := []string{
 		`policies[0].rules[0].resources[0]: "pods/*" is not allowed`,
 		`policies[1].rules[0].nonResourceURLs[0]: "x" is not allowed`,
-		`policies[1].rules[0].nonResourceURLs[1]: "-/y" is not allowed`,
+		`policies[1].rules[0].nonResourceURLs: nonResourceURLs cannot be negated`,
 	}
 	if err == nil {
 		t.Fatal("no error")
@@ -127,6 +129,7 @@ var compileWarningTests = []struct {
 	{`verbs: *, get`, `policies[0].rules[0].verbs: "*" matches every value, so the other entries are ignored`},
 	{`resources: -pods, deployments`, `policies[0].rules[0].resources: mixes positive and negated entries, so the negated ones ("-pods") are ignored and the list matches only "deployments"`},
 	{`userGroups: -a, b, -c`, `policies[0].rules[0].userGroups: mixes positive and negated entries, so the negated ones ("-a", "-c")`},
+	{`nonResourceURLs: /healthz*, -/healthz/etcd`, `policies[0].rules[0].nonResourceURLs: mixes positive and negated entries, so the negated ones ("-/healthz/etcd") are ignored and the list matches only "/healthz*"`},
 	{`users: *; serviceAccounts: ns/sa`, `policies[0].rules[0].serviceAccounts: is ignored: users "*" matches every user`},
 
 	// Repeats.

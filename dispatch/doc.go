@@ -23,7 +23,7 @@
 //	users            both            see below          all   yes
 //	serviceAccounts  both            see below          no    no (rejected)
 //	userGroups       both            everything         all   yes
-//	nonResourceURLs  non-resource    nothing            all   no (rejected)
+//	nonResourceURLs  non-resource    nothing            all   ignored beside plain entries; alone, rejected
 //
 // Users and serviceAccounts are one condition: if both are empty, every user
 // matches; otherwise a user matches if users matches the user name or a

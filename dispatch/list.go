@@ -57,6 +57,11 @@ type field struct {
 	name          string // as in JSON, for messages: "verbs"
 	emptyMatchAll bool   // an empty list matches everything rather than nothing
 	negatable     bool   // entries may start with "-"
+	// negatedBeside: negated entries are accepted only beside plain ones,
+	// which the mixed-list rule then keeps alone (nonResourceURLs, which
+	// KubeGateway's users write so); a list of only negated entries is
+	// rejected.
+	negatedBeside bool
 	emptyValue    bool   // "" is a value (the core API group)
 	// check, if set, returns why value (with any "-" removed) is not
 	// allowed, or "". Without it a value must not contain '*'.
@@ -83,7 +88,7 @@ func parseList(path string, entries []string, f *field, warns *[]Warning, errs *
 		}
 		v, negated := e, false
 		if strings.HasPrefix(e, "-") {
-			if !f.negatable {
+			if !f.negatable && !f.negatedBeside {
 				*errs = append(*errs, &Error{at, fmt.Sprintf("%q is not allowed: %s cannot be negated", e, f.name)})
 				continue
 			}
@@ -112,6 +117,10 @@ func parseList(path string, entries []string, f *field, warns *[]Warning, errs *
 				quoteAll(neg, "-"), quoteAll(pos, ""))})
 		}
 		return list{mode: matchListed, values: sorted(pos)}
+	case len(neg) > 0 && !f.negatable:
+		*errs = append(*errs, &Error{path, fmt.Sprintf("%s cannot be negated: negated entries (%s) are only accepted, and ignored, beside plain ones",
+			f.name, quoteAll(neg, "-"))})
+		return list{mode: matchNone}
 	case len(neg) > 0:
 		return list{mode: matchUnlisted, values: sorted(neg)}
 	case len(entries) > 0:

@@ -37,6 +37,9 @@ var matchTests = []struct {
 	{`verbs: post; nonResourceURLs: /api`, `verb=post path=/api`, true},
 	{`verbs: -post; nonResourceURLs: /api`, `verb=post path=/api`, false},
 	{`verbs: -post; nonResourceURLs: /api`, `verb=get path=/api`, true},
+	// Negated URLs beside plain ones are ignored (a warning says so).
+	{`verbs: get; nonResourceURLs: /healthz*, -/healthz/etcd`, `verb=get path=/healthz/etcd`, true},
+	{`verbs: get; nonResourceURLs: /healthz*, -/healthz/etcd`, `verb=get path=/livez`, false},
 
 	// apiGroups: required for resource requests, not consulted for
 	// non-resource ones; "" is the core group and "-" every other group.
