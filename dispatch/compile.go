@@ -99,8 +99,8 @@ var (
 	apiGroupsField     = field{name: "apiGroups", negatable: true, emptyValue: true}
 	resourcesField     = field{name: "resources", negatable: true, check: checkResource}
 	resourceNamesField = field{name: "resourceNames", emptyMatchAll: true, negatable: true}
-	usersField         = field{name: "users", negatable: true, check: checkUser}
-	userGroupsField    = field{name: "userGroups", emptyMatchAll: true, negatable: true}
+	usersField         = field{name: "users", negatable: true, prefix: true, check: checkUser}
+	userGroupsField    = field{name: "userGroups", emptyMatchAll: true, negatable: true, prefix: true}
 	urlsField          = field{name: "nonResourceURLs", negatedBeside: true, check: checkURL}
 )
 
@@ -224,16 +224,27 @@ func compileSubject(path string, r *v1alpha1.DispatchPolicyRule, warns *[]Warnin
 				rest = append(rest, u)
 			}
 		}
-		if len(rest) == 0 {
+		// A listed account is matched even when users exclude it; a
+		// negated prefix cannot say "but this one".
+		for _, sa := range sas {
+			for _, p := range users.prefixes {
+				if strings.HasPrefix(sa, p) {
+					*errs = append(*errs, &Error{path + ".users", fmt.Sprintf(
+						"%q excludes %s, which serviceAccounts lists: a negated prefix cannot leave out a listed account; list the users to exclude instead",
+						"-"+p+star, sa)})
+				}
+			}
+		}
+		if len(rest) == 0 && len(users.prefixes) == 0 {
 			return list{mode: matchAll}
 		}
-		return list{mode: matchUnlisted, values: rest}
+		return list{mode: matchUnlisted, values: rest, prefixes: users.prefixes}
 	}
 	values := sorted(append(users.values, sas...))
-	if len(values) == 0 {
+	if len(values) == 0 && len(users.prefixes) == 0 {
 		return list{mode: matchNone}
 	}
-	return list{mode: matchListed, values: values}
+	return list{mode: matchListed, values: values, prefixes: users.prefixes}
 }
 
 // checkServiceAccountPart checks the namespace or name v of a service

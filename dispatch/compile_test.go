@@ -31,7 +31,9 @@ var compileErrorTests = []struct {
 	{`apiGroups: *.k8s.io`, `policies[0].rules[0].apiGroups[0]: "*.k8s.io" is not allowed: "*" is only allowed`},
 	{`verbs: get, ""`, `policies[0].rules[0].verbs[1]: "" is not allowed: entries must not be empty`},
 	{`resourceNames: -`, `policies[0].rules[0].resourceNames[0]: "-" is not allowed: entries must not be empty`},
-	{`users: system:serviceaccount:ns:*`, `policies[0].rules[0].users[0]: "system:serviceaccount:ns:*" is not allowed: "*" is only allowed as a whole entry`},
+	{`users: system:*:sa`, `policies[0].rules[0].users[0]: "system:*:sa" is not allowed: "*" is only allowed as a whole entry or at the end of one (a prefix: "user-*")`},
+	{`userGroups: a*b`, `policies[0].rules[0].userGroups[0]: "a*b" is not allowed: "*" is only allowed as a whole entry or at the end of one`},
+	{`users: -system:serviceaccount:ns:*; serviceAccounts: ns/ci`, `policies[0].rules[0].users: "-system:serviceaccount:ns:*" excludes system:serviceaccount:ns:ci, which serviceAccounts lists`},
 	{`users: ""`, `policies[0].rules[0].users[0]: "" is not allowed`},
 
 	// nonResourceURLs: no "-", paths only, "*" only at the end, not

@@ -25,6 +25,10 @@
 //	userGroups       both            everything         all   yes
 //	nonResourceURLs  non-resource    nothing            all   ignored beside plain entries; alone, rejected
 //
+// In users and userGroups, an entry ending in "*" ("user-*", "team-*") is a
+// prefix: it selects the values that start with the rest, as KubeGateway
+// reads them, negated ("-user-*") or not.
+//
 // Users and serviceAccounts are one condition: if both are empty, every user
 // matches; otherwise a user matches if users matches the user name or a
 // listed service account has it (as "system:serviceaccount:<ns>:<name>").
@@ -77,10 +81,14 @@
 //     no groups; a positive list does not.
 //   - "*" beside negated entries (["*", "-pods"]) matches everything: "*"
 //     wins, with a Warning, rather than meaning "all but pods".
-//   - "*" is special only as a whole entry (and in "*/{subresource}" and at
-//     the end of a non-resource URL); elsewhere ("get*", a user
-//     "system:serviceaccount:ns:*") it is rejected rather than taken
-//     literally, and "-*" is rejected.
+//   - "*" is special only as a whole entry (and in "*/{subresource}", at
+//     the end of a non-resource URL, and at the end of a users or
+//     userGroups entry, a prefix); elsewhere ("get*", a user
+//     "system:*:ci") it is rejected rather than taken literally, and "-*"
+//     is rejected. A negated users prefix that covers a listed service
+//     account ("-system:serviceaccount:ns:*" beside serviceAccounts
+//     ns/ci) is rejected: the account would match, by the seed's rule,
+//     and a prefix cannot say "but this one".
 //   - Empty entries are rejected, except in apiGroups, where "" is the core
 //     group and "-" is every group but the core group.
 //   - nonResourceURLs accepts any path ending in "*", as RBAC does (the

@@ -25,17 +25,20 @@
 // subresource log (rule 1 matches it because "-pods" does not exclude
 // pods/log, and rule 2 because of "*/log"), and is {1,2} ∩ {1,2}: rule 1.
 //
-// Three fields need more than one lookup:
+// Four fields need more than one lookup:
 //
 //   - resources: the pair (resource, subresource) if a rule names it, else
 //     the subresource if a rule names "*/{subresource}", else other.
-//   - nonResourceURLs: the exact path if a rule names it, else the longest
-//     listed prefix of the path (found by binary search and a walk up the
-//     prefixes that are themselves prefixes), else other. A prefix's bitset
-//     includes the rules of its own prefixes, so the longest one suffices.
-//   - userGroups: a user has many groups, so each listed group keeps two
-//     bitsets, the rules that list it and the rules that exclude it, and
-//     the field is always | OR(listed) | (negated &^ OR(excluded)).
+//   - nonResourceURLs, and users (whose entries may be prefixes, "user-*"):
+//     the exact value if a rule names it, else the longest listed prefix of
+//     the value (found by binary search and a walk up the prefixes that are
+//     themselves prefixes), else other. A prefix's bitset includes the rules
+//     of its own prefixes, and an exact value's the rules of its prefixes,
+//     so one lookup suffices.
+//   - userGroups: a user has many groups, so each listed group (or prefix,
+//     found as users' are) keeps two bitsets, the rules that list it and
+//     the rules that exclude it, and the field is
+//     always | OR(listed) | (negated &^ OR(excluded)).
 //
 // Identical bitsets are stored once. Building starts every value's bitset
 // as a copy of "other" and applies each rule's entries to the bitsets they
@@ -89,23 +92,46 @@ func (x *resourceIndex) lookup(res, sub string) int32 {
 	return x.other
 }
 
-// urlIndex is the index of nonResourceURLs; see the file comment.
-type urlIndex struct {
-	exact    map[string]int32
-	prefixes []string // sorted
-	parents  []int32  // parents[i]: the longest other prefix that starts prefixes[i], or -1
-	bitsets  []int32  // bitsets[i]: the rules matching a path whose longest listed prefix is prefixes[i]
-	other    int32
+// prefixIndex is the index of nonResourceURLs and of users; see the file
+// comment.
+type prefixIndex struct {
+	exact map[string]int32
+	prefixList
+	bitsets []int32 // bitsets[i]: the rules matching a value whose longest listed prefix is prefixes[i]
+	other   int32
 }
 
-func (x *urlIndex) lookup(p string) int32 {
-	if off, ok := x.exact[p]; ok {
+func (x *prefixIndex) lookup(v string) int32 {
+	if off, ok := x.exact[v]; ok {
 		return off
 	}
-	if i := x.longestPrefix(p); i >= 0 {
+	if i := x.longestPrefix(v); i >= 0 {
 		return x.bitsets[i]
 	}
 	return x.other
+}
+
+// prefixList is a sorted list of prefixes, each with its longest proper
+// prefix in the list.
+type prefixList struct {
+	prefixes []string // sorted
+	parents  []int32  // parents[i]: the longest other prefix that starts prefixes[i], or -1
+}
+
+func newPrefixList(prefixes []string) prefixList {
+	l := prefixList{prefixes: prefixes, parents: make([]int32, len(prefixes))}
+	// The parent of a prefix is the nearest one before it in sorted order
+	// that starts it.
+	for i, q := range prefixes {
+		l.parents[i] = -1
+		for j := i - 1; j >= 0; j = int(l.parents[j]) {
+			if strings.HasPrefix(q, prefixes[j]) {
+				l.parents[i] = int32(j)
+				break
+			}
+		}
+	}
+	return l
 }
 
 // longestPrefix returns the index of the longest listed prefix of p, or -1.
@@ -113,7 +139,10 @@ func (x *urlIndex) lookup(p string) int32 {
 // a prefix of q: any string between a prefix a of p and p itself starts
 // with a. So the answer is the first of q's own prefixes, longest first,
 // that starts p.
-func (x *urlIndex) longestPrefix(p string) int {
+func (x *prefixList) longestPrefix(p string) int {
+	if len(x.prefixes) == 0 {
+		return -1
+	}
 	i, found := slices.BinarySearch(x.prefixes, p)
 	if found {
 		return i
@@ -135,8 +164,21 @@ type groupBits struct {
 // groupIndex is the index of userGroups; see the file comment.
 type groupIndex struct {
 	offsets map[string]groupBits
-	always  int32 // rules whose userGroups is empty or "*"
-	negated int32 // rules whose userGroups is negated
+	prefixList
+	prefixBits []groupBits // of the groups whose longest listed prefix is prefixes[i]
+	always     int32       // rules whose userGroups is empty or "*"
+	negated    int32       // rules whose userGroups is negated
+}
+
+// bits are the bitsets of group g; false when no rule names it.
+func (x *groupIndex) bits(g string) (groupBits, bool) {
+	if gb, ok := x.offsets[g]; ok {
+		return gb, true
+	}
+	if i := x.longestPrefix(g); i >= 0 {
+		return x.prefixBits[i], true
+	}
+	return groupBits{}, false
 }
 
 // builder builds the arena of bitsets for rules. Each field's bitsets are
@@ -199,9 +241,13 @@ func build(rules []rule) *Dispatcher {
 	d.verbs = b.values(func(r *rule) *list { return &r.verbs })
 	d.apiGroups = b.values(func(r *rule) *list { return &r.apiGroups })
 	d.resourceNames = b.values(func(r *rule) *list { return &r.resourceNames })
-	d.subject = b.values(func(r *rule) *list { return &r.subject })
+	d.subject = b.prefixIndex(func(r *rule) ([]string, []string, bool) {
+		return r.subject.values, r.subject.prefixes, r.subject.mode == matchListed
+	}, b.set(func(r *rule) bool { return matchesOthers(&r.subject) }))
 	d.resources = b.resourceIndex()
-	d.urls = b.urlIndex()
+	d.urls = b.prefixIndex(func(r *rule) ([]string, []string, bool) {
+		return r.urls.exact, r.urls.prefixes, true
+	}, b.set(func(r *rule) bool { return r.urls.all }))
 	d.userGroups = b.groupIndex()
 	d.arena = slices.Clip(b.arena)
 	return d
@@ -280,14 +326,17 @@ func compareKeys(a, b resourceKey) int {
 	return cmp.Or(strings.Compare(a.resource, b.resource), strings.Compare(a.subresource, b.subresource))
 }
 
-func (b *builder) urlIndex() urlIndex {
+// prefixIndex indexes a field whose entries are exact values and
+// prefixes: entries(r) are rule r's, which select the values they name
+// when listed and exclude them otherwise; other is the rules matching a
+// value no entry names.
+func (b *builder) prefixIndex(entries func(r *rule) (exact, prefixes []string, listed bool), other []uint64) prefixIndex {
 	var exact, prefixes []string
 	for i := range b.rules {
-		exact = append(exact, b.rules[i].urls.exact...)
-		prefixes = append(prefixes, b.rules[i].urls.prefixes...)
+		e, p, _ := entries(&b.rules[i])
+		exact, prefixes = append(exact, e...), append(prefixes, p...)
 	}
 	exact, prefixes = sorted(exact), sorted(prefixes)
-	other := b.set(func(r *rule) bool { return r.urls.all })
 	exactSets := make([][]uint64, len(exact))
 	for i := range exact {
 		exactSets[i] = slices.Clone(other)
@@ -296,73 +345,83 @@ func (b *builder) urlIndex() urlIndex {
 	for i := range prefixes {
 		prefixSets[i] = slices.Clone(other)
 	}
-	// addRange adds rule i to the sets of the strings in sorted that start
-	// with q: they are contiguous, from where q would be.
-	addRange := func(sets [][]uint64, sorted []string, q string, i int) {
-		j, _ := slices.BinarySearch(sorted, q)
-		for ; j < len(sorted) && strings.HasPrefix(sorted[j], q); j++ {
-			put(sets[j], i, true)
-		}
-	}
 	for i := range b.rules {
-		u := &b.rules[i].urls
-		for _, p := range u.exact {
-			j, _ := slices.BinarySearch(exact, p)
-			put(exactSets[j], i, true)
+		e, p, listed := entries(&b.rules[i])
+		for _, v := range e {
+			j, _ := slices.BinarySearch(exact, v)
+			put(exactSets[j], i, listed)
 		}
-		for _, q := range u.prefixes {
-			addRange(exactSets, exact, q, i)
-			addRange(prefixSets, prefixes, q, i)
+		for _, q := range p {
+			withPrefix(exact, q, func(j int) { put(exactSets[j], i, listed) })
+			withPrefix(prefixes, q, func(j int) { put(prefixSets[j], i, listed) })
 		}
 	}
-	x := urlIndex{
-		exact:    make(map[string]int32, len(exact)),
-		prefixes: prefixes,
-		parents:  make([]int32, len(prefixes)),
-		bitsets:  make([]int32, len(prefixes)),
-		other:    b.intern(other),
+	x := prefixIndex{exact: make(map[string]int32, len(exact)), prefixList: newPrefixList(prefixes), bitsets: make([]int32, len(prefixes)), other: b.intern(other)}
+	for i, v := range exact {
+		x.exact[v] = b.intern(exactSets[i])
 	}
-	for i, p := range exact {
-		x.exact[p] = b.intern(exactSets[i])
-	}
-	// The parent of a prefix is its longest proper prefix in the list:
-	// the nearest one before it in sorted order that starts it.
-	for i, q := range prefixes {
-		x.parents[i] = -1
-		for j := i - 1; j >= 0; j = int(x.parents[j]) {
-			if strings.HasPrefix(q, prefixes[j]) {
-				x.parents[i] = int32(j)
-				break
-			}
-		}
+	for i := range prefixes {
 		x.bitsets[i] = b.intern(prefixSets[i])
 	}
 	return x
 }
 
+// withPrefix calls f with the index of each string in sorted that starts
+// with q: they are contiguous, from where q would be.
+func withPrefix(sorted []string, q string, f func(int)) {
+	j, _ := slices.BinarySearch(sorted, q)
+	for ; j < len(sorted) && strings.HasPrefix(sorted[j], q); j++ {
+		f(j)
+	}
+}
+
 func (b *builder) groupIndex() groupIndex {
-	listed := make(map[string][]uint64)
-	excluded := make(map[string][]uint64)
+	var exact, prefixes []string
 	for i := range b.rules {
 		l := &b.rules[i].userGroups
+		exact, prefixes = append(exact, l.values...), append(prefixes, l.prefixes...)
+	}
+	exact, prefixes = sorted(exact), sorted(prefixes)
+	type sets struct{ listed, excluded []uint64 }
+	newSets := func(n int) []sets {
+		out := make([]sets, n)
+		for i := range out {
+			out[i] = sets{make([]uint64, b.words), make([]uint64, b.words)}
+		}
+		return out
+	}
+	exactSets, prefixSets := newSets(len(exact)), newSets(len(prefixes))
+	mark := func(s sets, i int, listed bool) {
+		if listed {
+			put(s.listed, i, true)
+		} else {
+			put(s.excluded, i, true)
+		}
+	}
+	for i := range b.rules {
+		l := &b.rules[i].userGroups
+		listed := l.mode == matchListed
 		for _, g := range l.values {
-			if listed[g] == nil {
-				listed[g], excluded[g] = make([]uint64, b.words), make([]uint64, b.words)
-			}
-			if l.mode == matchListed {
-				put(listed[g], i, true)
-			} else {
-				put(excluded[g], i, true)
-			}
+			j, _ := slices.BinarySearch(exact, g)
+			mark(exactSets[j], i, listed)
+		}
+		for _, q := range l.prefixes {
+			withPrefix(exact, q, func(j int) { mark(exactSets[j], i, listed) })
+			withPrefix(prefixes, q, func(j int) { mark(prefixSets[j], i, listed) })
 		}
 	}
 	x := groupIndex{
-		offsets: make(map[string]groupBits, len(listed)),
-		always:  b.intern(b.set(func(r *rule) bool { return r.userGroups.mode == matchAll })),
-		negated: b.intern(b.set(func(r *rule) bool { return r.userGroups.mode == matchUnlisted })),
+		offsets:    make(map[string]groupBits, len(exact)),
+		prefixList: newPrefixList(prefixes),
+		prefixBits: make([]groupBits, len(prefixes)),
+		always:     b.intern(b.set(func(r *rule) bool { return r.userGroups.mode == matchAll })),
+		negated:    b.intern(b.set(func(r *rule) bool { return r.userGroups.mode == matchUnlisted })),
 	}
-	for _, g := range slices.Sorted(maps.Keys(listed)) {
-		x.offsets[g] = groupBits{listed: b.intern(listed[g]), excluded: b.intern(excluded[g])}
+	for i, g := range exact {
+		x.offsets[g] = groupBits{listed: b.intern(exactSets[i].listed), excluded: b.intern(exactSets[i].excluded)}
+	}
+	for i := range prefixes {
+		x.prefixBits[i] = groupBits{listed: b.intern(prefixSets[i].listed), excluded: b.intern(prefixSets[i].excluded)}
 	}
 	return x
 }

@@ -24,7 +24,12 @@ func ruleMatch(rules []rule, a *Attributes) (int, int, bool) {
 func compiledRuleMatches(r *rule, a *Attributes) bool {
 	is := func(v string) func(string) bool { return func(x string) bool { return x == v } }
 	inGroups := func(x string) bool { return slices.Contains(a.Groups, x) }
-	if !listMatches(&r.verbs, is(a.Verb)) || !listMatches(&r.subject, is(a.User)) || !listMatches(&r.userGroups, inGroups) {
+	groupWithPrefix := func(p string) bool {
+		return slices.ContainsFunc(a.Groups, func(g string) bool { return strings.HasPrefix(g, p) })
+	}
+	userWithPrefix := func(p string) bool { return strings.HasPrefix(a.User, p) }
+	if !listMatches(&r.verbs, is(a.Verb)) || !listMatchesPrefixes(&r.subject, is(a.User), userWithPrefix) ||
+		!listMatchesPrefixes(&r.userGroups, inGroups, groupWithPrefix) {
 		return false
 	}
 	if !a.IsResourceRequest {
@@ -44,13 +49,20 @@ func compiledRuleMatches(r *rule, a *Attributes) bool {
 // listMatches is a compiled list's meaning: some listed value hits, or no
 // unlisted value does.
 func listMatches(l *list, hit func(x string) bool) bool {
+	return listMatchesPrefixes(l, hit, func(string) bool { return false })
+}
+
+// listMatchesPrefixes is listMatches for a list with prefixes, which
+// prefixHit tells.
+func listMatchesPrefixes(l *list, hit, prefixHit func(x string) bool) bool {
+	some := slices.ContainsFunc(l.values, hit) || slices.ContainsFunc(l.prefixes, prefixHit)
 	switch l.mode {
 	case matchAll:
 		return true
 	case matchListed:
-		return slices.ContainsFunc(l.values, hit)
+		return some
 	case matchUnlisted:
-		return !slices.ContainsFunc(l.values, hit)
+		return !some
 	}
 	return false
 }
@@ -82,7 +94,7 @@ func TestIndexAgreesWithRules(t *testing.T) {
 
 func TestLongestPrefix(t *testing.T) {
 	prefixes := []string{"/", "/a", "/a/b/", "/a/bc", "/ab", "/b/"}
-	x := urlIndex{prefixes: prefixes, parents: make([]int32, len(prefixes))}
+	x := prefixList{prefixes: prefixes, parents: make([]int32, len(prefixes))}
 	for i, q := range prefixes {
 		x.parents[i] = -1
 		for j := range i {

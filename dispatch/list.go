@@ -50,6 +50,9 @@ const (
 type list struct {
 	mode   listMode
 	values []string // sorted and distinct; empty unless mode is matchListed or matchUnlisted
+	// prefixes select the values that start with them: entries ending in
+	// "*", without it, in fields that take them (users, userGroups).
+	prefixes []string // sorted and distinct; empty unless mode is matchListed or matchUnlisted
 }
 
 // field describes the syntax of one list field.
@@ -62,7 +65,10 @@ type field struct {
 	// KubeGateway's users write so); a list of only negated entries is
 	// rejected.
 	negatedBeside bool
-	emptyValue    bool   // "" is a value (the core API group)
+	emptyValue    bool // "" is a value (the core API group)
+	// prefix: an entry ending in "*" selects the values starting with the
+	// rest ("user-*"), as KubeGateway reads users and userGroups.
+	prefix bool
 	// check, if set, returns why value (with any "-" removed) is not
 	// allowed, or "". Without it a value must not contain '*'.
 	check func(value string) string
@@ -72,7 +78,9 @@ type field struct {
 // "policies[0].rules[1].verbs"), appending warnings to *warns and errors to
 // *errs.
 func parseList(path string, entries []string, f *field, warns *[]Warning, errs *[]error) list {
-	var pos, neg []string
+	var pos, neg []string             // as written, "-" removed: for messages
+	var posExact, negExact []string   // values
+	var posPrefix, negPrefix []string // prefixes, "*" removed
 	all := false
 	first := make(map[string]int, len(entries))
 	for i, e := range entries {
@@ -98,10 +106,17 @@ func parseList(path string, entries []string, f *field, warns *[]Warning, errs *
 			*errs = append(*errs, &Error{at, fmt.Sprintf("%q is not allowed: %s", e, reason)})
 			continue
 		}
-		if negated {
-			neg = append(neg, v)
-		} else {
-			pos = append(pos, v)
+		prefix, isPrefix := strings.CutSuffix(v, star)
+		isPrefix = isPrefix && f.prefix
+		switch {
+		case negated && isPrefix:
+			neg, negPrefix = append(neg, v), append(negPrefix, prefix)
+		case negated:
+			neg, negExact = append(neg, v), append(negExact, v)
+		case isPrefix:
+			pos, posPrefix = append(pos, v), append(posPrefix, prefix)
+		default:
+			pos, posExact = append(pos, v), append(posExact, v)
 		}
 	}
 	switch {
@@ -116,13 +131,13 @@ func parseList(path string, entries []string, f *field, warns *[]Warning, errs *
 				"mixes positive and negated entries, so the negated ones (%s) are ignored and the list matches only %s",
 				quoteAll(neg, "-"), quoteAll(pos, ""))})
 		}
-		return list{mode: matchListed, values: sorted(pos)}
+		return list{mode: matchListed, values: sorted(posExact), prefixes: sorted(posPrefix)}
 	case len(neg) > 0 && !f.negatable:
 		*errs = append(*errs, &Error{path, fmt.Sprintf("%s cannot be negated: negated entries (%s) are only accepted, and ignored, beside plain ones",
 			f.name, quoteAll(neg, "-"))})
 		return list{mode: matchNone}
 	case len(neg) > 0:
-		return list{mode: matchUnlisted, values: sorted(neg)}
+		return list{mode: matchUnlisted, values: sorted(negExact), prefixes: sorted(negPrefix)}
 	case len(entries) > 0:
 		// Every entry was rejected; the errors say why.
 		return list{mode: matchNone}
@@ -142,6 +157,10 @@ func checkValue(v string, negated bool, f *field) string {
 		return "entries must not be empty (only apiGroups has an empty value, the core group)"
 	case f.check != nil:
 		return f.check(v)
+	case f.prefix:
+		if i := strings.Index(v, star); i >= 0 && i != len(v)-1 {
+			return fmt.Sprintf("%q is only allowed as a whole entry or at the end of one (a prefix: \"user-*\")", star)
+		}
 	case strings.Contains(v, star):
 		return fmt.Sprintf("%q is only allowed as a whole entry", star)
 	}
@@ -165,12 +184,12 @@ func checkResource(v string) string {
 	return ""
 }
 
-// checkUser is the check of users: no "*" inside a name, with a hint for
-// the likeliest reason to try one.
+// checkUser is the check of users: "*" only at the end of a name (a
+// prefix), with a hint for the likeliest reason to try one elsewhere.
 func checkUser(v string) string {
-	if strings.Contains(v, star) {
-		return fmt.Sprintf("%q is only allowed as a whole entry (to match a set of service accounts, list their group, such as %q, in userGroups)",
-			star, "system:serviceaccounts:kube-system")
+	if i := strings.Index(v, star); i >= 0 && i != len(v)-1 {
+		return fmt.Sprintf("%q is only allowed as a whole entry or at the end of one (a prefix: %q); to match a set of service accounts, list their group, such as %q, in userGroups",
+			star, "user-*", "system:serviceaccounts:kube-system")
 	}
 	return ""
 }

@@ -75,10 +75,11 @@ type Dispatcher struct {
 	rules    []position // bit i stands for rules[i]
 	all      int32      // every rule
 
-	verbs, apiGroups, resourceNames, subject valueIndex
-	resources                                resourceIndex
-	urls                                     urlIndex
-	userGroups                               groupIndex
+	verbs, apiGroups, resourceNames valueIndex
+	subject                         prefixIndex
+	resources                       resourceIndex
+	urls                            prefixIndex
+	userGroups                      groupIndex
 }
 
 // position is where a rule is in the policies: policy index, rule index.
@@ -136,7 +137,7 @@ func (d *Dispatcher) Match(a *Attributes) (policy, rule int, ok bool) {
 func (x *groupIndex) collect(groups []string, buf []groupBits) (known []groupBits, overflow bool) {
 	known = buf
 	for _, g := range groups {
-		if gb, ok := x.offsets[g]; ok {
+		if gb, ok := x.bits(g); ok {
 			if len(known) == cap(known) {
 				return nil, true
 			}
@@ -152,7 +153,7 @@ func (x *groupIndex) word(ar []uint64, w int, known []groupBits, overflow bool, 
 	var listed, excluded uint64
 	if overflow {
 		for _, g := range groups {
-			if gb, ok := x.offsets[g]; ok {
+			if gb, ok := x.bits(g); ok {
 				listed |= ar[int(gb.listed)+w]
 				excluded |= ar[int(gb.excluded)+w]
 			}

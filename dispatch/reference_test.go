@@ -32,7 +32,12 @@ func refRule(r *v1alpha1.DispatchPolicyRule, a *Attributes) bool {
 	if !refList(r.Verbs, false, is(a.Verb)) || !refSubject(r, a.User) {
 		return false
 	}
-	inGroups := func(e string) bool { return slices.Contains(a.Groups, e) }
+	inGroups := func(e string) bool {
+		if prefix, ok := strings.CutSuffix(e, "*"); ok {
+			return slices.ContainsFunc(a.Groups, func(g string) bool { return strings.HasPrefix(g, prefix) })
+		}
+		return slices.Contains(a.Groups, e)
+	}
 	if !refList(r.UserGroups, true, inGroups) {
 		return false
 	}
@@ -86,7 +91,12 @@ func refSubject(r *v1alpha1.DispatchPolicyRule, user string) bool {
 	if len(r.Users) == 0 && len(r.ServiceAccounts) == 0 {
 		return true
 	}
-	if len(r.Users) > 0 && refList(r.Users, false, func(e string) bool { return e == user }) {
+	if len(r.Users) > 0 && refList(r.Users, false, func(e string) bool {
+		if prefix, ok := strings.CutSuffix(e, "*"); ok {
+			return strings.HasPrefix(user, prefix)
+		}
+		return e == user
+	}) {
 		return true
 	}
 	for _, sa := range r.ServiceAccounts {
@@ -211,17 +221,18 @@ var (
 	genGroups    = []string{"", "apps", "batch", "-apps", "-", "*"}
 	genResources = []string{"pods", "deployments", "pods/log", "pods/status", "*/status", "*/log", "-pods", "-pods/log", "-*/status", "-deployments", "*"}
 	genNames     = []string{"a", "b", "-a", "-b", "*"}
-	genUsers     = []string{"alice", "bob", "system:serviceaccount:ns1:sa1", "-alice", "-bob", "-system:serviceaccount:ns1:sa1", "*"}
-	genSAs       = []v1alpha1.ServiceAccountRef{{Namespace: "ns1", Name: "sa1"}, {Namespace: "ns2", Name: "sa2"}}
-	genUGroups   = []string{"g1", "g2", "g3", "-g1", "-g2", "*"}
-	genURLs      = []string{"/healthz", "/healthz/*", "/healthz*", "/api", "/api/*", "/api/v1/*", "/", "/*", "*"}
+	genUsers     = []string{"alice", "bob", "system:serviceaccount:ns1:sa1", "-alice", "-bob", "-system:serviceaccount:ns1:sa1", "*",
+		"al*", "b*", "system:serviceaccount:ns2:*", "-car*", "-b*"} // prefixes: none negated covers a generated service account
+	genSAs     = []v1alpha1.ServiceAccountRef{{Namespace: "ns1", Name: "sa1"}, {Namespace: "ns2", Name: "sa2"}}
+	genUGroups = []string{"g1", "g2", "g3", "-g1", "-g2", "*", "g*", "g1*", "-g2*", "h*"}
+	genURLs    = []string{"/healthz", "/healthz/*", "/healthz*", "/api", "/api/*", "/api/v1/*", "/", "/*", "*"}
 
 	reqVerbs     = []string{"get", "list", "watch", "create", "delete"}
 	reqGroups    = []string{"", "apps", "batch", "other"}
 	reqResources = [][2]string{{"pods", ""}, {"pods", "log"}, {"pods", "status"}, {"deployments", ""}, {"deployments", "status"}, {"nodes", "log"}, {"secrets", ""}}
 	reqNames     = []string{"", "a", "b", "c"}
-	reqUsers     = []string{"alice", "bob", "carol", "system:serviceaccount:ns1:sa1", "system:serviceaccount:ns2:sa2"}
-	reqGroupSets = [][]string{nil, {"g1"}, {"g2"}, {"g1", "g2"}, {"g3", "g4"}, {"g4"}}
+	reqUsers     = []string{"alice", "bob", "carol", "system:serviceaccount:ns1:sa1", "system:serviceaccount:ns2:sa2", "al", "bobby"}
+	reqGroupSets = [][]string{nil, {"g1"}, {"g2"}, {"g1", "g2"}, {"g3", "g4"}, {"g4"}, {"g10"}, {"g20", "h"}, {"x"}}
 	reqPaths     = []string{"/healthz", "/healthz/etcd", "/healthz/", "/healthzx", "/api", "/api/v1/x", "/apis", "/", ""}
 )
 

@@ -6,11 +6,14 @@ package dispatch
 // serviceAccounts is settled once, here, not re-read from the API objects.
 
 // Selection is how a compiled list field selects values. At most one of
-// All and None is true; otherwise the field selects Values, or, when
-// Negated, every value except Values.
+// All and None is true; otherwise the field selects Values and the values
+// starting with one of Prefixes, or, when Negated, every value except
+// those. Only users (Subjects) and userGroups have Prefixes: their entries
+// that ended in "*", without it.
 type Selection struct {
 	All, None, Negated bool
 	Values             []string // sorted and distinct
+	Prefixes           []string // sorted and distinct
 }
 
 // URLSelection is the compiled nonResourceURLs: All, or the paths in Exact
@@ -58,5 +61,5 @@ func (l list) selection() Selection {
 	case matchNone:
 		return Selection{None: true}
 	}
-	return Selection{Negated: l.mode == matchUnlisted, Values: l.values}
+	return Selection{Negated: l.mode == matchUnlisted, Values: l.values, Prefixes: l.prefixes}
 }

@@ -211,7 +211,14 @@ var isPathPart = regexp.MustCompile(`^[!-$&->@-~]*$`).MatchString
 // subjectDNF is the users and serviceAccounts condition on the user
 // header.
 func subjectDNF(s dispatch.Selection, header string) dnf {
-	some, none := alternatives(header, s.Values, func(g []string) string { return oneOf(g) })
+	var items []string // regexes, each of one value or prefix
+	for _, v := range s.Values {
+		items = append(items, regexp.QuoteMeta(v))
+	}
+	for _, p := range s.Prefixes {
+		items = append(items, regexp.QuoteMeta(p)+".*")
+	}
+	some, none := alternatives(header, items, func(g []string) string { return "(?:" + strings.Join(g, "|") + ")" })
 	return listed(s, some, none)
 }
 
@@ -219,16 +226,20 @@ func subjectDNF(s dispatch.Selection, header string) dnf {
 // the user's groups joined with ",". A listed group containing "," is an
 // unknown condition.
 func groupsDNF(s dispatch.Selection, header string) dnf {
-	var plain []string
+	var items []string // regexes, each of one group or prefix
 	var unknown []cond
-	for _, g := range s.Values {
+	for i, g := range append(slices.Clone(s.Values), s.Prefixes...) {
 		if strings.Contains(g, ",") {
 			unknown = append(unknown, cond{unknown: "userGroups entry " + g + " contains a comma, which the groups header cannot carry"})
 			continue
 		}
-		plain = append(plain, g)
+		if i < len(s.Values) {
+			items = append(items, regexp.QuoteMeta(g))
+		} else {
+			items = append(items, regexp.QuoteMeta(g)+"[^,]*") // a prefix: the rest of one group
+		}
 	}
-	some, none := alternatives(header, plain, func(g []string) string { return `(?:.*,)?` + oneOf(g) + `(?:,.*)?` })
+	some, none := alternatives(header, items, func(g []string) string { return `(?:.*,)?(?:` + strings.Join(g, "|") + `)(?:,.*)?` })
 	for _, u := range unknown {
 		some = append(some, conj{u})
 		none[0] = append(none[0], u)
