@@ -1,34 +1,16 @@
 package integration_test
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/projectsesame/sesame/internal/xdstest"
 )
-
-// syncBuffer is a buffer a process writes and the test reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // TestServeFeedsGRPCClients is the same proof through the command: sesame
 // serve reads a directory, and gRPC-Go's xDS client, with the node id
@@ -54,7 +36,7 @@ func TestServeFeedsGRPCClients(t *testing.T) {
 	if err := os.WriteFile(file, []byte(grpcShop("b", endpoints)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var stdout, stderr syncBuffer
+	var stdout, stderr xdstest.Buffer
 	serve := exec.Command(bin, "serve", "-f", dir, "--xds-address", "127.0.0.1:0", "--debounce", "50ms")
 	serve.Stdout, serve.Stderr = &stdout, &stderr
 	if err := serve.Start(); err != nil {

@@ -1,15 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/projectsesame/sesame/internal/xdstest"
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	discoveryv3 "github.com/envoyproxy/go-control-plane/envoy/service/discovery/v3"
@@ -18,26 +18,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 )
 
-// syncBuffer is a buffer written by the command and read by the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // waitFor waits until b matches re, and returns the match's groups.
-func waitFor(t *testing.T, b *syncBuffer, re string) []string {
+func waitFor(t *testing.T, b *xdstest.Buffer, re string) []string {
 	t.Helper()
 	r := regexp.MustCompile(re)
 	deadline := time.Now().Add(10 * time.Second)
@@ -66,7 +48,7 @@ func TestServe(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stdout, stderr syncBuffer
+	var stdout, stderr xdstest.Buffer
 	exit := make(chan int, 1)
 	go func() {
 		exit <- runContext(ctx, []string{"serve", "-f", dir, "--xds-address", "127.0.0.1:0", "--debounce", "50ms", "--now", "2026-01-01T00:00:00Z"},

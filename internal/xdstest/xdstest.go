@@ -63,3 +63,22 @@ func (w writer) Write(p []byte) (int, error) {
 	defer w.l.mu.Unlock()
 	return w.l.buf.Write(p)
 }
+
+// Buffer is a buffer a server or process writes and a test reads, from
+// other goroutines.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
