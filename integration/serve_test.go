@@ -1,10 +1,12 @@
 package integration_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -12,10 +14,30 @@ import (
 	"github.com/projectsesame/sesame/internal/xdstest"
 )
 
-// TestServeFeedsGRPCClients is the same proof through the command: sesame
-// serve reads a directory, and gRPC-Go's xDS client, with the node id
-// serve gives proxyless gRPC clients, is routed by it; an edit of the
-// file reaches the channel; SIGTERM stops serve with exit code 0.
+// loopbackSlices are EndpointSlices for testdata/examples/grpcroute.yaml's
+// Services, of the same names, so that the later file's are kept: grpc-a
+// and grpc-b at the loopback ports of the backends given.
+func loopbackSlices(a, b *backend) string {
+	slice := func(svc string, be *backend) string {
+		return fmt.Sprintf(`---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: {name: %s-1, namespace: default, labels: {kubernetes.io/service-name: %s}}
+addressType: IPv4
+ports: [{name: grpc, port: %d}]
+endpoints: [{addresses: [127.0.0.1]}]
+`, svc, svc, be.port)
+	}
+	return slice("grpc-a", a) + slice("grpc-b", b)
+}
+
+// TestServeFeedsGRPCClients is the same proof through the command, on the
+// shipped examples: sesame serve reads a copy of testdata/examples/, with
+// the EndpointSlices of grpcroute.yaml's Services pointed at real gRPC
+// servers on loopback (a file read after it, as kubectl apply would leave
+// them), and gRPC-Go's xDS client, with the node id serve gives proxyless
+// gRPC clients, is routed by it; an edit of a file reaches the channel;
+// SIGTERM stops serve with exit code 0.
 func TestServeFeedsGRPCClients(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command: not with -short")
@@ -30,10 +52,23 @@ func TestServeFeedsGRPCClients(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building sesame: %v\n%s", err, out)
 	}
-	endpoints := startBackends(t)
+	a, b := startBackend(t, "a"), startBackend(t, "b")
 	dir := t.TempDir()
-	file := filepath.Join(dir, "shop.yaml")
-	if err := os.WriteFile(file, []byte(grpcShop("b", endpoints)), 0o644); err != nil {
+	examples, err := os.ReadDir("../testdata/examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range examples {
+		data, err := os.ReadFile(filepath.Join("../testdata/examples", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	override := filepath.Join(dir, "zz-loopback.yaml")
+	if err := os.WriteFile(override, []byte(loopbackSlices(a, b)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr xdstest.Buffer
@@ -58,16 +93,21 @@ func TestServeFeedsGRPCClients(t *testing.T) {
 		}
 	}
 	c := newCaller(t, addr, "grpc", stderr.String)
+	if got := c.tally(20, true, ""); got["a"] != 20 {
+		t.Errorf("UnaryCall answered by %v, want a (grpc-a) alone", got)
+	}
 	if got := c.tally(20, false, "canary"); got["b"] != 20 {
-		t.Errorf("x-env: canary answered by %v, want b alone", got)
+		t.Errorf("x-env: canary answered by %v, want b (grpc-b) alone", got)
 	}
-	if got := c.tally(20, true, ""); got["a1"]+got["a2"] != 20 {
-		t.Errorf("UnaryCall answered by %v, want a1 and a2", got)
+	got := c.tally(500, false, "")
+	if share := float64(got["b"]) / 500; got["a"]+got["b"] != 500 || share < 0.12 || share > 0.28 {
+		t.Errorf("the 80/20 split answered %v: b took %.1f%%, want 20%% (±8)", got, 100*share)
 	}
-	if err := os.WriteFile(file, []byte(grpcShop("c", endpoints)), 0o644); err != nil {
+	// grpc-a's endpoint moved to b's server: UnaryCall follows.
+	if err := os.WriteFile(override, []byte(loopbackSlices(b, b)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c.until("the file edited: the canary rule moved to c", false, "canary", "c", 20)
+	c.until("grpc-a's endpoint moved to b", true, "", "b", 20)
 
 	if err := serve.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -81,7 +121,10 @@ func TestServeFeedsGRPCClients(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop on SIGTERM")
 	}
-	if !regexp.MustCompile(`changed: routes ~gateway/default/public/80`).MatchString(stdout.String()) {
+	if strings.Contains(stderr.String(), "NACK") {
+		t.Errorf("gRPC refused a configuration:\n%s", stderr.String())
+	}
+	if !regexp.MustCompile(`changed: endpoints ~service/default/grpc-a/50051/h2c`).MatchString(stdout.String()) {
 		t.Errorf("serve did not say what changed:\n%s", stdout.String())
 	}
 }

@@ -2,14 +2,17 @@ package xdsserver
 
 import (
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
@@ -29,6 +32,10 @@ import (
 //     (Envoy reads none as the empty one), and ignores a locality of
 //     weight 0, which is what no weight is (Envoy reads the weights only
 //     under locality-weighted balancing).
+//   - It refuses a whole route configuration where one route matches by
+//     path_separated_prefix (HTTPRoutes' PathPrefix), which it does not
+//     read: ForGRPC gives such routes the regular expression that matches
+//     the same paths (the prefix, alone or followed by "/...").
 //   - It asks for the resources it uses by name, where Envoy asks for
 //     every listener and cluster: the server's cache is not in ADS mode,
 //     which would answer only a request that names them all.
@@ -47,6 +54,10 @@ func ForGRPC(res *xdsgen.Resources, routes map[string]string) *xdsgen.Resources 
 	out.Listeners = slices.Clone(res.Listeners)
 	for _, authority := range slices.Sorted(maps.Keys(routes)) {
 		out.Listeners = append(out.Listeners, APIListener(authority, routes[authority]))
+	}
+	out.Routes = make([]*routev3.RouteConfiguration, len(res.Routes))
+	for i, rc := range res.Routes {
+		out.Routes[i] = grpcRoutes(rc)
 	}
 	out.Endpoints = make([]*endpointv3.ClusterLoadAssignment, len(res.Endpoints))
 	for i, cla := range res.Endpoints {
@@ -84,6 +95,24 @@ func Authorities(res *xdsgen.Resources) map[string]string {
 		}
 	}
 	return out
+}
+
+// grpcRoutes is rc with its routes that match by path_separated_prefix
+// matching by a regular expression instead; rc itself when it has none.
+func grpcRoutes(rc *routev3.RouteConfiguration) *routev3.RouteConfiguration {
+	separated := func(r *routev3.Route) bool { return r.GetMatch().GetPathSeparatedPrefix() != "" }
+	if !slices.ContainsFunc(rc.GetVirtualHosts(), func(vh *routev3.VirtualHost) bool { return slices.ContainsFunc(vh.GetRoutes(), separated) }) {
+		return rc
+	}
+	rc = proto.Clone(rc).(*routev3.RouteConfiguration)
+	for _, vh := range rc.GetVirtualHosts() {
+		for _, r := range vh.GetRoutes() {
+			if p := r.GetMatch().GetPathSeparatedPrefix(); p != "" {
+				r.Match.PathSpecifier = &routev3.RouteMatch_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: regexp.QuoteMeta(p) + "(?:/.*)?"}}
+			}
+		}
+	}
+	return rc
 }
 
 func needsLocality(l *endpointv3.LocalityLbEndpoints) bool {

@@ -3,9 +3,12 @@ package xdsserver_test
 import (
 	"context"
 	"maps"
+	"regexp"
 	"slices"
 	"testing"
 	"time"
+
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	discoveryv3 "github.com/envoyproxy/go-control-plane/envoy/service/discovery/v3"
@@ -269,5 +272,26 @@ func TestNodeWithoutGroup(t *testing.T) {
 	c.request(&discoveryv3.DiscoveryRequest{TypeUrl: resourcev3.ClusterType})
 	if r := c.response(); r.GetVersionInfo() != s.Versions(xdsserver.AllGroup)[resourcev3.ClusterType] {
 		t.Errorf("the fallback node got version %q, want AllGroup's %q", r.GetVersionInfo(), s.Versions(xdsserver.AllGroup)[resourcev3.ClusterType])
+	}
+}
+
+// TestForGRPCPathSeparatedPrefix: a route gRPC's client does not read
+// (path_separated_prefix, which it refuses with its whole route
+// configuration) matches the same paths by a regular expression.
+func TestForGRPCPathSeparatedPrefix(t *testing.T) {
+	rc := &routev3.RouteConfiguration{Name: "rc", VirtualHosts: []*routev3.VirtualHost{{Name: "vh", Domains: []string{"*"}, Routes: []*routev3.Route{
+		{Name: "r", Match: &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_PathSeparatedPrefix{PathSeparatedPrefix: "/api.v1"}},
+			Action: &routev3.Route_Route{Route: &routev3.RouteAction{ClusterSpecifier: &routev3.RouteAction_Cluster{Cluster: "c"}}}},
+	}}}}
+	out := xdsserver.ForGRPC(&xdsgen.Resources{Routes: []*routev3.RouteConfiguration{rc}}, nil)
+	if rc.VirtualHosts[0].Routes[0].GetMatch().GetPathSeparatedPrefix() != "/api.v1" {
+		t.Fatal("ForGRPC changed the route configuration it was given")
+	}
+	re := out.Routes[0].VirtualHosts[0].Routes[0].GetMatch().GetSafeRegex().GetRegex()
+	full := regexp.MustCompile("^(?:" + re + ")$")
+	for path, want := range map[string]bool{"/api.v1": true, "/api.v1/": true, "/api.v1/pods": true, "/api.v1x": false, "/apixv1": false, "/api": false} {
+		if got := full.MatchString(path); got != want {
+			t.Errorf("regex %q on %s: %v, want %v (path_separated_prefix /api.v1)", re, path, got, want)
+		}
 	}
 }
