@@ -5,6 +5,11 @@
 // prints the Envoy resources and the status of every object, and a summary
 // line on stderr; see `sesame translate --help`.
 //
+//	sesame serve -f PATH [-f PATH ...] [--xds-address 127.0.0.1:18000]
+//
+// serves them to Envoy over xDS (package xdsserver), translates them again
+// as the files change, and prints what changed; see `sesame serve --help`.
+//
 //	sesame dispatch -f UPSTREAMCLUSTER --method GET --url /api/v1/pods --user alice
 //
 // shows which dispatch policy of an UpstreamCluster a request meets; see
