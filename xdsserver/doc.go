@@ -11,9 +11,10 @@
 // versions, so that the same configuration set again never looks new to
 // an Envoy (State of the World compares type versions, Delta resource
 // versions), and a change of one cluster sends that cluster, not the
-// route tables. Digests are kept per message between Sets: a Translator's
-// Results share the messages that did not change with the Result before,
-// so a Set after an Update marshals only what the Update changed.
+// route tables. Digests are kept per message between Sets, and a route
+// configuration's is made of its virtual hosts': a Translator's Results
+// share the messages and virtual hosts that did not change with the Result
+// before, so a Set after an Update marshals only what the Update changed.
 // Messages are never modified once Set (Translate and the Translator
 // never do).
 //

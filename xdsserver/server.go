@@ -2,6 +2,7 @@ package xdsserver
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,6 +11,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	discoverygrpc "github.com/envoyproxy/go-control-plane/envoy/service/discovery/v3"
@@ -45,8 +48,9 @@ type Server struct {
 	mu       sync.Mutex // guards what follows, and makes Sets one at a time
 	groups   map[string]*cachev3.Snapshot
 	digests  map[proto.Message]string // of the messages served
-	unknown  map[string]bool          // node ids logged as naming no group
-	fallback bool                     // Fallback is a group now
+	pieces   map[*routev3.VirtualHost][sha256.Size]byte
+	unknown  map[string]bool // node ids logged as naming no group
+	fallback bool            // Fallback is a group now
 }
 
 // New makes a Server that serves nothing until Set.
@@ -75,7 +79,7 @@ func New(opts Options) *Server {
 func (s *Server) Set(ctx context.Context, groups Groups) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := &digester{last: s.digests, next: map[proto.Message]string{}}
+	d := &digester{last: s.digests, next: map[proto.Message]string{}, pieces: s.pieces, nextPieces: map[*routev3.VirtualHost][sha256.Size]byte{}}
 	snaps := make(map[string]*cachev3.Snapshot, len(groups))
 	for _, name := range slices.Sorted(maps.Keys(groups)) {
 		res := groups[name]
@@ -106,7 +110,7 @@ func (s *Server) Set(ctx context.Context, groups Groups) error {
 			s.log.Info("group no longer served", "group", name)
 		}
 	}
-	s.digests = d.next
+	s.digests, s.pieces = d.next, d.nextPieces
 	_, s.fallback = s.groups[s.opts.Fallback]
 	return nil
 }
