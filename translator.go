@@ -3,7 +3,6 @@ package sesame
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"reflect"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/manifest"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 )
 
 // ObjectKey names an object as Kubernetes does: its group, kind,
@@ -132,7 +132,7 @@ type Translator struct {
 }
 
 // sum is the digest of a resource, or of a piece of one.
-type sum = [sha256.Size]byte
+type sum = xdsmsg.Sum
 
 // NewTranslator returns a Translator with no objects, translating with
 // opts.

@@ -1,7 +1,6 @@
 package sesame
 
 import (
-	"crypto/sha256"
 	"slices"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
@@ -33,7 +32,7 @@ func digestResources(r *xdsgen.Resources) ([resourceTypes]map[string]sum, map[st
 	add := func(typ int, m proto.Message) {
 		from := len(pieces)
 		if rc, ok := m.(*routev3.RouteConfiguration); ok {
-			pieces = append(pieces, xdsmsg.Without(rc, "virtual_hosts"))
+			pieces = append(pieces, xdsmsg.RouteRest(rc))
 			for _, vh := range rc.VirtualHosts {
 				pieces = append(pieces, vh)
 			}
@@ -70,16 +69,13 @@ func digestResources(r *xdsgen.Resources) ([resourceTypes]map[string]sum, map[st
 			continue
 		}
 		pieceSums[e.name] = sums[e.from:e.to:e.to]
-		out[e.typ][e.name] = combine(sums[e.from:e.to])
+		out[e.typ][e.name] = xdsmsg.Combine(sums[e.from:e.to])
 	}
 	return out, pieceSums
 }
 
 // digestOf is a SHA-256 of m's deterministic wire form.
-func digestOf(m proto.Message) sum {
-	data, _ := proto.MarshalOptions{Deterministic: true}.Marshal(m) // valid messages marshal
-	return sha256.Sum256(data)
-}
+func digestOf(m proto.Message) sum { return xdsmsg.Digest(m) }
 
 // diffDigests names what was added, changed and removed from old to new.
 func diffDigests(old, new map[string]sum) ResourceDelta {

@@ -1,7 +1,6 @@
 package sesame
 
 import (
-	"crypto/sha256"
 	"maps"
 	"reflect"
 	"slices"
@@ -276,7 +275,7 @@ func (m *merge) routeConfiguration(b, a *routev3.RouteConfiguration) bool {
 		m.digests[1] = maps.Clone(m.digests[1])
 	}
 	m.xds.Routes[at], m.pieces[name] = rc, sums
-	m.digests[1][name] = combine(sums)
+	m.digests[1][name] = xdsmsg.Combine(sums)
 	m.delta.Routes.Changed = append(m.delta.Routes.Changed, name)
 	return true
 }
@@ -338,13 +337,4 @@ func vhostHostname(name string) string {
 		return ""
 	}
 	return host
-}
-
-// combine is the digest of a route configuration from its pieces.
-func combine(pieces []sum) sum {
-	h := sha256.New()
-	for _, p := range pieces {
-		h.Write(p[:])
-	}
-	return sum(h.Sum(nil))
 }

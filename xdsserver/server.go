@@ -2,7 +2,6 @@ package xdsserver
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	"github.com/projectsesame/sesame/internal/xdsmsg"
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	discoverygrpc "github.com/envoyproxy/go-control-plane/envoy/service/discovery/v3"
@@ -48,7 +48,7 @@ type Server struct {
 	mu       sync.Mutex // guards what follows, and makes Sets one at a time
 	groups   map[string]*cachev3.Snapshot
 	digests  map[proto.Message]string // of the messages served
-	pieces   map[*routev3.VirtualHost][sha256.Size]byte
+	pieces   map[*routev3.VirtualHost]xdsmsg.Sum
 	unknown  map[string]bool // node ids logged as naming no group
 	fallback bool            // Fallback is a group now
 }
@@ -79,7 +79,7 @@ func New(opts Options) *Server {
 func (s *Server) Set(ctx context.Context, groups Groups) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := &digester{last: s.digests, next: map[proto.Message]string{}, pieces: s.pieces, nextPieces: map[*routev3.VirtualHost][sha256.Size]byte{}}
+	d := &digester{last: s.digests, next: map[proto.Message]string{}, pieces: s.pieces, nextPieces: map[*routev3.VirtualHost]xdsmsg.Sum{}}
 	snaps := make(map[string]*cachev3.Snapshot, len(groups))
 	for _, name := range slices.Sorted(maps.Keys(groups)) {
 		res := groups[name]

@@ -48,29 +48,29 @@ func GroupsOf(res *sesame.Result) Groups {
 type digester struct {
 	last, next map[proto.Message]string
 	// pieces are the digests of route configurations' virtual hosts.
-	pieces, nextPieces map[*routev3.VirtualHost][sha256.Size]byte
+	pieces, nextPieces map[*routev3.VirtualHost]xdsmsg.Sum
 	buf                []byte
 }
 
-// version is m's: 16 hex digits of a SHA-256 of its deterministic wire
-// form; for a route configuration, of the SHA-256s of its pieces (itself
-// without virtual hosts, then each virtual host), each virtual host's kept
-// as a message's is. A route configuration holds every virtual host of a
-// port, tens of megabytes at 10,000 routes, and an Update that changes one
-// route makes a new one that shares the virtual hosts it did not change:
-// only the changed ones are marshalled again.
+// version is m's: 16 hex digits of its digest, the one the Translator's
+// deltas compare (xdsmsg.Digest; a route configuration's made of its
+// pieces', each virtual host's kept as a message's is). A route
+// configuration holds every virtual host of a port, tens of megabytes at
+// 10,000 routes, and an Update that changes one route makes a new one that
+// shares the virtual hosts it did not change: only the changed ones are
+// marshalled again.
 func (d *digester) version(m proto.Message) (string, error) {
 	if v, ok := d.next[m]; ok {
 		return v, nil
 	}
 	v, ok := d.last[m]
 	if !ok {
-		var sum [sha256.Size]byte
+		var sum xdsmsg.Sum
 		var err error
 		if rc, isRC := m.(*routev3.RouteConfiguration); isRC {
 			sum, err = d.routesSum(rc)
 		} else {
-			sum, err = d.sum(m)
+			sum, d.buf, err = xdsmsg.AppendDigest(d.buf, m)
 		}
 		if err != nil {
 			return "", err
@@ -81,32 +81,24 @@ func (d *digester) version(m proto.Message) (string, error) {
 	return v, nil
 }
 
-// sum is a SHA-256 of m's deterministic wire form.
-func (d *digester) sum(m proto.Message) ([sha256.Size]byte, error) {
+// routesSum is rc's digest, of its pieces'.
+func (d *digester) routesSum(rc *routev3.RouteConfiguration) (xdsmsg.Sum, error) {
+	sums := make([]xdsmsg.Sum, 1, 1+len(rc.GetVirtualHosts()))
 	var err error
-	d.buf, err = proto.MarshalOptions{Deterministic: true}.MarshalAppend(d.buf[:0], m)
-	return sha256.Sum256(d.buf), err
-}
-
-// routesSum is the SHA-256 of rc's pieces' SHA-256s.
-func (d *digester) routesSum(rc *routev3.RouteConfiguration) ([sha256.Size]byte, error) {
-	h := sha256.New()
-	rest, err := d.sum(xdsmsg.Without(rc, "virtual_hosts"))
-	if err != nil {
-		return rest, err
+	if sums[0], d.buf, err = xdsmsg.AppendDigest(d.buf, xdsmsg.RouteRest(rc)); err != nil {
+		return xdsmsg.Sum{}, err
 	}
-	h.Write(rest[:])
 	for _, vh := range rc.GetVirtualHosts() {
 		sum, ok := d.pieces[vh]
 		if !ok {
-			if sum, err = d.sum(vh); err != nil {
-				return sum, err
+			if sum, d.buf, err = xdsmsg.AppendDigest(d.buf, vh); err != nil {
+				return xdsmsg.Sum{}, err
 			}
 		}
 		d.nextPieces[vh] = sum
-		h.Write(sum[:])
+		sums = append(sums, sum)
 	}
-	return [sha256.Size]byte(h.Sum(nil)), nil
+	return xdsmsg.Combine(sums), nil
 }
 
 // snapshot packs res into a go-control-plane snapshot whose versions come
