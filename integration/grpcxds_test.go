@@ -3,8 +3,10 @@ package integration_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"net"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/xds"
 	"k8s.io/apimachinery/pkg/runtime"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame"
 	"github.com/projectsesame/sesame/internal/xdstest"
@@ -52,57 +55,30 @@ func startBackend(t *testing.T, name string) *backend {
 	return b
 }
 
-// grpcShop is a GRPCRoute on grpc.example.com, as YAML: UnaryCall to
-// Service a, calls with x-env: canary to canary, the rest split 80/20
-// between a and c; each Service's endpoints are the backends given, an
-// EndpointSlice each (SERVICE-BACKEND), as each has a port of its own.
-func grpcShop(canary string, endpoints map[string][]*backend) string {
+// loopbackSlices are EndpointSlices for the Services of
+// testdata/examples/grpcroute.yaml, grpc-a and grpc-b, named as its own
+// are (SERVICE-1, SERVICE-2...), so that read after it they replace them:
+// each a backend given, on loopback.
+func loopbackSlices(endpoints map[string][]*backend) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `apiVersion: gateway.networking.k8s.io/v1
-kind: GatewayClass
-metadata: {name: sesame}
-spec: {controllerName: projectsesame.io/gateway-controller}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: public, namespace: default}
-spec:
-  gatewayClassName: sesame
-  listeners: [{name: http, protocol: HTTP, port: 80}]
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: GRPCRoute
-metadata: {name: tests, namespace: default}
-spec:
-  parentRefs: [{name: public}]
-  hostnames: [grpc.example.com]
-  rules:
-  - matches: [{method: {service: grpc.testing.TestService, method: UnaryCall}}]
-    backendRefs: [{name: a, port: 50051}]
-  - matches: [{headers: [{name: x-env, value: canary}]}]
-    backendRefs: [{name: %s, port: 50051}]
-  - backendRefs: [{name: a, port: 50051, weight: 80}, {name: c, port: 50051, weight: 20}]
-`, canary)
 	for _, svc := range slices.Sorted(maps.Keys(endpoints)) {
-		fmt.Fprintf(&b, `---
-apiVersion: v1
-kind: Service
-metadata: {name: %s, namespace: default}
-spec: {ports: [{name: grpc, port: 50051}]}
-`, svc)
-		for _, be := range endpoints[svc] {
+		for i, be := range endpoints[svc] {
 			fmt.Fprintf(&b, `---
 apiVersion: discovery.k8s.io/v1
 kind: EndpointSlice
-metadata: {name: %s-%s, namespace: default, labels: {kubernetes.io/service-name: %s}}
+metadata: {name: %s-%d, namespace: default, labels: {kubernetes.io/service-name: %s}}
 addressType: IPv4
 ports: [{name: grpc, port: %d}]
 endpoints: [{addresses: [127.0.0.1]}]
-`, svc, be.name, svc, be.port)
+`, svc, i+1, svc, be.port)
 		}
 	}
 	return b.String()
 }
+
+// shippedGRPCRoute is testdata/examples/grpcroute.yaml: calls of UnaryCall
+// to grpc-a, calls with x-env: canary to grpc-b, the rest 80/20.
+const shippedGRPCRoute = "../testdata/examples/grpcroute.yaml"
 
 // caller makes calls on a channel that dials xds:///grpc.example.com
 // with an in-memory bootstrap: the xDS server at addr, node id node.
@@ -178,35 +154,20 @@ func (c *caller) until(what string, unary bool, env, want string, n int) {
 	}
 }
 
-// startBackends starts a1 and a2 (Service a), b and c.
-func startBackends(t *testing.T) map[string][]*backend {
-	backends := map[string]*backend{}
-	for _, name := range []string{"a1", "a2", "b", "c"} {
-		backends[name] = startBackend(t, name)
-	}
-	return map[string][]*backend{"a": {backends["a1"], backends["a2"]}, "b": {backends["b"]}, "c": {backends["c"]}}
-}
-
 // TestGRPCClientFollowsTheTranslation is issue 23's proof with a real
 // client: gRPC-Go's own xDS implementation, an independent reader of
 // listeners, route configurations, clusters and load assignments, is
-// routed by a Translator's output to real gRPC servers: method and header
-// matches, a weighted split, a route edited and an endpoint removed while
-// the channel stays up.
+// routed by a Translator's output of the shipped GRPCRoute example (its
+// EndpointSlices pointed at real gRPC servers): method and header matches,
+// a weighted split, an endpoint removed and a route edited while the
+// channel stays up.
 func TestGRPCClientFollowsTheTranslation(t *testing.T) {
-	endpoints := startBackends(t)
+	a1, a2, b := startBackend(t, "a1"), startBackend(t, "a2"), startBackend(t, "b")
 	var l xdstest.Logs
 	s := xdsserver.New(xdsserver.Options{Logger: l.Logger()})
 	tr := sesame.NewTranslator(sesame.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
-	set := func(yaml string, deleted []sesame.ObjectKey) {
+	update := func(changed []runtime.Object, deleted ...sesame.ObjectKey) {
 		t.Helper()
-		var changed []runtime.Object
-		if yaml != "" {
-			var err error
-			if changed, _, err = sesame.Decode("shop.yaml", strings.NewReader(yaml)); err != nil {
-				t.Fatal(err)
-			}
-		}
 		res, _, err := tr.Update(changed, deleted)
 		if err != nil {
 			t.Fatal(err)
@@ -217,33 +178,58 @@ func TestGRPCClientFollowsTheTranslation(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	set(grpcShop("b", endpoints), nil)
+	decode := func(name string, r io.Reader) []runtime.Object {
+		t.Helper()
+		objects, _, err := sesame.Decode(name, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return objects
+	}
+	f, err := os.Open(shippedGRPCRoute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	example := decode(shippedGRPCRoute, f)
+	if _, _, err := tr.Update(example, nil); err != nil { // not served: its EndpointSlices are replaced next
+		t.Fatal(err)
+	}
+	update(decode("loopback.yaml", strings.NewReader(loopbackSlices(map[string][]*backend{"grpc-a": {a1, a2}, "grpc-b": {b}}))))
 	addr, _ := xdstest.Serve(t, s)
 	c := newCaller(t, addr, "grpc-clients", l.String)
 
 	if got := c.tally(40, true, ""); got["a1"]+got["a2"] != 40 || got["a1"] == 0 || got["a2"] == 0 {
-		t.Errorf("UnaryCall answered by %v, want a1 and a2 (Service a, round robin) alone", got)
+		t.Errorf("UnaryCall answered by %v, want a1 and a2 (Service grpc-a, round robin) alone", got)
 	}
 	if got := c.tally(20, false, "canary"); got["b"] != 20 {
 		t.Errorf("x-env: canary answered by %v, want b alone", got)
 	}
 	got := c.tally(1000, false, "")
-	if share := float64(got["c"]) / 1000; got["a1"]+got["a2"]+got["c"] != 1000 || share < 0.14 || share > 0.26 {
-		t.Errorf("the 80/20 split of a and c answered %v: c took %.1f%%, want 20%% (±6)", got, 100*share)
+	if share := float64(got["b"]) / 1000; got["a1"]+got["a2"]+got["b"] != 1000 || share < 0.14 || share > 0.26 {
+		t.Errorf("the 80/20 split of grpc-a and grpc-b answered %v: b took %.1f%%, want 20%% (±6)", got, 100*share)
 	}
-
-	// The canary rule edited to c, through the Translator: the channel
-	// follows on its one stream.
 	opened := l.Count(`msg="stream opened"`)
-	set(grpcShop("c", endpoints), nil)
-	c.until("the canary rule moved to c", false, "canary", "c", 20)
 
-	// a2's endpoint removed: a1 answers every UnaryCall.
-	set("", []sesame.ObjectKey{{Group: "discovery.k8s.io", Kind: "EndpointSlice", Namespace: "default", Name: "a-a2"}})
+	// a2's endpoint removed: a1 answers every UnaryCall, on the channel's
+	// one stream.
+	update(nil, sesame.ObjectKey{Group: "discovery.k8s.io", Kind: "EndpointSlice", Namespace: "default", Name: "grpc-a-2"})
 	c.until("a2 removed", true, "", "a1", 50)
 	if got := c.tally(100, true, ""); got["a1"] != 100 {
 		t.Errorf("after a2's endpoint was removed, UnaryCall answered by %v", got)
 	}
+
+	// The canary rule edited to grpc-a, through the Translator.
+	var route *gatewayv1.GRPCRoute
+	for _, obj := range example {
+		if r, ok := obj.(*gatewayv1.GRPCRoute); ok {
+			route = r.DeepCopy()
+		}
+	}
+	route.Spec.Rules[1].BackendRefs[0].Name = "grpc-a"
+	update([]runtime.Object{route})
+	c.until("the canary rule moved to grpc-a", false, "canary", "a1", 20)
+
 	if now := l.Count(`msg="stream opened"`); now != opened {
 		t.Errorf("%d streams opened after the client's first, want none: the channel reconnected", now-opened)
 	}

@@ -1,7 +1,6 @@
 package integration_test
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,23 +12,6 @@ import (
 
 	"github.com/projectsesame/sesame/internal/xdstest"
 )
-
-// loopbackSlices are EndpointSlices for testdata/examples/grpcroute.yaml's
-// Services, of the same names, so that the later file's are kept: grpc-a
-// and grpc-b at the loopback ports of the backends given.
-func loopbackSlices(a, b *backend) string {
-	slice := func(svc string, be *backend) string {
-		return fmt.Sprintf(`---
-apiVersion: discovery.k8s.io/v1
-kind: EndpointSlice
-metadata: {name: %s-1, namespace: default, labels: {kubernetes.io/service-name: %s}}
-addressType: IPv4
-ports: [{name: grpc, port: %d}]
-endpoints: [{addresses: [127.0.0.1]}]
-`, svc, svc, be.port)
-	}
-	return slice("grpc-a", a) + slice("grpc-b", b)
-}
 
 // TestServeFeedsGRPCClients is the same proof through the command, on the
 // shipped examples: sesame serve reads a copy of testdata/examples/, with
@@ -68,7 +50,7 @@ func TestServeFeedsGRPCClients(t *testing.T) {
 		}
 	}
 	override := filepath.Join(dir, "zz-loopback.yaml")
-	if err := os.WriteFile(override, []byte(loopbackSlices(a, b)), 0o644); err != nil {
+	if err := os.WriteFile(override, []byte(loopbackSlices(map[string][]*backend{"grpc-a": {a}, "grpc-b": {b}})), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr xdstest.Buffer
@@ -104,7 +86,7 @@ func TestServeFeedsGRPCClients(t *testing.T) {
 		t.Errorf("the 80/20 split answered %v: b took %.1f%%, want 20%% (±8)", got, 100*share)
 	}
 	// grpc-a's endpoint moved to b's server: UnaryCall follows.
-	if err := os.WriteFile(override, []byte(loopbackSlices(b, b)), 0o644); err != nil {
+	if err := os.WriteFile(override, []byte(loopbackSlices(map[string][]*backend{"grpc-a": {b}, "grpc-b": {b}})), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c.until("grpc-a's endpoint moved to b", true, "", "b", 20)
