@@ -252,18 +252,23 @@ func describe(d *sesame.Delta) string {
 	if len(d.Status) > 0 || len(d.StatusRemoved) > 0 {
 		objects := map[string]bool{}
 		for _, s := range d.Status {
-			name := s.Kind + " " + s.Name
-			if s.Namespace != "" {
-				name = s.Kind + " " + s.Namespace + "/" + s.Name
-			}
-			objects[name] = true
+			objects[objectName(s.Kind, s.Namespace, s.Name)] = true
 		}
 		for _, k := range d.StatusRemoved {
-			objects["-"+k.String()] = true
+			objects["-"+objectName(k.Kind, k.Namespace, k.Name)] = true
 		}
 		parts = append(parts, "status of "+shortList(slices.Sorted(maps.Keys(objects))))
 	}
 	return "changed: " + strings.Join(parts, "; ")
+}
+
+// objectName is "Kind namespace/name", or "Kind name" for a cluster-scoped
+// object.
+func objectName(kind, namespace, name string) string {
+	if namespace == "" {
+		return kind + " " + name
+	}
+	return kind + " " + namespace + "/" + name
 }
 
 // shortList joins names, at most ten of them and how many more.
