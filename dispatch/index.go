@@ -326,44 +326,68 @@ func compareKeys(a, b resourceKey) int {
 	return cmp.Or(strings.Compare(a.resource, b.resource), strings.Compare(a.subresource, b.subresource))
 }
 
-// prefixIndex indexes a field whose entries are exact values and
-// prefixes: entries(r) are rule r's, which select the values they name
-// when listed and exclude them otherwise; other is the rules matching a
-// value no entry names.
-func (b *builder) prefixIndex(entries func(r *rule) (exact, prefixes []string, listed bool), other []uint64) prefixIndex {
-	var exact, prefixes []string
+// fieldEntries are the entries of rule r in a field whose entries are
+// exact values and prefixes, and whether they select (listed) or exclude
+// what they name.
+type fieldEntries func(r *rule) (exact, prefixes []string, listed bool)
+
+// keySpace is what such a field's index keeps bitsets for: the values and
+// the prefixes some rule names, sorted.
+type keySpace struct{ exact, prefixes []string }
+
+func (b *builder) keySpace(entries fieldEntries) keySpace {
+	var k keySpace
 	for i := range b.rules {
 		e, p, _ := entries(&b.rules[i])
-		exact, prefixes = append(exact, e...), append(prefixes, p...)
+		k.exact, k.prefixes = append(k.exact, e...), append(k.prefixes, p...)
 	}
-	exact, prefixes = sorted(exact), sorted(prefixes)
-	exactSets := make([][]uint64, len(exact))
-	for i := range exact {
-		exactSets[i] = slices.Clone(other)
+	k.exact, k.prefixes = sorted(k.exact), sorted(k.prefixes)
+	return k
+}
+
+// selected calls f with each key the entries of one rule select: an exact
+// value its own key, a prefix every key that starts with it (isPrefix says
+// which list the key is in).
+func (k *keySpace) selected(exact, prefixes []string, f func(isPrefix bool, j int)) {
+	for _, v := range exact {
+		j, _ := slices.BinarySearch(k.exact, v)
+		f(false, j)
 	}
-	prefixSets := make([][]uint64, len(prefixes))
-	for i := range prefixes {
-		prefixSets[i] = slices.Clone(other)
+	for _, q := range prefixes {
+		withPrefix(k.exact, q, func(j int) { f(false, j) })
+		withPrefix(k.prefixes, q, func(j int) { f(true, j) })
+	}
+}
+
+// prefixIndex indexes a field whose entries are exact values and
+// prefixes; other is the rules matching a value no entry names.
+func (b *builder) prefixIndex(entries fieldEntries, other []uint64) prefixIndex {
+	k := b.keySpace(entries)
+	sets := [2][][]uint64{make([][]uint64, len(k.exact)), make([][]uint64, len(k.prefixes))} // exact, prefix
+	for _, s := range sets {
+		for i := range s {
+			s[i] = slices.Clone(other)
+		}
 	}
 	for i := range b.rules {
 		e, p, listed := entries(&b.rules[i])
-		for _, v := range e {
-			j, _ := slices.BinarySearch(exact, v)
-			put(exactSets[j], i, listed)
-		}
-		for _, q := range p {
-			withPrefix(exact, q, func(j int) { put(exactSets[j], i, listed) })
-			withPrefix(prefixes, q, func(j int) { put(prefixSets[j], i, listed) })
-		}
+		k.selected(e, p, func(isPrefix bool, j int) { put(sets[b2i(isPrefix)][j], i, listed) })
 	}
-	x := prefixIndex{exact: make(map[string]int32, len(exact)), prefixList: newPrefixList(prefixes), bitsets: make([]int32, len(prefixes)), other: b.intern(other)}
-	for i, v := range exact {
-		x.exact[v] = b.intern(exactSets[i])
+	x := prefixIndex{exact: make(map[string]int32, len(k.exact)), prefixList: newPrefixList(k.prefixes), bitsets: make([]int32, len(k.prefixes)), other: b.intern(other)}
+	for i, v := range k.exact {
+		x.exact[v] = b.intern(sets[0][i])
 	}
-	for i := range prefixes {
-		x.bitsets[i] = b.intern(prefixSets[i])
+	for i := range k.prefixes {
+		x.bitsets[i] = b.intern(sets[1][i])
 	}
 	return x
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // withPrefix calls f with the index of each string in sorted that starts
@@ -376,52 +400,35 @@ func withPrefix(sorted []string, q string, f func(int)) {
 }
 
 func (b *builder) groupIndex() groupIndex {
-	var exact, prefixes []string
-	for i := range b.rules {
-		l := &b.rules[i].userGroups
-		exact, prefixes = append(exact, l.values...), append(prefixes, l.prefixes...)
+	entries := func(r *rule) ([]string, []string, bool) {
+		return r.userGroups.values, r.userGroups.prefixes, r.userGroups.mode == matchListed
 	}
-	exact, prefixes = sorted(exact), sorted(prefixes)
-	type sets struct{ listed, excluded []uint64 }
-	newSets := func(n int) []sets {
-		out := make([]sets, n)
-		for i := range out {
-			out[i] = sets{make([]uint64, b.words), make([]uint64, b.words)}
-		}
-		return out
-	}
-	exactSets, prefixSets := newSets(len(exact)), newSets(len(prefixes))
-	mark := func(s sets, i int, listed bool) {
-		if listed {
-			put(s.listed, i, true)
-		} else {
-			put(s.excluded, i, true)
+	k := b.keySpace(entries)
+	// sets[isPrefix][key][listed]: the rules listing the key, and those
+	// excluding it.
+	sets := [2][][2][]uint64{make([][2][]uint64, len(k.exact)), make([][2][]uint64, len(k.prefixes))}
+	for _, s := range sets {
+		for i := range s {
+			s[i] = [2][]uint64{make([]uint64, b.words), make([]uint64, b.words)}
 		}
 	}
 	for i := range b.rules {
-		l := &b.rules[i].userGroups
-		listed := l.mode == matchListed
-		for _, g := range l.values {
-			j, _ := slices.BinarySearch(exact, g)
-			mark(exactSets[j], i, listed)
-		}
-		for _, q := range l.prefixes {
-			withPrefix(exact, q, func(j int) { mark(exactSets[j], i, listed) })
-			withPrefix(prefixes, q, func(j int) { mark(prefixSets[j], i, listed) })
-		}
+		e, p, listed := entries(&b.rules[i])
+		k.selected(e, p, func(isPrefix bool, j int) { put(sets[b2i(isPrefix)][j][b2i(listed)], i, true) })
 	}
+	bits := func(s [2][]uint64) groupBits { return groupBits{listed: b.intern(s[1]), excluded: b.intern(s[0])} }
 	x := groupIndex{
-		offsets:    make(map[string]groupBits, len(exact)),
-		prefixList: newPrefixList(prefixes),
-		prefixBits: make([]groupBits, len(prefixes)),
+		offsets:    make(map[string]groupBits, len(k.exact)),
+		prefixList: newPrefixList(k.prefixes),
+		prefixBits: make([]groupBits, len(k.prefixes)),
 		always:     b.intern(b.set(func(r *rule) bool { return r.userGroups.mode == matchAll })),
 		negated:    b.intern(b.set(func(r *rule) bool { return r.userGroups.mode == matchUnlisted })),
 	}
-	for i, g := range exact {
-		x.offsets[g] = groupBits{listed: b.intern(exactSets[i].listed), excluded: b.intern(exactSets[i].excluded)}
+	for i, g := range k.exact {
+		x.offsets[g] = bits(sets[0][i])
 	}
-	for i := range prefixes {
-		x.prefixBits[i] = groupBits{listed: b.intern(prefixSets[i].listed), excluded: b.intern(prefixSets[i].excluded)}
+	for i := range k.prefixes {
+		x.prefixBits[i] = bits(sets[1][i])
 	}
 	return x
 }
