@@ -2,9 +2,9 @@ package manifest
 
 import (
 	"reflect"
-	"sync"
 
 	"github.com/projectsesame/sesame/internal/jsonfields"
+	"github.com/projectsesame/sesame/internal/typecache"
 )
 
 // What the tree decoder (typed.go) knows of Go types, as encoding/json
@@ -36,35 +36,16 @@ type fieldPlan struct {
 	plan  *typePlan
 }
 
-// typePlans holds every plan made, each published once every plan it
-// reaches is complete.
-var typePlans struct {
-	mu    sync.Mutex
-	plans sync.Map // reflect.Type -> *typePlan
-}
+// typePlans holds every plan made.
+var typePlans typecache.Cache[*typePlan]
 
 // planOf is the plan of t.
-func planOf(t reflect.Type) *typePlan {
-	if p, ok := typePlans.plans.Load(t); ok {
-		return p.(*typePlan)
-	}
-	typePlans.mu.Lock()
-	defer typePlans.mu.Unlock()
-	made := map[reflect.Type]*typePlan{}
-	p := makePlan(t, made)
-	for t, p := range made {
-		typePlans.plans.Store(t, p)
-	}
-	return p
-}
+func planOf(t reflect.Type) *typePlan { return typePlans.Get(t, makePlan) }
 
 // makePlan is the plan of t, made with those of every type it reaches, in
 // made.
 func makePlan(t reflect.Type, made map[reflect.Type]*typePlan) *typePlan {
-	if p, ok := typePlans.plans.Load(t); ok {
-		return p.(*typePlan)
-	}
-	if p, ok := made[t]; ok {
+	if p, ok := typePlans.Made(t, made); ok {
 		return p
 	}
 	p := &typePlan{t: t, kind: t.Kind(), known: t == timeType || t == intOrStringType}

@@ -6,7 +6,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
 	"unsafe"
+
+	"github.com/projectsesame/sesame/internal/typecache"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -83,9 +86,8 @@ type msgPlan struct {
 // live as long as the program.
 type planCache struct {
 	compare  func(a, b string) int
-	mu       sync.Mutex // held while plans are made
-	plans    sync.Map   // reflect.Type (*T) -> *msgPlan, once complete
-	goFields sync.Map   // reflect.Type -> []goField, of Go values (gowalk.go)
+	plans    typecache.Cache[*msgPlan] // by *T
+	goFields sync.Map                  // reflect.Type -> []goField, of Go values (gowalk.go)
 }
 
 var (
@@ -102,27 +104,12 @@ func plansOf(f Format) *planCache {
 }
 
 // get is the plan of message type t.
-func (c *planCache) get(t reflect.Type) *msgPlan {
-	if p, ok := c.plans.Load(t); ok {
-		return p.(*msgPlan)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	made := map[reflect.Type]*msgPlan{}
-	p := c.make(t, made)
-	for t, p := range made { // published complete, with every plan they reach
-		c.plans.Store(t, p)
-	}
-	return p
-}
+func (c *planCache) get(t reflect.Type) *msgPlan { return c.plans.Get(t, c.make) }
 
 // make is the plan of t, a pointer to a generated message struct, and of
 // every message type it reaches, in made.
 func (c *planCache) make(t reflect.Type, made map[reflect.Type]*msgPlan) *msgPlan {
-	if p, ok := c.plans.Load(t); ok {
-		return p.(*msgPlan)
-	}
-	if p, ok := made[t]; ok {
+	if p, ok := c.plans.Made(t, made); ok {
 		return p
 	}
 	p := &msgPlan{typ: t}
