@@ -127,10 +127,16 @@ func (s *Server) Versions(group string) map[string]string {
 	return versionsOf(snap)
 }
 
+// resourceTypes are the types a group holds, by their names in the log.
+var resourceTypes = [...]struct{ name, url string }{
+	{"listeners", resourcev3.ListenerType}, {"routes", resourcev3.RouteType}, {"clusters", resourcev3.ClusterType},
+	{"endpoints", resourcev3.EndpointType}, {"secrets", resourcev3.SecretType},
+}
+
 func versionsOf(snap *cachev3.Snapshot) map[string]string {
-	out := map[string]string{}
-	for typeURL := range snap.VersionMap {
-		out[typeURL] = snap.GetVersion(typeURL)
+	out := make(map[string]string, len(resourceTypes))
+	for _, t := range resourceTypes {
+		out[t.url] = snap.GetVersion(t.url)
 	}
 	return out
 }
@@ -138,18 +144,20 @@ func versionsOf(snap *cachev3.Snapshot) map[string]string {
 // versionsAttr are a snapshot's versions, each type by its short name,
 // for the log.
 func versionsAttr(snap *cachev3.Snapshot) slog.Attr {
-	var attrs []any
-	for _, t := range []struct{ name, typeURL string }{
-		{"listeners", resourcev3.ListenerType}, {"routes", resourcev3.RouteType}, {"clusters", resourcev3.ClusterType},
-		{"endpoints", resourcev3.EndpointType}, {"secrets", resourcev3.SecretType},
-	} {
-		attrs = append(attrs, slog.String(t.name, snap.GetVersion(t.typeURL)))
+	attrs := make([]any, 0, len(resourceTypes))
+	for _, t := range resourceTypes {
+		attrs = append(attrs, slog.String(t.name, snap.GetVersion(t.url)))
 	}
 	return slog.Group("versions", attrs...)
 }
 
 func sameVersions(a, b *cachev3.Snapshot) bool {
-	return maps.Equal(versionsOf(a), versionsOf(b))
+	for _, t := range resourceTypes {
+		if a.GetVersion(t.url) != b.GetVersion(t.url) {
+			return false
+		}
+	}
+	return true
 }
 
 // nodeGroups is the cache's NodeHash: a node's group is its id when that
