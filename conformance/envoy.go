@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"strings"
 
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
@@ -37,57 +36,6 @@ func (e envoy) listener(port uint32) *listenerv3.Listener {
 		}
 	}
 	return nil
-}
-
-// chain picks l's filter chain for a connection with TLS server name sni
-// ("" without TLS or SNI), as Envoy's filter chain match does for
-// server_names: an exact name first, then the longest wildcard suffix, then
-// a chain that names no server, then the default chain.
-func (e envoy) chain(l *listenerv3.Listener, sni string) *listenerv3.FilterChain {
-	sni = strings.ToLower(sni)
-	var wildcard, catchAll *listenerv3.FilterChain
-	best := 0
-	for _, fc := range l.GetFilterChains() {
-		names := fc.GetFilterChainMatch().GetServerNames()
-		if len(names) == 0 {
-			if catchAll == nil {
-				catchAll = fc
-			}
-			continue
-		}
-		for _, n := range names {
-			n = strings.ToLower(n)
-			switch {
-			case n == sni && sni != "":
-				return fc
-			case strings.HasPrefix(n, "*.") && sni != "" && strings.HasSuffix(sni, n[1:]) && len(n) > best:
-				wildcard, best = fc, len(n)
-			}
-		}
-	}
-	switch {
-	case wildcard != nil:
-		return wildcard
-	case catchAll != nil:
-		return catchAll
-	}
-	return l.GetDefaultFilterChain()
-}
-
-// connectionManager returns fc's HTTP connection manager.
-func (e envoy) connectionManager(fc *listenerv3.FilterChain) (*hcmv3.HttpConnectionManager, error) {
-	for _, f := range fc.GetFilters() {
-		cfg := f.GetTypedConfig()
-		if cfg == nil || !strings.HasSuffix(cfg.GetTypeUrl(), "HttpConnectionManager") {
-			continue
-		}
-		hcm := &hcmv3.HttpConnectionManager{}
-		if err := cfg.UnmarshalTo(hcm); err != nil {
-			return nil, err
-		}
-		return hcm, nil
-	}
-	return nil, fmt.Errorf("filter chain %q has no HTTP connection manager", fc.GetName())
 }
 
 // hasFilter reports whether hcm runs the named HTTP filter.

@@ -109,7 +109,7 @@ func (r *RoundTripper) send(u url.URL, serverName string, trusted []byte, client
 	if u.Scheme == "https" {
 		sni = serverName
 	}
-	fc := e.chain(l, sni)
+	fc := envoysim.FilterChain(l, sni)
 	if fc == nil {
 		return response{}, fmt.Errorf("dial %s: no filter chain for server name %q: %w", u.Host, sni, errRefused)
 	}
@@ -126,9 +126,12 @@ func (r *RoundTripper) send(u url.URL, serverName string, trusted []byte, client
 	case terminates:
 		return response{}, fmt.Errorf("http to %s: the listener expects TLS", u.Host)
 	}
-	hcm, err := e.connectionManager(fc)
-	if err != nil {
+	hcm, err := envoysim.ConnectionManager(fc)
+	switch {
+	case err != nil:
 		return response{}, err
+	case hcm == nil:
+		return response{}, fmt.Errorf("filter chain %q has no HTTP connection manager", fc.GetName())
 	}
 	rc := e.routeTable(hcm)
 	routed := envoysim.Route(rc, u.Scheme, req)

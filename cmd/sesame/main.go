@@ -112,6 +112,7 @@ const rootLong = `sesame turns Kubernetes gateway objects into Envoy configurati
 
   sesame translate -f PATH    print the Envoy resources and the status of the objects in PATH
   sesame serve -f PATH        serve them to Envoy over xDS, translated again as PATH changes
+  sesame explain -f PATH REQ  say which object serves a request, and why the others do not
   sesame dispatch -f FILE     show which dispatch policy of an UpstreamCluster a request meets
 
 Flags follow kubectl's conventions (-f/--filename, -o/--output, -n/--namespace,
@@ -143,7 +144,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newTranslateCmd(stdin, stdout, stderr), newServeCmd(stdout, stderr), newProvisionCmd(stdin, stdout, stderr), newDispatchCmd(stdin, stdout, stderr), newVersionCmd(stdout))
+	root.AddCommand(newTranslateCmd(stdin, stdout, stderr), newServeCmd(stdout, stderr), newProvisionCmd(stdin, stdout, stderr), newDispatchCmd(stdin, stdout, stderr), newExplainCmd(stdin, stdout, stderr), newVersionCmd(stdout))
 	return root
 }
 

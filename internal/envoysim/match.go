@@ -53,29 +53,57 @@ import (
 // routeMatches reports whether m matches r. ignorePathParameters is the
 // route configuration's ignore_path_parameters_in_path_matching.
 func routeMatches(m *routev3.RouteMatch, r *request, ignorePathParameters bool) bool {
-	if m == nil || !pathMatches(m, r, ignorePathParameters) {
-		return false
+	return routeMiss(m, r, ignorePathParameters).Criterion == Matched
+}
+
+// routeMiss returns the first criterion of m, in Envoy's order, that r
+// fails, or a Miss whose Criterion is Matched. Route is left for the
+// caller.
+func routeMiss(m *routev3.RouteMatch, r *request, ignorePathParameters bool) Miss {
+	switch {
+	case m == nil:
+		return Miss{Criterion: MissPath, Value: r.pathOnly}
+	case !pathMatches(m, r, ignorePathParameters):
+		return Miss{Criterion: MissPath, Value: r.pathOnly}
 	}
 	if rf := m.GetRuntimeFraction(); rf != nil && rf.GetDefaultValue().GetNumerator() == 0 {
-		return false
+		return Miss{Criterion: MissRuntimeFraction}
 	}
 	if m.GetGrpc() != nil && !isGrpc(r) {
-		return false
+		v, _ := r.header("content-type")
+		return Miss{Criterion: MissGRPC, Name: "content-type", Value: v}
 	}
-	if !headersMatch(m.GetHeaders(), r) || !queryParamsMatch(m.GetQueryParameters(), r) ||
-		!cookiesMatch(m.GetCookies(), r) {
-		return false
+	for _, h := range m.GetHeaders() {
+		if !headerMatches(h, r) {
+			v, ok := r.header(asciiLower(h.GetName()))
+			return Miss{Criterion: MissHeader, Header: h, Name: h.GetName(), Value: v, Present: ok}
+		}
+	}
+	for _, q := range m.GetQueryParameters() {
+		if !queryParamMatches(q, r) {
+			v, ok := r.queryParam(q.GetName())
+			return Miss{Criterion: MissQueryParameter, QueryParameter: q, Name: q.GetName(), Value: v, Present: ok}
+		}
+	}
+	for _, c := range m.GetCookies() {
+		if !cookieMatches(c, r) {
+			v, ok := r.cookie(c.GetName())
+			return Miss{Criterion: MissCookie, Cookie: c, Name: c.GetName(), Value: v, Present: ok}
+		}
 	}
 	if tls := m.GetTlsContext(); tls != nil {
 		// No client certificate: presented and validated are both false.
 		if p := tls.GetPresented(); p != nil && p.GetValue() {
-			return false
+			return Miss{Criterion: MissTLSContext}
 		}
 		if v := tls.GetValidated(); v != nil && v.GetValue() {
-			return false
+			return Miss{Criterion: MissTLSContext}
 		}
 	}
-	return len(m.GetDynamicMetadata()) == 0 && len(m.GetFilterState()) == 0
+	if len(m.GetDynamicMetadata()) > 0 || len(m.GetFilterState()) > 0 {
+		return Miss{Criterion: MissMetadata}
+	}
+	return Miss{}
 }
 
 // pathMatches applies m's path specifier to r.

@@ -63,14 +63,20 @@ func queryParamMatches(m *routev3.QueryParameterMatcher, r *request) bool {
 // cookiesMatch reports whether every matcher in ms matches r.
 func cookiesMatch(ms []*routev3.CookieMatcher, r *request) bool {
 	for _, m := range ms {
-		if m == nil {
-			continue
-		}
-		value, present := r.cookie(m.GetName())
-		match := present && matchString(m.GetStringMatch(), value)
-		if match == m.GetInvertMatch() {
+		if !cookieMatches(m, r) {
 			return false
 		}
 	}
 	return true
+}
+
+// cookieMatches reports whether one CookieMatcher matches r; a nil one
+// does.
+func cookieMatches(m *routev3.CookieMatcher, r *request) bool {
+	if m == nil {
+		return true
+	}
+	value, present := r.cookie(m.GetName())
+	match := present && matchString(m.GetStringMatch(), value)
+	return match != m.GetInvertMatch()
 }

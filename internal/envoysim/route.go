@@ -79,6 +79,12 @@ type Result struct {
 // it). A require_tls redirect sets Redirect with no route. Route never
 // panics, whatever rc holds, and rc == nil has no virtual hosts.
 func Route(rc *routev3.RouteConfiguration, scheme string, req Request) Result {
+	return route(rc, scheme, req, nil)
+}
+
+// route is Route; when misses is not nil, it appends why each route tried
+// before the winner did not take the request (Trace).
+func route(rc *routev3.RouteConfiguration, scheme string, req Request, misses *[]Miss) Result {
 	r := newRequest(req, scheme)
 	vh := selectVirtualHost(rc, r.authority)
 	if vh == nil {
@@ -89,8 +95,17 @@ func Route(rc *routev3.RouteConfiguration, scheme string, req Request) Result {
 		res.Redirect = red
 		return res
 	}
+	ignore := rc.GetIgnorePathParametersInPathMatching()
 	for _, rt := range vh.GetRoutes() {
-		if !describable(rt) || !routeMatches(rt.GetMatch(), r, rc.GetIgnorePathParametersInPathMatching()) {
+		miss := Miss{Criterion: MissAction}
+		if describable(rt) {
+			miss = routeMiss(rt.GetMatch(), r, ignore)
+		}
+		if miss.Criterion != Matched {
+			if misses != nil {
+				miss.Route = rt
+				*misses = append(*misses, miss)
+			}
 			continue
 		}
 		res.Route = rt.GetName()

@@ -1,0 +1,106 @@
+// Before routing: which filter chain takes a connection, and what it runs.
+//
+// Envoy picks a listener's filter chain by its FilterChainMatch. Sesame's
+// chains match on server_names only, read by the TLS inspector from the
+// client's SNI, so FilterChain models that criterion, in Envoy's order
+// (FilterChainManagerImpl::findFilterChainForServerName): a chain naming
+// the server exactly, then the one with the longest wildcard "*.suffix"
+// that covers it, then a chain that names no server, then the listener's
+// default chain. For a chain list
+//
+//	a: [shop.example.com]   b: [*.example.com]   c: [*.shop.example.com]   d: []
+//
+//	SNI "shop.example.com"    → a
+//	SNI "api.shop.example.com" → c   (".shop.example.com" is longer than ".example.com")
+//	SNI "x.example.com"       → b
+//	SNI "example.org", or none → d
+//
+// Other FilterChainMatch criteria (destination port, source addresses,
+// transport or application protocols) are not modelled: a chain that sets
+// them is chosen as if they held.
+
+package envoysim
+
+import (
+	"fmt"
+	"strings"
+
+	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	tcpproxyv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/tcp_proxy/v3"
+	"google.golang.org/protobuf/proto"
+)
+
+// FilterChain returns the filter chain of l that a connection with TLS
+// server name sni ("" without TLS or SNI) reaches, or nil when none does
+// and Envoy closes the connection.
+func FilterChain(l *listenerv3.Listener, sni string) *listenerv3.FilterChain {
+	sni = asciiLower(sni)
+	var wildcard, catchAll *listenerv3.FilterChain
+	best := 0
+	for _, fc := range l.GetFilterChains() {
+		names := fc.GetFilterChainMatch().GetServerNames()
+		if len(names) == 0 {
+			if catchAll == nil {
+				catchAll = fc
+			}
+			continue
+		}
+		for _, n := range names {
+			n = asciiLower(n)
+			switch {
+			case sni == "":
+			case n == sni:
+				return fc
+			case strings.HasPrefix(n, "*.") && strings.HasSuffix(sni, n[1:]) && len(n) > best:
+				wildcard, best = fc, len(n)
+			}
+		}
+	}
+	switch {
+	case wildcard != nil:
+		return wildcard
+	case catchAll != nil:
+		return catchAll
+	}
+	return l.GetDefaultFilterChain()
+}
+
+// ConnectionManager returns the HTTP connection manager fc runs, nil when
+// it runs none, and an error when its configuration does not decode.
+func ConnectionManager(fc *listenerv3.FilterChain) (*hcmv3.HttpConnectionManager, error) {
+	hcm := &hcmv3.HttpConnectionManager{}
+	ok, err := networkFilter(fc, hcm)
+	if !ok {
+		return nil, err
+	}
+	return hcm, nil
+}
+
+// TCPProxy returns the TCP proxy fc runs, nil when it runs none, and an
+// error when its configuration does not decode.
+func TCPProxy(fc *listenerv3.FilterChain) (*tcpproxyv3.TcpProxy, error) {
+	p := &tcpproxyv3.TcpProxy{}
+	ok, err := networkFilter(fc, p)
+	if !ok {
+		return nil, err
+	}
+	return p, nil
+}
+
+// networkFilter decodes into msg the first filter of fc whose typed config
+// is of msg's type.
+func networkFilter(fc *listenerv3.FilterChain, msg proto.Message) (bool, error) {
+	want := string(msg.ProtoReflect().Descriptor().FullName())
+	for _, f := range fc.GetFilters() {
+		cfg := f.GetTypedConfig()
+		if cfg == nil || !strings.HasSuffix(cfg.GetTypeUrl(), "/"+want) {
+			continue
+		}
+		if err := cfg.UnmarshalTo(msg); err != nil {
+			return false, fmt.Errorf("filter chain %q: filter %q: %w", fc.GetName(), f.GetName(), err)
+		}
+		return true, nil
+	}
+	return false, nil
+}
