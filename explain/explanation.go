@@ -20,10 +20,10 @@ type Explanation struct {
 	// whose status explains it when there is one.
 	Reason string `json:"reason"`
 
-	Listener    *Step  `json:"listener,omitempty"`
-	FilterChain *Step  `json:"filterChain,omitempty"`
-	VirtualHost *Step  `json:"virtualHost,omitempty"`
-	Route       *Step  `json:"route,omitempty"`
+	Listener    *Step   `json:"listener,omitempty"`
+	FilterChain *Step   `json:"filterChain,omitempty"`
+	VirtualHost *Step   `json:"virtualHost,omitempty"`
+	Route       *Step   `json:"route,omitempty"`
 	Action      *Action `json:"action,omitempty"`
 
 	// Skipped are the candidates passed over before the chosen ones, in

@@ -32,7 +32,7 @@ type httpFilter struct {
 }
 
 var httpFilters = map[string]httpFilter{
-	envoysim.CORSFilterName:           {what: "CORS policy (preflights answered, response headers added)"},
+	envoysim.CORSFilterName:              {what: "CORS policy (preflights answered, response headers added)"},
 	"envoy.filters.http.local_ratelimit": {what: "local rate limit", decides: "local rate limit: whether the bucket has a token (429 when not)"},
 	"envoy.filters.http.ratelimit":       {what: "global rate limit", decides: "global rate limit: the rate limit service's answer (429)"},
 	"envoy.filters.http.jwt_authn":       {what: "JWT verification", chainWide: true, decides: "JWT verification: whether the request carries a valid token (401)"},
