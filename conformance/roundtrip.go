@@ -11,6 +11,7 @@ import (
 
 	"sigs.k8s.io/gateway-api/conformance/utils/roundtripper"
 
+	"github.com/projectsesame/sesame/explain"
 	"github.com/projectsesame/sesame/internal/envoysim"
 )
 
@@ -99,8 +100,18 @@ func (r *RoundTripper) send(u url.URL, serverName string, trusted []byte, client
 	if !ok {
 		return response{}, fmt.Errorf("dial %s: no Gateway has this address: %w", u.Host, errRefused)
 	}
+	var routed *envoysim.Result
+	out, err := r.sendTo(envoy{xds: xds}, u, serverName, trusted, clientCert, req, &routed)
+	if msg := explainDisagrees(explain.Input{XDS: xds, Status: served.result.Status}, u, serverName, req, out, err, routed); msg != "" {
+		return response{}, fmt.Errorf("sesame explain disagrees with the model: %s", msg)
+	}
+	return out, err
+}
+
+// sendTo is send to the Gateway whose configuration e has; it sets
+// *routed to the router's decision when the request got that far.
+func (r *RoundTripper) sendTo(e envoy, u url.URL, serverName string, trusted []byte, clientCert clientCertificate, req envoysim.Request, routedOut **envoysim.Result) (response, error) {
 	port := defaultPort(u)
-	e := envoy{xds: xds}
 	l := e.listener(port)
 	if l == nil {
 		return response{}, fmt.Errorf("dial %s: no listener on port %d: %w", u.Host, port, errRefused)
@@ -118,10 +129,10 @@ func (r *RoundTripper) send(u url.URL, serverName string, trusted []byte, client
 		return response{}, fmt.Errorf("tls handshake with %s: the listener does not speak TLS", u.Host)
 	case u.Scheme == "https":
 		if _, err := e.verify(fc, serverName, trusted); err != nil {
-			return response{}, fmt.Errorf("tls handshake with %s: %w", u.Host, err)
+			return response{}, certificateError{fmt.Errorf("tls handshake with %s: %w", u.Host, err)}
 		}
 		if err := e.checkClient(fc, clientCert); err != nil {
-			return response{}, fmt.Errorf("tls handshake with %s: %w", u.Host, err)
+			return response{}, certificateError{fmt.Errorf("tls handshake with %s: %w", u.Host, err)}
 		}
 	case terminates:
 		return response{}, fmt.Errorf("http to %s: the listener expects TLS", u.Host)
@@ -135,6 +146,7 @@ func (r *RoundTripper) send(u url.URL, serverName string, trusted []byte, client
 	}
 	rc := e.routeTable(hcm)
 	routed := envoysim.Route(rc, u.Scheme, req)
+	*routedOut = &routed
 	if isUpgrade(req) && routed.RouteAction != nil && !upgradeAllowed(hcm, routed.RouteAction, "websocket") {
 		return response{status: http.StatusForbidden}, nil // Envoy refuses an upgrade it is not configured for
 	}
