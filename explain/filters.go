@@ -68,9 +68,6 @@ func (e *Explanation) noteFilters(hcm *hcmv3.HttpConnectionManager, vh *routev3.
 			e.NotModelled = append(e.NotModelled, known.decides)
 		}
 	}
-	if e.Action == nil {
-		e.Action = &Action{}
-	}
 	e.Action.Filters = append(e.Action.Filters, filters...)
 }
 

@@ -50,7 +50,6 @@ func (e *Explanation) routeHTTP(in Input, x *xdsgen.Resources, hcm *hcmv3.HttpCo
 		}
 		e.Skipped = append(e.Skipped, Skip{Step: "route", Name: m.Route.GetName(), Object: o, Reason: missReason(m, kind)})
 	}
-	e.noteFilters(hcm, vh, res.RouteProto)
 	switch {
 	case res.RouteProto == nil && res.Redirect != nil:
 		e.Action = &Action{Redirect: &Redirect{Status: res.Redirect.Status, Location: res.Redirect.Location}}
@@ -62,20 +61,25 @@ func (e *Explanation) routeHTTP(in Input, x *xdsgen.Resources, hcm *hcmv3.HttpCo
 	}
 	rt := res.RouteProto
 	robj := routeObject(rt.GetName())
-	e.Route = &Step{Name: rt.GetName(), Object: robj, Detail: pathSpec(rt.GetMatch(), termsOf(kindOf(robj)))}
+	e.Route = &Step{Name: rt.GetName(), Object: robj, Detail: matchSummary(rt.GetMatch(), kindOf(robj)) + includedBy(rt)}
+	if rt.GetName() == "misdirected" {
+		e.Route.Detail = "the hosts of the port's other HTTPS listeners"
+	}
+	e.Action = &Action{}
+	e.noteFilters(hcm, vh, rt)
 	if hasHTTPFilter(hcm, envoysim.CORSFilterName) {
 		if c := envoysim.CORS(res, sent); c.Answered {
-			e.Action = &Action{DirectResponse: &DirectResponse{Status: 200}}
+			e.Action.DirectResponse = &DirectResponse{Status: 200}
 			e.end(Answered, 200, "the CORS filter answers this preflight request itself")
 			return
 		}
 	}
 	switch {
 	case res.Redirect != nil:
-		e.Action = &Action{Redirect: &Redirect{Status: res.Redirect.Status, Location: res.Redirect.Location}}
+		e.Action.Redirect = &Redirect{Status: res.Redirect.Status, Location: res.Redirect.Location}
 		e.end(Answered, res.Redirect.Status, "the route redirects")
 	case res.DirectStatus != 0:
-		e.Action = &Action{DirectResponse: &DirectResponse{Status: res.DirectStatus}}
+		e.Action.DirectResponse = &DirectResponse{Status: res.DirectStatus}
 		e.end(Answered, res.DirectStatus, e.directReason(in.Status, rt, robj, gateway, res.DirectStatus))
 	default:
 		e.forwardRequest(in, x, res, robj, gateway, sent)
@@ -85,7 +89,7 @@ func (e *Explanation) routeHTTP(in Input, x *xdsgen.Resources, hcm *hcmv3.HttpCo
 // directReason says why a route answers status itself.
 func (e *Explanation) directReason(status []graph.StatusUpdate, rt *routev3.Route, robj, gateway *Object, code uint32) string {
 	if rt.GetName() == "misdirected" {
-		return fmt.Sprintf("%d Misdirected Request: the host belongs to another listener on this port than the one the TLS server name chose; a client must open a connection for it", code)
+		return "Misdirected Request: the host belongs to another listener on this port than the one the TLS server name chose; a client must open a connection for it"
 	}
 	reason := fmt.Sprintf("the route answers %d itself", code)
 	if p := problem(status, robj, gateway); p != "" {
@@ -117,7 +121,7 @@ func (e *Explanation) forwardRequest(in Input, x *xdsgen.Resources, res envoysim
 			shares = append(shares, share{cluster: name, weight: w.GetWeight().GetValue()})
 		}
 	}
-	e.Action = &Action{Backends: backends(x, shares, res.NotFoundStatus)}
+	e.Action.Backends = backends(x, shares, res.NotFoundStatus)
 	if len(shares) > 0 {
 		up := envoysim.Upstream(res, shares[0].cluster, sent)
 		rw := &Rewrite{}
@@ -194,7 +198,7 @@ func (e *Explanation) endBackends(outcome, what string) {
 			failing = append(failing, fmt.Sprintf("cluster %s does not exist (%d)", b.Cluster, b.Missing))
 			code = max(code, b.Missing)
 		case b.Endpoints == 0:
-			failing = append(failing, fmt.Sprintf("%s has no endpoints (503)", backendName(b)))
+			failing = append(failing, backendName(b)+" has no endpoints")
 			code = max(code, 503)
 		default:
 			live += uint64(b.Weight)
@@ -207,8 +211,10 @@ func (e *Explanation) endBackends(outcome, what string) {
 		e.end(Answered, code, strings.Join(failing, "; "))
 	case live < total:
 		e.end(outcome, 0, fmt.Sprintf("%s goes to the backends by weight; %d%% of requests fail: %s", what, 100*(total-live)/total, strings.Join(failing, "; ")))
+	case len(e.Action.Backends) == 1:
+		e.end(outcome, 0, fmt.Sprintf("%s goes to %s, which answers", what, backendName(e.Action.Backends[0])))
 	default:
-		e.end(outcome, 0, fmt.Sprintf("%s goes to the backends by weight; the backend answers", what))
+		e.end(outcome, 0, fmt.Sprintf("%s goes to the backends by weight; they answer", what))
 	}
 }
 
@@ -302,4 +308,19 @@ func hostsOf(rc *routev3.RouteConfiguration) string {
 		return " (it has no virtual hosts)"
 	}
 	return " (it serves " + domainsOf(hosts) + ")"
+}
+
+// includedBy names the HTTPProxies an HTTPProxy route was included
+// through, from its metadata (xdsgen.RouteMetadataKey): ", included by
+// HTTPProxy default/root".
+func includedBy(rt *routev3.Route) string {
+	values := rt.GetMetadata().GetFilterMetadata()[xdsgen.RouteMetadataKey].GetFields()["chain"].GetListValue().GetValues()
+	if len(values) < 2 {
+		return ""
+	}
+	var via []string
+	for _, v := range values[:len(values)-1] {
+		via = append(via, v.GetStringValue())
+	}
+	return ", included by HTTPProxy " + strings.Join(via, " then ")
 }

@@ -36,6 +36,9 @@ func missReason(m envoysim.Miss, kind string) string {
 	t := termsOf(kind)
 	switch m.Criterion {
 	case envoysim.MissPath:
+		if kind == "GRPCRoute" {
+			return fmt.Sprintf("the call %s is not %s", m.Value, grpcSpec(m.Route.GetMatch()))
+		}
 		return fmt.Sprintf("path %s does not match %s", m.Value, pathSpec(m.Route.GetMatch(), t))
 	case envoysim.MissRuntimeFraction:
 		return "its runtime fraction defaults to 0%"
@@ -63,6 +66,24 @@ func missReason(m envoysim.Miss, kind string) string {
 	return "it does not match"
 }
 
+// grpcSpec is a GRPCRoute's method match, which Sesame writes as a path:
+// "/pkg.Service/Method" exactly, "/pkg.Service/" as a prefix, "/" for any
+// call, or a regular expression.
+func grpcSpec(m *routev3.RouteMatch) string {
+	switch p := m.GetPathSpecifier().(type) {
+	case *routev3.RouteMatch_Path:
+		return "method " + strings.TrimPrefix(p.Path, "/")
+	case *routev3.RouteMatch_Prefix:
+		if p.Prefix == "/" {
+			return "any method"
+		}
+		return "a method of service " + strings.Trim(p.Prefix, "/")
+	case *routev3.RouteMatch_SafeRegex:
+		return "a method matching RegularExpression " + p.SafeRegex.GetRegex()
+	}
+	return pathSpec(m, termsOf("GRPCRoute"))
+}
+
 // pathSpec is a route's path specifier in t's words.
 func pathSpec(m *routev3.RouteMatch, t terms) string {
 	s := ""
@@ -84,6 +105,35 @@ func pathSpec(m *routev3.RouteMatch, t terms) string {
 		s += " (any case)"
 	}
 	return s
+}
+
+// matchSummary is what a route matches: its path, then its other
+// criteria, "PathPrefix /api, header x-canary Exact \"true\"".
+func matchSummary(m *routev3.RouteMatch, kind string) string {
+	parts := []string{pathSpec(m, termsOf(kind))}
+	if kind == "GRPCRoute" {
+		parts[0] = grpcSpec(m)
+	}
+	if m.GetGrpc() != nil {
+		parts = append(parts, "gRPC")
+	}
+	for _, h := range m.GetHeaders() {
+		switch {
+		case h.GetName() == ":method":
+			parts = append(parts, "method "+strings.TrimPrefix(headerSpec(h), "Exact "))
+		case h.GetInvertMatch():
+			parts = append(parts, "header "+h.GetName()+" not "+headerSpec(h))
+		default:
+			parts = append(parts, "header "+h.GetName()+" "+headerSpec(h))
+		}
+	}
+	for _, q := range m.GetQueryParameters() {
+		parts = append(parts, "query parameter "+q.GetName()+" "+queryWant(q))
+	}
+	for _, c := range m.GetCookies() {
+		parts = append(parts, "cookie "+c.GetName()+" "+stringMatch(c.GetStringMatch()))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // headerReason says why a header matcher failed; ":method" is the method.
