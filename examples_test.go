@@ -13,7 +13,7 @@ import (
 // that they keep working: each decodes without warnings, translates into
 // listeners and clusters, and gives its objects status.
 func TestShippedExamples(t *testing.T) {
-	for _, name := range []string{"quickstart.yaml", "httpproxy.yaml", "layering.yaml", "upstreamcluster.yaml", "grpcroute.yaml"} {
+	for _, name := range []string{"quickstart.yaml", "httpproxy.yaml", "layering.yaml", "upstreamcluster.yaml", "grpcroute.yaml", "explain.yaml"} {
 		t.Run(name, func(t *testing.T) {
 			f, err := os.Open(filepath.Join("testdata/examples", name))
 			if err != nil {

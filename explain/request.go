@@ -126,7 +126,7 @@ func parseTarget(target string) (Request, error) {
 	}
 	if p := u.Port(); p != "" {
 		if port, err = strconv.Atoi(p); err != nil {
-			return Request{}, fmt.Errorf("URL %q: port %q is not a number", target, p)
+			port = -1 // digits only (url.Parse checked), so too many of them
 		}
 	}
 	if err := checkPort(port); err != nil {
@@ -144,6 +144,9 @@ func parseTarget(target string) (Request, error) {
 
 func checkPort(port int) error {
 	if port < 1 || port > 65535 {
+		if port < 0 {
+			return errors.New("the port is out of range (1-65535)")
+		}
 		return fmt.Errorf("port %d is out of range (1-65535)", port)
 	}
 	return nil
