@@ -135,7 +135,7 @@ func (o *explainOptions) run(fs *pflag.FlagSet, args []string, stdin io.Reader, 
 	}
 	req, err := o.request(fs, args)
 	if err != nil {
-		return &exitError{exitUsage, err}
+		return badRequest(stderr, err)
 	}
 	in, err := load(o.filenames, o.recursive, stdin, o.decoder())
 	if err != nil {
@@ -156,7 +156,7 @@ func (o *explainOptions) run(fs *pflag.FlagSet, args []string, stdin io.Reader, 
 	}
 	e, err := res.Explain(req)
 	if err != nil {
-		return &exitError{exitUsage, err}
+		return badRequest(stderr, err)
 	}
 	if o.format == "json" {
 		enc := json.NewEncoder(stdout)
@@ -172,4 +172,12 @@ func (o *explainOptions) run(fs *pflag.FlagSet, args []string, stdin io.Reader, 
 		return &exitError{code: exitSkipped}
 	}
 	return nil
+}
+
+// badRequest ends the command on a request it cannot explain: one line
+// that says why, exit code 2, without the pointer to the usage that a bad
+// flag gets (the request is not a flag).
+func badRequest(stderr io.Writer, err error) error {
+	fmt.Fprintf(stderr, "sesame explain: %v\n", err)
+	return &exitError{code: exitUsage}
 }
