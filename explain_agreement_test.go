@@ -9,6 +9,7 @@ package sesame_test
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -169,4 +170,39 @@ func explained(e *explain.Explanation) outcome {
 		}
 	}
 	return outcome{weights: shares}
+}
+
+// TestEveryRouteNamesItsObject: explain.ObjectOf reads the object back from
+// the name of every route, filter chain and Gateway resource of every
+// golden translation, so that explain can say which object serves a
+// request whatever the input.
+func TestEveryRouteNamesItsObject(t *testing.T) {
+	checked := 0
+	for _, file := range goldenFiles(t) {
+		res := loadCase(t, file).result
+		check := func(kind, name string, want bool) {
+			if got := explain.ObjectOf(kind, name) != nil; got != want {
+				t.Errorf("%s: %s %q: object found %v, want %v", filepath.Base(file), kind, name, got, want)
+			}
+			checked++
+		}
+		for _, l := range res.XDS.Listeners {
+			check("Listener", l.GetName(), strings.HasPrefix(l.GetName(), "gateway/"))
+			for _, fc := range l.GetFilterChains() {
+				if fc.GetName() != "" {
+					host := strings.HasPrefix(fc.GetName(), "ingress/") || strings.Contains(fc.GetName(), "/ingress/")
+					check("FilterChain", fc.GetName(), !host || strings.Contains(fc.GetName(), "/httpproxy/"))
+				}
+			}
+		}
+		for _, rc := range res.XDS.Routes {
+			for _, vh := range rc.GetVirtualHosts() {
+				check("VirtualHost", vh.GetName(), !strings.HasPrefix(vh.GetName(), "ingress/"))
+				for _, r := range vh.GetRoutes() {
+					check("Route", r.GetName(), r.GetName() != "misdirected")
+				}
+			}
+		}
+	}
+	t.Logf("read the objects of %d resource names", checked)
 }

@@ -16,6 +16,28 @@ import (
 	"github.com/projectsesame/sesame/dag/graph"
 )
 
+// ObjectOf is the Kubernetes object behind an Envoy resource of Sesame's,
+// read back from its name: what a controller or UI needs to point from
+// Envoy's stats, logs or config dump to the object. kind is the resource's
+// kind, "Listener", "FilterChain", "VirtualHost" or "Route"; the result is
+// nil for what no single object is behind (the HTTPProxy and Ingress
+// ports' listeners, their shared virtual hosts, the 421 route).
+func ObjectOf(kind, name string) *Object {
+	switch kind {
+	case "Listener":
+		return listenerObject(name)
+	case "FilterChain":
+		o, _ := chainObject(name)
+		return o
+	case "VirtualHost":
+		o, _ := virtualHostObject(name)
+		return o
+	case "Route":
+		return routeObject(name)
+	}
+	return nil
+}
+
 // kinds maps the lower-case kinds of resource names to their kinds.
 var kinds = map[string]string{
 	"httproute": "HTTPRoute", "grpcroute": "GRPCRoute", "tlsroute": "TLSRoute",
@@ -48,12 +70,20 @@ func listenerPort(name string) uint32 {
 // terminates; detail names the Gateway listener or the HTTPProxy or
 // Ingress host.
 func chainObject(name string) (obj *Object, detail string) {
+	if o := upstreamClusterObject(name); o != nil {
+		return o, ""
+	}
 	p := strings.Split(name, "/")
 	if n := len(p); n >= 6 && kinds[p[n-3]] != "" {
 		obj = &Object{Kind: kinds[p[n-3]], Namespace: p[n-2], Name: p[n-1]}
 		p = p[:n-3]
 	}
 	switch {
+	case len(p) == 8 && p[0] == "gateway" && p[4] == "listenerset":
+		if obj == nil {
+			obj = &Object{Kind: "ListenerSet", Namespace: p[5], Name: p[6]}
+		}
+		return obj, "listener " + p[7]
 	case len(p) == 5 && p[0] == "gateway":
 		if obj == nil {
 			obj = &Object{Kind: "Gateway", Namespace: p[1], Name: p[2]}
@@ -68,10 +98,17 @@ func chainObject(name string) (obj *Object, detail string) {
 }
 
 // virtualHostObject is the Gateway listener of a virtual host
-// "<ns>/<gw>/<listener>/<hostname>", nil for "ingress/<fqdn>".
+// "<ns>/<gw>/<listener>/<hostname>", or the ListenerSet's of
+// "<ns>/<gw>/listenerset/<ns>/<set>/<listener>/<hostname>"; nil for
+// "ingress/<fqdn>".
 func virtualHostObject(name string) (obj *Object, detail string) {
+	if o := upstreamClusterObject(name); o != nil {
+		return o, ""
+	}
 	p := strings.Split(name, "/")
 	switch {
+	case len(p) == 7 && p[2] == "listenerset":
+		return &Object{Kind: "ListenerSet", Namespace: p[3], Name: p[4]}, "listener " + p[5]
 	case len(p) == 4:
 		return &Object{Kind: "Gateway", Namespace: p[0], Name: p[1]}, "listener " + p[2]
 	case len(p) == 2 && p[0] == "ingress":
@@ -83,6 +120,9 @@ func virtualHostObject(name string) (obj *Object, detail string) {
 // routeObject is the object and field of a route named
 // "<kind>/<ns>/<name>/rule/<i>/match/<j>" or "<kind>/<ns>/<name>/<field>".
 func routeObject(name string) *Object {
+	if o := upstreamClusterObject(name); o != nil {
+		return o
+	}
 	p := strings.SplitN(name, "/", 4)
 	if len(p) < 3 || kinds[p[0]] == "" {
 		return nil
@@ -94,6 +134,26 @@ func routeObject(name string) *Object {
 		if _, err := fmt.Sscanf(p[3], "rule/%d/match/%d", &rule, &match); err == nil {
 			o.Field = fmt.Sprintf("spec.rules[%d].matches[%d]", rule, match)
 		}
+	}
+	return o
+}
+
+// upstreamClusterObject is the UpstreamCluster (cluster-scoped) of a
+// resource of its listener (package dispatch/envoy names them):
+// "upstreamcluster/<name>" for its filter chain and virtual host, and
+// "upstreamcluster/<name>/policy/<i>/rule/<j>/..." for a route, whose
+// field is the dispatch rule. nil for other names and for the shared
+// listener "upstreamcluster/port/<port>".
+func upstreamClusterObject(name string) *Object {
+	rest, ok := strings.CutPrefix(name, "upstreamcluster/")
+	if !ok || strings.HasPrefix(rest, "port/") {
+		return nil
+	}
+	uc, rest, _ := strings.Cut(rest, "/")
+	o := &Object{Kind: "UpstreamCluster", Name: uc}
+	var policy, rule int
+	if _, err := fmt.Sscanf(rest, "policy/%d/rule/%d", &policy, &rule); err == nil {
+		o.Field = fmt.Sprintf("spec.dispatchPolicies[%d].rules[%d]", policy, rule)
 	}
 	return o
 }
