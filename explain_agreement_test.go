@@ -23,14 +23,10 @@ import (
 
 func TestExplainAgreesWithRequestTables(t *testing.T) {
 	tables := slices.Concat(requestTests, grpcRequestTests, httpProxyRequestTests, ingressRequestTests)
-	results := map[string]*sesame.Result{}
+	translated := translations(t)
 	n := 0
 	for _, tt := range tables {
-		res, ok := results[tt.file]
-		if !ok {
-			res = translateRequestFile(t, tt.file)
-			results[tt.file] = res
-		}
+		res := translated(tt.file)
 		l, fc := chainOfRouteTable(res, tt.routes)
 		if fc == nil {
 			t.Errorf("%s: no filter chain uses route table %q", tt.file, tt.routes)

@@ -26,14 +26,10 @@ import (
 // returns how many it checked.
 func runRequests(t *testing.T, tables []requestFile) int {
 	t.Helper()
-	results := map[string]*sesame.Result{}
+	translated := translations(t)
 	n := 0
 	for _, tt := range tables {
-		res, ok := results[tt.file]
-		if !ok {
-			res = translateRequestFile(t, tt.file)
-			results[tt.file] = res
-		}
+		res := translated(tt.file)
 		rc := routeTable(res, tt.routes)
 		if rc == nil {
 			t.Errorf("%s: no RouteConfiguration %q; have %v", tt.file, tt.routes, routeTableNames(res))
@@ -55,6 +51,19 @@ func runRequests(t *testing.T, tables []requestFile) int {
 		}
 	}
 	return n
+}
+
+// translations returns translateRequestFile, each file translated once.
+func translations(t *testing.T) func(file string) *sesame.Result {
+	results := map[string]*sesame.Result{}
+	return func(file string) *sesame.Result {
+		res, ok := results[file]
+		if !ok {
+			res = translateRequestFile(t, file)
+			results[file] = res
+		}
+		return res
+	}
 }
 
 func translateRequestFile(t *testing.T, file string) *sesame.Result {

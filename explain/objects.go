@@ -191,13 +191,11 @@ func problem(updates []graph.StatusUpdate, o *Object, gateway *Object) string {
 	if o == nil {
 		return ""
 	}
-	switch st := statusOf(updates, o.Kind, o.Namespace, o.Name).(type) {
-	case *gatewayv1.HTTPRouteStatus:
-		return parentProblem(st.Parents, gateway)
-	case *gatewayv1.GRPCRouteStatus:
-		return parentProblem(st.Parents, gateway)
-	case *gatewayv1.TLSRouteStatus:
-		return parentProblem(st.Parents, gateway)
+	st := statusOf(updates, o.Kind, o.Namespace, o.Name)
+	if parents, ok := routeParents(st); ok {
+		return parentProblem(parents, gateway)
+	}
+	switch st := st.(type) {
 	case *contourv1.HTTPProxyStatus:
 		if st.CurrentStatus == contourv1.StatusValid {
 			return ""
@@ -252,15 +250,7 @@ func refersTo(ref gatewayv1.ParentReference, g *Object) bool {
 func unattached(updates []graph.StatusUpdate, g *Object) []Skip {
 	var out []Skip
 	for _, u := range updates {
-		var parents []gatewayv1.RouteParentStatus
-		switch st := u.Status.(type) {
-		case *gatewayv1.HTTPRouteStatus:
-			parents = st.Parents
-		case *gatewayv1.GRPCRouteStatus:
-			parents = st.Parents
-		default:
-			continue
-		}
+		parents, _ := routeParents(u.Status)
 		for _, p := range parents {
 			if !refersTo(p.ParentRef, g) {
 				continue
@@ -281,4 +271,17 @@ func unattached(updates []graph.StatusUpdate, g *Object) []Skip {
 		}
 	}
 	return out
+}
+
+// routeParents is the per-parent status of a Gateway API route's status.
+func routeParents(status any) ([]gatewayv1.RouteParentStatus, bool) {
+	switch st := status.(type) {
+	case *gatewayv1.HTTPRouteStatus:
+		return st.Parents, true
+	case *gatewayv1.GRPCRouteStatus:
+		return st.Parents, true
+	case *gatewayv1.TLSRouteStatus:
+		return st.Parents, true
+	}
+	return nil, false
 }
