@@ -38,16 +38,6 @@ func (e envoy) listener(port uint32) *listenerv3.Listener {
 	return nil
 }
 
-// hasFilter reports whether hcm runs the named HTTP filter.
-func hasFilter(hcm *hcmv3.HttpConnectionManager, name string) bool {
-	for _, f := range hcm.GetHttpFilters() {
-		if f.GetName() == name {
-			return true
-		}
-	}
-	return false
-}
-
 // routeTable returns the route table hcm uses, inline or by RDS.
 func (e envoy) routeTable(hcm *hcmv3.HttpConnectionManager) *routev3.RouteConfiguration {
 	if rc := hcm.GetRouteConfig(); rc != nil {

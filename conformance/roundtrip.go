@@ -151,7 +151,7 @@ func (r *RoundTripper) sendTo(e envoy, u url.URL, serverName string, trusted []b
 		return response{status: http.StatusForbidden}, nil // Envoy refuses an upgrade it is not configured for
 	}
 	var cors envoysim.CORSResult
-	if hasFilter(hcm, envoysim.CORSFilterName) {
+	if envoysim.HasHTTPFilter(hcm, envoysim.CORSFilterName) {
 		if cors = envoysim.CORS(routed, req); cors.Answered {
 			return response{status: http.StatusOK, headers: withCORS(nil, cors)}, nil
 		}

@@ -148,13 +148,3 @@ func routeEffects(res envoysim.Result) []string {
 	}
 	return out
 }
-
-// hasHTTPFilter reports whether hcm runs the named HTTP filter.
-func hasHTTPFilter(hcm *hcmv3.HttpConnectionManager, name string) bool {
-	for _, f := range hcm.GetHttpFilters() {
-		if f.GetName() == name {
-			return true
-		}
-	}
-	return false
-}

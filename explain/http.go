@@ -67,7 +67,7 @@ func (e *Explanation) routeHTTP(in Input, x *xdsgen.Resources, hcm *hcmv3.HttpCo
 	}
 	e.Action = &Action{}
 	e.noteFilters(hcm, vh, rt)
-	if hasHTTPFilter(hcm, envoysim.CORSFilterName) {
+	if envoysim.HasHTTPFilter(hcm, envoysim.CORSFilterName) {
 		if c := envoysim.CORS(res, sent); c.Answered {
 			e.Action.DirectResponse = &DirectResponse{Status: 200}
 			e.end(Answered, 200, "the CORS filter answers this preflight request itself")

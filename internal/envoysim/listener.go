@@ -104,3 +104,13 @@ func networkFilter(fc *listenerv3.FilterChain, msg proto.Message) (bool, error) 
 	}
 	return false, nil
 }
+
+// HasHTTPFilter reports whether hcm runs the named HTTP filter.
+func HasHTTPFilter(hcm *hcmv3.HttpConnectionManager, name string) bool {
+	for _, f := range hcm.GetHttpFilters() {
+		if f.GetName() == name {
+			return true
+		}
+	}
+	return false
+}
