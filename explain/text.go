@@ -47,10 +47,18 @@ func (e *Explanation) WriteText(w io.Writer) error {
 	step("virtual host", e.VirtualHost)
 	step("route", e.Route)
 	if a := e.Action; a != nil {
+		var total uint64
 		for _, bk := range a.Backends {
-			text := fmt.Sprintf("%s, weight %d, %s", backendName(bk), bk.Weight, plural(bk.Endpoints, "endpoint"))
+			total += uint64(bk.Weight)
+		}
+		for _, bk := range a.Backends {
+			weight := fmt.Sprintf("weight %d", bk.Weight)
+			if len(a.Backends) > 1 && total > 0 {
+				weight += fmt.Sprintf(" (%d%%)", uint64(bk.Weight)*100/total)
+			}
+			text := fmt.Sprintf("%s, %s, %s", backendName(bk), weight, plural(bk.Endpoints, "endpoint"))
 			if bk.Missing != 0 {
-				text = fmt.Sprintf("cluster %s, weight %d, does not exist (answers %d)", bk.Cluster, bk.Weight, bk.Missing)
+				text = fmt.Sprintf("cluster %s, %s, does not exist (answers %d)", bk.Cluster, weight, bk.Missing)
 			}
 			line("backend", text)
 		}
