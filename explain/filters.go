@@ -130,8 +130,10 @@ func routeEffects(res envoysim.Result) []string {
 		}
 		out = append(out, "mirrors to cluster "+m.GetCluster()+share)
 	}
-	if t := a.GetTimeout(); t != nil {
-		out = append(out, "timeout "+t.AsDuration().String())
+	if t := a.GetTimeout(); t != nil && t.AsDuration() == 0 {
+		out = append(out, "no request timeout")
+	} else if t != nil {
+		out = append(out, "request timeout "+t.AsDuration().String())
 	}
 	retry := a.GetRetryPolicy()
 	if retry == nil {

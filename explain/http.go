@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
@@ -43,6 +44,9 @@ func (e *Explanation) routeHTTP(in Input, x *xdsgen.Resources, hcm *hcmv3.HttpCo
 	detail = strings.TrimPrefix(detail+", domain "+matchedDomain(vh.GetDomains(), hostOnly(sent.Authority)), ", ")
 	e.VirtualHost = &Step{Name: vh.GetName(), Object: obj, Detail: detail}
 	for _, m := range misses {
+		if m.Criterion == envoysim.MissRuntimeFraction {
+			e.NotModelled = appendOnce(e.NotModelled, "runtime fractions: the model takes their defaults, as an Envoy without runtime overrides does")
+		}
 		o := routeObject(m.Route.GetName())
 		kind := ""
 		if o != nil {
@@ -136,6 +140,12 @@ func (e *Explanation) forwardRequest(in Input, x *xdsgen.Resources, res envoysim
 		}
 	}
 	e.Action.Filters = append(e.Action.Filters, routeEffects(res)...)
+	if action.GetRetryPolicy() != nil || res.VirtualHostProto.GetRetryPolicy() != nil {
+		e.NotModelled = append(e.NotModelled, "retries: whether a try fails and is tried again depends on the backend's answers")
+	}
+	if action.GetTimeout().AsDuration() > 0 {
+		e.NotModelled = append(e.NotModelled, "the timeout: whether the backend answers in time (504 when not)")
+	}
 	if len(shares) == 0 {
 		e.end(Answered, res.NotFoundStatus, "the route names no cluster this request reaches")
 		return
@@ -323,4 +333,12 @@ func includedBy(rt *routev3.Route) string {
 		via = append(via, v.GetStringValue())
 	}
 	return ", included by HTTPProxy " + strings.Join(via, " then ")
+}
+
+// appendOnce appends s to list unless it holds it already.
+func appendOnce(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
