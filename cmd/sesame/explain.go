@@ -41,7 +41,7 @@ A request that cannot be parsed exits 2 with one line saying why. The input
 is read as translate reads it; documents that cannot be decoded are reported
 and skipped (exit 3, after the explanation).`
 
-const explainExample = `  sesame explain -f testdata/examples/quickstart.yaml GET http://quickstart.example.com/
+const explainExample = `  sesame explain -f testdata/examples/explain.yaml 'GET https://shop.example.com/api/v1/items?x=1'
   sesame explain -f manifests/ -R 'GET https://shop.example.com/api/v1?x=1' -H 'x-env: canary' -o json
   sesame explain -f manifests/ --grpc echo.Echo/Say grpc.example.com:80
   sesame explain -f manifests/ --sni db.example.com --port 443`
