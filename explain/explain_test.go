@@ -169,3 +169,26 @@ func TestExplainNotModelledFilters(t *testing.T) {
 		}
 	}
 }
+
+// Explain never panics on a configuration with holes: nil listeners,
+// chains, route tables and routes.
+func TestExplainHoles(t *testing.T) {
+	hcm := &hcmv3.HttpConnectionManager{RouteSpecifier: &hcmv3.HttpConnectionManager_Rds{Rds: &hcmv3.Rds{RouteConfigName: "rt"}}}
+	x := &xdsgen.Resources{
+		Listeners: []*listenerv3.Listener{nil, {Name: "ingress/80", Address: xdsmsg.SocketAddress("0.0.0.0", 80),
+			FilterChains: []*listenerv3.FilterChain{nil, {Filters: []*listenerv3.Filter{nil, xdsmsg.NetworkFilter(xdsmsg.HTTPConnectionManagerFilter, hcm)}}}}},
+		Routes: []*routev3.RouteConfiguration{nil, {Name: "rt", VirtualHosts: []*routev3.VirtualHost{nil, {Name: "v", Domains: []string{"*"},
+			Routes: []*routev3.Route{nil, {Name: "r", Match: &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}},
+				Action: &routev3.Route_Route{Route: &routev3.RouteAction{ClusterSpecifier: &routev3.RouteAction_WeightedClusters{WeightedClusters: &routev3.WeightedCluster{
+					Clusters: []*routev3.WeightedCluster_ClusterWeight{nil, {Name: "missing"}}}}}}}}}}}},
+		Clusters: []*clusterv3.Cluster{nil},
+	}
+	req, _ := ParseRequest("GET http://h/", nil)
+	e, err := Explain(Input{XDS: x, Status: []graph.StatusUpdate{{}, {Kind: "HTTPRoute", Status: (*gatewayv1.HTTPRouteStatus)(nil)}}}, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Outcome != Answered || e.Reason == "" {
+		t.Errorf("%+v", e)
+	}
+}
