@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/xdsmsg"
 	"github.com/projectsesame/sesame/xdsgen"
@@ -190,5 +191,19 @@ func TestExplainHoles(t *testing.T) {
 	}
 	if e.Outcome != Answered || e.Reason == "" {
 		t.Errorf("%+v", e)
+	}
+	// Status entries without a status, of every kind read.
+	holes := []graph.StatusUpdate{{}, {Kind: "HTTPRoute", Name: "r", Status: (*gatewayv1.HTTPRouteStatus)(nil)},
+		{Kind: "HTTPProxy", Name: "r", Status: (*contourv1.HTTPProxyStatus)(nil)}, {Kind: "Gateway", Name: "g", Status: (*gatewayv1.GatewayStatus)(nil)}}
+	for _, o := range []*Object{{Kind: "HTTPRoute", Name: "r"}, {Kind: "HTTPProxy", Name: "r"}} {
+		if p := problem(holes, o, &Object{Kind: "Gateway", Name: "g"}); p != "" {
+			t.Errorf("%v: %q", o, p)
+		}
+	}
+	if u := unattached(holes, &Object{Kind: "Gateway", Name: "g"}); len(u) != 0 {
+		t.Errorf("unattached: %v", u)
+	}
+	if p := listenerProblem(holes, &Object{Kind: "Gateway", Name: "g"}, "listener l"); p != "" {
+		t.Errorf("listener: %q", p)
 	}
 }

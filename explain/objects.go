@@ -197,7 +197,7 @@ func problem(updates []graph.StatusUpdate, o *Object, gateway *Object) string {
 	}
 	switch st := st.(type) {
 	case *contourv1.HTTPProxyStatus:
-		if st.CurrentStatus == contourv1.StatusValid {
+		if st == nil || st.CurrentStatus == contourv1.StatusValid {
 			return ""
 		}
 		msg := st.CurrentStatus + ": " + st.Description
@@ -277,11 +277,17 @@ func unattached(updates []graph.StatusUpdate, g *Object) []Skip {
 func routeParents(status any) ([]gatewayv1.RouteParentStatus, bool) {
 	switch st := status.(type) {
 	case *gatewayv1.HTTPRouteStatus:
-		return st.Parents, true
+		if st != nil {
+			return st.Parents, true
+		}
 	case *gatewayv1.GRPCRouteStatus:
-		return st.Parents, true
+		if st != nil {
+			return st.Parents, true
+		}
 	case *gatewayv1.TLSRouteStatus:
-		return st.Parents, true
+		if st != nil {
+			return st.Parents, true
+		}
 	}
 	return nil, false
 }
