@@ -108,6 +108,10 @@ type Result struct {
 	// refreshed says XDS.Endpoints holds load assignments newer than the
 	// graph's clusters' endpoints (a Translator followed EndpointSlices).
 	refreshed bool
+	// fullClusters, when not nil, are the only Services whose clusters and
+	// load assignments XDS holds in full: the others' are stubs that
+	// carry their names (translate).
+	fullClusters map[types.NamespacedName]bool
 	// merged says XDS is newer than the graph, but for the listeners,
 	// which serve its only Gateway and nothing else (a Translator merged
 	// a change to routes into it: translator_merge.go).
@@ -222,6 +226,14 @@ func Translate(objects []runtime.Object, opts Options) (*Result, error) {
 // soon after, as every stage looks at ctx between its steps. A controller
 // bounds a pathological translation with a deadline.
 func TranslateContext(ctx context.Context, objects []runtime.Object, opts Options) (*Result, error) {
+	return translate(ctx, objects, opts, nil)
+}
+
+// translate is TranslateContext; with full, it builds in full only the
+// clusters and load assignments of the Services full holds, and stubs
+// that carry the others' names (xdsgen.GenerateAndValidateSome), for a
+// Translator's translations of part of its objects.
+func translate(ctx context.Context, objects []runtime.Object, opts Options, full map[types.NamespacedName]bool) (*Result, error) {
 	ucPort := cmp.Or(opts.UpstreamClusterPort, DefaultUpstreamClusterPort)
 	if ucPort < 1 || ucPort > 65535 {
 		return nil, fmt.Errorf("sesame: Options.UpstreamClusterPort %d is not a port (1-65535, or 0 for %d)", opts.UpstreamClusterPort, DefaultUpstreamClusterPort)
@@ -241,7 +253,7 @@ func TranslateContext(ctx context.Context, objects []runtime.Object, opts Option
 			res.Warnings = append(res.Warnings, err.Error())
 		}
 	}
-	graph, err := dag.BuildContext(ctx, &in, dag.Options{
+	g, err := dag.BuildContext(ctx, &in, dag.Options{
 		ControllerName:      opts.ControllerName,
 		Config:              opts.Config,
 		Now:                 opts.Now,
@@ -257,10 +269,15 @@ func TranslateContext(ctx context.Context, objects []runtime.Object, opts Option
 	if err != nil {
 		return nil, err
 	}
-	res.graph = graph
-	res.Events = graph.Events
-	res.Warnings = append(res.Warnings, graph.Warnings...)
-	res.XDS, err = xdsgen.GenerateAndValidateContext(ctx, graph)
+	res.graph = g
+	res.Events = g.Events
+	res.Warnings = append(res.Warnings, g.Warnings...)
+	if full != nil {
+		res.fullClusters = full
+		res.XDS, err = xdsgen.GenerateAndValidateSome(ctx, g, func(c *graph.Cluster) bool { return full[c.Service] })
+	} else {
+		res.XDS, err = xdsgen.GenerateAndValidateContext(ctx, g)
+	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, ctxErr
 	}

@@ -28,6 +28,7 @@ type merge struct {
 	inScope       keySet                        // the routes of the scope
 	closed        keySet                        // those whose every hostname's routes are in it
 	incomplete    bool                          // a route's status changed that is not closed over
+	stubbed       bool                          // a cluster it needs is a stub in before or after (translate)
 	changed       keySet                        // the routes changed
 	named         map[types.NamespacedName]bool // the Services the changed routes name, or named, and moved
 	moved         map[types.NamespacedName]bool // the Services changed, or whose EndpointSlices changed

@@ -7,6 +7,8 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	"google.golang.org/protobuf/proto"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/projectsesame/sesame/dag/graph"
 )
 
@@ -46,6 +48,12 @@ func (m *merge) clustersAndEndpoints() bool {
 		switch {
 		case ok && !m.named[e.c.Service]:
 			continue
+		case !a.hasCluster(e.c.Service) || ok && !b.hasCluster(o.c.Service):
+			// A stub: an unchanged route's cluster came or went (it won
+			// or lost a match to a changed route). The scope is
+			// translated again with every cluster built.
+			m.stubbed = true
+			return false
 		case ok && proto.Equal(b.XDS.Clusters[o.at], a.XDS.Clusters[e.at]) && proto.Equal(b.XDS.Endpoints[o.at], a.XDS.Endpoints[e.at]):
 			continue
 		case !ok && !held:
@@ -195,4 +203,10 @@ func (m *merge) commit() (*Result, *Delta) {
 	t.merges++
 	slices.Sort(m.delta.Routes.Changed)
 	return t.last, &m.delta
+}
+
+// hasCluster says r holds in full the clusters and load assignments of
+// the Service svc, not stubs (translate).
+func (r *Result) hasCluster(svc types.NamespacedName) bool {
+	return r.fullClusters == nil || r.fullClusters[svc]
 }

@@ -191,12 +191,21 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope, closing bo
 		return out
 	}
 	afterIn := versions(s.new)
-	before, after, err := t.translateScope(ctx, versions(s.old), afterIn)
+	beforeIn := versions(s.old)
+	before, after, err := t.translateScope(ctx, beforeIn, afterIn, named)
 	if err != nil {
 		return nil, nil, false, err
 	}
 	m := &merge{t: t, before: before, after: after, inScope: inScope, changed: changed, named: named, moved: moved, hostnames: hostnames, closed: closed}
-	if !m.run() {
+	ok := m.run()
+	if !ok && m.stubbed {
+		if before, after, err = t.translateScope(ctx, beforeIn, afterIn, nil); err != nil {
+			return nil, nil, false, err
+		}
+		m = &merge{t: t, before: before, after: after, inScope: inScope, changed: changed, named: named, moved: moved, hostnames: hostnames, closed: closed}
+		ok = m.run()
+	}
+	if !ok {
 		if m.incomplete && !closing {
 			return t.updateRoutes(ctx, s, true)
 		}
@@ -210,16 +219,20 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope, closing bo
 // translateScope translates the scope as it was, on another processor,
 // and as it is; as it was, it is often the scope as the last merge had it
 // (a route edited again and again, as progressive delivery edits its
-// weights), whose translation is kept.
-func (t *Translator) translateScope(ctx context.Context, beforeIn, afterIn []runtime.Object) (before, after *Result, err error) {
-	if t.lastScope.holds(beforeIn) {
+// weights), whose translation is kept. Of the clusters, only those of the
+// Services named are built in full (all when named is nil): the merge
+// compares no others, and needs of them only their names, unless a route
+// out of the change gains or loses a cluster (merge.clustersAndEndpoints,
+// which then asks for all).
+func (t *Translator) translateScope(ctx context.Context, beforeIn, afterIn []runtime.Object, named map[types.NamespacedName]bool) (before, after *Result, err error) {
+	if t.lastScope.holds(beforeIn, named) {
 		t.reuses++
-		after, err = TranslateContext(ctx, afterIn, t.opts)
+		after, err = translate(ctx, afterIn, t.opts, named)
 		return t.lastScope.res, after, err
 	}
 	var errBefore error
-	done := parallel.Start(true, func() { before, errBefore = TranslateContext(ctx, beforeIn, t.opts) })
-	after, err = TranslateContext(ctx, afterIn, t.opts)
+	done := parallel.Start(true, func() { before, errBefore = translate(ctx, beforeIn, t.opts, named) })
+	after, err = translate(ctx, afterIn, t.opts, named)
 	done()
 	return before, after, cmp.Or(ctx.Err(), errBefore, err)
 }
@@ -239,10 +252,19 @@ func newScopeResult(objects []runtime.Object, res *Result) scopeResult {
 	return scopeResult{set, res}
 }
 
-// holds says objects, each given once, are those of s.
-func (s scopeResult) holds(objects []runtime.Object) bool {
+// holds says objects, each given once, are those of s, and that s has in
+// full the clusters of the Services named.
+func (s scopeResult) holds(objects []runtime.Object, named map[types.NamespacedName]bool) bool {
 	if s.res == nil || len(objects) != len(s.objects) {
 		return false
+	}
+	if named == nil && s.res.fullClusters != nil {
+		return false
+	}
+	for svc := range named {
+		if !s.res.hasCluster(svc) {
+			return false
+		}
 	}
 	for _, obj := range objects {
 		if !s.objects[obj] {

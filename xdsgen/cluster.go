@@ -117,13 +117,22 @@ func http2(protocol string) bool { return protocol == "h2c" || protocol == "h2" 
 // addClusterJobs adds the jobs that build the clusters and load
 // assignments of cs into r.Clusters and r.Endpoints, which must have room
 // for them, chunk by chunk, validating each message when validate is set.
-func addClusterJobs(work *jobs, r *Resources, cs []*graph.Cluster, names clusterNames, validate bool) {
+// With full, only the clusters it holds are built; the others are stubs
+// that carry their names (EDS clusters, whose load assignments name them).
+func addClusterJobs(work *jobs, r *Resources, cs []*graph.Cluster, names clusterNames, validate bool, full func(*graph.Cluster) bool) {
 	cb := newClusterBuilder()
 	for start := 0; start < len(cs); start += clusterChunk {
 		part := cs[start:min(start+clusterChunk, len(cs))]
+		built := part
+		if full != nil {
+			built = slices.DeleteFunc(slices.Clone(part), func(c *graph.Cluster) bool { return !full(c) })
+		}
 		work.add(func() (errs []error) {
-			clusters := cb.clusters(part, names)
-			copy(r.Clusters[start:], clusters)
+			clusters := cb.clusters(built, names)
+			placeBuilt(r.Clusters[start:start+len(part)], part, full, clusters, func(c *graph.Cluster) *clusterv3.Cluster {
+				// EDS, so that its load assignment's stub is referred to.
+				return &clusterv3.Cluster{Name: names.of(c), ClusterDiscoveryType: cb.eds}
+			})
 			if validate {
 				if start == 0 {
 					errs = cb.validateShared(cs)
@@ -133,13 +142,33 @@ func addClusterJobs(work *jobs, r *Resources, cs []*graph.Cluster, names cluster
 			return errs
 		})
 		work.add(func() []error {
-			assignments := loadAssignments(part, names)
-			copy(r.Endpoints[start:], assignments)
+			assignments := loadAssignments(built, names)
+			placeBuilt(r.Endpoints[start:start+len(part)], part, full, assignments, func(c *graph.Cluster) *endpointv3.ClusterLoadAssignment {
+				return &endpointv3.ClusterLoadAssignment{ClusterName: names.of(c)}
+			})
 			if validate {
 				return xdsmsg.Validated("ClusterLoadAssignment", assignments, (*endpointv3.ClusterLoadAssignment).GetClusterName)
 			}
 			return nil
 		})
+	}
+}
+
+// placeBuilt puts into dst the messages built for the clusters of part
+// that full holds, in part's order, and a stub for each of the others.
+func placeBuilt[M any](dst []M, part []*graph.Cluster, full func(*graph.Cluster) bool, built []M, stub func(*graph.Cluster) M) {
+	if full == nil {
+		copy(dst, built)
+		return
+	}
+	j := 0
+	for i, c := range part {
+		if full(c) {
+			dst[i] = built[j]
+			j++
+		} else {
+			dst[i] = stub(c)
+		}
 	}
 }
 

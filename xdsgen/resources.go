@@ -27,7 +27,7 @@ type Problem = resources.Problem
 // Generate turns a routing graph into Envoy resources. It is a pure function
 // of g. On a large graph the messages are built on every processor.
 func Generate(g *graph.Graph) *Resources {
-	r, _ := generate(context.Background(), g, false)
+	r, _ := generate(context.Background(), g, false, nil)
 	return r
 }
 
@@ -46,7 +46,19 @@ func GenerateAndValidate(g *graph.Graph) (*Resources, error) {
 // done: it then returns ctx.Err() and no resources, having checked ctx
 // before each of its jobs (a few hundred routes or clusters each).
 func GenerateAndValidateContext(ctx context.Context, g *graph.Graph) (*Resources, error) {
-	r, errs := generate(ctx, g, true)
+	return GenerateAndValidateSome(ctx, g, nil)
+}
+
+// GenerateAndValidateSome is GenerateAndValidateContext that builds in full
+// only the clusters and load assignments of the graph clusters full holds
+// (all of them when full is nil). The others are stubs in their places,
+// named and nothing more, and are not validated: for a caller that needs
+// of most clusters only their names, as sesame.Translator does when it
+// compares two translations of part of a graph by the clusters of the few
+// Services a change touches. The route tables are whole, and name the
+// clusters as Generate does.
+func GenerateAndValidateSome(ctx context.Context, g *graph.Graph, full func(*graph.Cluster) bool) (*Resources, error) {
+	r, errs := generate(ctx, g, true, full)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -62,7 +74,7 @@ func GenerateAndValidateContext(ctx context.Context, g *graph.Graph) (*Resources
 // the clusters and the load assignments are built as jobs on every
 // processor, each job keeping its own failures, so that they come back in
 // the same order whatever the schedule.
-func generate(ctx context.Context, g *graph.Graph, validate bool) (*Resources, []error) {
+func generate(ctx context.Context, g *graph.Graph, validate bool, full func(*graph.Cluster) bool) (*Resources, []error) {
 	r := &Resources{}
 	// Cluster names are made while route tables are planned; only the
 	// jobs use them.
@@ -103,7 +115,7 @@ func generate(ctx context.Context, g *graph.Graph, validate bool) (*Resources, [
 	r.Endpoints = make([]*endpointv3.ClusterLoadAssignment, len(g.Clusters))
 	var work jobs
 	work.addInfallible(placing...)
-	addClusterJobs(&work, r, g.Clusters, names, validate)
+	addClusterJobs(&work, r, g.Clusters, names, validate, full)
 	tables.addBuildJobs(&work)
 	jobErrs := work.run(ctx, tables.size()+len(g.Clusters) < parallel.Min)
 	errs = append(errs, tables.errs...)
