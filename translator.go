@@ -122,8 +122,8 @@ type Translator struct {
 	// of last.XDS.Clusters, which are made of them; the objects nothing
 	// referred to, and where their warnings start in last.Warnings.
 	routeable      bool
-	merges, reuses int         // Updates merged, and of them those that reused lastScope, for tests
-	lastScope      scopeResult // the last merge's scope, translated as it is
+	merges, reuses int           // Updates merged, and of them those that reused a scope's translation, for tests
+	scopes         []scopeResult // the last merges' scopes, translated as they are, the latest first
 	pieces         map[string][]sum
 	clusters       []*graph.Cluster
 	unusedSets     graph.Unused
@@ -267,7 +267,7 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 		t.clustersOf[c.Service] = append(t.clustersOf[c.Service], c)
 	}
 	t.keepForMerge(res)
-	t.lastScope = scopeResult{}
+	t.scopes = nil
 	return res, delta, nil
 }
 

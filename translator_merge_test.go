@@ -367,35 +367,45 @@ func TestTranslatorMergesGoldenRouteChanges(t *testing.T) {
 	}
 }
 
-// TestTranslatorMergesOneRouteEditedAgain edits one route again and
-// again, as progressive delivery edits an HTTPRoute's weights: each merge
-// starts from the scope's translation the last one made, and each step
-// must still be Translate's.
-func TestTranslatorMergesOneRouteEditedAgain(t *testing.T) {
+// TestTranslatorMergesRoutesEditedAgain edits routes again and again, as
+// progressive delivery edits HTTPRoutes' weights, one route, or a few in
+// turn: each merge after the first of each route starts from the scope's
+// translation that route's last merge made, and each step must still be
+// Translate's. Five routes in turn are more than the Translator keeps.
+func TestTranslatorMergesRoutesEditedAgain(t *testing.T) {
 	objects := gen.Objects(gen.Config{Seed: 4, Routes: 60, Hostnames: 8})
-	var route *gatewayv1.HTTPRoute
+	var routes []*gatewayv1.HTTPRoute
+	seen := map[gatewayv1.Hostname]bool{}
 	for _, obj := range objects {
 		if r, ok := obj.(*gatewayv1.HTTPRoute); ok && len(r.Spec.Hostnames) > 0 && !strings.HasPrefix(string(r.Spec.Hostnames[0]), "*") &&
-			len(r.Spec.Rules) > 0 && len(r.Spec.Rules[0].BackendRefs) > 1 {
-			route = r
-			break
+			len(r.Spec.Rules) > 0 && len(r.Spec.Rules[0].BackendRefs) > 1 && !seen[r.Spec.Hostnames[0]] {
+			seen[r.Spec.Hostnames[0]] = true
+			routes = append(routes, r)
 		}
 	}
-	if route == nil {
-		t.Fatal("no route with a hostname and two backends")
+	if len(routes) < 5 {
+		t.Fatalf("%d routes with a hostname of their own and two backends, want 5", len(routes))
 	}
-	opts := sesame.Options{Now: goldenNow}
-	tr := sesame.NewTranslator(opts)
-	step := 0
-	steps := 6
-	runSteps(t, tr, objects, opts, steps, func(map[sesame.ObjectKey]runtime.Object) ([]runtime.Object, []sesame.ObjectKey) {
-		step++
-		r := route.DeepCopy()
-		r.Spec.Rules[0].BackendRefs[0].Weight = new(int32(10 * step))
-		return []runtime.Object{r}, nil
-	})
-	if merges, reuses := sesame.Merges(tr), sesame.ScopeReuses(tr); merges != steps || reuses != steps-1 {
-		t.Errorf("%d of %d edits merged, %d reusing the translation of the merge before", merges, steps, reuses)
+	for _, tt := range []struct {
+		routes, steps, reuses int
+	}{
+		{1, 6, 5},  // one route: every merge but the first reuses
+		{2, 8, 6},  // two in turn: every merge but the first of each
+		{4, 12, 8}, // four, as many as the Translator keeps
+		{5, 10, 0}, // five: each scope is gone when its route comes again
+	} {
+		opts := sesame.Options{Now: goldenNow}
+		tr := sesame.NewTranslator(opts)
+		step := 0
+		runSteps(t, tr, objects, opts, tt.steps, func(map[sesame.ObjectKey]runtime.Object) ([]runtime.Object, []sesame.ObjectKey) {
+			r := routes[step%tt.routes].DeepCopy()
+			step++
+			r.Spec.Rules[0].BackendRefs[0].Weight = new(int32(10 * step))
+			return []runtime.Object{r}, nil
+		})
+		if merges, reuses := sesame.Merges(tr), sesame.ScopeReuses(tr); merges != tt.steps || reuses != tt.reuses {
+			t.Errorf("%d routes in turn: %d of %d edits merged, %d reusing a scope's translation, want %d", tt.routes, merges, tt.steps, reuses, tt.reuses)
+		}
 	}
 }
 

@@ -212,29 +212,44 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope, closing bo
 		return nil, nil, false, nil
 	}
 	res, delta := m.commit()
-	t.lastScope = newScopeResult(afterIn, after)
+	t.keepScope(newScopeResult(afterIn, after))
 	return res, delta, true, nil
 }
 
 // translateScope translates the scope as it was, on another processor,
-// and as it is; as it was, it is often the scope as the last merge had it
-// (a route edited again and again, as progressive delivery edits its
-// weights), whose translation is kept. Of the clusters, only those of the
+// and as it is; as it was, it is often the scope as one of the last merges
+// had it (a route edited again and again, as progressive delivery edits
+// its weights, or a few routes edited in turn), whose translation is
+// kept (keepScope). Of the clusters, only those of the
 // Services named are built in full (all when named is nil): the merge
 // compares no others, and needs of them only their names, unless a route
 // out of the change gains or loses a cluster (merge.clustersAndEndpoints,
 // which then asks for all).
 func (t *Translator) translateScope(ctx context.Context, beforeIn, afterIn []runtime.Object, named map[types.NamespacedName]bool) (before, after *Result, err error) {
-	if t.lastScope.holds(beforeIn, named) {
-		t.reuses++
-		after, err = translate(ctx, afterIn, t.opts, named)
-		return t.lastScope.res, after, err
+	for _, kept := range t.scopes {
+		if kept.holds(beforeIn, named) {
+			t.reuses++
+			after, err = translate(ctx, afterIn, t.opts, named)
+			return kept.res, after, err
+		}
 	}
 	var errBefore error
 	done := parallel.Start(true, func() { before, errBefore = translate(ctx, beforeIn, t.opts, named) })
 	after, err = translate(ctx, afterIn, t.opts, named)
 	done()
 	return before, after, cmp.Or(ctx.Err(), errBefore, err)
+}
+
+// keptScopes is how many scope translations a Translator keeps: enough
+// for a few routes edited in turn, small next to what it holds (a scope is
+// a few hundred routes at most, or the whole is translated instead).
+const keptScopes = 4
+
+// keepScope keeps s, the scope a merge translated as it is now, first,
+// for the Updates to come; a scope's translation stays right as long as
+// its objects are the very ones held (a changed object is a new one).
+func (t *Translator) keepScope(s scopeResult) {
+	t.scopes = append([]scopeResult{s}, t.scopes[:min(len(t.scopes), keptScopes-1)]...)
 }
 
 // scopeResult is the translation of a scope: the very objects (each

@@ -129,9 +129,9 @@ func addClusterJobs(work *jobs, r *Resources, cs []*graph.Cluster, names cluster
 		}
 		work.add(func() (errs []error) {
 			clusters := cb.clusters(built, names)
-			placeBuilt(r.Clusters[start:start+len(part)], part, full, clusters, func(c *graph.Cluster) *clusterv3.Cluster {
+			placeBuilt(r.Clusters[start:start+len(part)], part, full, clusters, func(stub *clusterv3.Cluster, c *graph.Cluster) {
 				// EDS, so that its load assignment's stub is referred to.
-				return &clusterv3.Cluster{Name: names.of(c), ClusterDiscoveryType: cb.eds}
+				stub.Name, stub.ClusterDiscoveryType = names.of(c), cb.eds
 			})
 			if validate {
 				if start == 0 {
@@ -143,8 +143,8 @@ func addClusterJobs(work *jobs, r *Resources, cs []*graph.Cluster, names cluster
 		})
 		work.add(func() []error {
 			assignments := loadAssignments(built, names)
-			placeBuilt(r.Endpoints[start:start+len(part)], part, full, assignments, func(c *graph.Cluster) *endpointv3.ClusterLoadAssignment {
-				return &endpointv3.ClusterLoadAssignment{ClusterName: names.of(c)}
+			placeBuilt(r.Endpoints[start:start+len(part)], part, full, assignments, func(stub *endpointv3.ClusterLoadAssignment, c *graph.Cluster) {
+				stub.ClusterName = names.of(c)
 			})
 			if validate {
 				return xdsmsg.Validated("ClusterLoadAssignment", assignments, (*endpointv3.ClusterLoadAssignment).GetClusterName)
@@ -155,20 +155,24 @@ func addClusterJobs(work *jobs, r *Resources, cs []*graph.Cluster, names cluster
 }
 
 // placeBuilt puts into dst the messages built for the clusters of part
-// that full holds, in part's order, and a stub for each of the others.
-func placeBuilt[M any](dst []M, part []*graph.Cluster, full func(*graph.Cluster) bool, built []M, stub func(*graph.Cluster) M) {
+// that full holds, in part's order, and a stub for each of the others,
+// the stubs allocated together.
+func placeBuilt[T any](dst []*T, part []*graph.Cluster, full func(*graph.Cluster) bool, built []*T, stub func(*T, *graph.Cluster)) {
 	if full == nil {
 		copy(dst, built)
 		return
 	}
-	j := 0
+	stubs := make([]T, len(part)-len(built))
+	j, k := 0, 0
 	for i, c := range part {
 		if full(c) {
 			dst[i] = built[j]
 			j++
-		} else {
-			dst[i] = stub(c)
+			continue
 		}
+		stub(&stubs[k], c)
+		dst[i] = &stubs[k]
+		k++
 	}
 }
 
