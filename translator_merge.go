@@ -37,7 +37,8 @@ type merge struct {
 	xds           *xdsgen.Resources
 	delta         Delta
 	// what the Translator takes on when every step succeeded
-	digests        [resourceTypes]map[string]sum
+	digests        [resourceTypes]map[string]sum // but for clusters and load assignments: clusterSums
+	clusterSums    map[string]clusterSums        // what commit changes of those
 	pieces         map[string][]sum
 	status         map[ObjectKey]statusChange
 	services       map[types.NamespacedName]bool // Services now unused (true) or used again (false)
