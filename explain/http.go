@@ -20,10 +20,8 @@ func (e *Explanation) routeHTTP(in Input, x *xdsgen.Resources, hcm *hcmv3.HttpCo
 	rc := hcm.GetRouteConfig()
 	if rc == nil {
 		name := hcm.GetRds().GetRouteConfigName()
-		for _, r := range x.Routes {
-			if r.GetName() == name {
-				rc = r
-			}
+		if i := slices.IndexFunc(x.Routes, func(r *routev3.RouteConfiguration) bool { return r.GetName() == name }); i >= 0 {
+			rc = x.Routes[i]
 		}
 		if rc == nil {
 			e.end(Refused, 0, fmt.Sprintf("route table %s is not in the configuration", name))
