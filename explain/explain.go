@@ -9,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"k8s.io/apimachinery/pkg/runtime"
+
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/envoysim"
 	"github.com/projectsesame/sesame/xdsgen"
@@ -20,6 +22,11 @@ import (
 type Input struct {
 	XDS    *xdsgen.Resources
 	Status []graph.StatusUpdate
+	// Objects, when given, are the objects translated. With them, the
+	// routes a Gateway did not attach are listed only when one of their
+	// hostnames takes the request's host; without, all of them are, as a
+	// status does not say which hostnames a route names.
+	Objects []runtime.Object
 }
 
 // The outcomes of an Explanation.

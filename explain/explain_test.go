@@ -200,7 +200,7 @@ func TestExplainHoles(t *testing.T) {
 			t.Errorf("%v: %q", o, p)
 		}
 	}
-	if u := unattached(holes, &Object{Kind: "Gateway", Name: "g"}); len(u) != 0 {
+	if u := unattached(holes, &Object{Kind: "Gateway", Name: "g"}, nil, "h"); len(u) != 0 {
 		t.Errorf("unattached: %v", u)
 	}
 	if p := listenerProblem(holes, &Object{Kind: "Gateway", Name: "g"}, "listener l"); p != "" {

@@ -31,7 +31,9 @@ func (e *Explanation) routeHTTP(in Input, x *xdsgen.Resources, hcm *hcmv3.HttpCo
 	sent := envoysim.Request{Authority: req.authority(), Method: req.Method, Path: req.Path, Headers: req.Headers}
 	res, misses := envoysim.Trace(rc, req.Scheme, sent)
 	if gateway != nil {
-		defer func() { e.Skipped = append(e.Skipped, unattached(in.Status, gateway)...) }()
+		defer func() {
+			e.Skipped = append(e.Skipped, unattached(in.Status, gateway, routeHostnames(in.Objects), hostOnly(sent.Authority))...)
+		}()
 	}
 	if res.VirtualHostProto == nil {
 		e.end(Answered, 404, fmt.Sprintf("no virtual host of route table %s serves host %s%s", rc.GetName(), hostOnly(sent.Authority), hostsOf(rc)))

@@ -10,10 +10,12 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/hostmatch"
 )
 
 // ObjectOf is the Kubernetes object behind an Envoy resource of Sesame's,
@@ -245,11 +247,15 @@ func refersTo(ref gatewayv1.ParentReference, g *Object) bool {
 }
 
 // unattached lists the routes that name Gateway g as a parent but that it
-// does not serve, or serves only in part, by their status, in status order
-// (kind, namespace, name).
-func unattached(updates []graph.StatusUpdate, g *Object) []Skip {
+// does not serve, by their status, in status order (kind, namespace,
+// name); with hostnames (routeHostnames), only those one of whose
+// hostnames takes host.
+func unattached(updates []graph.StatusUpdate, g *Object, hostnames map[Object][]gatewayv1.Hostname, host string) []Skip {
 	var out []Skip
 	for _, u := range updates {
+		if names, known := hostnames[Object{Kind: u.Kind, Namespace: u.Namespace, Name: u.Name}]; known && !takes(names, host) {
+			continue
+		}
 		parents, _ := routeParents(u.Status)
 		for _, p := range parents {
 			if !refersTo(p.ParentRef, g) {
@@ -290,4 +296,40 @@ func routeParents(status any) ([]gatewayv1.RouteParentStatus, bool) {
 		}
 	}
 	return nil, false
+}
+
+// routeHostnames maps the HTTPRoutes and GRPCRoutes among objects to their
+// hostnames; nil without objects.
+func routeHostnames(objects []runtime.Object) map[Object][]gatewayv1.Hostname {
+	if len(objects) == 0 {
+		return nil
+	}
+	out := map[Object][]gatewayv1.Hostname{}
+	for _, obj := range objects {
+		switch r := obj.(type) {
+		case *gatewayv1.HTTPRoute:
+			if r != nil {
+				out[Object{Kind: "HTTPRoute", Namespace: r.Namespace, Name: r.Name}] = r.Spec.Hostnames
+			}
+		case *gatewayv1.GRPCRoute:
+			if r != nil {
+				out[Object{Kind: "GRPCRoute", Namespace: r.Namespace, Name: r.Name}] = r.Spec.Hostnames
+			}
+		}
+	}
+	return out
+}
+
+// takes reports whether a route with these hostnames (none: any host)
+// could take a request for host, as Gateway API matches them.
+func takes(hostnames []gatewayv1.Hostname, host string) bool {
+	if len(hostnames) == 0 {
+		return true
+	}
+	for _, h := range hostnames {
+		if hostmatch.Match(string(h), host, hostmatch.Suffix) {
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/dag/graph"
 )
 
 func TestObjectsOfNames(t *testing.T) {
@@ -82,3 +87,34 @@ func TestListenerSetObjects(t *testing.T) {
 		t.Errorf("TLS filter chain: %v %q", o, d)
 	}
 }
+
+// Given the objects, the routes a Gateway refused are listed only when
+// their hostnames could take the request.
+func TestUnattachedByHostname(t *testing.T) {
+	gw := &Object{Kind: "Gateway", Namespace: "infra", Name: "edge"}
+	refused := func(name string) graph.StatusUpdate {
+		return graph.StatusUpdate{Kind: "HTTPRoute", Namespace: "dev", Name: name, Status: &gatewayv1.HTTPRouteStatus{RouteStatus: gatewayv1.RouteStatus{
+			Parents: []gatewayv1.RouteParentStatus{{
+				ParentRef:  gatewayv1.ParentReference{Name: "edge", Namespace: ptr(gatewayv1.Namespace("infra"))},
+				Conditions: []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionFalse, Reason: "NotAllowedByListeners", Message: "no"}},
+			}},
+		}}}
+	}
+	status := []graph.StatusUpdate{refused("exact"), refused("wild"), refused("other"), refused("any"), refused("unknown")}
+	route := func(name string, hostnames ...gatewayv1.Hostname) runtime.Object {
+		return &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "dev", Name: name}, Spec: gatewayv1.HTTPRouteSpec{Hostnames: hostnames}}
+	}
+	objects := []runtime.Object{route("exact", "shop.example.com"), route("wild", "*.example.com"), route("other", "shop.example.org"), route("any")}
+	var got []string
+	for _, s := range unattached(status, gw, routeHostnames(objects), "shop.example.com") {
+		got = append(got, s.Object.Name)
+	}
+	if want := []string{"exact", "wild", "any", "unknown"}; !cmp.Equal(got, want) {
+		t.Errorf("listed %v, want %v (a route not among the objects is listed)", got, want)
+	}
+	if all := unattached(status, gw, nil, "shop.example.com"); len(all) != len(status) {
+		t.Errorf("without objects: %d listed, want all %d", len(all), len(status))
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

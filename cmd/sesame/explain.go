@@ -154,7 +154,9 @@ func (o *explainOptions) run(fs *pflag.FlagSet, args []string, stdin io.Reader, 
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
-	e, err := res.Explain(req)
+	// With the objects, explain lists only the refused routes whose
+	// hostnames could take the request.
+	e, err := explain.Explain(explain.Input{XDS: res.XDS, Status: res.Status, Objects: in.objects}, req)
 	if err != nil {
 		return badRequest(stderr, err)
 	}
