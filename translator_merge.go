@@ -172,7 +172,7 @@ func diffNames(b, a []types.NamespacedName) map[types.NamespacedName]bool {
 // applyNames adds to names those d says true of and takes out those it
 // says false of (dag.SortUnused sorts them again).
 func applyNames(names []types.NamespacedName, d map[types.NamespacedName]bool) []types.NamespacedName {
-	var out []types.NamespacedName
+	out := make([]types.NamespacedName, 0, len(names)+len(d))
 	for _, n := range names {
 		if in, ok := d[n]; !ok || in {
 			out = append(out, n)
