@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -57,8 +58,11 @@ func explainDisagrees(in explain.Input, u url.URL, serverName string, req envoys
 		return ""
 	case routed == nil:
 		return ""
-	case out.status == 403 && isUpgrade(req):
-		return "" // an upgrade the route does not allow: explain does not model upgrades
+	case out.status == http.StatusForbidden && envoysim.UpgradeType(req) != "":
+		if e.Status != http.StatusForbidden {
+			return fmt.Sprintf("an upgrade refused (403); explain says %s %d: %s", e.Outcome, e.Status, e.Reason)
+		}
+		return ""
 	}
 	return sameRouting(e, *routed, out)
 }

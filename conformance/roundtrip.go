@@ -147,7 +147,7 @@ func (r *RoundTripper) sendTo(e envoy, u url.URL, serverName string, trusted []b
 	rc := e.routeTable(hcm)
 	routed := envoysim.Route(rc, u.Scheme, req)
 	*routedOut = &routed
-	if isUpgrade(req) && routed.RouteAction != nil && !upgradeAllowed(hcm, routed.RouteAction, "websocket") {
+	if kind := envoysim.UpgradeType(req); kind != "" && routed.RouteAction != nil && !envoysim.UpgradeAllowed(hcm, routed.RouteAction, kind) {
 		return response{status: http.StatusForbidden}, nil // Envoy refuses an upgrade it is not configured for
 	}
 	var cors envoysim.CORSResult

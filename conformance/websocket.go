@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
-	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"golang.org/x/net/websocket"
 
 	"github.com/projectsesame/sesame/internal/envoysim"
@@ -83,31 +81,4 @@ func (d *WebSocketDialer) Dial(rawURL, protocol, origin string) (*websocket.Conn
 	})
 	backend := strings.Replace(d.server.URL, "http", "ws", 1) + strings.SplitN(res.echo.Path, "?", 2)[0]
 	return websocket.Dial(backend, protocol, origin)
-}
-
-// isUpgrade reports whether req asks to upgrade the connection.
-func isUpgrade(req envoysim.Request) bool {
-	for name, values := range req.Headers {
-		if strings.EqualFold(name, "upgrade") && len(values) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// upgradeAllowed reports whether Envoy accepts an upgrade of type kind on
-// a route: the route's upgrade_configs decide when they name it, then the
-// connection manager's.
-func upgradeAllowed(hcm *hcmv3.HttpConnectionManager, action *routev3.RouteAction, kind string) bool {
-	for _, c := range action.GetUpgradeConfigs() {
-		if strings.EqualFold(c.GetUpgradeType(), kind) {
-			return c.GetEnabled() == nil || c.GetEnabled().GetValue()
-		}
-	}
-	for _, c := range hcm.GetUpgradeConfigs() {
-		if strings.EqualFold(c.GetUpgradeType(), kind) {
-			return c.GetEnabled() == nil || c.GetEnabled().GetValue()
-		}
-	}
-	return false
 }

@@ -78,6 +78,15 @@ func (e *Explanation) routeHTTP(in Input, x *xdsgen.Resources, hcm *hcmv3.HttpCo
 			return
 		}
 	}
+	if kind := envoysim.UpgradeType(sent); kind != "" && res.RouteAction != nil && !envoysim.UpgradeAllowed(hcm, res.RouteAction, kind) {
+		e.Action.DirectResponse = &DirectResponse{Status: 403}
+		reason := fmt.Sprintf("the route does not allow upgrades to %s, which Envoy refuses with 403", kind)
+		if kindOf(robj) == "HTTPProxy" && kind == "websocket" {
+			reason += " (an HTTPProxy route allows them with enableWebsockets: true)"
+		}
+		e.end(Answered, 403, reason)
+		return
+	}
 	switch {
 	case res.Redirect != nil:
 		e.Action.Redirect = &Redirect{Status: res.Redirect.Status, Location: res.Redirect.Location}

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	tcpproxyv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/tcp_proxy/v3"
 	"google.golang.org/protobuf/proto"
@@ -110,6 +111,35 @@ func HasHTTPFilter(hcm *hcmv3.HttpConnectionManager, name string) bool {
 	for _, f := range hcm.GetHttpFilters() {
 		if f.GetName() == name {
 			return true
+		}
+	}
+	return false
+}
+
+// UpgradeType is the protocol req asks to upgrade the connection to, its
+// Upgrade header lower-cased ("websocket"); "" when it asks for none.
+func UpgradeType(req Request) string {
+	for name, values := range req.Headers {
+		if asciiLower(name) == "upgrade" && len(values) > 0 && values[0] != "" {
+			return asciiLower(values[0])
+		}
+	}
+	return ""
+}
+
+// UpgradeAllowed reports whether Envoy accepts an upgrade of type kind on
+// a route whose action is action: the route's upgrade_configs decide when
+// they name it, then the connection manager's. Envoy answers 403 to an
+// upgrade it does not accept.
+func UpgradeAllowed(hcm *hcmv3.HttpConnectionManager, action *routev3.RouteAction, kind string) bool {
+	for _, c := range action.GetUpgradeConfigs() {
+		if strings.EqualFold(c.GetUpgradeType(), kind) {
+			return c.GetEnabled() == nil || c.GetEnabled().GetValue()
+		}
+	}
+	for _, c := range hcm.GetUpgradeConfigs() {
+		if strings.EqualFold(c.GetUpgradeType(), kind) {
+			return c.GetEnabled() == nil || c.GetEnabled().GetValue()
 		}
 	}
 	return false

@@ -5,8 +5,10 @@ import (
 
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/testing/protocmp"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 )
 
 // missOf is the part of a Miss the tables compare.
@@ -115,5 +117,32 @@ func TestFilterChain(t *testing.T) {
 	}
 	if got := FilterChain(&listenerv3.Listener{FilterChains: l.FilterChains[:1]}, "x"); got != nil {
 		t.Errorf("no chain and no default: %v", got)
+	}
+}
+
+func TestUpgrade(t *testing.T) {
+	if got := UpgradeType(Request{Headers: map[string][]string{"UPGRADE": {"WebSocket"}}}); got != "websocket" {
+		t.Errorf("UpgradeType = %q", got)
+	}
+	if got := UpgradeType(Request{Headers: map[string][]string{"connection": {"upgrade"}}}); got != "" {
+		t.Errorf("UpgradeType without Upgrade = %q", got)
+	}
+	ws := func(enabled *wrapperspb.BoolValue) []*routev3.RouteAction_UpgradeConfig {
+		return []*routev3.RouteAction_UpgradeConfig{{UpgradeType: "websocket", Enabled: enabled}}
+	}
+	hcmOn := &hcmv3.HttpConnectionManager{UpgradeConfigs: []*hcmv3.HttpConnectionManager_UpgradeConfig{{UpgradeType: "websocket"}}}
+	for _, tt := range []struct {
+		hcm    *hcmv3.HttpConnectionManager
+		action *routev3.RouteAction
+		want   bool
+	}{
+		{nil, &routev3.RouteAction{UpgradeConfigs: ws(nil)}, true},                       // the route names it
+		{hcmOn, &routev3.RouteAction{UpgradeConfigs: ws(wrapperspb.Bool(false))}, false}, // the route turns it off
+		{hcmOn, &routev3.RouteAction{}, true},                                            // the connection manager's
+		{nil, &routev3.RouteAction{}, false},                                             // nobody's
+	} {
+		if got := UpgradeAllowed(tt.hcm, tt.action, "websocket"); got != tt.want {
+			t.Errorf("UpgradeAllowed(%v, %v) = %v, want %v", tt.hcm, tt.action, got, tt.want)
+		}
 	}
 }
