@@ -117,10 +117,10 @@ func (e *Explanation) end(outcome string, status uint32, reason string) {
 }
 
 // pickListener is the listener a connection to req.Port reaches: the one
-// of the Gateway listener port, or the HTTPProxy and Ingress listener that
-// Envoy binds on that port; failing both, the HTTPProxy and Ingress HTTP
-// listener for port 80 and HTTPS listener for 443, as their Service maps
-// them. Request.Gateway narrows to one Gateway.
+// of the Gateway listener port, or another (HTTPProxy and Ingress,
+// UpstreamClusters) that Envoy binds on that port; failing both, the
+// HTTPProxy and Ingress HTTP listener for port 80 and HTTPS listener for
+// 443, as their Service maps them. Request.Gateway narrows to one Gateway.
 func pickListener(ls []*listenerv3.Listener, req Request) (*listenerv3.Listener, error) {
 	var exact, mapped []*listenerv3.Listener
 	for _, l := range ls {
@@ -134,7 +134,8 @@ func pickListener(ls []*listenerv3.Listener, req Request) (*listenerv3.Listener,
 			exact = append(exact, l)
 		case gw == nil && bound == req.Port:
 			exact = append(exact, l)
-		case gw == nil && req.Port == 80 && !secure(l), gw == nil && req.Port == 443 && secure(l):
+		case !strings.HasPrefix(l.GetName(), "ingress/"):
+		case req.Port == 80 && !secure(l), req.Port == 443 && secure(l):
 			mapped = append(mapped, l)
 		}
 	}
@@ -172,11 +173,16 @@ func otherPorts(ls []*listenerv3.Listener, gateway string) string {
 			out = append(out, fmt.Sprintf("%s (port %d)", l.GetName(), p))
 			continue
 		}
+		bound := l.GetAddress().GetSocketAddress().GetPortValue()
+		if !strings.HasPrefix(l.GetName(), "ingress/") {
+			out = append(out, fmt.Sprintf("%s (port %d)", l.GetName(), bound))
+			continue
+		}
 		client := 80
 		if secure(l) {
 			client = 443
 		}
-		out = append(out, fmt.Sprintf("%s (ports %d and %d)", l.GetName(), client, l.GetAddress().GetSocketAddress().GetPortValue()))
+		out = append(out, fmt.Sprintf("%s (ports %d and %d)", l.GetName(), client, bound))
 	}
 	if len(out) == 0 {
 		return " (the configuration has no listeners)"

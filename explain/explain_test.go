@@ -207,3 +207,27 @@ func TestExplainHoles(t *testing.T) {
 		t.Errorf("listener: %q", p)
 	}
 }
+
+// Port 443 maps to the HTTPProxy and Ingress HTTPS listener, which Envoy
+// binds on 8443, and to no other listener bound elsewhere.
+func TestExplainIngressPorts(t *testing.T) {
+	ingress := secureListener("x/y")
+	ingress.Name, ingress.Address = "ingress/8443", xdsmsg.SocketAddress("0.0.0.0", 8443)
+	uc := secureListener("x/y")
+	uc.Name, uc.Address = "upstreamcluster/port/6443", xdsmsg.SocketAddress("0.0.0.0", 6443)
+	x := &xdsgen.Resources{Listeners: []*listenerv3.Listener{ingress, uc}}
+	for port, want := range map[int]string{443: "ingress/8443", 8443: "ingress/8443", 6443: "upstreamcluster/port/6443", 80: ""} {
+		req, _ := TLSConnection("h", port)
+		e, err := Explain(Input{XDS: x}, req)
+		if err != nil {
+			t.Fatalf("port %d: %v", port, err)
+		}
+		got := ""
+		if e.Listener != nil {
+			got = e.Listener.Name
+		}
+		if got != want {
+			t.Errorf("port %d: listener %q, want %q (%s)", port, got, want, e.Reason)
+		}
+	}
+}
