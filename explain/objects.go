@@ -195,7 +195,7 @@ func problem(updates []graph.StatusUpdate, o *Object, gateway *Object) string {
 	}
 	st := statusOf(updates, o.Kind, o.Namespace, o.Name)
 	if parents, ok := routeParents(st); ok {
-		return parentProblem(parents, gateway)
+		return parentProblem(parents, o.Namespace, gateway)
 	}
 	switch st := st.(type) {
 	case *contourv1.HTTPProxyStatus:
@@ -213,12 +213,12 @@ func problem(updates []graph.StatusUpdate, o *Object, gateway *Object) string {
 	return ""
 }
 
-// parentProblem is the first condition of parents (those of gateway, when
-// given) in the abnormal state: Accepted or ResolvedRefs False, or
+// parentProblem is the first condition of parents, those of a route in
+// routeNamespace (those of gateway, when given), in the abnormal state: Accepted or ResolvedRefs False, or
 // PartiallyInvalid True.
-func parentProblem(parents []gatewayv1.RouteParentStatus, gateway *Object) string {
+func parentProblem(parents []gatewayv1.RouteParentStatus, routeNamespace string, gateway *Object) string {
 	for _, p := range parents {
-		if gateway != nil && !refersTo(p.ParentRef, gateway) {
+		if gateway != nil && !refersTo(p.ParentRef, routeNamespace, gateway) {
 			continue
 		}
 		for _, c := range p.Conditions {
@@ -238,12 +238,19 @@ func bad(c metav1.Condition) bool {
 	return c.Status == metav1.ConditionFalse
 }
 
-// refersTo reports whether ref names the Gateway g.
-func refersTo(ref gatewayv1.ParentReference, g *Object) bool {
-	if ref.Kind != nil && *ref.Kind != "Gateway" {
+// refersTo reports whether ref, a parentRef of a route in namespace
+// routeNamespace, names the Gateway g: its group and kind default to
+// Gateway API's Gateway, and its namespace to the route's
+// (ParentReference).
+func refersTo(ref gatewayv1.ParentReference, routeNamespace string, g *Object) bool {
+	if ref.Group != nil && *ref.Group != gatewayv1.GroupName || ref.Kind != nil && *ref.Kind != "Gateway" {
 		return false
 	}
-	return string(ref.Name) == g.Name && (ref.Namespace == nil || string(*ref.Namespace) == g.Namespace)
+	namespace := routeNamespace
+	if ref.Namespace != nil {
+		namespace = string(*ref.Namespace)
+	}
+	return string(ref.Name) == g.Name && namespace == g.Namespace
 }
 
 // unattached lists the routes that name Gateway g as a parent but that it
@@ -258,7 +265,7 @@ func unattached(updates []graph.StatusUpdate, g *Object, hostnames map[Object][]
 		}
 		parents, _ := routeParents(u.Status)
 		for _, p := range parents {
-			if !refersTo(p.ParentRef, g) {
+			if !refersTo(p.ParentRef, u.Namespace, g) {
 				continue
 			}
 			for _, c := range p.Conditions {

@@ -118,3 +118,27 @@ func TestUnattachedByHostname(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// A parentRef names a Gateway of Gateway API's group, in the route's own
+// namespace unless it says another (ParentReference).
+func TestRefersTo(t *testing.T) {
+	gw := &Object{Kind: "Gateway", Namespace: "infra", Name: "edge"}
+	other := gatewayv1.Group("example.net")
+	for _, tt := range []struct {
+		ref            gatewayv1.ParentReference
+		routeNamespace string
+		want           bool
+	}{
+		{gatewayv1.ParentReference{Name: "edge"}, "infra", true},
+		{gatewayv1.ParentReference{Name: "edge"}, "dev", false}, // dev/edge, not infra/edge
+		{gatewayv1.ParentReference{Name: "edge", Namespace: ptr(gatewayv1.Namespace("infra"))}, "dev", true},
+		{gatewayv1.ParentReference{Name: "edge", Namespace: ptr(gatewayv1.Namespace("dev"))}, "infra", false},
+		{gatewayv1.ParentReference{Name: "edge", Kind: ptr(gatewayv1.Kind("ListenerSet"))}, "infra", false},
+		{gatewayv1.ParentReference{Name: "edge", Group: &other}, "infra", false},
+		{gatewayv1.ParentReference{Name: "other"}, "infra", false},
+	} {
+		if got := refersTo(tt.ref, tt.routeNamespace, gw); got != tt.want {
+			t.Errorf("refersTo(%+v) from namespace %s = %v, want %v", tt.ref, tt.routeNamespace, got, tt.want)
+		}
+	}
+}
