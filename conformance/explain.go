@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/projectsesame/sesame/explain"
+	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/envoysim"
 )
 
@@ -28,7 +29,7 @@ func (e certificateError) Unwrap() error { return e.error }
 func explainDisagrees(in explain.Input, u url.URL, serverName string, req envoysim.Request, out response, sendErr error, routed *envoysim.Result) string {
 	ereq := explain.Request{
 		Scheme:  u.Scheme,
-		Host:    strings.ToLower(hostOnly(req.Authority)),
+		Host:    strings.ToLower(hostmatch.HostOfAuthority(req.Authority)),
 		Port:    defaultPort(u),
 		Method:  req.Method,
 		Path:    req.Path,
@@ -104,12 +105,4 @@ func sameRouting(e *explain.Explanation, routed envoysim.Result, out response) s
 		return fmt.Sprintf("clusters %v; explain says %v (%s: %s)", want, got, e.Outcome, e.Reason)
 	}
 	return ""
-}
-
-// hostOnly is an authority without its port.
-func hostOnly(authority string) string {
-	if i := strings.LastIndexByte(authority, ':'); i >= 0 && !strings.Contains(authority[i:], "]") {
-		return authority[:i]
-	}
-	return authority
 }

@@ -208,23 +208,12 @@ func (e *Explanation) skipChains(l *listenerv3.Listener, fc *listenerv3.FilterCh
 		reason := fmt.Sprintf("server names %s do not cover %s", domainsOf(names), shown)
 		if len(names) == 0 {
 			reason = "a chain for any server name, tried after those that name one"
-		} else if covers(names, sni) {
+		} else if envoysim.ServerNameFit(names, sni) > 0 {
 			reason = fmt.Sprintf("server names %s cover %s less closely", domainsOf(names), shown)
 		}
 		obj, _ := chainObject(c.GetName())
 		e.Skipped = append(e.Skipped, Skip{Step: "filterChain", Name: c.GetName(), Object: obj, Reason: reason})
 	}
-}
-
-// covers reports whether one of names takes sni (exactly or by wildcard).
-func covers(names []string, sni string) bool {
-	for _, n := range names {
-		n = strings.ToLower(n)
-		if n == sni || (strings.HasPrefix(n, "*.") && strings.HasSuffix(sni, n[1:])) {
-			return sni != ""
-		}
-	}
-	return false
 }
 
 // forwardConnection describes a filter chain that forwards the connection

@@ -10,6 +10,7 @@ import (
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/hostmatch"
 	"github.com/projectsesame/sesame/internal/envoysim"
 	"github.com/projectsesame/sesame/xdsgen"
 )
@@ -30,18 +31,19 @@ func (e *Explanation) routeHTTP(in Input, x *xdsgen.Resources, hcm *hcmv3.HttpCo
 	}
 	sent := envoysim.Request{Authority: req.authority(), Method: req.Method, Path: req.Path, Headers: req.Headers}
 	res, misses := envoysim.Trace(rc, req.Scheme, sent)
+	host := strings.ToLower(hostmatch.HostOfAuthority(sent.Authority))
 	if gateway != nil {
 		defer func() {
-			e.Skipped = append(e.Skipped, unattached(in.Status, gateway, routeHostnames(in.Objects), hostOnly(sent.Authority))...)
+			e.Skipped = append(e.Skipped, unattached(in.Status, gateway, routeHostnames(in.Objects), host)...)
 		}()
 	}
 	if res.VirtualHostProto == nil {
-		e.end(Answered, 404, fmt.Sprintf("no virtual host of route table %s serves host %s%s", rc.GetName(), hostOnly(sent.Authority), hostsOf(rc)))
+		e.end(Answered, 404, fmt.Sprintf("no virtual host of route table %s serves host %s%s", rc.GetName(), host, hostsOf(rc)))
 		return
 	}
 	vh := res.VirtualHostProto
 	obj, detail := virtualHostObject(vh.GetName())
-	detail = strings.TrimPrefix(detail+", domain "+matchedDomain(vh.GetDomains(), hostOnly(sent.Authority)), ", ")
+	detail = strings.TrimPrefix(detail+", domain "+res.Domain, ", ")
 	e.VirtualHost = &Step{Name: vh.GetName(), Object: obj, Detail: detail}
 	for _, m := range misses {
 		if m.Criterion == envoysim.MissRuntimeFraction {
@@ -290,31 +292,6 @@ func kindOf(o *Object) string {
 		return ""
 	}
 	return o.Kind
-}
-
-// hostOnly is an authority without its port.
-func hostOnly(authority string) string {
-	if i := strings.LastIndexByte(authority, ':'); i >= 0 && !strings.Contains(authority[i:], "]") {
-		return strings.ToLower(authority[:i])
-	}
-	return strings.ToLower(authority)
-}
-
-// matchedDomain is the domain of a virtual host that took host.
-func matchedDomain(domains []string, host string) string {
-	for _, d := range domains {
-		if strings.EqualFold(d, host) {
-			return d
-		}
-	}
-	for _, d := range domains {
-		switch {
-		case strings.HasPrefix(d, "*") && len(d) > 1 && strings.HasSuffix(host, strings.ToLower(d[1:])),
-			strings.HasSuffix(d, "*") && len(d) > 1 && strings.HasPrefix(host, strings.ToLower(d[:len(d)-1])):
-			return d
-		}
-	}
-	return "*"
 }
 
 // hostsOf lists the hosts a route table serves, for a 404.

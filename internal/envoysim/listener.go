@@ -23,6 +23,7 @@ package envoysim
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
@@ -36,9 +37,8 @@ import (
 // server name sni ("" without TLS or SNI) reaches, or nil when none does
 // and Envoy closes the connection.
 func FilterChain(l *listenerv3.Listener, sni string) *listenerv3.FilterChain {
-	sni = asciiLower(sni)
-	var wildcard, catchAll *listenerv3.FilterChain
-	best := 0
+	var best, catchAll *listenerv3.FilterChain
+	bestFit := 0
 	for _, fc := range l.GetFilterChains() {
 		names := fc.GetFilterChainMatch().GetServerNames()
 		if len(names) == 0 {
@@ -47,51 +47,60 @@ func FilterChain(l *listenerv3.Listener, sni string) *listenerv3.FilterChain {
 			}
 			continue
 		}
-		for _, n := range names {
-			n = asciiLower(n)
-			switch {
-			case sni == "":
-			case n == sni:
-				return fc
-			case strings.HasPrefix(n, "*.") && strings.HasSuffix(sni, n[1:]) && len(n) > best:
-				wildcard, best = fc, len(n)
-			}
+		if fit := ServerNameFit(names, sni); fit > bestFit {
+			best, bestFit = fc, fit
 		}
 	}
 	switch {
-	case wildcard != nil:
-		return wildcard
+	case best != nil:
+		return best
 	case catchAll != nil:
 		return catchAll
 	}
 	return l.GetDefaultFilterChain()
 }
 
+// ServerNameFit says how closely a chain's server_names take sni: 0 when
+// none does, the length of the longest wildcard "*.suffix" that covers it,
+// and more than any wildcard for an exact name. The chain of the highest
+// fit wins, the first of equals.
+func ServerNameFit(names []string, sni string) int {
+	if sni == "" {
+		return 0
+	}
+	sni = asciiLower(sni)
+	fit := 0
+	for _, n := range names {
+		n = asciiLower(n)
+		switch {
+		case n == sni:
+			return math.MaxInt
+		case strings.HasPrefix(n, "*.") && strings.HasSuffix(sni, n[1:]) && len(n) > fit:
+			fit = len(n)
+		}
+	}
+	return fit
+}
+
 // ConnectionManager returns the HTTP connection manager fc runs, nil when
 // it runs none, and an error when its configuration does not decode.
 func ConnectionManager(fc *listenerv3.FilterChain) (*hcmv3.HttpConnectionManager, error) {
-	hcm := &hcmv3.HttpConnectionManager{}
-	ok, err := networkFilter(fc, hcm)
-	if !ok {
-		return nil, err
-	}
-	return hcm, nil
+	return networkFilter[hcmv3.HttpConnectionManager](fc)
 }
 
 // TCPProxy returns the TCP proxy fc runs, nil when it runs none, and an
 // error when its configuration does not decode.
 func TCPProxy(fc *listenerv3.FilterChain) (*tcpproxyv3.TcpProxy, error) {
-	p := &tcpproxyv3.TcpProxy{}
-	ok, err := networkFilter(fc, p)
-	if !ok {
-		return nil, err
-	}
-	return p, nil
+	return networkFilter[tcpproxyv3.TcpProxy](fc)
 }
 
-// networkFilter decodes into msg the first filter of fc whose typed config
-// is of msg's type.
-func networkFilter(fc *listenerv3.FilterChain, msg proto.Message) (bool, error) {
+// networkFilter decodes the first filter of fc whose typed config is a
+// T; nil when there is none.
+func networkFilter[T any, P interface {
+	*T
+	proto.Message
+}](fc *listenerv3.FilterChain) (P, error) {
+	msg := P(new(T))
 	want := string(msg.ProtoReflect().Descriptor().FullName())
 	for _, f := range fc.GetFilters() {
 		cfg := f.GetTypedConfig()
@@ -99,11 +108,11 @@ func networkFilter(fc *listenerv3.FilterChain, msg proto.Message) (bool, error) 
 			continue
 		}
 		if err := cfg.UnmarshalTo(msg); err != nil {
-			return false, fmt.Errorf("filter chain %q: filter %q: %w", fc.GetName(), f.GetName(), err)
+			return nil, fmt.Errorf("filter chain %q: filter %q: %w", fc.GetName(), f.GetName(), err)
 		}
-		return true, nil
+		return msg, nil
 	}
-	return false, nil
+	return nil, nil
 }
 
 // HasHTTPFilter reports whether hcm runs the named HTTP filter.

@@ -49,6 +49,7 @@ type Request struct {
 // Result is what the router does with a Request.
 type Result struct {
 	VirtualHost string // name of the chosen virtual host; "" when none matched (Envoy answers 404)
+	Domain      string // the domain of it that took the :authority, lower case: "shop.example.com", "*.example.com", "*"
 	Route       string // name of the chosen route; "" when no route matched (404)
 	// Exactly one of the following describes the action when Route != "":
 	Cluster          string            // RouteAction.cluster
@@ -86,11 +87,11 @@ func Route(rc *routev3.RouteConfiguration, scheme string, req Request) Result {
 // before the winner did not take the request (Trace).
 func route(rc *routev3.RouteConfiguration, scheme string, req Request, misses *[]Miss) Result {
 	r := newRequest(req, scheme)
-	vh := selectVirtualHost(rc, r.authority)
+	vh, domain := selectVirtualHost(rc, r.authority)
 	if vh == nil {
 		return Result{}
 	}
-	res := Result{VirtualHost: vh.GetName(), VirtualHostProto: vh, config: rc, scheme: scheme}
+	res := Result{VirtualHost: vh.GetName(), Domain: domain, VirtualHostProto: vh, config: rc, scheme: scheme}
 	if red := tlsRedirect(vh, r); red != nil {
 		res.Redirect = red
 		return res

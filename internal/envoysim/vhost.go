@@ -99,27 +99,31 @@ func newDomainIndex(rc *routev3.RouteConfiguration) *domainIndex {
 }
 
 // lookup returns the virtual host for host (already lower case, port already
-// removed if the configuration says so), or nil when no domain matches.
-func (idx *domainIndex) lookup(host string) *routev3.VirtualHost {
+// removed if the configuration says so) and the domain of it that took host,
+// lower case; nil when no domain matches.
+func (idx *domainIndex) lookup(host string) (*routev3.VirtualHost, string) {
 	if vh, ok := idx.exact[host]; ok {
-		return vh
+		return vh, host
 	}
 	for _, w := range idx.suffixes {
 		if len(w.fixed) < len(host) && strings.HasSuffix(host, w.fixed) {
-			return w.vhost
+			return w.vhost, "*" + w.fixed
 		}
 	}
 	for _, w := range idx.prefixes {
 		if len(w.fixed) < len(host) && strings.HasPrefix(host, w.fixed) {
-			return w.vhost
+			return w.vhost, w.fixed + "*"
 		}
 	}
-	return idx.star
+	if idx.star != nil {
+		return idx.star, "*"
+	}
+	return nil, ""
 }
 
-// selectVirtualHost returns the virtual host of rc that serves authority, or
-// nil (Envoy answers 404).
-func selectVirtualHost(rc *routev3.RouteConfiguration, authority string) *routev3.VirtualHost {
+// selectVirtualHost returns the virtual host of rc that serves authority,
+// and its domain that did, or nil (Envoy answers 404).
+func selectVirtualHost(rc *routev3.RouteConfiguration, authority string) (*routev3.VirtualHost, string) {
 	return newDomainIndex(rc).lookup(hostForMatching(authority, rc.GetIgnorePortInHostMatching()))
 }
 

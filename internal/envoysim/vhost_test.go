@@ -191,17 +191,21 @@ func TestVirtualHostWorkedExample(t *testing.T) {
 		vhost("d", []string{"api.*"}),
 		vhost("e", []string{"*"}),
 	)
-	tests := []struct{ authority, want string }{
-		{"API.foo.com", "a"},
-		{"x-v2.foo.com", "c"},
-		{"web.foo.com", "b"},
-		{"api.bar.org", "d"},
-		{".foo.com", "e"},
-		{"api.foo.com:443", "d"},
+	tests := []struct{ authority, want, domain string }{
+		{"API.foo.com", "a", "api.foo.com"},
+		{"x-v2.foo.com", "c", "*-v2.foo.com"},
+		{"web.foo.com", "b", "*.foo.com"},
+		{"api.bar.org", "d", "api.*"},
+		{".foo.com", "e", "*"},
+		{"api.foo.com:443", "d", "api.*"},
 	}
 	for _, tt := range tests {
-		if got := Route(rc, "http", get(tt.authority, "/")).VirtualHost; got != tt.want {
-			t.Errorf("virtual host for %q = %q, want %q", tt.authority, got, tt.want)
+		res := Route(rc, "http", get(tt.authority, "/"))
+		if res.VirtualHost != tt.want || res.Domain != tt.domain {
+			t.Errorf("virtual host for %q = %q by domain %q, want %q by %q", tt.authority, res.VirtualHost, res.Domain, tt.want, tt.domain)
 		}
+	}
+	if res := Route(table(vhost("a", []string{"api.foo.com"})), "http", get("b.foo.com", "/")); res.Domain != "" {
+		t.Errorf("no virtual host, domain %q", res.Domain)
 	}
 }
