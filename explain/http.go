@@ -1,10 +1,13 @@
 package explain
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
+	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
@@ -127,13 +130,9 @@ func (e *Explanation) forwardRequest(in Input, x *xdsgen.Resources, res envoysim
 	switch {
 	case res.Cluster != "":
 		shares = []share{{cluster: res.Cluster, weight: 1}}
-	case len(res.WeightedClusters) > 0:
-		for _, w := range action.GetWeightedClusters().GetClusters() {
-			name := w.GetName()
-			if name == "" { // a cluster_header entry: the header's value
-				name = pick(res.WeightedClusters, action.GetWeightedClusters().GetClusters())
-			}
-			shares = append(shares, share{cluster: name, weight: w.GetWeight().GetValue()})
+	default: // the router's shares, by name: entries of one cluster added up, header entries resolved
+		for _, name := range slices.Sorted(maps.Keys(res.WeightedClusters)) {
+			shares = append(shares, share{cluster: name, weight: res.WeightedClusters[name]})
 		}
 	}
 	e.Action.Backends = backends(x, shares, res.NotFoundStatus)
@@ -167,21 +166,6 @@ func (e *Explanation) forwardRequest(in Input, x *xdsgen.Resources, res envoysim
 			e.Reason += "; " + robj.String() + " status: " + p
 		}
 	}
-}
-
-// pick is the name of a weighted cluster chosen by header: the one of
-// chosen that no entry of entries names.
-func pick(chosen map[string]uint32, entries []*routev3.WeightedCluster_ClusterWeight) string {
-	for name := range chosen {
-		named := false
-		for _, w := range entries {
-			named = named || w.GetName() == name
-		}
-		if !named {
-			return name
-		}
-	}
-	return ""
 }
 
 // backends describes each share: its Service, weight and endpoints, or the
@@ -263,28 +247,25 @@ func serviceOf(cluster string) (service string, port uint32) {
 // endpoints counts the endpoints of the named cluster, inline or in its
 // load assignment; defined is false when the cluster does not exist.
 func endpoints(x *xdsgen.Resources, cluster string) (n int, defined bool) {
-	count := func(cla *endpointv3.ClusterLoadAssignment) {
+	count := func(cla *endpointv3.ClusterLoadAssignment) (n int) {
 		for _, l := range cla.GetEndpoints() {
 			n += len(l.GetLbEndpoints())
 		}
+		return n
 	}
-	for _, c := range x.Clusters {
-		if c.GetName() != cluster {
-			continue
-		}
-		defined = true
-		count(c.GetLoadAssignment())
-		service := c.GetEdsClusterConfig().GetServiceName()
-		if service == "" {
-			service = cluster
-		}
-		for _, cla := range x.Endpoints {
-			if cla.GetClusterName() == service && c.GetLoadAssignment() == nil {
-				count(cla)
-			}
-		}
+	i := slices.IndexFunc(x.Clusters, func(c *clusterv3.Cluster) bool { return c.GetName() == cluster })
+	if i < 0 {
+		return 0, false
 	}
-	return n, defined
+	c := x.Clusters[i]
+	if la := c.GetLoadAssignment(); la != nil {
+		return count(la), true
+	}
+	service := cmp.Or(c.GetEdsClusterConfig().GetServiceName(), cluster)
+	if j := slices.IndexFunc(x.Endpoints, func(cla *endpointv3.ClusterLoadAssignment) bool { return cla.GetClusterName() == service }); j >= 0 {
+		return count(x.Endpoints[j]), true
+	}
+	return 0, true
 }
 
 func kindOf(o *Object) string {
