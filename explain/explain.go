@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
@@ -50,12 +51,13 @@ func Explain(in Input, req Request) (*Explanation, error) {
 		x = &xdsgen.Resources{}
 	}
 	e := &Explanation{Request: req.String()}
-	l, err := pickListener(x.Listeners, req)
+	listeners := listenersOf(x.Listeners, req.Gateway)
+	l, err := pickListener(listeners, req)
 	if err != nil {
 		return nil, err
 	}
 	if l == nil {
-		e.end(Refused, 0, fmt.Sprintf("no listener on port %d%s", req.Port, otherPorts(x.Listeners, req.Gateway)))
+		e.end(Refused, 0, fmt.Sprintf("no listener on port %d%s", req.Port, otherPorts(listeners)))
 		return e, nil
 	}
 	gateway := listenerObject(l.GetName())
@@ -116,18 +118,27 @@ func (e *Explanation) end(outcome string, status uint32, reason string) {
 	e.Outcome, e.Status, e.Reason = outcome, status, reason
 }
 
+// listenersOf are the listeners of the Gateway "namespace/name", or all
+// when gateway is "".
+func listenersOf(ls []*listenerv3.Listener, gateway string) []*listenerv3.Listener {
+	if gateway == "" {
+		return ls
+	}
+	return slices.DeleteFunc(slices.Clone(ls), func(l *listenerv3.Listener) bool {
+		gw := listenerObject(l.GetName())
+		return gw == nil || gw.Namespace+"/"+gw.Name != gateway
+	})
+}
+
 // pickListener is the listener a connection to req.Port reaches: the one
 // of the Gateway listener port, or another (HTTPProxy and Ingress,
 // UpstreamClusters) that Envoy binds on that port; failing both, the
 // HTTPProxy and Ingress HTTP listener for port 80 and HTTPS listener for
-// 443, as their Service maps them. Request.Gateway narrows to one Gateway.
+// 443, as their Service maps them.
 func pickListener(ls []*listenerv3.Listener, req Request) (*listenerv3.Listener, error) {
 	var exact, mapped []*listenerv3.Listener
 	for _, l := range ls {
 		gw := listenerObject(l.GetName())
-		if req.Gateway != "" && (gw == nil || gw.Namespace+"/"+gw.Name != req.Gateway) {
-			continue
-		}
 		bound := l.GetAddress().GetSocketAddress().GetPortValue()
 		switch {
 		case gw != nil && listenerPort(l.GetName()) == req.Port:
@@ -162,13 +173,9 @@ func secure(l *listenerv3.Listener) bool {
 
 // otherPorts lists the listeners and the ports they take, for a refused
 // request.
-func otherPorts(ls []*listenerv3.Listener, gateway string) string {
+func otherPorts(ls []*listenerv3.Listener) string {
 	var out []string
 	for _, l := range ls {
-		gw := listenerObject(l.GetName())
-		if gateway != "" && (gw == nil || gw.Namespace+"/"+gw.Name != gateway) {
-			continue
-		}
 		if p := listenerPort(l.GetName()); p != 0 {
 			out = append(out, fmt.Sprintf("%s (port %d)", l.GetName(), p))
 			continue
