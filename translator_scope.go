@@ -192,18 +192,21 @@ func (t *Translator) updateRoutes(ctx context.Context, s *routeScope, closing bo
 	}
 	afterIn := versions(s.new)
 	beforeIn := versions(s.old)
-	before, after, err := t.translateScope(ctx, beforeIn, afterIn, named)
-	if err != nil {
-		return nil, nil, false, err
-	}
-	m := &merge{t: t, before: before, after: after, inScope: inScope, changed: changed, named: named, moved: moved, hostnames: hostnames, closed: closed}
-	ok := m.run()
-	if !ok && m.stubbed {
-		if before, after, err = t.translateScope(ctx, beforeIn, afterIn, nil); err != nil {
+	// The clusters of the Services named first, and all of them when the
+	// merge needs one of another (merge.stubbed).
+	var m *merge
+	var after *Result
+	ok := false
+	for _, full := range []map[types.NamespacedName]bool{named, nil} {
+		before, translated, err := t.translateScope(ctx, beforeIn, afterIn, full)
+		if err != nil {
 			return nil, nil, false, err
 		}
+		after = translated
 		m = &merge{t: t, before: before, after: after, inScope: inScope, changed: changed, named: named, moved: moved, hostnames: hostnames, closed: closed}
-		ok = m.run()
+		if ok = m.run(); ok || !m.stubbed {
+			break
+		}
 	}
 	if !ok {
 		if m.incomplete && !closing {
