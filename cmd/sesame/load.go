@@ -13,6 +13,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/projectsesame/sesame/hugeheap"
 	"github.com/projectsesame/sesame/internal/manifest"
 	"github.com/projectsesame/sesame/internal/quote"
 )
@@ -20,6 +21,11 @@ import (
 // readingGCPercent is the GOGC that load reads with: the heap may grow to
 // five times what was live at the last collection, not twice.
 const readingGCPercent = 400
+
+// minAdvisedInput is the least input, in bytes, for which load asks for
+// huge pages: below it the faults saved cost less than the collection
+// hugeheap.Advise runs.
+const minAdvisedInput = 1 << 20
 
 // input is what load read.
 type input struct {
@@ -34,8 +40,8 @@ type input struct {
 // anything else a file. It returns an error only when a path cannot be read
 // at all.
 //
-// Before reading, it sizes the heap's huge-page range by the files' bytes
-// (adviseHugePages).
+// Before reading, it asks for huge pages for the heap, sized by the files'
+// bytes (package hugeheap), unless they are under minAdvisedInput.
 func load(paths []string, recursive bool, stdin io.Reader, decoder *manifest.Decoder) (*input, error) {
 	type expanded struct {
 		files   []string
@@ -51,7 +57,9 @@ func load(paths []string, recursive bool, stdin io.Reader, decoder *manifest.Dec
 		all[i] = expanded{files, subdirs}
 		size += inputSize(files, stdin)
 	}
-	adviseHugePages(size)
+	if size >= minAdvisedInput {
+		hugeheap.Advise(size * hugeheap.BytesPerManifestByte)
+	}
 	if os.Getenv("GOGC") == "" {
 		// Reading keeps nearly all it allocates, every object, until the
 		// translation: a collection while the heap grows finds little to

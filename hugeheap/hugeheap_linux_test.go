@@ -1,4 +1,4 @@
-package main
+package hugeheap
 
 import (
 	"bufio"
@@ -9,24 +9,27 @@ import (
 	"testing"
 )
 
-// TestAdviseMarksTheHeap checks on the running kernel that advise leaves a
-// range of the advised size marked for huge pages ("hg" in smaps'
-// VmFlags), a range the heap then allocates from.
+// TestAdviseMarksTheHeap checks on the running kernel that Advise leaves a
+// range of the size it returns marked for huge pages ("hg" in smaps'
+// VmFlags), and that a second call does nothing.
 func TestAdviseMarksTheHeap(t *testing.T) {
 	thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	if err != nil || !bytes.Contains(thp, []byte("[madvise]")) {
 		t.Skipf("transparent huge pages are not in madvise mode here: %q", thp)
 	}
-	const input = 4 << 20
-	size := advisedHeapSize(input, 0, string(thp), "0", "")
-	if size == 0 {
-		t.Fatal("no range to advise for 4 MiB of input")
+	if disablesTHP(os.Getenv("GODEBUG")) {
+		t.Skip("GODEBUG=disablethp=1")
 	}
 	before := hugeRanges(t)
-	advise(input)
-	after := hugeRanges(t)
-	if after-before < size {
-		t.Errorf("ranges marked for huge pages grew by %d KiB, want at least the %d KiB advised", (after-before)>>10, size>>10)
+	size := Advise(MinSize)
+	if size != MinSize {
+		t.Fatalf("Advise(%d) = %d, want %d", MinSize, size, MinSize)
+	}
+	if grown := hugeRanges(t) - before; grown < size {
+		t.Errorf("ranges marked for huge pages grew by %d KiB, want at least the %d KiB advised", grown>>10, size>>10)
+	}
+	if again := Advise(MinSize); again != 0 {
+		t.Errorf("a second Advise = %d, want 0: the range is the heap's already", again)
 	}
 }
 
