@@ -66,7 +66,7 @@ func (b *Builder) selectGatewayClass(classes []*gatewayv1.GatewayClass) classSel
 // Accepted=False with reason NotSelected, a Sesame reason, because no reason
 // of the v1 API describes a Gateway that lost to an older one. Gateways of
 // our rejected classes get no status of their own (the class's status says
-// why), but routes that name them are told.
+// why), but a warning names them, and routes that name them are told.
 func (b *Builder) selectGateways(gateways []*gatewayv1.Gateway, classes classSelection) []*gatewayv1.Gateway {
 	var selected []*gatewayv1.Gateway
 	for _, gw := range order.OldestFirst(gateways) {
@@ -75,6 +75,7 @@ func (b *Builder) selectGateways(gateways []*gatewayv1.Gateway, classes classSel
 		switch {
 		case classes.rejected[class]:
 			b.unserved[key] = fmt.Sprintf("its GatewayClass %q is not accepted; see the GatewayClass status.", class)
+			b.scope.rejectGateway(key, class)
 			continue
 		case classes.selected == nil || class != classes.selected.Name:
 			b.scope.ignoreGateway(key, class)

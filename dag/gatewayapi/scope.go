@@ -23,9 +23,18 @@ type scope struct {
 	// controllerName.
 	classes map[string]string
 	// ignored holds the Gateways of classes Sesame does not serve, with
-	// why; byClass lists them per class.
+	// why; byClass lists them per class, and the Gateways of this
+	// controller's rejected classes too (rejectGateway).
 	ignored map[types.NamespacedName]string
 	byClass map[string][]types.NamespacedName
+}
+
+// rejectGateway records a Gateway of a class of this controller that is not
+// accepted. It gets no status (its class's says why), and routes that name
+// it are told in theirs, but it is named in a warning (classWarnings), so
+// that a user who reads the warnings alone learns it is not served.
+func (s *scope) rejectGateway(gw types.NamespacedName, class string) {
+	s.byClass[class] = append(s.byClass[class], gw)
 }
 
 // ignoreGateway records a Gateway of a class not served: one the input
@@ -42,7 +51,8 @@ func (s *scope) ignoreGateway(gw types.NamespacedName, class string) {
 
 // classWarnings says, per GatewayClass of another controller and per
 // class the input lacks, that it is not served, and which Gateways of it
-// are not either.
+// are not either; and, per rejected class of this controller that has
+// Gateways, that they are not served.
 func (s *scope) classWarnings(controller string) []string {
 	var out []string
 	names := make([]string, 0, len(s.classes)+len(s.byClass))
@@ -67,6 +77,11 @@ func (s *scope) classWarnings(controller string) []string {
 				msg += "; not served either: " + gateways
 			}
 			out = append(out, msg)
+		case gateways != "":
+			// A class of this controller with Gateways is either the one
+			// served, whose Gateways get status, or rejected.
+			out = append(out, fmt.Sprintf("GatewayClass %s is not accepted (its status says why), so %s of it %s not served: %s",
+				name, quote.Plural(len(s.byClass[name]), "the Gateway", "the Gateways"), quote.Plural(len(s.byClass[name]), "is", "are"), gateways))
 		}
 	}
 	return out
