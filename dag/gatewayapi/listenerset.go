@@ -189,7 +189,15 @@ func (b *Builder) listenerSetStatus() []graph.StatusUpdate {
 				})
 			}
 			if !s.accepted() {
-				notProgrammed(string(gatewayv1.ListenerSetReasonListenersNotValid), "No listener of the ListenerSet is accepted; see the listener status.")
+				// The conformance suite wants the set not accepted when no
+				// listener of it can serve, even one whose own Accepted is
+				// True (a certificate it may not use): the message says
+				// which it is.
+				msg := "No listener of the ListenerSet is accepted; see the listener status."
+				if slices.ContainsFunc(s.listeners, func(l *listener) bool { return l.accepted }) {
+					msg = "No listener of the ListenerSet can be programmed; see the listener status."
+				}
+				notProgrammed(string(gatewayv1.ListenerSetReasonListenersNotValid), msg)
 				break
 			}
 			cond.Set(string(gatewayv1.ListenerSetConditionAccepted), true, string(gatewayv1.ListenerSetReasonAccepted), "ListenerSet is accepted.")
