@@ -31,14 +31,24 @@ func TestConfigDumpAndRedact(t *testing.T) {
 }
 
 // TestNothingServedSummary: when objects were read but nothing is served,
-// the summary says so, after the warnings that say why, and the exit code
-// is 0.
+// the summary says so, and where to look: the warnings above it, or, when
+// there are none, the status. The exit code is 0.
 func TestNothingServedSummary(t *testing.T) {
 	const in = "apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata: {name: eg}\nspec: {controllerName: example.com/other}\n"
 	code, _, errOut := call(in, "translate", "-f", "-", "--now", "2026-01-01T00:00:00Z")
 	want := "warning: GatewayClass eg: controllerName example.com/other is not Sesame's (projectsesame.io/gateway-controller; set Options.ControllerName, or --controller-name)\n" +
 		"sesame translate: 1 object read, 0 listeners, 0 route configurations, 0 clusters, 1 warning; nothing is served (the warnings say why)\n"
 	if code != 0 || errOut != want {
+		t.Errorf("exit %d, stderr\n%s\nwant\n%s", code, errOut, want)
+	}
+	// Without a warning, the status says why: here, the Gateway's only
+	// listener names a Secret the input lacks.
+	const gateway = "apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata: {name: sesame}\nspec: {controllerName: projectsesame.io/gateway-controller}\n---\n" +
+		"apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: web, namespace: default}\nspec:\n  gatewayClassName: sesame\n" +
+		"  listeners: [{name: https, protocol: HTTPS, port: 443, tls: {certificateRefs: [{name: missing}]}}]\n"
+	code, out, errOut := call(gateway, "translate", "-f", "-", "--now", "2026-01-01T00:00:00Z")
+	want = "sesame translate: 2 objects read, 0 listeners, 0 route configurations, 0 clusters, 0 warnings; nothing is served (the status says why)\n"
+	if code != 0 || errOut != want || !strings.Contains(out, "Secret default/missing not found") {
 		t.Errorf("exit %d, stderr\n%s\nwant\n%s", code, errOut, want)
 	}
 }

@@ -300,7 +300,8 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 // summary is the last line translate writes on stderr: "sesame translate:
 // 10 objects read, 1 listener, 1 route configuration, 2 clusters, 0
 // warnings", with the documents skipped after the objects when there are
-// some. It counts the Envoy resources printed.
+// some, and where to look when nothing is served. It counts the Envoy
+// resources printed.
 func summary(objects, skipped int, res *sesame.Result, warnings int) string {
 	parts := []string{count(objects, "object") + " read"}
 	if skipped > 0 {
@@ -313,8 +314,14 @@ func summary(objects, skipped int, res *sesame.Result, warnings int) string {
 		count(len(res.XDS.Clusters), "cluster"),
 		count(warnings, "warning"))
 	line := "sesame translate: " + strings.Join(parts, ", ")
-	if len(res.XDS.Listeners) == 0 && objects > 0 {
+	switch {
+	case len(res.XDS.Listeners) > 0 || objects == 0:
+	case warnings > 0:
 		line += "; nothing is served (the warnings say why)"
+	default:
+		// No warning: the objects are in scope, and their status says
+		// why (a Gateway whose listeners cannot be programmed).
+		line += "; nothing is served (the status says why)"
 	}
 	return line
 }
