@@ -14,8 +14,9 @@
 // costs a page fault on first touch, and a TLB entry after. On the 2-core
 // virtual machine Sesame is measured on a fault costs about 10
 // microseconds: in-process, BenchmarkTranslate at 100,000 routes took
-// 4.7 s without and 3.4 s with the advice, and a first translation of
-// 10,000 routes 361 against 161 ms (README, Performance). Go's runtime
+// 4.6-4.7 s without and 3.4-4.2 s with the advice, and the first three
+// translations of 10,000 routes in a fresh process 361 against 161 ms
+// each (README, Performance). Go's runtime
 // does not ask for huge pages for its heap itself (it stopped in Go 1.21.1,
 // whose notes explain why), and no maintained library does this, so it is
 // written here.
