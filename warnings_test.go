@@ -38,6 +38,28 @@ spec:
 `, []string{
 			"GatewayClass eg: controllerName gateway.envoyproxy.io/gatewayclass-controller is not Sesame's (projectsesame.io/gateway-controller; set Options.ControllerName, or --controller-name); not served either: Gateway default/gw",
 		}},
+		{"a GatewayClass of Sesame's that an older one outranks, and its Gateway", `
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: older, creationTimestamp: "2025-01-01T00:00:00Z"}
+spec: {controllerName: projectsesame.io/gateway-controller}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: newer, creationTimestamp: "2025-06-01T00:00:00Z"}
+spec: {controllerName: projectsesame.io/gateway-controller}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw}
+spec:
+  gatewayClassName: newer
+  listeners: [{name: http, port: 80, protocol: HTTP}]
+`, []string{
+			// The classes get status; the Gateway gets none of its own
+			// (the class's says why), so a warning names it.
+			"GatewayClass newer is not accepted (its status says why), so the Gateway of it is not served: Gateway default/gw",
+		}},
 		{"a Gateway whose class is not in the input, and a route naming it", `
 apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
