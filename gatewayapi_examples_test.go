@@ -19,42 +19,31 @@ import (
 	"github.com/projectsesame/sesame/internal/manifest"
 )
 
-// gatewayAPIDir holds the Gateway API's own examples; its README says
-// where they come from and what the tests do with them.
-const gatewayAPIDir = "testdata/upstream/gateway-api/standard"
+// gatewayAPIDir holds the Gateway API's own examples, of its standard and
+// experimental channels; its README says where they come from and what
+// the tests do with them.
+const gatewayAPIDir = "testdata/upstream/gateway-api"
 
 // TestGatewayAPIExamples translates the Gateway API project's examples as a
-// user tries them: each directory whole (kubectl apply -f DIR; of the
-// copies of one object, the last is kept, as apply leaves it), each file at
-// the top alone, in namespace default, with a GatewayClass of Sesame's
-// controller for each class their Gateways name (the oldest is served, the
-// others rejected). Every example must translate into valid, consistent
-// Envoy resources without repairs; nothing of it may vanish
-// (accountFor); and its listeners, skipped kinds, replaced copies and the
-// conditions gatewayAPIExamples lists must be as said.
+// user tries them: each directory of manifests whole (kubectl apply -f DIR;
+// of the copies of one object, the last is kept, as apply leaves it), each
+// file at the top of a channel alone, in namespace default, with a
+// GatewayClass of Sesame's controller for each class their Gateways name
+// (the oldest is served, the others rejected). Every example must
+// translate into valid, consistent Envoy resources without repairs;
+// nothing of it may vanish (accountFor); and its listeners, skipped kinds,
+// replaced copies and the conditions gatewayAPIExamples lists must be as
+// said.
 func TestGatewayAPIExamples(t *testing.T) {
-	entries, err := os.ReadDir(gatewayAPIDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var units []string
-	for _, e := range entries {
-		if e.IsDir() || strings.HasSuffix(e.Name(), ".yaml") {
-			units = append(units, e.Name())
-		}
-	}
+	units := gatewayAPIUnits(t)
 	if len(units) != len(gatewayAPIExamples) {
 		t.Errorf("%d examples for %d expectations", len(units), len(gatewayAPIExamples))
 	}
-	for _, unit := range units {
+	for unit, files := range units {
 		t.Run(unit, func(t *testing.T) {
 			want, ok := gatewayAPIExamples[unit]
 			if !ok {
 				t.Fatal("no expectations in gatewayAPIExamples")
-			}
-			files := []string{filepath.Join(gatewayAPIDir, unit)}
-			if !strings.HasSuffix(unit, ".yaml") {
-				files, _ = filepath.Glob(filepath.Join(gatewayAPIDir, unit, "*.yaml"))
 			}
 			objects, skipped, replaced := decodeExampleFiles(t, files)
 			if !slices.Equal(skipped, want.skipped) || replaced != want.replaced {
@@ -71,6 +60,33 @@ func TestGatewayAPIExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gatewayAPIUnits lists the examples by their path under gatewayAPIDir,
+// each with its files: every directory below a channel's that holds
+// manifests, and every manifest directly in a channel's directory.
+func gatewayAPIUnits(t *testing.T) map[string][]string {
+	t.Helper()
+	units := map[string][]string{}
+	for _, channel := range []string{"standard", "experimental"} {
+		root := filepath.Join(gatewayAPIDir, channel)
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") {
+				return err
+			}
+			unit := filepath.Dir(path)
+			if unit == root {
+				unit = path
+			}
+			rel, _ := filepath.Rel(gatewayAPIDir, unit)
+			units[filepath.ToSlash(rel)] = append(units[filepath.ToSlash(rel)], path)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return units
 }
 
 // TestGatewayAPIExampleFiles translates every file of the examples alone,
