@@ -17,9 +17,8 @@
 // 4.6-4.7 s without and 3.4-4.2 s with the advice, and the first three
 // translations of 10,000 routes in a fresh process 361 against 161 ms
 // each (README, Performance). Go's runtime
-// does not ask for huge pages for its heap itself (it stopped in Go 1.21.1,
-// whose notes explain why), and no maintained library does this, so it is
-// written here.
+// does not ask for huge pages for its heap itself, and no maintained
+// library does this, so it is written here.
 //
 // How: Advise has the runtime map a range of the size asked for with one
 // allocation it never touches, marks the range with
