@@ -138,15 +138,10 @@ func listenersOf(ls []*listenerv3.Listener, gateway string) []*listenerv3.Listen
 func pickListener(ls []*listenerv3.Listener, req Request) (*listenerv3.Listener, error) {
 	var exact, mapped []*listenerv3.Listener
 	for _, l := range ls {
-		gw := listenerObject(l.GetName())
-		bound := l.GetAddress().GetSocketAddress().GetPortValue()
-		switch {
-		case gw != nil && listenerPort(l.GetName()) == req.Port:
+		switch port, fromService := ports(l); {
+		case port == req.Port:
 			exact = append(exact, l)
-		case gw == nil && bound == req.Port:
-			exact = append(exact, l)
-		case !strings.HasPrefix(l.GetName(), "ingress/"):
-		case req.Port == 80 && !secure(l), req.Port == 443 && secure(l):
+		case fromService != 0 && fromService == req.Port:
 			mapped = append(mapped, l)
 		}
 	}
@@ -166,6 +161,24 @@ func pickListener(ls []*listenerv3.Listener, req Request) (*listenerv3.Listener,
 	return nil, fmt.Errorf("port %d is served by several listeners (%s): say which Gateway with --gateway namespace/name", req.Port, strings.Join(names, ", "))
 }
 
+// ports are the port a connection reaches l on: a Gateway listener's
+// port (which its name carries: Envoy may bind another), or the port
+// Envoy binds; and for the HTTPProxy and Ingress listeners, the port
+// their Service maps to it (80 for HTTP, 443 for HTTPS), else 0.
+func ports(l *listenerv3.Listener) (port, fromService uint32) {
+	if listenerObject(l.GetName()) != nil {
+		return listenerPort(l.GetName()), 0
+	}
+	port = l.GetAddress().GetSocketAddress().GetPortValue()
+	if strings.HasPrefix(l.GetName(), "ingress/") {
+		fromService = 80
+		if secure(l) {
+			fromService = 443
+		}
+	}
+	return port, fromService
+}
+
 // secure reports whether l picks filter chains by TLS server name.
 func secure(l *listenerv3.Listener) bool {
 	return len(l.GetListenerFilters()) > 0
@@ -176,20 +189,11 @@ func secure(l *listenerv3.Listener) bool {
 func otherPorts(ls []*listenerv3.Listener) string {
 	var out []string
 	for _, l := range ls {
-		if p := listenerPort(l.GetName()); p != 0 {
-			out = append(out, fmt.Sprintf("%s (port %d)", l.GetName(), p))
-			continue
+		if port, fromService := ports(l); fromService != 0 {
+			out = append(out, fmt.Sprintf("%s (ports %d and %d)", l.GetName(), fromService, port))
+		} else {
+			out = append(out, fmt.Sprintf("%s (port %d)", l.GetName(), port))
 		}
-		bound := l.GetAddress().GetSocketAddress().GetPortValue()
-		if !strings.HasPrefix(l.GetName(), "ingress/") {
-			out = append(out, fmt.Sprintf("%s (port %d)", l.GetName(), bound))
-			continue
-		}
-		client := 80
-		if secure(l) {
-			client = 443
-		}
-		out = append(out, fmt.Sprintf("%s (ports %d and %d)", l.GetName(), client, bound))
 	}
 	if len(out) == 0 {
 		return " (the configuration has no listeners)"

@@ -229,5 +229,13 @@ func TestExplainIngressPorts(t *testing.T) {
 		if got != want {
 			t.Errorf("port %d: listener %q, want %q (%s)", port, got, want, e.Reason)
 		}
+		if want == "" && !strings.Contains(e.Reason, "ingress/8443 (ports 443 and 8443), upstreamcluster/port/6443 (port 6443)") {
+			t.Errorf("port %d: the refusal does not list the ports: %s", port, e.Reason)
+		}
+	}
+	// A Request made by hand, with no port: no listener, rather than every
+	// listener the Service of no HTTPProxy maps.
+	if e, err := Explain(Input{XDS: x}, Request{Scheme: "https", Host: "h"}); err != nil || e.Listener != nil {
+		t.Errorf("port 0: %+v, %v", e.Listener, err)
 	}
 }
