@@ -272,12 +272,11 @@ func translate(ctx context.Context, objects []runtime.Object, opts Options, full
 	res.graph = g
 	res.Events = g.Events
 	res.Warnings = append(res.Warnings, g.Warnings...)
+	var built func(*graph.Cluster) bool // every cluster, when nil
 	if full != nil {
-		res.fullClusters = full
-		res.XDS, err = xdsgen.GenerateAndValidateSome(ctx, g, func(c *graph.Cluster) bool { return full[c.Service] })
-	} else {
-		res.XDS, err = xdsgen.GenerateAndValidateContext(ctx, g)
+		res.fullClusters, built = full, func(c *graph.Cluster) bool { return full[c.Service] }
 	}
+	res.XDS, err = xdsgen.GenerateAndValidateSome(ctx, g, built)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, ctxErr
 	}
