@@ -16,6 +16,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame"
+	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/internal/manifest"
 )
 
@@ -166,10 +167,7 @@ func translateExample(t *testing.T, objects []runtime.Object) *sesame.Result {
 		})
 	}
 	input := append(classes, objects...)
-	res := translateValid(t, input, sesame.Options{Now: goldenNow})
-	if _, err := res.XDS.Snapshot("1"); err != nil {
-		t.Error(err)
-	}
+	res := translateValid(t, input, sesame.Options{Now: goldenNow}) // validated, and a consistent snapshot (checkEnvoy)
 	for _, o := range input {
 		if msg := accountFor(res, o); msg != "" {
 			t.Error(msg)
@@ -258,24 +256,12 @@ func (c exampleCondition) check(res *sesame.Result) string {
 		if s.Kind != c.kind || s.Namespace != ns || s.Name != name {
 			continue
 		}
-		var conds []metav1.Condition
+		conds := routeParentConditions(s)
 		switch st := s.Status.(type) {
 		case *gatewayv1.GatewayStatus:
 			conds = st.Conditions
 		case *gatewayv1.ListenerSetStatus:
 			conds = st.Conditions
-		case *gatewayv1.HTTPRouteStatus:
-			if len(st.Parents) > 0 {
-				conds = st.Parents[0].Conditions
-			}
-		case *gatewayv1.GRPCRouteStatus:
-			if len(st.Parents) > 0 {
-				conds = st.Parents[0].Conditions
-			}
-		case *gatewayv1.TLSRouteStatus:
-			if len(st.Parents) > 0 {
-				conds = st.Parents[0].Conditions
-			}
 		}
 		got := meta.FindStatusCondition(conds, c.condition)
 		switch {
@@ -287,4 +273,27 @@ func (c exampleCondition) check(res *sesame.Result) string {
 		return ""
 	}
 	return fmt.Sprintf("%s %s has no status", c.kind, c.object)
+}
+
+// routeParents are the parent statuses of a route's status update, nil for
+// another kind's.
+func routeParents(s graph.StatusUpdate) []gatewayv1.RouteParentStatus {
+	switch st := s.Status.(type) {
+	case *gatewayv1.HTTPRouteStatus:
+		return st.Parents
+	case *gatewayv1.GRPCRouteStatus:
+		return st.Parents
+	case *gatewayv1.TLSRouteStatus:
+		return st.Parents
+	}
+	return nil
+}
+
+// routeParentConditions are the conditions of a route's first parent, nil
+// for another kind's status or a route without parents.
+func routeParentConditions(s graph.StatusUpdate) []metav1.Condition {
+	if parents := routeParents(s); len(parents) > 0 {
+		return parents[0].Conditions
+	}
+	return nil
 }

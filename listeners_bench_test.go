@@ -182,14 +182,7 @@ func TestListenerShapes(t *testing.T) {
 			}
 			got := 0
 			for _, u := range res.Status {
-				var parents []gatewayv1.RouteParentStatus
-				switch st := u.Status.(type) {
-				case *gatewayv1.HTTPRouteStatus:
-					parents = st.Parents
-				case *gatewayv1.GRPCRouteStatus:
-					parents = st.Parents
-				}
-				for _, p := range parents {
+				for _, p := range routeParents(u) {
 					for _, c := range p.Conditions {
 						if c.Type == string(gatewayv1.RouteConditionAccepted) && c.Status == metav1.ConditionTrue {
 							got++

@@ -2,6 +2,7 @@ package sesame_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -53,23 +54,10 @@ func BenchmarkMarshal(b *testing.B) {
 // of its virtual hosts.
 func outputMessages(res *sesame.Result) (msgs []proto.Message, entries int) {
 	x := res.XDS
-	for _, m := range x.Listeners {
-		msgs = append(msgs, m)
-	}
-	for _, m := range x.Routes {
-		msgs = append(msgs, m)
-		for _, vh := range m.GetVirtualHosts() {
+	for _, rc := range x.Routes {
+		for _, vh := range rc.GetVirtualHosts() {
 			entries += len(vh.GetRoutes())
 		}
 	}
-	for _, m := range x.Clusters {
-		msgs = append(msgs, m)
-	}
-	for _, m := range x.Endpoints {
-		msgs = append(msgs, m)
-	}
-	for _, m := range x.Secrets {
-		msgs = append(msgs, m)
-	}
-	return msgs, entries
+	return slices.Concat(messages(x.Listeners), messages(x.Routes), messages(x.Clusters), messages(x.Endpoints), messages(x.Secrets)), entries
 }
