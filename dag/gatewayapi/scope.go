@@ -38,8 +38,8 @@ func (s *scope) rejectGateway(gw types.NamespacedName, class string) {
 }
 
 // ignoreGateway records a Gateway of a class not served: one the input
-// lacks, or another controller's (a class of this controller is selected
-// or rejected, and its Gateways told so in status).
+// lacks, or another controller's (a class of this controller is selected,
+// and its Gateways get status, or rejected: rejectGateway).
 func (s *scope) ignoreGateway(gw types.NamespacedName, class string) {
 	if theirs, ok := s.classes[class]; ok {
 		s.ignored[gw] = fmt.Sprintf("its GatewayClass %q is controller %s's", class, theirs)
