@@ -37,17 +37,6 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 )
 
-// headersMatch reports whether every matcher in ms matches r. No matchers is
-// a match.
-func headersMatch(ms []*routev3.HeaderMatcher, r *request) bool {
-	for _, m := range ms {
-		if !headerMatches(m, r) {
-			return false
-		}
-	}
-	return true
-}
-
 // headerMatches reports whether one HeaderMatcher matches r.
 func headerMatches(m *routev3.HeaderMatcher, r *request) bool {
 	if m == nil {

@@ -109,8 +109,9 @@ func TestHeadersAllMustMatch(t *testing.T) {
 		{both, get("h", "/", "x-a", "1", "x-b", "3"), false},
 	}
 	for i, tt := range tests {
-		if got := headersMatch(tt.ms, newRequest(tt.req, "http")); got != tt.want {
-			t.Errorf("case %d: headersMatch = %v, want %v", i, got, tt.want)
+		m := &routev3.RouteMatch{PathSpecifier: prefix("/").PathSpecifier, Headers: tt.ms}
+		if got := matches(m, newRequest(tt.req, "http"), false); got != tt.want {
+			t.Errorf("case %d: the headers match = %v, want %v", i, got, tt.want)
 		}
 	}
 }

@@ -50,15 +50,10 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 )
 
-// routeMatches reports whether m matches r. ignorePathParameters is the
-// route configuration's ignore_path_parameters_in_path_matching.
-func routeMatches(m *routev3.RouteMatch, r *request, ignorePathParameters bool) bool {
-	return routeMiss(m, r, ignorePathParameters).Criterion == Matched
-}
-
 // routeMiss returns the first criterion of m, in Envoy's order, that r
 // fails, or a Miss whose Criterion is Matched. Route is left for the
-// caller.
+// caller. ignorePathParameters is the route configuration's
+// ignore_path_parameters_in_path_matching.
 func routeMiss(m *routev3.RouteMatch, r *request, ignorePathParameters bool) Miss {
 	switch {
 	case m == nil:

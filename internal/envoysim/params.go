@@ -35,16 +35,6 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 )
 
-// queryParamsMatch reports whether every matcher in ms matches r.
-func queryParamsMatch(ms []*routev3.QueryParameterMatcher, r *request) bool {
-	for _, m := range ms {
-		if !queryParamMatches(m, r) {
-			return false
-		}
-	}
-	return true
-}
-
 // queryParamMatches reports whether one QueryParameterMatcher matches r.
 func queryParamMatches(m *routev3.QueryParameterMatcher, r *request) bool {
 	if m == nil {
@@ -58,16 +48,6 @@ func queryParamMatches(m *routev3.QueryParameterMatcher, r *request) bool {
 		return present && matchString(s.StringMatch, value)
 	}
 	return present
-}
-
-// cookiesMatch reports whether every matcher in ms matches r.
-func cookiesMatch(ms []*routev3.CookieMatcher, r *request) bool {
-	for _, m := range ms {
-		if !cookieMatches(m, r) {
-			return false
-		}
-	}
-	return true
 }
 
 // cookieMatches reports whether one CookieMatcher matches r; a nil one

@@ -91,8 +91,9 @@ func TestCookieMatcher(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := cookiesMatch(tt.ms, newRequest(tt.req, "http")); got != tt.want {
-				t.Errorf("cookiesMatch = %v, want %v", got, tt.want)
+			m := &routev3.RouteMatch{PathSpecifier: prefix("/").PathSpecifier, Cookies: tt.ms}
+			if got := matches(m, newRequest(tt.req, "http"), false); got != tt.want {
+				t.Errorf("the cookies match = %v, want %v", got, tt.want)
 			}
 		})
 	}

@@ -14,7 +14,7 @@
 //	→ r0: MissHeader x-canary, Present false   (present_match)
 //	  winner r1
 //
-// Route and Trace run the same code: routeMatches is routeMiss that found
+// Route and Trace run the same code: a route matches when routeMiss finds
 // nothing.
 
 package envoysim
