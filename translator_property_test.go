@@ -121,11 +121,11 @@ func runSteps(t *testing.T, tr *sesame.Translator, initial []runtime.Object, opt
 		for _, gw := range want.Gateways() {
 			got, want := res.ForGateway(gw), want.ForGateway(gw)
 			for _, pair := range [][2][]proto.Message{
-				{protos(got.Listeners), protos(want.Listeners)},
-				{protos(got.Routes), protos(want.Routes)},
-				{protos(got.Clusters), protos(want.Clusters)},
-				{protos(got.Endpoints), protos(want.Endpoints)},
-				{protos(got.Secrets), protos(want.Secrets)},
+				{messages(got.Listeners), messages(want.Listeners)},
+				{messages(got.Routes), messages(want.Routes)},
+				{messages(got.Clusters), messages(want.Clusters)},
+				{messages(got.Endpoints), messages(want.Endpoints)},
+				{messages(got.Secrets), messages(want.Secrets)},
 			} {
 				if diff := cmp.Diff(pair[1], pair[0], protocmp.Transform()); diff != "" {
 					t.Fatalf("step %d (%s): ForGateway(%s) differs (-want +got):\n%s", step, describe(changed, deleted), gw, diff)
@@ -283,12 +283,4 @@ func diffNamed[T proto.Message](t *testing.T, prev, next []T) sesame.ResourceDel
 	slices.Sort(d.Changed)
 	slices.Sort(d.Removed)
 	return d
-}
-
-func protos[T proto.Message](in []T) []proto.Message {
-	out := make([]proto.Message, len(in))
-	for i, m := range in {
-		out[i] = m
-	}
-	return out
 }
