@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bufio"
 	"reflect"
 	"slices"
 	"sync"
@@ -41,6 +42,13 @@ type encoder interface {
 	fieldKey(f *planField)
 	// doc is the document's renderer, nil for a value written alone.
 	doc() *renderer
+	// state, setState, out and swapOut let a message's text be kept and
+	// written again (memo.go): the writer's state where a value starts
+	// and after it, and where its text goes.
+	state() writerState
+	setState(writerState)
+	out() *bufio.Writer
+	swapOut(w *bufio.Writer) (old *bufio.Writer)
 }
 
 // walkScratch is a stack of the populated fields of the messages being

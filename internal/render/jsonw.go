@@ -108,6 +108,18 @@ func (j *jsonWriter) fieldKey(f *planField) { j.key(f.name) }
 
 func (j *jsonWriter) doc() *renderer { return j.r }
 
+func (j *jsonWriter) state() writerState { return writerState{int32(j.depth)} }
+
+func (j *jsonWriter) setState(s writerState) { j.depth = int(s[0]) }
+
+func (j *jsonWriter) out() *bufio.Writer { return j.w }
+
+func (j *jsonWriter) swapOut(w *bufio.Writer) *bufio.Writer {
+	old := j.w
+	j.w = w
+	return old
+}
+
 func (j *jsonWriter) fieldRanks(md protoreflect.MessageDescriptor) []int32 {
 	return j.r.orders().get(md, strings.Compare)
 }

@@ -12,6 +12,9 @@ import (
 type lazyList struct {
 	n    int
 	item func(i int) (any, error) // item i, made when it is written
+	// resources says the items are a section's Envoy resources: the memo
+	// of their shared messages (memo.go) is dropped once they are written.
+	resources bool
 }
 
 // bigValue is an item that holds lazy lists: the writer renders it
@@ -28,7 +31,7 @@ func listOf[T any](items []T) *lazyList {
 
 // messagesOf is a lazy list of Envoy messages (renderer.prepare).
 func messagesOf[T proto.Message](in []T) *lazyList {
-	return &lazyList{n: len(in), item: func(i int) (any, error) { return in[i], nil }}
+	return &lazyList{n: len(in), item: func(i int) (any, error) { return in[i], nil }, resources: true}
 }
 
 // lazyMessages is a lazy list of the messages of l.

@@ -78,7 +78,14 @@ type msgPlan struct {
 	// viaReflect sends the message to protojsonw.go's walk: another
 	// well-known type, or one whose struct the plan cannot read.
 	viaReflect bool
+	// shared says a message of the type is often in many places of one
+	// document, the same message: its text is written once (memo.go).
+	shared bool
 }
+
+// sharedRoute is the type of message xdsgen puts in many places of one
+// route configuration (memo.go).
+const sharedRoute protoreflect.FullName = "envoy.config.route.v3.Route"
 
 // planCache holds the plans of one format, made on first use. A plan
 // depends only on the message type and the format, as encoding/json's
@@ -132,6 +139,7 @@ func (c *planCache) make(t reflect.Type, made map[reflect.Type]*msgPlan) *msgPla
 		p.viaReflect = true
 		return p
 	}
+	p.shared = md.FullName() == sharedRoute
 	ranks := (*fieldOrders)(nil).get(md, c.compare)
 	fds := md.Fields()
 	for i := range fds.Len() {

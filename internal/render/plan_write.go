@@ -43,7 +43,14 @@ func (p *msgPlan) write(e encoder, m unsafe.Pointer) error {
 			return p.unwrap.scalar(e, unsafe.Pointer(&zero))
 		}
 		return p.unwrap.scalar(e, unsafe.Add(m, p.unwrap.offset))
+	case p.shared && m != nil && e.doc() != nil:
+		return e.doc().memoized(e, m, func() error { return p.object(e, m) })
 	}
+	return p.object(e, m)
+}
+
+// object writes the message struct at m as an object of its members.
+func (p *msgPlan) object(e encoder, m unsafe.Pointer) error {
 	e.beginObject()
 	if err := p.members(e, m); err != nil {
 		return err

@@ -29,6 +29,7 @@ type renderer struct {
 	fields fieldOrders
 	format Format
 	anys   anyCache
+	memo   memo // of the section being written
 }
 
 // orders is the cache of message field orders, for the document's one
@@ -174,6 +175,9 @@ func (r *renderer) ordered(l *lazyList, render renderItem, write func(segment) e
 	}
 	close(done) // the feeder stops; the workers finish their chunks
 	wg.Wait()
+	if l.resources {
+		r.memo.reset()
+	}
 	return err
 }
 

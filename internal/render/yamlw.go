@@ -221,6 +221,22 @@ func (y *yamlWriter) fieldKey(f *planField) {
 
 func (y *yamlWriter) doc() *renderer { return y.r }
 
+func (y *yamlWriter) state() writerState {
+	return writerState{int32(y.at), int32(y.ind), int32(y.col)}
+}
+
+func (y *yamlWriter) setState(s writerState) {
+	y.at, y.ind, y.col = place(s[0]), int(s[1]), int(s[2])
+}
+
+func (y *yamlWriter) out() *bufio.Writer { return y.w }
+
+func (y *yamlWriter) swapOut(w *bufio.Writer) *bufio.Writer {
+	old := y.w
+	y.w = w
+	return old
+}
+
 func (y *yamlWriter) fieldRanks(md protoreflect.MessageDescriptor) []int32 {
 	return y.r.orders().get(md, yamlKeyCompare)
 }
