@@ -133,7 +133,7 @@ func writeValue(e encoder, v any) error {
 }
 
 // sortKeys sorts keys by compare. They start from bytewise order, so that
-// an order that is not total (yaml.v2's, yamlKeyLess) still gives one
+// an order that is not total (yaml.v2's, yamlrules.KeyLess) still gives one
 // result whatever order the keys came in.
 func sortKeys(keys []string, compare func(a, b string) int) {
 	slices.Sort(keys)

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
 	"unsafe"
 
+	"github.com/projectsesame/sesame/internal/render/yamlrules"
 	"github.com/projectsesame/sesame/internal/typecache"
 
 	"google.golang.org/protobuf/proto"
@@ -99,7 +99,7 @@ type planCache struct {
 
 var (
 	jsonPlans = planCache{compare: strings.Compare}
-	yamlPlans = planCache{compare: yamlKeyCompare}
+	yamlPlans = planCache{compare: yamlrules.KeyCompare}
 )
 
 // plansOf is the cache of format f.
@@ -294,6 +294,6 @@ func plainKey(name string) bool {
 			return false
 		}
 	}
-	t := analyze(name)
-	return !t.multiline && len(name) <= 128 && styleOf(name, t, true) == stylePlain
+	t := yamlrules.Analyze(name)
+	return !t.Multiline && len(name) <= 128 && yamlrules.StyleOf(name, t, true) == yamlrules.Plain
 }

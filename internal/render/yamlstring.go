@@ -3,6 +3,8 @@ package render
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/projectsesame/sesame/internal/render/yamlrules"
 )
 
 // How yaml.v2 writes a string in each style, folding long plain and
@@ -14,26 +16,26 @@ const foldAt = 80
 
 // scalar writes s in style; a key is written where the writer is, a value
 // after the space that follows its "key:". It does not end the line.
-func (y *yamlWriter) scalar(s string, style scalarStyle, key bool) {
+func (y *yamlWriter) scalar(s string, style yamlrules.Style, key bool) {
 	if !key && y.at == placeValue {
 		y.ascii(" ")
 	}
 	indent := y.ind + 2
 	switch style {
-	case stylePlain:
+	case yamlrules.Plain:
 		y.plain(s, indent, !key)
-	case styleSingle:
+	case yamlrules.Single:
 		y.singleQuoted(s, indent, !key)
-	case styleDouble:
+	case yamlrules.Double:
 		y.doubleQuoted(s, indent, !key)
-	case styleLiteral:
+	case yamlrules.Literal:
 		y.literal(s, indent)
 	}
 }
 
 // char writes the character at s[i] and returns the index after it.
 func (y *yamlWriter) char(s string, i int) int {
-	w := charWidth(s[i])
+	w := yamlrules.CharWidth(s[i])
 	y.w.WriteString(s[i : i+w])
 	y.col++
 	return i + w
@@ -58,7 +60,7 @@ func (y *yamlWriter) plain(s string, indent int, breaks bool) {
 			j := i
 			n := 0
 			for j < len(s) && s[j] != ' ' {
-				j += charWidth(s[j])
+				j += yamlrules.CharWidth(s[j])
 				n++
 			}
 			y.w.WriteString(s[i:j])
@@ -66,7 +68,7 @@ func (y *yamlWriter) plain(s string, indent int, breaks bool) {
 			i, spaces = j, false
 			continue
 		}
-		if breaks && !spaces && y.col > foldAt && at(s, i+1) != ' ' {
+		if breaks && !spaces && y.col > foldAt && yamlrules.At(s, i+1) != ' ' {
 			y.fold(indent)
 			i++
 		} else {
@@ -89,7 +91,7 @@ func (y *yamlWriter) singleQuoted(s string, indent int, breaks bool) {
 				i = y.char(s, i)
 			}
 			spaces = true
-		case isBreak(s, i):
+		case yamlrules.IsBreak(s, i):
 			if !inBreaks && s[i] == '\n' {
 				y.w.WriteByte('\n')
 			}
@@ -136,7 +138,7 @@ func (y *yamlWriter) doubleQuoted(s string, indent int, breaks bool) {
 	spaces := false
 	for i := 0; i < len(s); {
 		switch c := s[i]; {
-		case bom || !printable(s, i) || isBreak(s, i) || c == '"' || c == '\\':
+		case bom || !yamlrules.Printable(s, i) || yamlrules.IsBreak(s, i) || c == '"' || c == '\\':
 			r, w := utf8.DecodeRuneInString(s[i:])
 			i += w
 			y.escape(r)
@@ -189,21 +191,21 @@ func (y *yamlWriter) escape(r rune) {
 // ends with more than one), then s's lines, indented.
 func (y *yamlWriter) literal(s string, indent int) {
 	y.ascii("|")
-	if s[0] == ' ' || isBreak(s, 0) {
+	if s[0] == ' ' || yamlrules.IsBreak(s, 0) {
 		y.ascii("2")
 	}
 	last := lastCharStart(s, len(s))
 	switch {
-	case !isBreak(s, last):
+	case !yamlrules.IsBreak(s, last):
 		y.ascii("-")
-	case last == 0 || isBreak(s, lastCharStart(s, last)):
+	case last == 0 || yamlrules.IsBreak(s, lastCharStart(s, last)):
 		y.ascii("+")
 	}
 	y.w.WriteByte('\n')
 	y.col = 0
 	inBreaks := true
 	for i := 0; i < len(s); {
-		if isBreak(s, i) {
+		if yamlrules.IsBreak(s, i) {
 			i = y.lineBreak(s, i)
 			inBreaks = true
 			continue

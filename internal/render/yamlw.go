@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/projectsesame/sesame/internal/render/yamlrules"
 )
 
 // A YAML writer for generic JSON values and Envoy messages, written by
@@ -117,7 +119,7 @@ func (y *yamlWriter) float(f float64) {
 }
 
 func (y *yamlWriter) string(s string) {
-	y.scalar(s, styleOf(s, analyze(s), false), false)
+	y.scalar(s, yamlrules.StyleOf(s, yamlrules.Analyze(s), false), false)
 	y.endLine()
 }
 
@@ -200,8 +202,8 @@ func (y *yamlWriter) end() {
 	}
 }
 
-// compareKeys orders keys as yaml.v2 does (yamlKeyLess).
-func (y *yamlWriter) compareKeys(a, b string) int { return yamlKeyCompare(a, b) }
+// compareKeys orders keys as yaml.v2 does (yamlrules.KeyLess).
+func (y *yamlWriter) compareKeys(a, b string) int { return yamlrules.KeyCompare(a, b) }
 
 func (y *yamlWriter) plans() *planCache { return &yamlPlans }
 
@@ -238,7 +240,7 @@ func (y *yamlWriter) swapOut(w *bufio.Writer) *bufio.Writer {
 }
 
 func (y *yamlWriter) fieldRanks(md protoreflect.MessageDescriptor) []int32 {
-	return y.r.orders().get(md, yamlKeyCompare)
+	return y.r.orders().get(md, yamlrules.KeyCompare)
 }
 
 // key writes a mapping key at column at and readies the writer for its
@@ -247,16 +249,16 @@ func (y *yamlWriter) fieldRanks(md protoreflect.MessageDescriptor) []int32 {
 // ("? key" and ": value" on lines of their own).
 func (y *yamlWriter) writeKey(k string, at int) {
 	y.padTo(at)
-	t := analyze(k)
-	if !t.multiline && len(k) <= 128 {
-		y.scalar(k, styleOf(k, t, true), true)
+	t := yamlrules.Analyze(k)
+	if !t.Multiline && len(k) <= 128 {
+		y.scalar(k, yamlrules.StyleOf(k, t, true), true)
 		y.ascii(":")
 		y.at, y.ind = placeValue, at
 		return
 	}
 	y.ascii("? ")
 	y.at, y.ind = placeItem, at
-	y.scalar(k, styleOf(k, t, false), false)
+	y.scalar(k, yamlrules.StyleOf(k, t, false), false)
 	y.endLine()
 	y.padTo(at)
 	y.ascii(": ")

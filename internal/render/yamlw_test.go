@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	yamlv2 "go.yaml.in/yaml/v2"
+
+	"github.com/projectsesame/sesame/internal/render/yamlrules"
 )
 
 // writeYAML is what yamlWriter writes for v, a mapping, as a document.
@@ -113,7 +115,7 @@ func totalKeyOrder(v any) bool {
 		for a, va := range x {
 			for b := range x {
 				for c := range x {
-					if yamlKeyLess(a, b) && yamlKeyLess(b, c) && !yamlKeyLess(a, c) {
+					if yamlrules.KeyLess(a, b) && yamlrules.KeyLess(b, c) && !yamlrules.KeyLess(a, c) {
 						return false
 					}
 				}

@@ -1,4 +1,4 @@
-package render
+package yamlrules
 
 import (
 	"regexp"
@@ -9,38 +9,32 @@ import (
 	"unicode/utf8"
 )
 
-// The rules by which yaml.v2 (go.yaml.in/yaml/v2, the emitter behind
-// sigs.k8s.io/yaml and kubectl's YAML) writes a string: which style it
-// takes, and which strings it quotes because a YAML 1.1 reader would take
-// them for something else. Written from its behaviour, and held to it by
-// TestYAMLWriterMatchesYAMLv2 and FuzzYAMLWriter.
-
-// scalarStyle is how a string is written.
-type scalarStyle uint8
+// Style is how a string is written.
+type Style uint8
 
 const (
-	stylePlain   scalarStyle = iota
-	styleSingle              // 'it''s'
-	styleDouble              // "escaped\t"
-	styleLiteral             // |  block, for strings with line breaks
+	Plain   Style = iota
+	Single        // 'it''s'
+	Double        // "escaped\t"
+	Literal       // |  block, for strings with line breaks
 )
 
-// scalarTraits are what the emitter learns of a string before it writes
+// Traits are what the emitter learns of a string before it writes
 // it (libyaml's scalar analysis).
-type scalarTraits struct {
-	multiline     bool // it holds a line break
-	plainAllowed  bool // in block context
-	singleAllowed bool
-	blockAllowed  bool // a literal block may hold it
+type Traits struct {
+	Multiline     bool // it holds a line break
+	PlainAllowed  bool // in block context
+	SingleAllowed bool
+	BlockAllowed  bool // a literal block may hold it
 }
 
-// analyze returns the traits of s, valid UTF-8.
-func analyze(s string) scalarTraits {
+// Analyze returns the traits of s, valid UTF-8.
+func Analyze(s string) Traits {
 	if s == "" {
-		return scalarTraits{plainAllowed: true, singleAllowed: true}
+		return Traits{PlainAllowed: true, SingleAllowed: true}
 	}
 	if quiet(s) {
-		return scalarTraits{plainAllowed: true, singleAllowed: true, blockAllowed: true}
+		return Traits{PlainAllowed: true, SingleAllowed: true, BlockAllowed: true}
 	}
 	var (
 		indicators, special, lineBreaks             bool
@@ -54,7 +48,7 @@ func analyze(s string) scalarTraits {
 		indicators = true
 	}
 	for i := 0; i < len(s); {
-		w := charWidth(s[i])
+		w := CharWidth(s[i])
 		last := i+w >= len(s)
 		followedBlank = last || s[i+w] == ' ' || s[i+w] == '\t'
 		c := s[i]
@@ -68,7 +62,7 @@ func analyze(s string) scalarTraits {
 		} else if c == ':' && followedBlank || c == '#' && precededByBlank {
 			indicators = true
 		}
-		if !printable(s, i) {
+		if !Printable(s, i) {
 			special = true
 		}
 		switch {
@@ -77,7 +71,7 @@ func analyze(s string) scalarTraits {
 			trailingSpace = trailingSpace || last
 			breakSpace = breakSpace || previousBreak
 			previousSpace, previousBreak = true, false
-		case isBreak(s, i):
+		case IsBreak(s, i):
 			lineBreaks = true
 			leadingBreak = leadingBreak || i == 0
 			trailingBreak = trailingBreak || last
@@ -86,21 +80,21 @@ func analyze(s string) scalarTraits {
 		default:
 			previousSpace, previousBreak = false, false
 		}
-		precededByBlank = c == ' ' || c == '\t' || c == 0 || isBreak(s, i)
+		precededByBlank = c == ' ' || c == '\t' || c == 0 || IsBreak(s, i)
 		i += w
 	}
-	t := scalarTraits{multiline: lineBreaks, plainAllowed: true, singleAllowed: true, blockAllowed: true}
+	t := Traits{Multiline: lineBreaks, PlainAllowed: true, SingleAllowed: true, BlockAllowed: true}
 	if leadingSpace || leadingBreak || trailingSpace || trailingBreak || lineBreaks || indicators {
-		t.plainAllowed = false
+		t.PlainAllowed = false
 	}
 	if trailingSpace {
-		t.blockAllowed = false
+		t.BlockAllowed = false
 	}
 	if breakSpace {
-		t.plainAllowed, t.singleAllowed = false, false
+		t.PlainAllowed, t.SingleAllowed = false, false
 	}
 	if spaceBreak || special {
-		t.plainAllowed, t.singleAllowed, t.blockAllowed = false, false, false
+		t.PlainAllowed, t.SingleAllowed, t.BlockAllowed = false, false, false
 	}
 	return t
 }
@@ -131,33 +125,33 @@ func quiet(s string) bool {
 	return true
 }
 
-// styleOf is the style yaml.v2 writes s in, as a key (simpleKey: a key
+// StyleOf is the style yaml.v2 writes s in, as a key (simpleKey: a key
 // on one line of at most 128 bytes) or as anything else.
-func styleOf(s string, t scalarTraits, simpleKey bool) scalarStyle {
-	style := stylePlain
+func StyleOf(s string, t Traits, simpleKey bool) Style {
+	style := Plain
 	switch {
 	case strings.IndexByte(s, '\n') >= 0:
-		style = styleLiteral
+		style = Literal
 	case resolvesToNonString(s):
-		style = styleDouble
+		style = Double
 	}
-	if simpleKey && t.multiline {
-		style = styleDouble
+	if simpleKey && t.Multiline {
+		style = Double
 	}
-	if style == stylePlain && (!t.plainAllowed || s == "" && simpleKey) {
-		style = styleSingle
+	if style == Plain && (!t.PlainAllowed || s == "" && simpleKey) {
+		style = Single
 	}
-	if style == styleSingle && !t.singleAllowed {
-		style = styleDouble
+	if style == Single && !t.SingleAllowed {
+		style = Double
 	}
-	if style == styleLiteral && (!t.blockAllowed || simpleKey) {
-		style = styleDouble
+	if style == Literal && (!t.BlockAllowed || simpleKey) {
+		style = Double
 	}
 	return style
 }
 
-// charWidth is the length of the UTF-8 sequence b starts.
-func charWidth(b byte) int {
+// CharWidth is the length of the UTF-8 sequence b starts.
+func CharWidth(b byte) int {
 	switch {
 	case b < 0x80:
 		return 1
@@ -170,19 +164,19 @@ func charWidth(b byte) int {
 	}
 }
 
-// at is s[i], or 0 past its end.
-func at(s string, i int) byte {
+// At is s[i], or 0 past its end.
+func At(s string, i int) byte {
 	if i < len(s) {
 		return s[i]
 	}
 	return 0
 }
 
-// printable says the character at s[i] may be written unescaped: YAML's
+// Printable says the character at s[i] may be written unescaped: YAML's
 // printable set, less U+0085 (NEL), U+FEFF (BOM) and everything outside
 // the Basic Multilingual Plane, as libyaml tests it.
-func printable(s string, i int) bool {
-	b, b1, b2 := s[i], at(s, i+1), at(s, i+2)
+func Printable(s string, i int) bool {
+	b, b1, b2 := s[i], At(s, i+1), At(s, i+2)
 	switch {
 	case b == '\n', b >= 0x20 && b <= 0x7E:
 		return true
@@ -198,15 +192,15 @@ func printable(s string, i int) bool {
 	return false
 }
 
-// isBreak says s[i] starts a line break: CR, LF, NEL, LS or PS.
-func isBreak(s string, i int) bool {
+// IsBreak says s[i] starts a line break: CR, LF, NEL, LS or PS.
+func IsBreak(s string, i int) bool {
 	switch s[i] {
 	case '\r', '\n':
 		return true
 	case 0xC2:
-		return at(s, i+1) == 0x85
+		return At(s, i+1) == 0x85
 	case 0xE2:
-		return at(s, i+1) == 0x80 && (at(s, i+2) == 0xA8 || at(s, i+2) == 0xA9)
+		return At(s, i+1) == 0x80 && (At(s, i+2) == 0xA8 || At(s, i+2) == 0xA9)
 	}
 	return false
 }
@@ -321,20 +315,22 @@ func isTimestamp(s string) bool {
 	return false
 }
 
-// yamlKeyCompare orders mapping keys as yaml.v2 does: character by
+// KeyCompare orders mapping keys as yaml.v2 does: character by
 // character, letters after everything else, and runs of digits by their
 // value, so that "a2" comes before "a10".
-func yamlKeyCompare(a, b string) int {
-	if yamlKeyLess(a, b) {
+func KeyCompare(a, b string) int {
+	if KeyLess(a, b) {
 		return -1
 	}
-	if yamlKeyLess(b, a) {
+	if KeyLess(b, a) {
 		return 1
 	}
 	return 0
 }
 
-func yamlKeyLess(a, b string) bool {
+// KeyLess says a comes before b in yaml.v2's key order, which is not
+// total for some keys ("10" < "1a" < "007" < "9" < "10").
+func KeyLess(a, b string) bool {
 	if isASCII(a) && isASCII(b) {
 		// The common case: bytes are characters.
 		i := 0
