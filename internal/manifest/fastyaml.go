@@ -89,8 +89,12 @@ func (p *fastParser) tree(doc []byte) (*fastValue, bool) {
 func printable(doc []byte) bool {
 	for i := 0; i < len(doc); {
 		c := doc[i]
+		if quietASCII[c] { // most of a manifest, at a table lookup a byte
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if (c < 0x20 && c != '\n' && (c != '\r' || i+1 >= len(doc) || doc[i+1] != '\n')) || c == 0x7f {
+			if c != '\r' || i+1 >= len(doc) || doc[i+1] != '\n' {
 				return false
 			}
 			i++
@@ -104,6 +108,16 @@ func printable(doc []byte) bool {
 	}
 	return true
 }
+
+// quietASCII are the ASCII bytes printable takes as they are: the
+// printable ones and "\n".
+var quietASCII = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = true
+	}
+	t['\n'] = true
+	return t
+}()
 
 type fastLine struct {
 	indent  int // -1 for a blank or comment line

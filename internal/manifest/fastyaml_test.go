@@ -136,3 +136,34 @@ func TestFastReaderDepth(t *testing.T) {
 		t.Errorf("a document nested a million deep: %v", err)
 	}
 }
+
+// TestPrintable: the fast reader takes a document of printable characters,
+// "\n" and "\r\n" line breaks; a tab, a lone "\r", DEL, C1 controls (NEL),
+// the Unicode line and paragraph separators, a byte order mark and
+// invalid UTF-8 send it to yaml.v2.
+func TestPrintable(t *testing.T) {
+	for doc, want := range map[string]bool{
+		"":                        true,
+		"kind: Service\n":         true,
+		"a: b\r\nc: d\r\n":        true,
+		"name: café 日本\n":         true,
+		"a:\tb\n":                 false,
+		"a: b\rc: d\n":            false,
+		"a: b\r":                  false,
+		"a: \x7f\n":               false,
+		"a: \x01\n":               false,
+		"a: \u0085\n":             false,
+		"a: \u2028\n":             false,
+		"a: \u2029\n":             false,
+		"\ufeffa: b\n":            false,
+		"a: \xff\n":               false,
+		"a: \xc3\n":               false,
+		"a: \U0001F600 smile\n":   true,
+		"a: \u00a0 no-break\n":    true,
+		strings.Repeat("x", 4096): true,
+	} {
+		if got := printable([]byte(doc)); got != want {
+			t.Errorf("printable(%q) = %t, want %t", doc, got, want)
+		}
+	}
+}
