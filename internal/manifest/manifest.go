@@ -142,10 +142,10 @@ func (d *Decoder) Decode(source string, r io.Reader) ([]runtime.Object, []Warnin
 		case p.err != nil:
 			s.fail(p.doc, problem{err: p.err})
 			continue
-		case ap.res == nil: // a blank document
+		case ap.batch == nil: // a blank document
 			continue
 		default:
-			res = <-ap.res
+			res = ap.result()
 		}
 		if !s.take(p.doc, res) {
 			break
