@@ -49,6 +49,10 @@ type encoder interface {
 	setState(writerState)
 	out() *bufio.Writer
 	swapOut(w *bufio.Writer) (old *bufio.Writer)
+	// streams says long lists are rendered several items at once
+	// (stream.go): the writer is the document's, not a worker's writing
+	// one chunk.
+	streams() bool
 }
 
 // walkScratch is a stack of the populated fields of the messages being

@@ -32,6 +32,9 @@ type jsonWriter struct {
 	depth int
 	open  []jsonFrame // the containers being written, innermost last
 	num   []byte      // scratch for numbers
+	// chunk says the writer writes a chunk of a list's items, for a
+	// worker (stream.go); its lists are written item after item.
+	chunk bool
 	walkScratch
 }
 
@@ -113,6 +116,8 @@ func (j *jsonWriter) state() writerState { return writerState{int32(j.depth)} }
 func (j *jsonWriter) setState(s writerState) { j.depth = int(s[0]) }
 
 func (j *jsonWriter) out() *bufio.Writer { return j.w }
+
+func (j *jsonWriter) streams() bool { return !j.chunk }
 
 func (j *jsonWriter) swapOut(w *bufio.Writer) *bufio.Writer {
 	old := j.w
@@ -228,7 +233,7 @@ func (j *jsonWriter) lazy(l *lazyList) error {
 		item := jsonWriters.Get().(*jsonWriter)
 		defer jsonWriters.Put(item)
 		item.w.Reset(buf)
-		item.r, item.depth, item.open = j.r, outer+1, item.open[:0]
+		item.r, item.depth, item.open, item.chunk = j.r, outer+1, item.open[:0], true
 		if i > 0 {
 			item.w.WriteString(",\n")
 		}

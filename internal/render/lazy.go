@@ -39,18 +39,29 @@ func lazyMessages(l protoreflect.List) *lazyList {
 	return &lazyList{n: l.Len(), item: func(i int) (any, error) { return l.Get(i).Message().Interface(), nil }}
 }
 
-// long says m has a repeated message field of splitAt items or more.
-func long(m protoreflect.Message) bool {
+// long says m has a repeated message field of at least n items.
+func long(m protoreflect.Message, n int) bool {
 	fields := m.Descriptor().Fields()
 	for i := range fields.Len() {
 		fd := fields.Get(i)
-		if fd.IsList() && fd.Message() != nil && m.Has(fd) && m.Get(fd).List().Len() >= splitAt {
+		if fd.IsList() && fd.Message() != nil && m.Has(fd) && m.Get(fd).List().Len() >= n {
 			return true
 		}
 	}
 	return false
 }
 
-// splitAt is the length from which a repeated message field becomes a
-// lazy list (protojsonw.go's field).
+// splitAt is the length from which a repeated message field the
+// document's writer writes becomes a lazy list (planField.list,
+// protojsonw.go's field), its items rendered several at once. A writer of
+// one chunk (a worker's) writes its lists item after item: the chunks are
+// rendered several at once already.
 const splitAt = 64
+
+// bigAt is the length of a repeated message field from which a list item
+// that holds it is a big value (renderer.prepare), streamed by the
+// document's writer rather than rendered whole by a worker: a route
+// configuration of many virtual hosts, a virtual host of many routes.
+// Below it, an item is rendered whole, into memory: a virtual host of 255
+// routes is about 150 KB of YAML.
+const bigAt = 256

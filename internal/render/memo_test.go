@@ -16,9 +16,9 @@ import (
 )
 
 // sharedRoutes are route configurations whose virtual hosts point at the
-// same few route messages, as xdsgen's do: in short lists (written
-// inline) and long ones (splitAt or more, rendered item by item), first
-// and later in their lists, with a header value long enough that YAML
+// same few route messages, as xdsgen's do: in short lists, in lists of
+// splitAt or more (rendered whole by a worker) and of bigAt or more
+// (streamed, rendered item by item), first and later in their lists, with a header value long enough that YAML
 // folds it, so that its text depends on the column it starts at.
 func sharedRoutes() ([]*routev3.RouteConfiguration, []*routev3.Route) {
 	long := strings.Repeat("folded at column eighty ", 6)
@@ -39,7 +39,7 @@ func sharedRoutes() ([]*routev3.RouteConfiguration, []*routev3.Route) {
 		rc := &routev3.RouteConfiguration{Name: fmt.Sprint("rc-", c)}
 		for h := range hosts {
 			vh := &routev3.VirtualHost{Name: fmt.Sprint("vh-", h), Domains: []string{fmt.Sprintf("h%d.example.com", h)}}
-			n := 3 + (h%2)*splitAt // short and long lists in turn
+			n := []int{3, splitAt + 1, bigAt + 1}[h%3] // short, long and big lists in turn
 			for i := range n {
 				if i%7 == 0 {
 					vh.Routes = append(vh.Routes, shared[(h+i)%len(shared)])

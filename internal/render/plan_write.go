@@ -142,7 +142,7 @@ func (f *planField) zero(v unsafe.Pointer) bool {
 func (f *planField) list(e encoder, l unsafe.Pointer) error {
 	n := len(*(*[]byte)(l))
 	data := unsafe.Pointer(unsafe.SliceData(*(*[]byte)(l)))
-	if f.child != nil && n >= splitAt {
+	if f.child != nil && n >= splitAt && e.streams() {
 		// A long list of messages (a route configuration's virtual hosts,
 		// a virtual host's routes) is rendered several items at once.
 		items := unsafe.Slice((*unsafe.Pointer)(data), n)
@@ -210,12 +210,12 @@ func (s scalarAt) Float() float64 {
 func (s scalarAt) String() string { return *(*string)(s.p) }
 func (s scalarAt) Bytes() []byte  { return *(*[]byte)(s.p) }
 
-// long says m has a list of splitAt messages or more.
-func (c *planCache) long(m proto.Message) bool {
+// long says m has a list of at least n messages.
+func (c *planCache) long(m proto.Message, n int) bool {
 	v := reflect.ValueOf(m)
 	p := c.get(v.Type())
 	if p.viaReflect {
-		return long(m.ProtoReflect())
+		return long(m.ProtoReflect(), n)
 	}
 	at := v.UnsafePointer()
 	if at == nil {
@@ -223,7 +223,7 @@ func (c *planCache) long(m proto.Message) bool {
 	}
 	for i := range p.fields {
 		f := &p.fields[i]
-		if f.has == repeated && f.child != nil && len(*(*[]byte)(unsafe.Add(at, f.offset))) >= splitAt {
+		if f.has == repeated && f.child != nil && len(*(*[]byte)(unsafe.Add(at, f.offset))) >= n {
 			return true
 		}
 	}

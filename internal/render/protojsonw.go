@@ -73,7 +73,7 @@ func field(e encoder, fd protoreflect.FieldDescriptor, v protoreflect.Value) err
 	switch {
 	case fd.IsList():
 		l := v.List()
-		if fd.Message() != nil && l.Len() >= splitAt {
+		if fd.Message() != nil && l.Len() >= splitAt && e.streams() {
 			// A long list of messages (a route configuration's virtual
 			// hosts, a virtual host's routes) is rendered several items
 			// at once.

@@ -217,7 +217,7 @@ func (r *renderer) renderChunk(l *lazyList, c int, render renderItem) ([]segment
 // prepare readies an item for the writers: an Envoy message with a long
 // list is streamed by the writer itself.
 func (r *renderer) prepare(v any) (any, error) {
-	if m, ok := v.(proto.Message); ok && r.plans().long(m) {
+	if m, ok := v.(proto.Message); ok && r.plans().long(m, bigAt) {
 		return &bigValue{value: m}, nil
 	}
 	return v, nil

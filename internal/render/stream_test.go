@@ -84,10 +84,12 @@ func wholeDocument(t *testing.T, res *sesame.Result, f Format) []byte {
 // TestStreamMatchesWholeDocument: the streamed document, whose long lists
 // are rendered item by item at their column, even inside one Envoy
 // resource (a route configuration of many virtual hosts, a virtual host
-// of many routes), is byte for byte the document rendered whole.
+// of many routes), is byte for byte the document rendered whole; so is a
+// virtual host long enough (bigAt) that the document's writer streams it.
 func TestStreamMatchesWholeDocument(t *testing.T) {
 	for _, c := range []gen.Config{
-		{Seed: 1, Routes: 300, Hostnames: 2},   // virtual hosts of 64+ routes
+		{Seed: 1, Routes: 300, Hostnames: 2},   // virtual hosts of 64+ routes, rendered whole by workers
+		{Seed: 4, Routes: 700, Hostnames: 2},   // virtual hosts of 256+ routes, streamed
 		{Seed: 2, Routes: 700, Hostnames: 140}, // a route configuration of 64+ virtual hosts
 		{Seed: 3, Routes: 40, Hostless: 300, Wildcard: 300},
 	} {

@@ -50,6 +50,9 @@ type yamlWriter struct {
 	ind  int
 	open []yamlFrame // the containers being written, innermost last
 	num  []byte
+	// chunk says the writer writes a chunk of a list's items, for a
+	// worker (stream.go); its lists are written item after item.
+	chunk bool
 	walkScratch
 }
 
@@ -233,6 +236,8 @@ func (y *yamlWriter) setState(s writerState) {
 
 func (y *yamlWriter) out() *bufio.Writer { return y.w }
 
+func (y *yamlWriter) streams() bool { return !y.chunk }
+
 func (y *yamlWriter) swapOut(w *bufio.Writer) *bufio.Writer {
 	old := y.w
 	y.w = w
@@ -294,7 +299,7 @@ func (y *yamlWriter) lazy(l *lazyList) error {
 		item := yamlWriters.Get().(*yamlWriter)
 		defer yamlWriters.Put(item)
 		item.w.Reset(buf)
-		item.r, item.col, item.open = y.r, 0, item.open[:0]
+		item.r, item.col, item.open, item.chunk = y.r, 0, item.open[:0], true
 		if i == 0 {
 			item.col = firstCol
 		}
