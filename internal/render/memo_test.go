@@ -135,3 +135,62 @@ func TestMemoKeepsEachSharedRouteOnce(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMemoMatchesRendering: route configurations whose virtual hosts share
+// route messages, in places and numbers the input draws, with header
+// values it gives (so that YAML quotes, folds or blocks them), render
+// byte for byte as the same routes all distinct, in both formats.
+func FuzzMemoMatchesRendering(f *testing.F) {
+	f.Add([]byte{3, 1, 2, 0, 5, 70}, "x-long", strings.Repeat("folded at column eighty ", 5))
+	f.Add([]byte{1, 255, 0}, "a: b", "line one\nline two")
+	f.Add([]byte{9, 4, 4, 4, 4}, "", "'quoted' #")
+	f.Fuzz(func(t *testing.T, plan []byte, name, value string) {
+		if len(plan) == 0 || len(plan) > 12 {
+			return
+		}
+		shared := make([]*routev3.Route, 1+int(plan[0])%4)
+		for i := range shared {
+			shared[i] = &routev3.Route{
+				Name:                   fmt.Sprint("shared-", i),
+				Match:                  &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: fmt.Sprint("/", i)}},
+				Action:                 &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: 200}},
+				RequestHeadersToRemove: []string{name, value},
+			}
+		}
+		rc := &routev3.RouteConfiguration{Name: "rc"}
+		for h, b := range plan[1:] {
+			vh := &routev3.VirtualHost{Name: fmt.Sprint("vh-", h), Domains: []string{value}}
+			// b says how many routes (up to bigAt+8) and which are shared.
+			n := int(b) % (bigAt + 8)
+			for i := range n {
+				if (i+int(b))%3 == 0 {
+					vh.Routes = append(vh.Routes, shared[(i+h)%len(shared)])
+				} else {
+					vh.Routes = append(vh.Routes, &routev3.Route{
+						Match:  &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Path{Path: fmt.Sprint("/own/", i)}},
+						Action: &routev3.Route_DirectResponse{DirectResponse: &routev3.DirectResponseAction{Status: 204}},
+					})
+				}
+			}
+			rc.VirtualHosts = append(rc.VirtualHosts, vh)
+		}
+		distinct := proto.Clone(rc).(*routev3.RouteConfiguration)
+		for _, format := range []Format{YAML, JSON} {
+			got, err := Document(&sesame.Result{XDS: &xdsgen.Resources{Routes: []*routev3.RouteConfiguration{rc, rc}}}, format)
+			if err != nil {
+				return // a value no writer takes (invalid UTF-8): the same for both
+			}
+			want, err := Document(&sesame.Result{XDS: &xdsgen.Resources{Routes: []*routev3.RouteConfiguration{distinct, proto.Clone(rc).(*routev3.RouteConfiguration)}}}, format)
+			if err != nil {
+				t.Fatalf("%s: the distinct routes do not render: %v", format, err)
+			}
+			if !bytes.Equal(got, want) {
+				i := 0
+				for i < len(got) && i < len(want) && got[i] == want[i] {
+					i++
+				}
+				t.Fatalf("%s: differs at byte %d:\n got %q\nwant %q", format, i, excerpt(got, i), excerpt(want, i))
+			}
+		}
+	})
+}
