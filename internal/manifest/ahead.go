@@ -66,6 +66,7 @@ func readAhead(reader *docReader, lim Limits) *ahead {
 					b.results[i] = decodeDocument(data, lim)
 					releaseBuffer(data) // decoded objects refer to copies
 				}
+				b.docs = nil // the buffers are the reader's again
 				close(b.done)
 			}
 		}()
