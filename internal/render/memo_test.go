@@ -194,3 +194,37 @@ func FuzzMemoMatchesRendering(f *testing.F) {
 		}
 	})
 }
+
+// TestMemoKeysByPlace: one route written again and again at different
+// places (depths in JSON; columns and indentation in YAML) through one
+// renderer, whose memo keeps its text by place, is each time what a writer
+// without a memo writes there.
+func TestMemoKeysByPlace(t *testing.T) {
+	_, shared := sharedRoutes()
+	route := shared[0]
+	for _, f := range []Format{YAML, JSON} {
+		r := &renderer{format: f}
+		for round := range 3 { // the memo keeps a text the second time
+			for depth := 1; depth <= 3; depth++ {
+				write := func(r *renderer) string {
+					var buf bytes.Buffer
+					bw := bufio.NewWriter(&buf)
+					var e encoder = &jsonWriter{w: bw, r: r, depth: depth}
+					if f == YAML {
+						y := &yamlWriter{w: bw, r: r}
+						y.startItem(2 * depth)
+						e = y
+					}
+					if err := writeValue(e, route); err != nil {
+						t.Fatal(err)
+					}
+					bw.Flush()
+					return buf.String()
+				}
+				if got, want := write(r), write(nil); got != want {
+					t.Fatalf("%s, round %d, depth %d:\n got %q\nwant %q", f, round, depth, got, want)
+				}
+			}
+		}
+	}
+}
