@@ -7,7 +7,6 @@ import (
 	cachev3 "github.com/envoyproxy/go-control-plane/pkg/cache/v3"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/projectsesame/sesame/internal/parallel"
 	"github.com/projectsesame/sesame/internal/xdsmsg"
 	"github.com/projectsesame/sesame/xdsgen"
 )
@@ -18,28 +17,29 @@ const resourceTypes = 5
 // digestResources digests each resource of r by name, by type in
 // Delta's order: a SHA-256 of its deterministic wire form, which two
 // messages share exactly when they are equal; for a route configuration,
-// a SHA-256 of the digests of its pieces, the rest and each virtual host,
-// which is as exact, and which it returns too (a merge digests only the
-// virtual hosts it changes). The pieces are digested on every processor.
+// a SHA-256 of the digests of its pieces, the rest and each virtual host
+// (itself of pieces: xdsmsg.DigestVirtualHosts), which is as exact, and
+// which it returns too (a merge digests only the virtual hosts it
+// changes). The pieces are digested on every processor.
 func digestResources(r *xdsgen.Resources) ([resourceTypes]map[string]sum, map[string][]sum) {
 	type entry struct {
-		typ      int
-		name     string
-		from, to int // its pieces
+		typ    int
+		name   string
+		at     int // its message's digest, or its rest's
+		vhosts int // a route configuration's first in vhosts, and how many
+		n      int
 	}
 	var pieces []proto.Message
 	var entries []entry
+	var vhosts []*routev3.VirtualHost
 	add := func(typ int, m proto.Message) {
-		from := len(pieces)
+		e := entry{typ, cachev3.GetResourceName(m), len(pieces), len(vhosts), 0}
 		if rc, ok := m.(*routev3.RouteConfiguration); ok {
-			pieces = append(pieces, xdsmsg.RouteRest(rc))
-			for _, vh := range rc.VirtualHosts {
-				pieces = append(pieces, vh)
-			}
-		} else {
-			pieces = append(pieces, m)
+			m, e.n = xdsmsg.RouteRest(rc), len(rc.VirtualHosts)
+			vhosts = append(vhosts, rc.VirtualHosts...)
 		}
-		entries = append(entries, entry{typ, cachev3.GetResourceName(m), from, len(pieces)})
+		pieces = append(pieces, m)
+		entries = append(entries, e)
 	}
 	for _, m := range r.Listeners {
 		add(0, m)
@@ -56,8 +56,9 @@ func digestResources(r *xdsgen.Resources) ([resourceTypes]map[string]sum, map[st
 	for _, m := range r.Secrets {
 		add(4, m)
 	}
-	sums := make([]sum, len(pieces))
-	parallel.For(len(pieces), func(i int) { sums[i] = digestOf(pieces[i]) })
+	// Translations make valid messages, which marshal (digestOf).
+	sums, _ := xdsmsg.DigestEach(len(pieces), func(i int) proto.Message { return pieces[i] })
+	vhostSums, _ := xdsmsg.DigestVirtualHosts(vhosts)
 	var out [resourceTypes]map[string]sum
 	for i := range out {
 		out[i] = map[string]sum{}
@@ -65,11 +66,12 @@ func digestResources(r *xdsgen.Resources) ([resourceTypes]map[string]sum, map[st
 	pieceSums := map[string][]sum{}
 	for _, e := range entries {
 		if e.typ != 1 {
-			out[e.typ][e.name] = sums[e.from]
+			out[e.typ][e.name] = sums[e.at]
 			continue
 		}
-		pieceSums[e.name] = sums[e.from:e.to:e.to]
-		out[e.typ][e.name] = xdsmsg.Combine(sums[e.from:e.to])
+		own := append(append(make([]sum, 0, 1+e.n), sums[e.at]), vhostSums[e.vhosts:e.vhosts+e.n]...)
+		pieceSums[e.name] = own
+		out[e.typ][e.name] = xdsmsg.Combine(own)
 	}
 	return out, pieceSums
 }

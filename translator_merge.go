@@ -240,6 +240,17 @@ func (m *merge) routeConfiguration(b, a *routev3.RouteConfiguration) bool {
 	if len(pieces) != len(last.VirtualHosts)+1 {
 		return false
 	}
+	var changed []*routev3.VirtualHost // digested together, on every processor
+	for _, c := range changes {
+		if c.vh != nil {
+			changed = append(changed, c.vh)
+		}
+	}
+	sumOf := make(map[*routev3.VirtualHost]sum, len(changed))
+	made, _ := xdsmsg.DigestVirtualHosts(changed) // valid messages marshal
+	for i, s := range made {
+		sumOf[changed[i]] = s
+	}
 	vhosts := make([]*routev3.VirtualHost, 0, len(last.VirtualHosts)+len(changes))
 	sums := append(make([]sum, 0, len(pieces)+len(changes)), pieces[0])
 	found := 0
@@ -252,7 +263,7 @@ func (m *merge) routeConfiguration(b, a *routev3.RouteConfiguration) bool {
 		case !c.before:
 			return false // new in the scope, but the last had it
 		case c.vh != nil:
-			vhosts, sums = append(vhosts, c.vh), append(sums, digestOf(c.vh))
+			vhosts, sums = append(vhosts, c.vh), append(sums, sumOf[c.vh])
 		}
 		found++
 	}
@@ -263,7 +274,7 @@ func (m *merge) routeConfiguration(b, a *routev3.RouteConfiguration) bool {
 		i, _ := slices.BinarySearchFunc(vhosts, vname, func(x *routev3.VirtualHost, v string) int {
 			return compareVhosts(name, x.GetName(), v)
 		})
-		vhosts, sums = slices.Insert(vhosts, i, c.vh), slices.Insert(sums, i+1, digestOf(c.vh))
+		vhosts, sums = slices.Insert(vhosts, i, c.vh), slices.Insert(sums, i+1, sumOf[c.vh])
 		found++
 	}
 	if found != len(changes) {

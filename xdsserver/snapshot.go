@@ -54,7 +54,8 @@ type digester struct {
 
 // version is m's: 16 hex digits of its digest, the one the Translator's
 // deltas compare (xdsmsg.Digest; a route configuration's made of its
-// pieces', each virtual host's kept as a message's is). A route
+// pieces', each virtual host's kept as a message's is, and made of its
+// routes', each shared route marshalled once: xdsmsg.DigestVirtualHosts). A route
 // configuration holds every virtual host of a port, tens of megabytes at
 // 10,000 routes, and an Update that changes one route makes a new one that
 // shares the virtual hosts it did not change: only the changed ones are
@@ -88,12 +89,20 @@ func (d *digester) routesSum(rc *routev3.RouteConfiguration) (xdsmsg.Sum, error)
 	if sums[0], d.buf, err = xdsmsg.AppendDigest(d.buf, xdsmsg.RouteRest(rc)); err != nil {
 		return xdsmsg.Sum{}, err
 	}
+	var fresh []*routev3.VirtualHost // digested together: they share routes
+	for _, vh := range rc.GetVirtualHosts() {
+		if _, ok := d.pieces[vh]; !ok {
+			fresh = append(fresh, vh)
+		}
+	}
+	made, err := xdsmsg.DigestVirtualHosts(fresh)
+	if err != nil {
+		return xdsmsg.Sum{}, err
+	}
 	for _, vh := range rc.GetVirtualHosts() {
 		sum, ok := d.pieces[vh]
 		if !ok {
-			if sum, d.buf, err = xdsmsg.AppendDigest(d.buf, vh); err != nil {
-				return xdsmsg.Sum{}, err
-			}
+			sum, made = made[0], made[1:]
 		}
 		d.nextPieces[vh] = sum
 		sums = append(sums, sum)
