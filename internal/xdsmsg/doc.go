@@ -5,9 +5,8 @@
 // message without some fields), the digests the Translator's deltas and
 // the xDS server's versions compare (Digest, RouteRest, Combine,
 // DigestVirtualHosts, each shared route marshalled once, and DigestEach, on
-// every processor), and the
-// helpers that name a message's validation failure after its resource
-// (Validator, AppendInvalid, ResourceError). Its functions build new
+// every processor), and the helpers that name a message's validation
+// failure after its resource (Validator, AppendInvalid, ResourceError). Its functions build new
 // messages on every call and never fail on valid input: MustAny panics
 // only for a message type that is not registered, a programming error. It
 // is used by xdsgen, xdsgen/resources, dispatch/envoy, package sesame and
