@@ -144,9 +144,8 @@ func (m *merge) warnings() bool {
 	}
 	endpointSlices := diffNames(ub.EndpointSlices, ua.EndpointSlices)
 	unused := m.t.unusedSets
-	unused.Services = applyNames(unused.Services, services)
-	unused.EndpointSlices = applyNames(unused.EndpointSlices, endpointSlices)
-	dag.SortUnused(&graph.Unused{Services: unused.Services, EndpointSlices: unused.EndpointSlices}) // the new lists
+	unused.Services = dag.EditUnused(unused.Services, services)
+	unused.EndpointSlices = dag.EditUnused(unused.EndpointSlices, endpointSlices)
 	m.next.Warnings = append(append([]string(nil), m.t.last.Warnings[:m.t.otherWarnings]...), dag.UnusedWarnings(unused)...)
 	m.unused, m.services, m.endpointSlices = &unused, services, endpointSlices
 	return true
@@ -164,23 +163,6 @@ func diffNames(b, a []types.NamespacedName) map[types.NamespacedName]bool {
 	for _, n := range b {
 		if !slices.Contains(a, n) {
 			out[n] = false
-		}
-	}
-	return out
-}
-
-// applyNames adds to names those d says true of and takes out those it
-// says false of (dag.SortUnused sorts them again).
-func applyNames(names []types.NamespacedName, d map[types.NamespacedName]bool) []types.NamespacedName {
-	out := make([]types.NamespacedName, 0, len(names)+len(d))
-	for _, n := range names {
-		if in, ok := d[n]; !ok || in {
-			out = append(out, n)
-		}
-	}
-	for n, in := range d {
-		if in && !slices.Contains(names, n) {
-			out = append(out, n)
 		}
 	}
 	return out

@@ -56,13 +56,24 @@ func unusedKinds(unused graph.Unused) []unusedKind {
 	}, func(u unusedKind) bool { return len(u.names) == 0 })
 }
 
-// SortUnused orders each list of u as Build does, so that a translator
-// that edits the lists of an earlier Graph writes the same warnings.
-func SortUnused(u *graph.Unused) {
-	for _, list := range [][]types.NamespacedName{u.Services, u.Secrets, u.EndpointSlices, u.ReferenceGrants, u.ConfigMaps} {
-		slices.SortFunc(list, func(a, b types.NamespacedName) int {
-			return order.CompareNames(a.Namespace, a.Name, b.Namespace, b.Name)
-		})
+// EditUnused is names, a list of graph.Unused sorted as Build sorts it,
+// with the names d says true of added and those it says false of taken
+// out, still sorted, so that a translator that edits the lists of an
+// earlier Graph writes the same warnings. names is not changed.
+func EditUnused(names []types.NamespacedName, d map[types.NamespacedName]bool) []types.NamespacedName {
+	out := slices.Clone(names)
+	for n, add := range d {
+		i, found := slices.BinarySearchFunc(out, n, compareNames)
+		switch {
+		case add && !found:
+			out = slices.Insert(out, i, n)
+		case !add && found:
+			out = slices.Delete(out, i, i+1)
+		}
 	}
-	slices.Sort(u.Namespaces)
+	return out
+}
+
+func compareNames(a, b types.NamespacedName) int {
+	return order.CompareNames(a.Namespace, a.Name, b.Namespace, b.Name)
 }
