@@ -293,3 +293,24 @@ func BenchmarkUpdateRelist(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkUpdateFirst times a new Translator's first Update, of every
+// object of n routes' input, as a controller's start gives them: a whole
+// translation, and the digests and indexes that later Updates merge into.
+// A change that cannot be merged (a Gateway's) costs about as much, less
+// the indexing. Compare BenchmarkTranslate.
+func BenchmarkUpdateFirst(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("routes=%d", n), func(b *testing.B) {
+			objects := gen.Objects(gen.Config{Seed: 1, Routes: n})
+			b.ReportAllocs()
+			stolen := reportSteal(b)
+			for b.Loop() {
+				if _, _, err := sesame.NewTranslator(sesame.Options{Now: goldenNow}).Update(objects, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			stolen()
+		})
+	}
+}

@@ -212,6 +212,9 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 		keys[i] = key
 	}
 	need, services, scope := t.classify(changed, keys, deleted)
+	if len(t.objects) == 0 && len(changed) > 0 { // the first: the map at its size
+		t.objects = make(map[ObjectKey]runtime.Object, len(changed))
+	}
 	for i, obj := range changed {
 		t.put(keys[i], obj)
 	}
