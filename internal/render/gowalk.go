@@ -6,7 +6,10 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/projectsesame/sesame/internal/jsonfields"
 )
@@ -25,6 +28,8 @@ import (
 // goValue is a Go value in a document, walked by writeGo.
 type goValue struct{ v any }
 
+var metaTime = reflect.TypeFor[metav1.Time]()
+
 // writeGo writes v as writeJSONText writes json.Marshal's text of it.
 func writeGo(e encoder, v reflect.Value) error {
 	if !v.IsValid() {
@@ -34,6 +39,16 @@ func writeGo(e encoder, v reflect.Value) error {
 	t := v.Type()
 	if (t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface) && v.IsNil() {
 		e.null()
+		return nil
+	}
+	if t == metaTime && v.CanAddr() {
+		// Every condition has one: its MarshalJSON's text, without
+		// json.Marshal and reading the text back.
+		if at := v.Addr().Interface().(*metav1.Time); at.IsZero() {
+			e.null()
+		} else {
+			e.string(at.UTC().Format(time.RFC3339))
+		}
 		return nil
 	}
 	m := jsonfields.MethodsOf(t)

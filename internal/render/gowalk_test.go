@@ -149,6 +149,10 @@ func TestGoWalkMatchesMarshal(t *testing.T) {
 			B string `json:"b"`
 		}{B: "outer"},
 		&n, metav1.Condition{Type: "Accepted", Status: "True", LastTransitionTime: metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))},
+		// Times the walk writes itself (addressable, in a slice): zero,
+		// in another zone, with nanoseconds, past year 9999.
+		[]metav1.Time{{}, metav1.NewTime(time.Date(2026, 6, 1, 23, 30, 0, 5, time.FixedZone("X", -3600))),
+			metav1.NewTime(time.Date(12026, 1, 1, 0, 0, 0, 0, time.UTC))},
 	} {
 		sameAsMarshal(t, v)
 	}

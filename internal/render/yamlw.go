@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -53,7 +54,64 @@ type yamlWriter struct {
 	// chunk says the writer writes a chunk of a list's items, for a
 	// worker (stream.go); its lists are written item after item.
 	chunk bool
+	// styles and keyStyles keep the styles of the short strings written
+	// (styleOf).
+	styles    map[string]yamlrules.Style
+	keyStyles map[string]keyStyle
 	walkScratch
+}
+
+// keyStyle is how a key is written: its style, and whether it is a
+// complex key ("? key").
+type keyStyle struct {
+	style   yamlrules.Style
+	complex bool
+}
+
+// A document's status objects repeat a few dozen strings ("True",
+// "Accepted", the time of their conditions) tens of thousands of times,
+// and keys repeat more: deciding each one's style again (Analyze,
+// StyleOf) was a third of writing them. A writer keeps the style of up
+// to memoStrings strings of at most memoBytes bytes.
+const (
+	memoBytes   = 32
+	memoStrings = 1024
+)
+
+// styleOf is the style yaml.v2 writes s in as a value.
+func (y *yamlWriter) styleOf(s string) yamlrules.Style {
+	if st, ok := y.styles[s]; ok {
+		return st // only short strings are kept
+	}
+	st := yamlrules.StyleOf(s, yamlrules.Analyze(s), false)
+	if len(s) <= memoBytes && len(y.styles) < memoStrings {
+		if y.styles == nil {
+			y.styles = make(map[string]yamlrules.Style)
+		}
+		y.styles[strings.Clone(s)] = st
+	}
+	return st
+}
+
+// keyStyleOf is how yaml.v2 writes k as a key: a simple key is of one
+// line and at most 128 bytes.
+func (y *yamlWriter) keyStyleOf(k string) keyStyle {
+	short := len(k) <= memoBytes
+	if ks, ok := y.keyStyles[k]; ok {
+		return ks // only short keys are kept
+	}
+	t := yamlrules.Analyze(k)
+	ks := keyStyle{yamlrules.StyleOf(k, t, true), t.Multiline || len(k) > 128}
+	if ks.complex {
+		ks.style = yamlrules.StyleOf(k, t, false)
+	}
+	if short && len(y.keyStyles) < memoStrings {
+		if y.keyStyles == nil {
+			y.keyStyles = make(map[string]keyStyle)
+		}
+		y.keyStyles[strings.Clone(k)] = ks
+	}
+	return ks
 }
 
 // endLine ends the current line, unless it is empty.
@@ -122,7 +180,7 @@ func (y *yamlWriter) float(f float64) {
 }
 
 func (y *yamlWriter) string(s string) {
-	y.scalar(s, yamlrules.StyleOf(s, yamlrules.Analyze(s), false), false)
+	y.scalar(s, y.styleOf(s), false)
 	y.endLine()
 }
 
@@ -254,16 +312,16 @@ func (y *yamlWriter) fieldRanks(md protoreflect.MessageDescriptor) []int32 {
 // ("? key" and ": value" on lines of their own).
 func (y *yamlWriter) writeKey(k string, at int) {
 	y.padTo(at)
-	t := yamlrules.Analyze(k)
-	if !t.Multiline && len(k) <= 128 {
-		y.scalar(k, yamlrules.StyleOf(k, t, true), true)
+	ks := y.keyStyleOf(k)
+	if !ks.complex {
+		y.scalar(k, ks.style, true)
 		y.ascii(":")
 		y.at, y.ind = placeValue, at
 		return
 	}
 	y.ascii("? ")
 	y.at, y.ind = placeItem, at
-	y.scalar(k, yamlrules.StyleOf(k, t, false), false)
+	y.scalar(k, ks.style, false)
 	y.endLine()
 	y.padTo(at)
 	y.ascii(": ")
