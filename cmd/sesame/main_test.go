@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -283,5 +284,21 @@ func mustWrite(t *testing.T, path, data string) {
 	}
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTranslateRestoresGOGC: translate collects less often while it reads
+// and translates (readingGCPercent, translatingGCPercent), and leaves the
+// process's GOGC as it found it, so that a program that calls it, as these
+// tests do, is not changed by it.
+func TestTranslateRestoresGOGC(t *testing.T) {
+	t.Setenv("GOGC", "") // unset for the command: it changes the percent
+	before := debug.SetGCPercent(137)
+	defer debug.SetGCPercent(before)
+	if code, _, errOut := call("", "translate", "-f", quickstart, "--now", "2026-01-01T00:00:00Z"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if got := debug.SetGCPercent(137); got != 137 {
+		t.Fatalf("GOGC after translate is %d, want 137 as before", got)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -256,6 +258,13 @@ func (o *translateOptions) run(stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	for _, e := range in.skipped {
 		prog.printf(stderr, "error: %s\n", e)
+	}
+	if os.Getenv("GOGC") == "" {
+		// The translation and the document are made of the objects read,
+		// which stay live to the end, and the translation's output, most of
+		// which does too: a collection finds little to free. A GOGC of the
+		// user's is kept.
+		defer debug.SetGCPercent(debug.SetGCPercent(translatingGCPercent))
 	}
 	prog.set(fmt.Sprintf("translating %d objects", len(in.objects)))
 	res, err := sesame.Translate(in.objects, opts)
