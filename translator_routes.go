@@ -120,20 +120,22 @@ func routeSpec(obj runtime.Object) (string, []gatewayv1.Hostname, []types.Namesp
 	var names []types.NamespacedName
 	switch r := obj.(type) {
 	case *gatewayv1.HTTPRoute:
-		for _, rule := range r.Spec.Rules {
+		for i := range r.Spec.Rules {
+			rule := &r.Spec.Rules[i]
 			names = appendBackends(names, r.Namespace, rule.Filters, rule.BackendRefs,
-				func(f gatewayv1.HTTPRouteFilter) *gatewayv1.HTTPRequestMirrorFilter { return f.RequestMirror },
-				func(b gatewayv1.HTTPBackendRef) (gatewayv1.BackendObjectReference, []gatewayv1.HTTPRouteFilter) {
-					return b.BackendObjectReference, b.Filters
+				func(f *gatewayv1.HTTPRouteFilter) *gatewayv1.HTTPRequestMirrorFilter { return f.RequestMirror },
+				func(b *gatewayv1.HTTPBackendRef) (*gatewayv1.BackendObjectReference, []gatewayv1.HTTPRouteFilter) {
+					return &b.BackendObjectReference, b.Filters
 				})
 		}
 		return r.Namespace, r.Spec.Hostnames, names
 	case *gatewayv1.GRPCRoute:
-		for _, rule := range r.Spec.Rules {
+		for i := range r.Spec.Rules {
+			rule := &r.Spec.Rules[i]
 			names = appendBackends(names, r.Namespace, rule.Filters, rule.BackendRefs,
-				func(f gatewayv1.GRPCRouteFilter) *gatewayv1.HTTPRequestMirrorFilter { return f.RequestMirror },
-				func(b gatewayv1.GRPCBackendRef) (gatewayv1.BackendObjectReference, []gatewayv1.GRPCRouteFilter) {
-					return b.BackendObjectReference, b.Filters
+				func(f *gatewayv1.GRPCRouteFilter) *gatewayv1.HTTPRequestMirrorFilter { return f.RequestMirror },
+				func(b *gatewayv1.GRPCBackendRef) (*gatewayv1.BackendObjectReference, []gatewayv1.GRPCRouteFilter) {
+					return &b.BackendObjectReference, b.Filters
 				})
 		}
 		return r.Namespace, r.Spec.Hostnames, names
@@ -143,11 +145,12 @@ func routeSpec(obj runtime.Object) (string, []gatewayv1.Hostname, []types.Namesp
 
 // appendBackends appends the Services one rule of a route in namespace ns
 // names: its backends, and those its filters, and theirs, mirror to. The
-// two kinds of rule hold filters and backends of two types alike.
+// two kinds of rule hold filters and backends of two types alike; they
+// are read in place, as a scope's every route is.
 func appendBackends[F, B any](names []types.NamespacedName, ns string, filters []F, backends []B,
-	mirror func(F) *gatewayv1.HTTPRequestMirrorFilter, backend func(B) (gatewayv1.BackendObjectReference, []F),
+	mirror func(*F) *gatewayv1.HTTPRequestMirrorFilter, backend func(*B) (*gatewayv1.BackendObjectReference, []F),
 ) []types.NamespacedName {
-	add := func(ref gatewayv1.BackendObjectReference) {
+	add := func(ref *gatewayv1.BackendObjectReference) {
 		in := ns
 		if ref.Namespace != nil {
 			in = string(*ref.Namespace)
@@ -155,15 +158,15 @@ func appendBackends[F, B any](names []types.NamespacedName, ns string, filters [
 		names = append(names, types.NamespacedName{Namespace: in, Name: string(ref.Name)})
 	}
 	mirrors := func(filters []F) {
-		for _, f := range filters {
-			if m := mirror(f); m != nil {
-				add(m.BackendRef)
+		for i := range filters {
+			if m := mirror(&filters[i]); m != nil {
+				add(&m.BackendRef)
 			}
 		}
 	}
 	mirrors(filters)
-	for _, b := range backends {
-		ref, filters := backend(b)
+	for i := range backends {
+		ref, filters := backend(&backends[i])
 		add(ref)
 		mirrors(filters)
 	}
