@@ -21,6 +21,10 @@ type encoder interface {
 	bool(b bool)
 	float(f float64)
 	string(s string)
+	// goString writes a string of a Go value's (gowalk.go): the strings
+	// of status objects, which repeat, and which a writer may keep the
+	// style of.
+	goString(s string)
 	beginArray()
 	item()
 	beginObject()

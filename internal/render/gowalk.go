@@ -47,7 +47,7 @@ func writeGo(e encoder, v reflect.Value) error {
 		if at := v.Addr().Interface().(*metav1.Time); at.IsZero() {
 			e.null()
 		} else {
-			e.string(at.UTC().Format(time.RFC3339))
+			e.goString(at.UTC().Format(time.RFC3339))
 		}
 		return nil
 	}
@@ -70,7 +70,7 @@ func writeGo(e encoder, v reflect.Value) error {
 		}
 		return marshalled(e, v) // its error
 	case reflect.String:
-		e.string(jsonReadString(v.String()))
+		e.goString(jsonReadString(v.String()))
 	case reflect.Interface, reflect.Pointer:
 		return writeGo(e, v.Elem())
 	case reflect.Slice:

@@ -162,6 +162,8 @@ func (j *jsonWriter) float(f float64) {
 const hexDigits = "0123456789abcdef"
 
 // string writes s quoted as encoding/json does with HTML escaping.
+func (j *jsonWriter) goString(s string) { j.string(s) }
+
 func (j *jsonWriter) string(s string) {
 	w := j.w
 	w.WriteByte('"')

@@ -72,13 +72,17 @@ type keyStyle struct {
 // "Accepted", the time of their conditions) tens of thousands of times,
 // and keys repeat more: deciding each one's style again (Analyze,
 // StyleOf) was a third of writing them. A writer keeps the style of up
-// to memoStrings strings of at most memoBytes bytes.
+// to memoStrings of those strings (goString) and keys of at most
+// memoBytes bytes, from the first it meets in a document, which are
+// those every status has; the Envoy messages' strings, nearly all
+// distinct, are not kept, as they would fill it first.
 const (
 	memoBytes   = 32
 	memoStrings = 1024
 )
 
-// styleOf is the style yaml.v2 writes s in as a value.
+// styleOf is the style yaml.v2 writes s, a string of a Go value, in as a
+// value.
 func (y *yamlWriter) styleOf(s string) yamlrules.Style {
 	if st, ok := y.styles[s]; ok {
 		return st // only short strings are kept
@@ -180,6 +184,11 @@ func (y *yamlWriter) float(f float64) {
 }
 
 func (y *yamlWriter) string(s string) {
+	y.scalar(s, yamlrules.StyleOf(s, yamlrules.Analyze(s), false), false)
+	y.endLine()
+}
+
+func (y *yamlWriter) goString(s string) {
 	y.scalar(s, y.styleOf(s), false)
 	y.endLine()
 }
@@ -357,6 +366,10 @@ func (y *yamlWriter) lazy(l *lazyList) error {
 		item := yamlWriters.Get().(*yamlWriter)
 		defer yamlWriters.Put(item)
 		item.w.Reset(buf)
+		if item.r != y.r { // another document's writer: its strings are not this one's
+			clear(item.styles)
+			clear(item.keyStyles)
+		}
 		item.r, item.col, item.open, item.chunk = y.r, 0, item.open[:0], true
 		if i == 0 {
 			item.col = firstCol
