@@ -153,14 +153,16 @@ func addType[T types.Resource](d *digester, snap *cachev3.Snapshot, typeURL stri
 		entries[i], items[i], versions[name] = entry{name, v}, m, v
 	}
 	slices.SortFunc(entries, func(a, b entry) int { return cmp.Compare(a.name, b.name) })
-	h := sha256.New()
+	size := 0
 	for _, e := range entries {
-		h.Write([]byte(e.name))
-		h.Write([]byte{0})
-		h.Write([]byte(e.version))
-		h.Write([]byte{0})
+		size += len(e.name) + len(e.version) + 2
 	}
-	version := hex.EncodeToString(h.Sum(nil)[:8])
+	text := make([]byte, 0, size) // the names and versions, hashed at once
+	for _, e := range entries {
+		text = append(append(append(append(text, e.name...), 0), e.version...), 0)
+	}
+	sum := sha256.Sum256(text)
+	version := hex.EncodeToString(sum[:8])
 	snap.Resources[cachev3.GetResponseType(typeURL)] = cachev3.NewResources(version, items)
 	snap.VersionMap[typeURL] = versions
 	return nil
