@@ -78,12 +78,8 @@ func TestMemoMatchesRendering(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got, want) {
-			i := 0
-			for i < len(got) && i < len(want) && got[i] == want[i] {
-				i++
-			}
-			t.Fatalf("%s: differs at byte %d:\n got %q\nwant %q", f, i, excerpt(got, i), excerpt(want, i))
+		if d := firstDifference(got, want); d != "" {
+			t.Fatalf("%s: %s", f, d)
 		}
 	}
 }
@@ -184,12 +180,8 @@ func FuzzMemoMatchesRendering(f *testing.F) {
 			if err != nil {
 				t.Fatalf("%s: the distinct routes do not render: %v", format, err)
 			}
-			if !bytes.Equal(got, want) {
-				i := 0
-				for i < len(got) && i < len(want) && got[i] == want[i] {
-					i++
-				}
-				t.Fatalf("%s: differs at byte %d:\n got %q\nwant %q", format, i, excerpt(got, i), excerpt(want, i))
+			if d := firstDifference(got, want); d != "" {
+				t.Fatalf("%s: %s", format, d)
 			}
 		}
 	})

@@ -103,19 +103,25 @@ func TestStreamMatchesWholeDocument(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := wholeDocument(t, res, f); !bytes.Equal(got, want) {
-				i := 0
-				for i < len(got) && i < len(want) && got[i] == want[i] {
-					i++
-				}
-				t.Fatalf("%+v %s: differs at byte %d:\n got %q\nwant %q", c, f, i, excerpt(got, i), excerpt(want, i))
+			if d := firstDifference(got, wholeDocument(t, res, f)); d != "" {
+				t.Fatalf("%+v %s: %s", c, f, d)
 			}
 		}
 	}
 }
 
-func excerpt(b []byte, i int) string {
-	return string(b[max(0, i-80):min(len(b), i+80)])
+// firstDifference says where got and want part, with some of each around
+// that byte; "" when they are equal.
+func firstDifference(got, want []byte) string {
+	if bytes.Equal(got, want) {
+		return ""
+	}
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	excerpt := func(b []byte) string { return string(b[max(0, i-80):min(len(b), i+80)]) }
+	return fmt.Sprintf("differs at byte %d:\n got %q\nwant %q", i, excerpt(got), excerpt(want))
 }
 
 func protos[T proto.Message](in []T) []proto.Message {
