@@ -88,19 +88,24 @@ func (y *yamlWriter) styleOf(s string) yamlrules.Style {
 		return st // only short strings are kept
 	}
 	st := yamlrules.StyleOf(s, yamlrules.Analyze(s), false)
-	if len(s) <= memoBytes && len(y.styles) < memoStrings {
-		if y.styles == nil {
-			y.styles = make(map[string]yamlrules.Style)
-		}
-		y.styles[strings.Clone(s)] = st
-	}
+	remember(&y.styles, s, st)
 	return st
+}
+
+// remember keeps v for s in *memo, if s is short and the memo not full.
+func remember[V any](memo *map[string]V, s string, v V) {
+	if len(s) > memoBytes || len(*memo) >= memoStrings {
+		return
+	}
+	if *memo == nil {
+		*memo = make(map[string]V)
+	}
+	(*memo)[strings.Clone(s)] = v
 }
 
 // keyStyleOf is how yaml.v2 writes k as a key: a simple key is of one
 // line and at most 128 bytes.
 func (y *yamlWriter) keyStyleOf(k string) keyStyle {
-	short := len(k) <= memoBytes
 	if ks, ok := y.keyStyles[k]; ok {
 		return ks // only short keys are kept
 	}
@@ -109,12 +114,7 @@ func (y *yamlWriter) keyStyleOf(k string) keyStyle {
 	if ks.complex {
 		ks.style = yamlrules.StyleOf(k, t, false)
 	}
-	if short && len(y.keyStyles) < memoStrings {
-		if y.keyStyles == nil {
-			y.keyStyles = make(map[string]keyStyle)
-		}
-		y.keyStyles[strings.Clone(k)] = ks
-	}
+	remember(&y.keyStyles, k, ks)
 	return ks
 }
 
