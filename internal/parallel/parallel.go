@@ -45,6 +45,27 @@ func Run(jobs []func()) {
 	run(workers, len(jobs), 1, func(i int) { jobs[i]() })
 }
 
+// Ranges splits [0, n) into ranges of at least least items, a few for
+// each processor, and calls do(from, to) for every range, on as many
+// goroutines as there are processors, and returns when all calls have
+// returned. It is for items costly enough to spread in small numbers
+// (For waits for Min), or work that keeps state for a range (a buffer);
+// do must be safe to call concurrently for different ranges. With one
+// range, or one processor, it calls do(0, n) on the calling goroutine.
+func Ranges(n, least int, do func(from, to int)) {
+	if n <= 0 {
+		return
+	}
+	procs := runtime.GOMAXPROCS(0)
+	size := max(least, 1, (n+4*procs-1)/(4*procs))
+	ranges := (n + size - 1) / size
+	if workers := min(procs, ranges); workers >= 2 {
+		run(workers, ranges, 1, func(r int) { do(r*size, min(n, (r+1)*size)) })
+		return
+	}
+	do(0, n)
+}
+
 // Start calls do on another goroutine when concurrently is true, and at
 // once otherwise, and returns a function that waits until do has returned.
 // It lets independent steps of a large computation overlap while a small

@@ -20,6 +20,31 @@ func TestForCallsEachIndexOnce(t *testing.T) {
 	}
 }
 
+// TestRangesCoverEachIndexOnce: the ranges cover [0, n) exactly, and each
+// but the last holds at least least items.
+func TestRangesCoverEachIndexOnce(t *testing.T) {
+	for _, c := range []struct{ n, least int }{{0, 16}, {1, 16}, {15, 16}, {17, 16}, {220, 16}, {10_000, 16}, {5, 0}, {100, 1000}} {
+		calls := make([]atomic.Int32, c.n)
+		var short atomic.Int32
+		Ranges(c.n, c.least, func(from, to int) {
+			if to-from < c.least && to != c.n {
+				short.Add(1)
+			}
+			for i := from; i < to; i++ {
+				calls[i].Add(1)
+			}
+		})
+		for i := range calls {
+			if got := calls[i].Load(); got != 1 {
+				t.Fatalf("%+v: index %d in %d ranges, want 1", c, i, got)
+			}
+		}
+		if short.Load() > 0 {
+			t.Fatalf("%+v: %d ranges short of least items before the last", c, short.Load())
+		}
+	}
+}
+
 func TestRunCallsEachJobOnce(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 3, 100} {
 		calls := make([]atomic.Int32, n)

@@ -2,7 +2,7 @@ package xdsmsg
 
 import (
 	"crypto/sha256"
-	"runtime"
+	"sync"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	"google.golang.org/protobuf/proto"
@@ -114,35 +114,29 @@ func DigestVirtualHosts(vhosts []*routev3.VirtualHost) ([]Sum, error) {
 	return out, err
 }
 
-// digestChunk is the fewest messages DigestEach gives a goroutine: a
+// digestRange is the fewest messages DigestEach gives a goroutine: a
 // route's digest takes microseconds, waking a goroutine about one.
-const digestChunk = 16
+const digestRange = 16
 
 // DigestEach is the digest of piece(i) for every i in [0, n), made on
 // every processor; piece must be safe to call concurrently. The error is
-// the first piece's that does not marshal.
+// the first piece's (by index) that does not marshal.
 func DigestEach(n int, piece func(i int) proto.Message) ([]Sum, error) {
 	sums := make([]Sum, n)
-	size := max(digestChunk, (n+4*runtime.GOMAXPROCS(0)-1)/(4*runtime.GOMAXPROCS(0)))
-	jobs := make([]func(), 0, (n+size-1)/size)
-	errs := make([]error, cap(jobs)) // each job's first
-	for from := 0; from < n; from += size {
-		job := len(jobs)
-		jobs = append(jobs, func() {
-			var buf []byte
+	var mu sync.Mutex
+	errAt, first := n, error(nil)
+	parallel.Ranges(n, digestRange, func(from, to int) {
+		var buf []byte // one a range
+		for i := from; i < to; i++ {
 			var err error
-			for i := from; i < min(n, from+size); i++ {
-				if sums[i], buf, err = AppendDigest(buf, piece(i)); err != nil && errs[job] == nil {
-					errs[job] = err
+			if sums[i], buf, err = AppendDigest(buf, piece(i)); err != nil {
+				mu.Lock()
+				if i < errAt {
+					errAt, first = i, err
 				}
+				mu.Unlock()
 			}
-		})
-	}
-	parallel.Run(jobs)
-	for _, err := range errs {
-		if err != nil {
-			return sums, err
 		}
-	}
-	return sums, nil
+	})
+	return sums, first
 }

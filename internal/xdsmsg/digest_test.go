@@ -102,7 +102,7 @@ func TestDigestVirtualHostsAlone(t *testing.T) {
 // number of pieces (one goroutine's share or many), and a piece that does
 // not marshal fails the call with the first such error.
 func TestDigestEach(t *testing.T) {
-	for _, n := range []int{0, 1, digestChunk, digestChunk + 1, 1000} {
+	for _, n := range []int{0, 1, digestRange, digestRange + 1, 1000} {
 		pieces := make([]proto.Message, n)
 		for i := range pieces {
 			pieces[i] = route(fmt.Sprintf("/%d", i))
