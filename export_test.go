@@ -1,5 +1,11 @@
 package sesame
 
+import (
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/projectsesame/sesame/xdsgen"
+)
+
 // Repair runs on r what Translate runs when a generated message fails
 // Envoy's validation, so that tests can inject such a message, which no
 // input is known to cause.
@@ -16,3 +22,9 @@ func ScopeReuses(t *Translator) int { return t.reuses }
 // KindConflicts is r's graph's count of routes refused for a route of
 // the other kind (graph.Graph.KindConflicts).
 func KindConflicts(r *Result) int { return r.graph.KindConflicts }
+
+// GenerateForGateway is what ForGateway would give were gateway not the
+// only Gateway of r's graph: its part generated.
+func GenerateForGateway(r *Result, gateway types.NamespacedName) *xdsgen.Resources {
+	return r.generateForGateway(gateway)
+}

@@ -4,12 +4,18 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	cachev3 "github.com/envoyproxy/go-control-plane/pkg/cache/v3"
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/testing/protocmp"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame"
+	"github.com/projectsesame/sesame/internal/gen"
 	"github.com/projectsesame/sesame/internal/manifest"
 	"github.com/projectsesame/sesame/internal/txtar"
 )
@@ -118,4 +124,59 @@ spec: {ports: [{port: 80}]}
 	if _, err := part.Snapshot("1"); err != nil {
 		t.Error(err)
 	}
+}
+
+// TestOnlyGatewayTakesTheWhole checks that the Gateway of a graph with one
+// takes the whole translation, the very messages of Result.XDS (so that a
+// server keeping digests of messages marshals them once): what generating
+// its part of the graph gives, in every golden case with one Gateway,
+// and a generated input's.
+func TestOnlyGatewayTakesTheWhole(t *testing.T) {
+	var results []*sesame.Result
+	for _, file := range goldenFiles(t) {
+		results = append(results, loadCase(t, file).result)
+	}
+	generated, err := sesame.Translate(gen.Objects(gen.Config{Seed: 5, Routes: 300}), sesame.Options{Now: goldenNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results = append(results, generated)
+	checked := 0
+	for _, res := range results {
+		gateways := res.Gateways()
+		if len(gateways) != 1 {
+			continue
+		}
+		whole, part := res.ForGateway(gateways[0]), sesame.GenerateForGateway(res, gateways[0])
+		own := map[proto.Message]bool{}
+		for _, m := range allMessages(res) {
+			own[m] = true
+		}
+		for _, pair := range [][2][]proto.Message{
+			{messages(whole.Listeners), messages(part.Listeners)},
+			{messages(whole.Routes), messages(part.Routes)},
+			{messages(whole.Clusters), messages(part.Clusters)},
+			{messages(whole.Endpoints), messages(part.Endpoints)},
+			{messages(whole.Secrets), messages(part.Secrets)},
+		} {
+			if diff := cmp.Diff(pair[1], pair[0], protocmp.Transform()); diff != "" {
+				t.Fatalf("%s: the whole is not its part (-part +whole):\n%s", gateways[0], diff)
+			}
+			for _, m := range pair[0] {
+				if !own[m] {
+					t.Fatalf("%s: %s is not Result.XDS's message", gateways[0], cachev3.GetResourceName(m))
+				}
+			}
+		}
+		checked++
+	}
+	if checked < 100 {
+		t.Errorf("%d translations with one Gateway: the test no longer covers the golden cases", checked)
+	}
+}
+
+// allMessages are the messages of res.XDS.
+func allMessages(res *sesame.Result) []proto.Message {
+	x := res.XDS
+	return slices.Concat(messages(x.Listeners), messages(x.Routes), messages(x.Clusters), messages(x.Endpoints), messages(x.Secrets))
 }

@@ -172,12 +172,23 @@ func (r *Result) Fleets(objects []runtime.Object) []provision.Gateway {
 // With Options.AllGateways each Gateway's Envoy fleet takes its own part,
 // since two Gateways may use the same port.
 func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
-	if r.merged && slices.Contains(r.graph.Gateways(), gateway) {
-		return &xdsgen.Resources{ // the whole of it
+	// A graph's only Gateway takes the whole of it: the very messages of
+	// XDS, which a server keeping their digests (xdsserver) need not
+	// marshal again, and no generating (TestOnlyGatewayTakesTheWhole). A
+	// merged Result's XDS is newer than its graph, which serves one
+	// Gateway.
+	if gateways := r.graph.Gateways(); slices.Contains(gateways, gateway) && (len(gateways) == 1 || r.merged) {
+		return &xdsgen.Resources{
 			Listeners: slices.Clone(r.XDS.Listeners), Routes: slices.Clone(r.XDS.Routes), Clusters: slices.Clone(r.XDS.Clusters),
 			Endpoints: slices.Clone(r.XDS.Endpoints), Secrets: slices.Clone(r.XDS.Secrets),
 		}
 	}
+	return r.generateForGateway(gateway)
+}
+
+// generateForGateway generates the Envoy resources of gateway's part of
+// the graph.
+func (r *Result) generateForGateway(gateway types.NamespacedName) *xdsgen.Resources {
 	xds := xdsgen.Generate(r.graph.ForGateway(gateway))
 	if len(r.Repairs) > 0 { // what Translate took out, ForGateway does too
 		xds.Repair()

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	discoveryv1 "k8s.io/api/discovery/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -34,6 +35,42 @@ func BenchmarkSet(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
 			s := xdsserver.New(xdsserver.Options{}) // no digests kept: every message marshalled
+			b.StartTimer()
+			if err := s.Set(ctx, groups); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("routes=10000/after-endpoints", func(b *testing.B) {
+		tr := sesame.NewTranslator(sesame.Options{Now: now})
+		res, _, err := tr.Update(objects, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := xdsserver.New(xdsserver.Options{})
+		if err := s.Set(ctx, xdsserver.GroupsOf(res)); err != nil {
+			b.Fatal(err)
+		}
+		var slice *discoveryv1.EndpointSlice
+		for _, obj := range objects {
+			if es, ok := obj.(*discoveryv1.EndpointSlice); ok && len(es.Endpoints) > 0 && len(es.Endpoints[0].Addresses) > 0 {
+				slice = es
+				break
+			}
+		}
+		moved := slice.DeepCopy()
+		moved.Endpoints[0].Addresses[0] = "10.255.0.1"
+		versions := []*discoveryv1.EndpointSlice{moved, slice}
+		i := 0
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			res, _, err := tr.Update([]k8sruntime.Object{versions[i%2]}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			i++
+			groups := xdsserver.GroupsOf(res)
 			b.StartTimer()
 			if err := s.Set(ctx, groups); err != nil {
 				b.Fatal(err)

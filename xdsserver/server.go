@@ -47,8 +47,8 @@ type Server struct {
 
 	mu       sync.Mutex // guards what follows, and makes Sets one at a time
 	groups   map[string]*cachev3.Snapshot
-	digests  map[proto.Message]string // of the messages served
-	pieces   map[*routev3.VirtualHost]xdsmsg.Sum
+	served   map[string]*served // by group: what the last Set made
+	digests  digester
 	unknown  map[string]bool // node ids logged as naming no group
 	fallback bool            // Fallback is a group now
 }
@@ -62,7 +62,10 @@ func New(opts Options) *Server {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: logger, groups: map[string]*cachev3.Snapshot{}, unknown: map[string]bool{}}
+	s := &Server{opts: opts, log: logger, groups: map[string]*cachev3.Snapshot{}, unknown: map[string]bool{}, digests: digester{
+		sums: map[proto.Message]string{}, pieces: map[*routev3.VirtualHost]xdsmsg.Sum{},
+		fresh: map[proto.Message]string{}, freshPieces: map[*routev3.VirtualHost]xdsmsg.Sum{},
+	}}
 	// Not in ADS mode: that mode answers a request only when it names every
 	// resource of its type in the snapshot, as Envoy's wildcard requests do;
 	// gRPC's xDS clients name only those they use. Each snapshot is
@@ -79,27 +82,24 @@ func New(opts Options) *Server {
 func (s *Server) Set(ctx context.Context, groups Groups) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// The next Set's maps at the size of the last's: a Set after an
-	// Update keeps nearly all of them, and growing maps of 30,000
-	// messages from nothing rehashed them a tenth of its time.
-	d := &digester{
-		last: s.digests, next: make(map[proto.Message]string, len(s.digests)),
-		pieces: s.pieces, nextPieces: make(map[*routev3.VirtualHost]xdsmsg.Sum, len(s.pieces)),
-	}
-	snaps := make(map[string]*cachev3.Snapshot, len(groups))
-	for _, name := range slices.Sorted(maps.Keys(groups)) {
-		res := groups[name]
-		if res == nil {
-			return fmt.Errorf("xdsserver: group %q: no resources", name)
+	next := make(map[string]*served, len(groups))
+	if len(s.digests.sums) == 0 && len(s.digests.fresh) == 0 {
+		// All new: the digests' map at its size from the start.
+		n := 0
+		for _, res := range groups {
+			if res != nil {
+				n += len(res.Listeners) + len(res.Routes) + len(res.Clusters) + len(res.Endpoints) + len(res.Secrets)
+			}
 		}
-		snap, err := d.snapshot(res)
-		if err != nil {
-			return fmt.Errorf("xdsserver: group %q: %w", name, err)
-		}
-		snaps[name] = snap
+		s.digests.fresh = make(map[proto.Message]string, n)
 	}
-	for _, name := range slices.Sorted(maps.Keys(snaps)) {
-		snap := snaps[name]
+	if err := s.snapshots(groups, next); err != nil {
+		s.digests.keep(false, s.served)
+		return err
+	}
+	s.digests.keep(true, next)
+	for _, name := range slices.Sorted(maps.Keys(next)) {
+		snap := next[name].snap
 		if old, ok := s.groups[name]; ok && sameVersions(old, snap) {
 			continue // the same configuration: nothing to send
 		}
@@ -110,14 +110,31 @@ func (s *Server) Set(ctx context.Context, groups Groups) error {
 		s.log.Info("serving", "group", name, versionsAttr(snap))
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.groups)) {
-		if _, ok := snaps[name]; !ok {
+		if _, ok := next[name]; !ok {
 			s.cache.ClearSnapshot(name)
 			delete(s.groups, name)
 			s.log.Info("group no longer served", "group", name)
 		}
 	}
-	s.digests, s.pieces = d.next, d.nextPieces
+	s.served = next
 	_, s.fallback = s.groups[s.opts.Fallback]
+	return nil
+}
+
+// snapshots makes the snapshot of each of groups into next, from the last
+// Set's of the same group.
+func (s *Server) snapshots(groups Groups, next map[string]*served) error {
+	for _, name := range slices.Sorted(maps.Keys(groups)) {
+		res := groups[name]
+		if res == nil {
+			return fmt.Errorf("xdsserver: group %q: no resources", name)
+		}
+		made, err := s.digests.snapshot(res, s.served[name])
+		if err != nil {
+			return fmt.Errorf("xdsserver: group %q: %w", name, err)
+		}
+		next[name] = made
+	}
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/envoyproxy/go-control-plane/pkg/cache/types"
@@ -42,14 +43,19 @@ func GroupsOf(res *sesame.Result) Groups {
 	return groups
 }
 
-// digester gives messages their versions, keeping those of the messages
-// of the last Set: a message is marshalled once for as long as it is
-// served.
+// digester gives messages their versions. It is the Server's, kept from
+// Set to Set: a message is marshalled once for as long as it is served.
 type digester struct {
-	last, next map[proto.Message]string
-	// pieces are the digests of route configurations' virtual hosts.
-	pieces, nextPieces map[*routev3.VirtualHost]xdsmsg.Sum
-	buf                []byte
+	sums   map[proto.Message]string
+	pieces map[*routev3.VirtualHost]xdsmsg.Sum // route configurations' virtual hosts'
+	// fresh and freshPieces are this Set's, kept when it succeeds: a
+	// caller whose Set failed may change its messages before the next.
+	fresh       map[proto.Message]string
+	freshPieces map[*routev3.VirtualHost]xdsmsg.Sum
+	// kept is how many sums and pieces the last sweep kept: past twice
+	// as many, those of messages no longer served are dropped.
+	kept int
+	buf  []byte
 }
 
 // version is m's: 16 hex digits of its digest, the one the Translator's
@@ -61,25 +67,34 @@ type digester struct {
 // shares the virtual hosts it did not change: only the changed ones are
 // marshalled again.
 func (d *digester) version(m proto.Message) (string, error) {
-	if v, ok := d.next[m]; ok {
+	if v, ok := d.sums[m]; ok {
 		return v, nil
 	}
-	v, ok := d.last[m]
-	if !ok {
-		var sum xdsmsg.Sum
-		var err error
-		if rc, isRC := m.(*routev3.RouteConfiguration); isRC {
-			sum, err = d.routesSum(rc)
-		} else {
-			sum, d.buf, err = xdsmsg.AppendDigest(d.buf, m)
-		}
-		if err != nil {
-			return "", err
-		}
-		v = hex.EncodeToString(sum[:8])
+	if v, ok := d.fresh[m]; ok {
+		return v, nil
 	}
-	d.next[m] = v
+	var sum xdsmsg.Sum
+	var err error
+	if rc, isRC := m.(*routev3.RouteConfiguration); isRC {
+		sum, err = d.routesSum(rc)
+	} else {
+		sum, d.buf, err = xdsmsg.AppendDigest(d.buf, m)
+	}
+	if err != nil {
+		return "", err
+	}
+	v := hex.EncodeToString(sum[:8])
+	d.fresh[m] = v
 	return v, nil
+}
+
+// piece is vh's digest, when known.
+func (d *digester) piece(vh *routev3.VirtualHost) (xdsmsg.Sum, bool) {
+	if sum, ok := d.pieces[vh]; ok {
+		return sum, true
+	}
+	sum, ok := d.freshPieces[vh]
+	return sum, ok
 }
 
 // routesSum is rc's digest, of its pieces'.
@@ -91,7 +106,7 @@ func (d *digester) routesSum(rc *routev3.RouteConfiguration) (xdsmsg.Sum, error)
 	}
 	var fresh []*routev3.VirtualHost // digested together: they share routes
 	for _, vh := range rc.GetVirtualHosts() {
-		if _, ok := d.pieces[vh]; !ok {
+		if _, ok := d.piece(vh); !ok {
 			fresh = append(fresh, vh)
 		}
 	}
@@ -99,71 +114,239 @@ func (d *digester) routesSum(rc *routev3.RouteConfiguration) (xdsmsg.Sum, error)
 	if err != nil {
 		return xdsmsg.Sum{}, err
 	}
+	for i, vh := range fresh {
+		d.freshPieces[vh] = made[i]
+	}
 	for _, vh := range rc.GetVirtualHosts() {
-		sum, ok := d.pieces[vh]
-		if !ok {
-			sum, made = made[0], made[1:]
-		}
-		d.nextPieces[vh] = sum
+		sum, _ := d.piece(vh)
 		sums = append(sums, sum)
 	}
 	return xdsmsg.Combine(sums), nil
 }
 
+// keep keeps this Set's digests (ok), or drops them; and, when the kept
+// ones have grown to twice what the last sweep kept, keeps only those of
+// the messages of served.
+func (d *digester) keep(ok bool, served map[string]*served) {
+	switch {
+	case ok && len(d.sums) == 0 && len(d.pieces) == 0: // the first Set's are all
+		d.sums, d.fresh = d.fresh, make(map[proto.Message]string)
+		d.pieces, d.freshPieces = d.freshPieces, make(map[*routev3.VirtualHost]xdsmsg.Sum)
+		d.kept = len(d.sums) + len(d.pieces)
+		return
+	case ok:
+		maps.Copy(d.sums, d.fresh)
+		maps.Copy(d.pieces, d.freshPieces)
+	}
+	clear(d.fresh)
+	clear(d.freshPieces)
+	if len(d.sums)+len(d.pieces) <= 2*d.kept+64 {
+		return
+	}
+	sums := make(map[proto.Message]string, len(d.sums)/2)
+	pieces := make(map[*routev3.VirtualHost]xdsmsg.Sum, len(d.pieces)/2)
+	for _, g := range served {
+		for _, t := range g.types {
+			for _, m := range t.items {
+				msg := m.(proto.Message)
+				if v, ok := d.sums[msg]; ok {
+					sums[msg] = v
+				}
+				if rc, isRC := msg.(*routev3.RouteConfiguration); isRC {
+					for _, vh := range rc.GetVirtualHosts() {
+						if sum, ok := d.pieces[vh]; ok {
+							pieces[vh] = sum
+						}
+					}
+				}
+			}
+		}
+	}
+	d.sums, d.pieces, d.kept = sums, pieces, len(sums)+len(pieces)
+}
+
+// served is what a group was last Set as: its snapshot, and each type's
+// messages with what was made of them, so that a type given the same
+// messages again is not indexed, versioned nor checked again. A Set after
+// one change of a Translator's keeps most types.
+type served struct {
+	snap  *cachev3.Snapshot
+	types [types.UnknownType]servedType
+}
+
+// servedType is the resources of one type as a snapshot holds them.
+type servedType struct {
+	items     []types.Resource // as given
+	resources cachev3.Resources
+	versions  map[string]string // by name
+	names     []string          // in order
+	// text is the names and versions in order, each followed by a 0,
+	// which the type's version digests; at is where each name's version
+	// is in it.
+	text []byte
+	at   []int
+}
+
 // snapshot packs res into a go-control-plane snapshot whose versions come
 // from content, and checks that it is consistent (every route table and
-// load assignment a listener or cluster takes over ADS is there).
-func (d *digester) snapshot(res *xdsgen.Resources) (*cachev3.Snapshot, error) {
-	snap := &cachev3.Snapshot{VersionMap: map[string]map[string]string{}}
+// load assignment a listener or cluster takes over ADS is there). last is
+// the group's last, nil for a new group: types given the same messages
+// are taken from it.
+func (d *digester) snapshot(res *xdsgen.Resources, last *served) (*served, error) {
+	next := &served{snap: &cachev3.Snapshot{VersionMap: make(map[string]map[string]string, len(resourceTypes))}}
 	err := cmp.Or(
-		addType(d, snap, resourcev3.ListenerType, res.Listeners),
-		addType(d, snap, resourcev3.RouteType, res.Routes),
-		addType(d, snap, resourcev3.ClusterType, res.Clusters),
-		addType(d, snap, resourcev3.EndpointType, res.Endpoints),
-		addType(d, snap, resourcev3.SecretType, res.Secrets),
+		addType(d, next, last, resourcev3.ListenerType, res.Listeners),
+		addType(d, next, last, resourcev3.RouteType, res.Routes),
+		addType(d, next, last, resourcev3.ClusterType, res.Clusters),
+		addType(d, next, last, resourcev3.EndpointType, res.Endpoints),
+		addType(d, next, last, resourcev3.SecretType, res.Secrets),
 	)
 	if err != nil {
 		return nil, err
 	}
-	if err := snap.Consistent(); err != nil {
-		return nil, err
+	if last == nil || !sameReferences(last, next) {
+		if err := next.snap.Consistent(); err != nil {
+			return nil, err
+		}
 	}
-	return snap, nil
+	return next, nil
 }
 
-// addType adds the resources of one type to snap: each with its version
-// in the snapshot's version map (which delta xDS compares; filled here,
-// go-control-plane does not marshal them again), and the type's version, a
-// digest of the names and versions in name order (which State of the
-// World compares).
-func addType[T types.Resource](d *digester, snap *cachev3.Snapshot, typeURL string, list []T) error {
-	type entry struct{ name, version string }
-	entries := make([]entry, len(list))
-	items := make([]types.Resource, len(list))
+// sameReferences reports whether Snapshot.Consistent reads the same of a
+// and b: the same listeners and clusters (which name route tables and
+// load assignments) and the same names of route tables and load
+// assignments.
+func sameReferences(a, b *served) bool {
+	return sameItems(a.types[types.Listener].items, b.types[types.Listener].items) &&
+		sameItems(a.types[types.Cluster].items, b.types[types.Cluster].items) &&
+		slices.Equal(a.types[types.Route].names, b.types[types.Route].names) &&
+		slices.Equal(a.types[types.Endpoint].names, b.types[types.Endpoint].names)
+}
+
+// sameItems reports whether a and b are the same messages in the same
+// order.
+func sameItems[T types.Resource](a []types.Resource, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != types.Resource(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// addType adds the resources of one type to next, as last had them when
+// they are the same messages: each with its version in the snapshot's
+// version map (which delta xDS compares; filled here, go-control-plane
+// does not marshal them again), and the type's version, a digest of the
+// names and versions in name order (which State of the World compares).
+func addType[T types.Resource](d *digester, next, last *served, typeURL string, list []T) error {
+	t := cachev3.GetResponseType(typeURL)
+	var before servedType
+	if last != nil {
+		before = last.types[t]
+	}
+	if last != nil && sameItems(before.items, list) {
+		next.types[t] = before
+	} else {
+		made, err := newServedType(d, typeURL, list, before)
+		if err != nil {
+			return err
+		}
+		next.types[t] = made
+	}
+	next.snap.Resources[t] = next.types[t].resources
+	next.snap.VersionMap[typeURL] = next.types[t].versions
+	return nil
+}
+
+// newServedType versions list and indexes it by name, from last when it
+// can (patchServedType).
+func newServedType[T types.Resource](d *digester, typeURL string, list []T, last servedType) (servedType, error) {
+	if made, ok, err := patchServedType(d, typeURL, list, last); ok || err != nil {
+		return made, err
+	}
 	versions := make(map[string]string, len(list))
+	items := make([]types.Resource, len(list))
+	names := make([]string, len(list))
 	for i, m := range list {
 		v, err := d.version(m)
 		if err != nil {
-			return fmt.Errorf("%s %q: %w", typeURL, cachev3.GetResourceName(m), err)
+			return servedType{}, fmt.Errorf("%s %q: %w", typeURL, cachev3.GetResourceName(m), err)
 		}
 		name := cachev3.GetResourceName(m)
 		if _, dup := versions[name]; dup {
-			return fmt.Errorf("%s %q: given twice", typeURL, name)
+			return servedType{}, fmt.Errorf("%s %q: given twice", typeURL, name)
 		}
-		entries[i], items[i], versions[name] = entry{name, v}, m, v
+		items[i], names[i], versions[name] = m, name, v
 	}
-	slices.SortFunc(entries, func(a, b entry) int { return cmp.Compare(a.name, b.name) })
+	slices.Sort(names)
+	made := servedType{items: items, versions: versions, names: names, at: make([]int, len(names))}
 	size := 0
-	for _, e := range entries {
-		size += len(e.name) + len(e.version) + 2
+	for _, name := range names {
+		size += len(name) + len(versions[name]) + 2
 	}
-	text := make([]byte, 0, size) // the names and versions, hashed at once
-	for _, e := range entries {
-		text = append(append(append(append(text, e.name...), 0), e.version...), 0)
+	made.text = make([]byte, 0, size)
+	for i, name := range names {
+		made.text = append(append(made.text, name...), 0)
+		made.at[i] = len(made.text)
+		made.text = append(append(made.text, versions[name]...), 0)
 	}
-	sum := sha256.Sum256(text)
-	version := hex.EncodeToString(sum[:8])
-	snap.Resources[cachev3.GetResponseType(typeURL)] = cachev3.NewResources(version, items)
-	snap.VersionMap[typeURL] = versions
-	return nil
+	made.resources = cachev3.NewResources(made.version(), items)
+	return made, nil
+}
+
+// patchServedType makes list's resources from last's when list is last's
+// messages but for a few (an eighth at most) in the same places under the
+// same names, as when an Update changed some load assignments: copies of
+// last's maps and text with those few replaced, its names. It says false
+// when it cannot.
+func patchServedType[T types.Resource](d *digester, typeURL string, list []T, last servedType) (servedType, bool, error) {
+	if len(list) != len(last.items) || len(list) < 64 {
+		return servedType{}, false, nil
+	}
+	var changed []int
+	for i, m := range list {
+		if last.items[i] == types.Resource(m) {
+			continue
+		}
+		if len(changed) == len(list)/8 || cachev3.GetResourceName(m) != cachev3.GetResourceName(last.items[i]) {
+			return servedType{}, false, nil
+		}
+		changed = append(changed, i)
+	}
+	made := servedType{
+		items:     slices.Clone(last.items),
+		versions:  maps.Clone(last.versions),
+		resources: cachev3.Resources{Items: maps.Clone(last.resources.Items)},
+		names:     last.names,
+		text:      slices.Clone(last.text),
+		at:        last.at,
+	}
+	for _, i := range changed {
+		m := list[i]
+		v, err := d.version(m)
+		if err != nil {
+			return servedType{}, false, fmt.Errorf("%s %q: %w", typeURL, cachev3.GetResourceName(m), err)
+		}
+		name := cachev3.GetResourceName(m)
+		j, _ := slices.BinarySearch(made.names, name)
+		if len(v) != len(made.versions[name]) {
+			return servedType{}, false, nil // versions are all 16 digits
+		}
+		copy(made.text[made.at[j]:], v)
+		made.items[i], made.versions[name] = m, v
+		made.resources.Items[name] = types.ResourceWithTTL{Resource: m}
+	}
+	made.resources.Version = made.version()
+	return made, true, nil
+}
+
+// version is the type's: a digest of the names and versions, in name
+// order.
+func (t *servedType) version() string {
+	sum := sha256.Sum256(t.text)
+	return hex.EncodeToString(sum[:8])
 }

@@ -1,0 +1,115 @@
+package xdsserver_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	discoveryv1 "k8s.io/api/discovery/v1"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame"
+	"github.com/projectsesame/sesame/internal/gen"
+	"github.com/projectsesame/sesame/xdsserver"
+)
+
+// TestSetMatchesAFreshServer follows a Translator through random edits,
+// deletions and additions of routes and endpoint changes, and checks after
+// every Set that the server serves the versions a new server gives the
+// same groups: what Set keeps from the last (types given the same
+// messages, digests of messages still served) never goes stale, a refused
+// Set leaves nothing behind, and the digests it keeps stay bounded by
+// what it serves.
+func TestSetMatchesAFreshServer(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(3) {
+		objects := gen.Objects(gen.Config{Seed: seed + 1, Routes: 40, Hostnames: 6, Hostless: 50, Wildcard: 150})
+		var routes []*gatewayv1.HTTPRoute
+		var slices_ []*discoveryv1.EndpointSlice
+		for _, obj := range objects {
+			switch o := obj.(type) {
+			case *gatewayv1.HTTPRoute:
+				routes = append(routes, o)
+			case *discoveryv1.EndpointSlice:
+				slices_ = append(slices_, o)
+			}
+		}
+		tr := sesame.NewTranslator(sesame.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+		res, _, err := tr.Update(objects, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := xdsserver.New(xdsserver.Options{})
+		if err := s.Set(ctx, xdsserver.GroupsOf(res)); err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(seed, 7))
+		deleted := map[int]bool{}
+		for step := range 80 {
+			var changed []k8sruntime.Object
+			var gone []sesame.ObjectKey
+			i := rng.IntN(len(routes))
+			switch op := rng.IntN(4); {
+			case op == 0 && !deleted[i]:
+				key, err := sesame.KeyOf(routes[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				gone, deleted[i] = []sesame.ObjectKey{key}, true
+			case op == 0:
+				changed, deleted[i] = []k8sruntime.Object{routes[i]}, false
+			case op == 1:
+				es := slices_[rng.IntN(len(slices_))].DeepCopy()
+				if len(es.Endpoints) > 0 && len(es.Endpoints[0].Addresses) > 0 {
+					es.Endpoints[0].Addresses[0] = fmt.Sprintf("10.9.%d.%d", step, rng.IntN(250))
+				}
+				changed = []k8sruntime.Object{es}
+			default:
+				r := routes[i].DeepCopy()
+				if len(r.Spec.Rules) > 0 && len(r.Spec.Rules[0].Matches) > 0 {
+					r.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: new(fmt.Sprintf("/step-%d", step))}
+				}
+				routes[i], deleted[i] = r, false
+				changed = []k8sruntime.Object{r}
+			}
+			res, _, err := tr.Update(changed, gone)
+			if err != nil {
+				t.Fatal(err)
+			}
+			groups := xdsserver.GroupsOf(res)
+			if step%9 == 4 { // a refused Set first
+				bad := *groups[xdsserver.AllGroup]
+				bad.Routes = nil
+				if err := s.Set(ctx, xdsserver.Groups{xdsserver.AllGroup: &bad}); err == nil {
+					t.Fatal("a listener without its route table was served")
+				}
+			}
+			if err := s.Set(ctx, groups); err != nil {
+				t.Fatal(err)
+			}
+			fresh := xdsserver.New(xdsserver.Options{})
+			if err := fresh.Set(ctx, groups); err != nil {
+				t.Fatal(err)
+			}
+			served := 0
+			for _, name := range slices.Sorted(maps.Keys(groups)) {
+				if got, want := s.Versions(name), fresh.Versions(name); !maps.Equal(got, want) {
+					t.Fatalf("seed %d, step %d, group %q: versions %v, a new server's %v", seed, step, name, got, want)
+				}
+				g := groups[name]
+				served += len(g.Listeners) + len(g.Routes) + len(g.Clusters) + len(g.Endpoints) + len(g.Secrets)
+				for _, rc := range g.Routes {
+					served += len(rc.GetVirtualHosts())
+				}
+			}
+			if kept := xdsserver.DigestsKept(s); kept > 3*served+64 {
+				t.Fatalf("seed %d, step %d: %d digests kept, serving %d messages and virtual hosts", seed, step, kept, served)
+			}
+		}
+	}
+}
