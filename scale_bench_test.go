@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"strconv"
 	"testing"
 
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -264,6 +265,44 @@ func BenchmarkUpdateEndpointSlice(b *testing.B) {
 				_, d, err := tr.Update([]k8sruntime.Object{variants[i%2]}, nil)
 				if err != nil || d.Endpoints.Empty() {
 					b.Fatal("a load assignment should change", err)
+				}
+				i++
+			}
+			stolen()
+		})
+	}
+}
+
+// BenchmarkUpdateGateway times a Translator's Update after its Gateway's
+// labels changed, back and forth: a change that takes the whole path (a
+// translation and a digest of every resource), as any Gateway's does,
+// while the output stays the same.
+func BenchmarkUpdateGateway(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("routes=%d", n), func(b *testing.B) {
+			objects := gen.Objects(gen.Config{Seed: 1, Routes: n})
+			tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
+			if _, _, err := tr.Update(objects, nil); err != nil {
+				b.Fatal(err)
+			}
+			var variants [2]k8sruntime.Object
+			for _, obj := range objects {
+				if gw, ok := obj.(*gatewayv1.Gateway); ok {
+					for i := range variants {
+						v := gw.DeepCopy()
+						v.Labels = map[string]string{"variant": strconv.Itoa(i)}
+						variants[i] = v
+					}
+					break
+				}
+			}
+			runtime.GC()
+			b.ReportAllocs()
+			stolen := reportSteal(b)
+			i := 0
+			for b.Loop() {
+				if _, _, err := tr.Update([]k8sruntime.Object{variants[i%2]}, nil); err != nil {
+					b.Fatal(err)
 				}
 				i++
 			}

@@ -78,7 +78,10 @@ func KeyOf(obj runtime.Object) (ObjectKey, error) {
 // input (BenchmarkUpdate: 12-15 ms at 10,000 routes); where that cannot be
 // sure, and for any other change, the input is translated whole and its
 // output compared, resource by resource, with the last: a translation and
-// a digest of every resource. Changes that change nothing cost a
+// a digest of every resource. Where a resource (or a changed route
+// configuration's virtual host) is equal to the last Result's, the last's
+// message is kept (translator_reuse.go), so that every Result shares what
+// did not change with the one before. Changes that change nothing cost a
 // comparison: objects equal to those held and deletions of objects not
 // held (an informer's resync), objects that differ only in what no
 // translation reads, as when the status a controller wrote comes back
@@ -248,6 +251,9 @@ func (t *Translator) UpdateContext(ctx context.Context, changed []runtime.Object
 	}
 	t.stale = false
 	digests, pieces := digestResources(res.XDS)
+	if t.last != nil {
+		keepUnchanged(t.last.XDS, res.XDS, t.digests, digests, t.pieces, pieces)
+	}
 	delta := &Delta{}
 	for i, d := range []*ResourceDelta{&delta.Listeners, &delta.Routes, &delta.Clusters, &delta.Endpoints, &delta.Secrets} {
 		*d = diffDigests(t.digests[i], digests[i])

@@ -14,19 +14,23 @@ import (
 	"github.com/projectsesame/sesame/xdsserver"
 )
 
+var benchNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // BenchmarkSet measures Set of 10,000 generated routes' translation:
 // whole, each message marshalled and digested (a first Set, or a Result
-// of Translate, whose messages are all new), and after one route's
-// Update, which marshals only the messages the Update made.
+// of Translate, whose messages are all new), and after a Translator's
+// Update of one route, of one EndpointSlice's endpoints, and of the
+// Gateway (a whole translation, whose output is the same), each back and
+// forth. Run those with -benchtime 20x: the Updates between Sets are off
+// the clock but not off the wall, and the default benchtime makes
+// hundreds of them.
 func BenchmarkSet(b *testing.B) {
 	if testing.Short() {
 		b.Skip("10,000 routes: not with -short")
 	}
 	objects := gen.Objects(gen.Config{Seed: 1, Routes: 10000})
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	ctx := context.Background()
 	b.Run("routes=10000/whole", func(b *testing.B) {
-		res, err := sesame.Translate(objects, sesame.Options{Now: now})
+		res, err := sesame.Translate(objects, sesame.Options{Now: benchNow})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -36,81 +40,66 @@ func BenchmarkSet(b *testing.B) {
 			b.StopTimer()
 			s := xdsserver.New(xdsserver.Options{}) // no digests kept: every message marshalled
 			b.StartTimer()
-			if err := s.Set(ctx, groups); err != nil {
+			if err := s.Set(context.Background(), groups); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
-	b.Run("routes=10000/after-endpoints", func(b *testing.B) {
-		tr := sesame.NewTranslator(sesame.Options{Now: now})
-		res, _, err := tr.Update(objects, nil)
+	var route *gatewayv1.HTTPRoute
+	var slice *discoveryv1.EndpointSlice
+	var gateway *gatewayv1.Gateway
+	for _, obj := range objects {
+		switch o := obj.(type) {
+		case *gatewayv1.HTTPRoute:
+			if route == nil && len(o.Spec.Hostnames) > 0 {
+				route = o
+			}
+		case *discoveryv1.EndpointSlice:
+			if slice == nil && len(o.Endpoints) > 0 && len(o.Endpoints[0].Addresses) > 0 {
+				slice = o
+			}
+		case *gatewayv1.Gateway:
+			gateway = o
+		}
+	}
+	edited := route.DeepCopy()
+	edited.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: new("/changed")}
+	moved := slice.DeepCopy()
+	moved.Endpoints[0].Addresses[0] = "10.255.0.1"
+	labelled := gateway.DeepCopy()
+	labelled.Labels = map[string]string{"variant": "1"}
+	b.Run("routes=10000/after-update", func(b *testing.B) { benchmarkSetAfter(b, objects, edited, route) })
+	b.Run("routes=10000/after-endpoints", func(b *testing.B) { benchmarkSetAfter(b, objects, moved, slice) })
+	b.Run("routes=10000/after-gateway", func(b *testing.B) { benchmarkSetAfter(b, objects, labelled, gateway) })
+}
+
+// benchmarkSetAfter times Sets of a Translator's Results after Updates of
+// one object, a changed version and the one held in turn.
+func benchmarkSetAfter(b *testing.B, objects []k8sruntime.Object, changed, held k8sruntime.Object) {
+	ctx := context.Background()
+	tr := sesame.NewTranslator(sesame.Options{Now: benchNow})
+	res, _, err := tr.Update(objects, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := xdsserver.New(xdsserver.Options{})
+	if err := s.Set(ctx, xdsserver.GroupsOf(res)); err != nil {
+		b.Fatal(err)
+	}
+	versions := []k8sruntime.Object{changed, held}
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		res, _, err := tr.Update([]k8sruntime.Object{versions[i%2]}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		s := xdsserver.New(xdsserver.Options{})
-		if err := s.Set(ctx, xdsserver.GroupsOf(res)); err != nil {
+		i++
+		groups := xdsserver.GroupsOf(res)
+		b.StartTimer()
+		if err := s.Set(ctx, groups); err != nil {
 			b.Fatal(err)
 		}
-		var slice *discoveryv1.EndpointSlice
-		for _, obj := range objects {
-			if es, ok := obj.(*discoveryv1.EndpointSlice); ok && len(es.Endpoints) > 0 && len(es.Endpoints[0].Addresses) > 0 {
-				slice = es
-				break
-			}
-		}
-		moved := slice.DeepCopy()
-		moved.Endpoints[0].Addresses[0] = "10.255.0.1"
-		versions := []*discoveryv1.EndpointSlice{moved, slice}
-		i := 0
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			res, _, err := tr.Update([]k8sruntime.Object{versions[i%2]}, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			i++
-			groups := xdsserver.GroupsOf(res)
-			b.StartTimer()
-			if err := s.Set(ctx, groups); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("routes=10000/after-update", func(b *testing.B) {
-		tr := sesame.NewTranslator(sesame.Options{Now: now})
-		res, _, err := tr.Update(objects, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s := xdsserver.New(xdsserver.Options{})
-		if err := s.Set(ctx, xdsserver.GroupsOf(res)); err != nil {
-			b.Fatal(err)
-		}
-		var route *gatewayv1.HTTPRoute
-		for _, obj := range objects {
-			if r, ok := obj.(*gatewayv1.HTTPRoute); ok && len(r.Spec.Hostnames) > 0 {
-				route = r
-				break
-			}
-		}
-		edited := route.DeepCopy()
-		edited.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: new("/changed")}
-		versions := []*gatewayv1.HTTPRoute{edited, route}
-		i := 0
-		b.ReportAllocs()
-		for b.Loop() {
-			b.StopTimer()
-			res, _, err := tr.Update([]k8sruntime.Object{versions[i%2]}, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			i++
-			groups := xdsserver.GroupsOf(res)
-			b.StartTimer()
-			if err := s.Set(ctx, groups); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	}
 }
