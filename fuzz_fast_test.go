@@ -21,6 +21,7 @@ import (
 	"github.com/projectsesame/sesame"
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	"github.com/projectsesame/sesame/dag"
+	"github.com/projectsesame/sesame/xdsgen"
 )
 
 // The fast whole-pipeline fuzz targets. FuzzTranslate mutates whole golden
@@ -79,13 +80,7 @@ func checkPipeline(t *testing.T, objects []runtime.Object) {
 
 // sameResult says how two results differ, or "" when they do not.
 func sameResult(a, b *sesame.Result) string {
-	for _, lists := range [][2][]proto.Message{
-		{messages(a.XDS.Listeners), messages(b.XDS.Listeners)},
-		{messages(a.XDS.Routes), messages(b.XDS.Routes)},
-		{messages(a.XDS.Clusters), messages(b.XDS.Clusters)},
-		{messages(a.XDS.Endpoints), messages(b.XDS.Endpoints)},
-		{messages(a.XDS.Secrets), messages(b.XDS.Secrets)},
-	} {
+	for _, lists := range typePairs(a.XDS, b.XDS) {
 		if !slices.EqualFunc(lists[0], lists[1], proto.Equal) {
 			return cmp.Diff(lists[0], lists[1], protocmp.Transform())
 		}
@@ -94,6 +89,17 @@ func sameResult(a, b *sesame.Result) string {
 		return cmp.Diff(a, b, protocmp.Transform())
 	}
 	return ""
+}
+
+// typePairs are the messages of a and b, a type at a time.
+func typePairs(a, b *xdsgen.Resources) [][2][]proto.Message {
+	return [][2][]proto.Message{
+		{messages(a.Listeners), messages(b.Listeners)},
+		{messages(a.Routes), messages(b.Routes)},
+		{messages(a.Clusters), messages(b.Clusters)},
+		{messages(a.Endpoints), messages(b.Endpoints)},
+		{messages(a.Secrets), messages(b.Secrets)},
+	}
 }
 
 func messages[M proto.Message](list []M) []proto.Message {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 
@@ -149,16 +148,12 @@ func TestOnlyGatewayTakesTheWhole(t *testing.T) {
 		}
 		whole, part := res.ForGateway(gateways[0]), sesame.GenerateForGateway(res, gateways[0])
 		own := map[proto.Message]bool{}
-		for _, m := range allMessages(res) {
-			own[m] = true
+		for _, pair := range typePairs(res.XDS, res.XDS) {
+			for _, m := range pair[0] {
+				own[m] = true
+			}
 		}
-		for _, pair := range [][2][]proto.Message{
-			{messages(whole.Listeners), messages(part.Listeners)},
-			{messages(whole.Routes), messages(part.Routes)},
-			{messages(whole.Clusters), messages(part.Clusters)},
-			{messages(whole.Endpoints), messages(part.Endpoints)},
-			{messages(whole.Secrets), messages(part.Secrets)},
-		} {
+		for _, pair := range typePairs(whole, part) {
 			if diff := cmp.Diff(pair[1], pair[0], protocmp.Transform()); diff != "" {
 				t.Fatalf("%s: the whole is not its part (-part +whole):\n%s", gateways[0], diff)
 			}
@@ -173,10 +168,4 @@ func TestOnlyGatewayTakesTheWhole(t *testing.T) {
 	if checked < 100 {
 		t.Errorf("%d translations with one Gateway: the test no longer covers the golden cases", checked)
 	}
-}
-
-// allMessages are the messages of res.XDS.
-func allMessages(res *sesame.Result) []proto.Message {
-	x := res.XDS
-	return slices.Concat(messages(x.Listeners), messages(x.Routes), messages(x.Clusters), messages(x.Endpoints), messages(x.Secrets))
 }

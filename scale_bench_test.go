@@ -3,8 +3,8 @@ package sesame_test
 import (
 	"fmt"
 	"runtime"
-	"strings"
 	"strconv"
+	"strings"
 	"testing"
 
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -280,11 +280,7 @@ func BenchmarkUpdateEndpointSlice(b *testing.B) {
 func BenchmarkUpdateGateway(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("routes=%d", n), func(b *testing.B) {
-			objects := gen.Objects(gen.Config{Seed: 1, Routes: n})
-			tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
-			if _, _, err := tr.Update(objects, nil); err != nil {
-				b.Fatal(err)
-			}
+			tr, objects := translatorOf(b, n)
 			var variants [2]k8sruntime.Object
 			for _, obj := range objects {
 				if gw, ok := obj.(*gatewayv1.Gateway); ok {
@@ -311,17 +307,25 @@ func BenchmarkUpdateGateway(b *testing.B) {
 	}
 }
 
+// translatorOf is a Translator holding n generated routes' objects, and
+// those objects.
+func translatorOf(b *testing.B, n int) (*sesame.Translator, []k8sruntime.Object) {
+	b.Helper()
+	objects := gen.Objects(gen.Config{Seed: 1, Routes: n})
+	tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
+	if _, _, err := tr.Update(objects, nil); err != nil {
+		b.Fatal(err)
+	}
+	return tr, objects
+}
+
 // BenchmarkUpdateRelist times an Update with every object of n routes'
 // input again, the very objects held, as an informer's resync gives
 // them: nothing changes, and nothing is indexed again.
 func BenchmarkUpdateRelist(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("routes=%d", n), func(b *testing.B) {
-			objects := gen.Objects(gen.Config{Seed: 1, Routes: n})
-			tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
-			if _, _, err := tr.Update(objects, nil); err != nil {
-				b.Fatal(err)
-			}
+			tr, objects := translatorOf(b, n)
 			runtime.GC()
 			b.ReportAllocs()
 			for b.Loop() {

@@ -120,13 +120,7 @@ func runSteps(t *testing.T, tr *sesame.Translator, initial []runtime.Object, opt
 		}
 		for _, gw := range want.Gateways() {
 			got, want := res.ForGateway(gw), want.ForGateway(gw)
-			for _, pair := range [][2][]proto.Message{
-				{messages(got.Listeners), messages(want.Listeners)},
-				{messages(got.Routes), messages(want.Routes)},
-				{messages(got.Clusters), messages(want.Clusters)},
-				{messages(got.Endpoints), messages(want.Endpoints)},
-				{messages(got.Secrets), messages(want.Secrets)},
-			} {
+			for _, pair := range typePairs(got, want) {
 				if diff := cmp.Diff(pair[1], pair[0], protocmp.Transform()); diff != "" {
 					t.Fatalf("step %d (%s): ForGateway(%s) differs (-want +got):\n%s", step, describe(changed, deleted), gw, diff)
 				}

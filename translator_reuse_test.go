@@ -60,13 +60,7 @@ func TestWholeTranslationKeepsUnchangedMessages(t *testing.T) {
 		if sesame.Merges(tr) != before {
 			t.Fatalf("step %d: merged; the test needs the whole path", step)
 		}
-		for _, pair := range [][2][]proto.Message{
-			{messages(last.XDS.Listeners), messages(next.XDS.Listeners)},
-			{messages(last.XDS.Routes), messages(next.XDS.Routes)},
-			{messages(last.XDS.Clusters), messages(next.XDS.Clusters)},
-			{messages(last.XDS.Endpoints), messages(next.XDS.Endpoints)},
-			{messages(last.XDS.Secrets), messages(next.XDS.Secrets)},
-		} {
+		for _, pair := range typePairs(last.XDS, next.XDS) {
 			byName := map[string]proto.Message{}
 			for _, m := range pair[0] {
 				byName[cachev3.GetResourceName(m)] = m
