@@ -19,7 +19,9 @@ var benchNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // BenchmarkSet measures Set of 10,000 generated routes' translation:
 // whole, each message marshalled and digested (a first Set, or a Result
 // of Translate, whose messages are all new), and after a Translator's
-// Update of one route, of one EndpointSlice's endpoints, and of the
+// Update of one route, of one route deleted and added back (its
+// clusters and load assignments with it), of one
+// EndpointSlice's endpoints, and of the
 // Gateway (a whole translation, whose output is the same), each back and
 // forth. Run those with -benchtime 20x: the Updates between Sets are off
 // the clock but not off the wall, and the default benchtime makes
@@ -45,7 +47,17 @@ func BenchmarkSet(b *testing.B) {
 			}
 		}
 	})
-	var route *gatewayv1.HTTPRoute
+	users := map[string]int{} // routes by Service
+	for _, obj := range objects {
+		if r, ok := obj.(*gatewayv1.HTTPRoute); ok {
+			for _, rule := range r.Spec.Rules {
+				for _, ref := range rule.BackendRefs {
+					users[r.Namespace+"/"+string(ref.Name)]++
+				}
+			}
+		}
+	}
+	var route, alone *gatewayv1.HTTPRoute // alone uses Services no other route does
 	var slice *discoveryv1.EndpointSlice
 	var gateway *gatewayv1.Gateway
 	for _, obj := range objects {
@@ -53,6 +65,17 @@ func BenchmarkSet(b *testing.B) {
 		case *gatewayv1.HTTPRoute:
 			if route == nil && len(o.Spec.Hostnames) > 0 {
 				route = o
+			}
+			if alone == nil && len(o.Spec.Hostnames) > 0 && len(o.Spec.Rules) > 0 && len(o.Spec.Rules[0].BackendRefs) > 0 {
+				own := true
+				for _, rule := range o.Spec.Rules {
+					for _, ref := range rule.BackendRefs {
+						own = own && users[o.Namespace+"/"+string(ref.Name)] == 1
+					}
+				}
+				if own {
+					alone = o
+				}
 			}
 		case *discoveryv1.EndpointSlice:
 			if slice == nil && len(o.Endpoints) > 0 && len(o.Endpoints[0].Addresses) > 0 {
@@ -68,14 +91,30 @@ func BenchmarkSet(b *testing.B) {
 	moved.Endpoints[0].Addresses[0] = "10.255.0.1"
 	labelled := gateway.DeepCopy()
 	labelled.Labels = map[string]string{"variant": "1"}
-	b.Run("routes=10000/after-update", func(b *testing.B) { benchmarkSetAfter(b, objects, edited, route) })
-	b.Run("routes=10000/after-endpoints", func(b *testing.B) { benchmarkSetAfter(b, objects, moved, slice) })
-	b.Run("routes=10000/after-gateway", func(b *testing.B) { benchmarkSetAfter(b, objects, labelled, gateway) })
+	key, err := sesame.KeyOf(alone)
+	if err != nil {
+		b.Fatal(err)
+	}
+	change := func(changed, held k8sruntime.Object) [2]update {
+		return [2]update{{changed: []k8sruntime.Object{changed}}, {changed: []k8sruntime.Object{held}}}
+	}
+	b.Run("routes=10000/after-update", func(b *testing.B) { benchmarkSetAfter(b, objects, change(edited, route)) })
+	b.Run("routes=10000/after-add-delete", func(b *testing.B) {
+		benchmarkSetAfter(b, objects, [2]update{{deleted: []sesame.ObjectKey{key}}, {changed: []k8sruntime.Object{alone}}})
+	})
+	b.Run("routes=10000/after-endpoints", func(b *testing.B) { benchmarkSetAfter(b, objects, change(moved, slice)) })
+	b.Run("routes=10000/after-gateway", func(b *testing.B) { benchmarkSetAfter(b, objects, change(labelled, gateway)) })
 }
 
-// benchmarkSetAfter times Sets of a Translator's Results after Updates of
-// one object, a changed version and the one held in turn.
-func benchmarkSetAfter(b *testing.B, objects []k8sruntime.Object, changed, held k8sruntime.Object) {
+// update is what a Translator's Update is given.
+type update struct {
+	changed []k8sruntime.Object
+	deleted []sesame.ObjectKey
+}
+
+// benchmarkSetAfter times Sets of a Translator's Results after updates,
+// taken in turn.
+func benchmarkSetAfter(b *testing.B, objects []k8sruntime.Object, updates [2]update) {
 	ctx := context.Background()
 	tr := sesame.NewTranslator(sesame.Options{Now: benchNow})
 	res, _, err := tr.Update(objects, nil)
@@ -86,12 +125,11 @@ func benchmarkSetAfter(b *testing.B, objects []k8sruntime.Object, changed, held 
 	if err := s.Set(ctx, xdsserver.GroupsOf(res)); err != nil {
 		b.Fatal(err)
 	}
-	versions := []k8sruntime.Object{changed, held}
 	i := 0
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		res, _, err := tr.Update([]k8sruntime.Object{versions[i%2]}, nil)
+		res, _, err := tr.Update(updates[i%2].changed, updates[i%2].deleted)
 		if err != nil {
 			b.Fatal(err)
 		}

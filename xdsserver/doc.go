@@ -16,14 +16,15 @@
 // share the messages and virtual hosts that did not change with the Result
 // before, so a Set after an Update marshals only what the Update changed.
 // Each group's types are kept too, as the last Set made them: a type given
-// the very messages again is taken as it was, one whose messages differ in
-// a few places under the same names is patched, and the snapshot's
-// consistency is checked again only when the listeners, the clusters or
-// the names of route tables and load assignments changed. A Set after one
-// route's Update then costs about what that route changed; after an
-// endpoint change, copies of the load assignments' maps, which
-// go-control-plane's snapshot holds (BenchmarkSet). Messages are never
-// modified once Set (Translate and the Translator never do).
+// the very messages again is taken as it was, one whose messages are the
+// last's in their order but for a few replaced, added or removed is
+// patched from the last, and the snapshot's consistency is checked again
+// only when the listeners, the clusters or the names of route tables and
+// load assignments changed. A Set after one route's Update then costs
+// about what that route changed; after an endpoint change, copies of the
+// load assignments' maps, which go-control-plane's snapshot holds
+// (BenchmarkSet). Messages are never modified once Set (Translate and the
+// Translator never do).
 //
 // A node whose id names no group gets the Fallback group, when there is
 // one (GroupsOf's AllGroup holds the whole translation, the listeners of

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -17,6 +18,8 @@ import (
 	"github.com/projectsesame/sesame/internal/gen"
 	"github.com/projectsesame/sesame/xdsserver"
 )
+
+var typeURLs = []string{resourcev3.ListenerType, resourcev3.RouteType, resourcev3.ClusterType, resourcev3.EndpointType, resourcev3.SecretType}
 
 // TestSetMatchesAFreshServer follows a Translator through random edits,
 // deletions and additions of routes and endpoint changes, and checks after
@@ -27,8 +30,9 @@ import (
 // what it serves.
 func TestSetMatchesAFreshServer(t *testing.T) {
 	ctx := context.Background()
+	patched := 0
 	for seed := range uint64(3) {
-		objects := gen.Objects(gen.Config{Seed: seed + 1, Routes: 40, Hostnames: 6, Hostless: 50, Wildcard: 150})
+		objects := gen.Objects(gen.Config{Seed: seed + 1, Routes: 120, Hostnames: 10, Hostless: 50, Wildcard: 150})
 		var routes []*gatewayv1.HTTPRoute
 		var slices_ []*discoveryv1.EndpointSlice
 		for _, obj := range objects {
@@ -101,6 +105,13 @@ func TestSetMatchesAFreshServer(t *testing.T) {
 				if got, want := s.Versions(name), fresh.Versions(name); !maps.Equal(got, want) {
 					t.Fatalf("seed %d, step %d, group %q: versions %v, a new server's %v", seed, step, name, got, want)
 				}
+				for _, typeURL := range typeURLs {
+					gotVersions, gotItems := xdsserver.Served(s, name, typeURL)
+					wantVersions, wantItems := xdsserver.Served(fresh, name, typeURL)
+					if !maps.Equal(gotVersions, wantVersions) || !maps.Equal(gotItems, wantItems) {
+						t.Fatalf("seed %d, step %d, group %q: %s served differ from a new server's", seed, step, name, typeURL)
+					}
+				}
 				g := groups[name]
 				served += len(g.Listeners) + len(g.Routes) + len(g.Clusters) + len(g.Endpoints) + len(g.Secrets)
 				for _, rc := range g.Routes {
@@ -111,5 +122,9 @@ func TestSetMatchesAFreshServer(t *testing.T) {
 				t.Fatalf("seed %d, step %d: %d digests kept, serving %d messages and virtual hosts", seed, step, kept, served)
 			}
 		}
+		patched += xdsserver.Patches(s)
+	}
+	if patched == 0 {
+		t.Error("no type was patched: the test no longer covers patchServedType")
 	}
 }
