@@ -170,7 +170,8 @@ func (r *Result) Fleets(objects []runtime.Object) []provision.Gateway {
 // binds, and the clusters, load assignments and secrets they use; and the
 // UpstreamClusters' listener and resources, as Translate made them.
 // With Options.AllGateways each Gateway's Envoy fleet takes its own part,
-// since two Gateways may use the same port.
+// since two Gateways may use the same port. The only Gateway of a
+// translation takes the whole of XDS: the same messages, in new lists.
 func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
 	// A graph's only Gateway takes the whole of it: the very messages of
 	// XDS, which a server keeping their digests (xdsserver) need not
