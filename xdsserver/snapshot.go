@@ -58,6 +58,9 @@ type digester struct {
 	kept    int
 	buf     []byte
 	patches int // types patched (patchServedType), for tests
+	// made are the types this Set made, which another group given the
+	// same messages takes as they are.
+	made [types.UnknownType][]servedType
 }
 
 // version is m's: 16 hex digits of its digest, the one the Translator's
@@ -130,6 +133,7 @@ func (d *digester) routesSum(rc *routev3.RouteConfiguration) (xdsmsg.Sum, error)
 // ones have grown to twice what the last sweep kept, keeps only those of
 // the messages of served.
 func (d *digester) keep(ok bool, served map[string]*served) {
+	d.made = [types.UnknownType][]servedType{}
 	switch {
 	case ok && len(d.sums) == 0 && len(d.pieces) == 0: // the first Set's are all
 		d.sums, d.fresh = d.fresh, make(map[proto.Message]string)
@@ -293,14 +297,18 @@ func addType[T types.Resource](d *digester, next, last *served, typeURL string, 
 	if last != nil {
 		before = last.types[t]
 	}
-	if last != nil && sameItems(before.items, list) {
+	switch i := slices.IndexFunc(d.made[t], func(m servedType) bool { return sameItems(m.items, list) }); {
+	case last != nil && sameItems(before.items, list):
 		next.types[t] = before
-	} else {
+	case i >= 0: // another group's, made by this Set: the whole and its only Gateway's
+		next.types[t] = d.made[t][i]
+	default:
 		made, err := newServedType(d, typeURL, list, before)
 		if err != nil {
 			return err
 		}
 		next.types[t] = made
+		d.made[t] = append(d.made[t], made)
 	}
 	next.snap.Resources[t] = next.types[t].resources
 	next.snap.VersionMap[typeURL] = next.types[t].versions
