@@ -12,6 +12,7 @@ import (
 
 	"github.com/projectsesame/sesame"
 	"github.com/projectsesame/sesame/internal/gen"
+	"github.com/projectsesame/sesame/xdsgen"
 	"github.com/projectsesame/sesame/xdsserver"
 )
 
@@ -120,6 +121,15 @@ func BenchmarkSet(b *testing.B) {
 	for _, c := range cases {
 		b.Run("routes=10000/serving-"+c.name, func(b *testing.B) { benchmarkSetAfter(b, objects, c.updates, true) })
 	}
+	// With a group of gRPC clients beside: a GRPCBridge's, and ForGRPC's,
+	// which makes the whole group anew every time.
+	b.Run("routes=10000/serving-endpoints-grpc", func(b *testing.B) {
+		var bridge xdsserver.GRPCBridge
+		benchmarkSetAfter(b, objects, cases[2].updates, true, bridge.ForGRPC)
+	})
+	b.Run("routes=10000/serving-endpoints-forgrpc", func(b *testing.B) {
+		benchmarkSetAfter(b, objects, cases[2].updates, true, xdsserver.ForGRPC)
+	})
 }
 
 // update is what a Translator's Update is given.
@@ -129,8 +139,9 @@ type update struct {
 }
 
 // benchmarkSetAfter times Sets of a Translator's Results after updates,
-// taken in turn; with the Updates and GroupsOf too when all.
-func benchmarkSetAfter(b *testing.B, objects []k8sruntime.Object, updates [2]update, all bool) {
+// taken in turn; with the Updates and GroupsOf too when all, and a group
+// of gRPC clients made by grpc, when given.
+func benchmarkSetAfter(b *testing.B, objects []k8sruntime.Object, updates [2]update, all bool, grpc ...func(*xdsgen.Resources, map[string]string) *xdsgen.Resources) {
 	ctx := context.Background()
 	tr := sesame.NewTranslator(sesame.Options{Now: benchNow})
 	res, _, err := tr.Update(objects, nil)
@@ -138,7 +149,11 @@ func benchmarkSetAfter(b *testing.B, objects []k8sruntime.Object, updates [2]upd
 		b.Fatal(err)
 	}
 	s := xdsserver.New(xdsserver.Options{})
-	if err := s.Set(ctx, xdsserver.GroupsOf(res)); err != nil {
+	groups := xdsserver.GroupsOf(res)
+	for _, bridge := range grpc {
+		groups["grpc"] = bridge(res.XDS, xdsserver.Authorities(res.XDS))
+	}
+	if err := s.Set(ctx, groups); err != nil {
 		b.Fatal(err)
 	}
 	i := 0
@@ -153,6 +168,9 @@ func benchmarkSetAfter(b *testing.B, objects []k8sruntime.Object, updates [2]upd
 		}
 		i++
 		groups := xdsserver.GroupsOf(res)
+		for _, bridge := range grpc {
+			groups["grpc"] = bridge(res.XDS, xdsserver.Authorities(res.XDS))
+		}
 		if !all {
 			b.StartTimer()
 		}

@@ -40,5 +40,8 @@
 // after Options.StopTimeout.
 //
 // gRPC's own xDS clients (proxyless gRPC) read a group ForGRPC makes of a
-// Gateway's: grpc.go says what they read differently from Envoy.
+// Gateway's: grpc.go says what they read differently from Envoy. A
+// GRPCBridge makes that group from one translation to the next and gives
+// the very messages it gave before for what did not change, so that a Set
+// after an Update digests only what changed there too.
 package xdsserver

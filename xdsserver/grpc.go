@@ -1,21 +1,14 @@
 package xdsserver
 
 import (
-	"maps"
-	"regexp"
-	"slices"
 	"strings"
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
-	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
-	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
-	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/projectsesame/sesame/xdsgen"
 )
@@ -46,37 +39,12 @@ import (
 // ForGRPC is res as gRPC's xDS clients read it: with an API listener
 // (APIListener) for each authority in routes, by the route configuration
 // it takes, and each load assignment's localities given the empty
-// locality and a weight of 1 where they have none. res is left as it is.
-// Serve it as a group of its own, to the node id the clients' bootstrap
-// gives.
+// locality and a weight of 1 where they have none. res is left as it is;
+// what needs no change is res's own message. Serve it as a group of its
+// own, to the node id the clients' bootstrap gives. A GRPCBridge does the
+// same from one translation to the next.
 func ForGRPC(res *xdsgen.Resources, routes map[string]string) *xdsgen.Resources {
-	out := *res
-	out.Listeners = slices.Clone(res.Listeners)
-	for _, authority := range slices.Sorted(maps.Keys(routes)) {
-		out.Listeners = append(out.Listeners, APIListener(authority, routes[authority]))
-	}
-	out.Routes = make([]*routev3.RouteConfiguration, len(res.Routes))
-	for i, rc := range res.Routes {
-		out.Routes[i] = grpcRoutes(rc)
-	}
-	out.Endpoints = make([]*endpointv3.ClusterLoadAssignment, len(res.Endpoints))
-	for i, cla := range res.Endpoints {
-		if !slices.ContainsFunc(cla.GetEndpoints(), needsLocality) {
-			out.Endpoints[i] = cla
-			continue
-		}
-		cla = proto.Clone(cla).(*endpointv3.ClusterLoadAssignment)
-		for _, l := range cla.GetEndpoints() {
-			if l.Locality == nil {
-				l.Locality = &corev3.Locality{}
-			}
-			if l.GetLoadBalancingWeight().GetValue() == 0 {
-				l.LoadBalancingWeight = wrapperspb.UInt32(1)
-			}
-		}
-		out.Endpoints[i] = cla
-	}
-	return &out
+	return new(GRPCBridge).ForGRPC(res, routes)
 }
 
 // Authorities are the names gRPC clients may dial in res, each with the
@@ -95,24 +63,6 @@ func Authorities(res *xdsgen.Resources) map[string]string {
 		}
 	}
 	return out
-}
-
-// grpcRoutes is rc with its routes that match by path_separated_prefix
-// matching by a regular expression instead; rc itself when it has none.
-func grpcRoutes(rc *routev3.RouteConfiguration) *routev3.RouteConfiguration {
-	separated := func(r *routev3.Route) bool { return r.GetMatch().GetPathSeparatedPrefix() != "" }
-	if !slices.ContainsFunc(rc.GetVirtualHosts(), func(vh *routev3.VirtualHost) bool { return slices.ContainsFunc(vh.GetRoutes(), separated) }) {
-		return rc
-	}
-	rc = proto.Clone(rc).(*routev3.RouteConfiguration)
-	for _, vh := range rc.GetVirtualHosts() {
-		for _, r := range vh.GetRoutes() {
-			if p := r.GetMatch().GetPathSeparatedPrefix(); p != "" {
-				r.Match.PathSpecifier = &routev3.RouteMatch_SafeRegex{SafeRegex: &matcherv3.RegexMatcher{Regex: regexp.QuoteMeta(p) + "(?:/.*)?"}}
-			}
-		}
-	}
-	return rc
 }
 
 func needsLocality(l *endpointv3.LocalityLbEndpoints) bool {

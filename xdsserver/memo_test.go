@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	"github.com/envoyproxy/go-control-plane/pkg/cache/types"
 	resourcev3 "github.com/envoyproxy/go-control-plane/pkg/resource/v3"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
@@ -24,8 +26,10 @@ var typeURLs = []string{resourcev3.ListenerType, resourcev3.RouteType, resourcev
 // TestSetMatchesAFreshServer follows a Translator through random edits,
 // deletions and additions of routes and endpoint changes, and checks after
 // every Set that the server serves the versions a new server gives the
-// same groups: what Set keeps from the last (types given the same
-// messages, digests of messages still served) never goes stale, a refused
+// same groups (a GRPCBridge's group of gRPC clients among them, against
+// ForGRPC's): what Set and the bridge keep from the last (types given the
+// same messages, digests of messages still served, what the bridge made
+// of each message) never goes stale, a refused
 // Set leaves nothing behind, and the digests it keeps stay bounded by
 // what it serves.
 func TestSetMatchesAFreshServer(t *testing.T) {
@@ -49,7 +53,10 @@ func TestSetMatchesAFreshServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := xdsserver.New(xdsserver.Options{})
-		if err := s.Set(ctx, xdsserver.GroupsOf(res)); err != nil {
+		var bridge xdsserver.GRPCBridge
+		first := xdsserver.GroupsOf(res)
+		first["grpc"] = bridge.ForGRPC(res.XDS, xdsserver.Authorities(res.XDS))
+		if err := s.Set(ctx, first); err != nil {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(seed, 7))
@@ -86,6 +93,7 @@ func TestSetMatchesAFreshServer(t *testing.T) {
 				t.Fatal(err)
 			}
 			groups := xdsserver.GroupsOf(res)
+			groups["grpc"] = bridge.ForGRPC(res.XDS, xdsserver.Authorities(res.XDS))
 			if step%9 == 4 { // a refused Set first
 				bad := *groups[xdsserver.AllGroup]
 				bad.Routes = nil
@@ -97,7 +105,9 @@ func TestSetMatchesAFreshServer(t *testing.T) {
 				t.Fatal(err)
 			}
 			fresh := xdsserver.New(xdsserver.Options{})
-			if err := fresh.Set(ctx, groups); err != nil {
+			freshGroups := maps.Clone(groups)
+			freshGroups["grpc"] = xdsserver.ForGRPC(res.XDS, xdsserver.Authorities(res.XDS))
+			if err := fresh.Set(ctx, freshGroups); err != nil {
 				t.Fatal(err)
 			}
 			served := 0
@@ -108,7 +118,10 @@ func TestSetMatchesAFreshServer(t *testing.T) {
 				for _, typeURL := range typeURLs {
 					gotVersions, gotItems := xdsserver.Served(s, name, typeURL)
 					wantVersions, wantItems := xdsserver.Served(fresh, name, typeURL)
-					if !maps.Equal(gotVersions, wantVersions) || !maps.Equal(gotItems, wantItems) {
+					// ForGRPC makes messages anew: of the gRPC group, the
+					// versions (digests) say the messages are equal.
+					sameMessage := func(a, b types.Resource) bool { return a == b || name == "grpc" }
+					if !maps.Equal(gotVersions, wantVersions) || !maps.EqualFunc(gotItems, wantItems, sameMessage) {
 						t.Fatalf("seed %d, step %d, group %q: %s served differ from a new server's", seed, step, name, typeURL)
 					}
 				}
@@ -126,5 +139,75 @@ func TestSetMatchesAFreshServer(t *testing.T) {
 	}
 	if patched == 0 {
 		t.Error("no type was patched: the test no longer covers patchServedType")
+	}
+}
+
+// TestGRPCBridgeKeepsWhatDidNotChange checks that a GRPCBridge gives the
+// very messages it gave before for what a Translator's Update kept: the
+// load assignments, the virtual hosts and the API listeners, through two
+// Updates of different routes, with the same Result bridged again
+// between them (the second changes a route table the first changed too,
+// whose virtual hosts the bridge carried through the call between).
+func TestGRPCBridgeKeepsWhatDidNotChange(t *testing.T) {
+	objects := gen.Objects(gen.Config{Seed: 4, Routes: 200, Hostnames: 20})
+	tr := sesame.NewTranslator(sesame.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	res, _, err := tr.Update(objects, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bridge xdsserver.GRPCBridge
+	last, lastOut := res.XDS, bridge.ForGRPC(res.XDS, xdsserver.Authorities(res.XDS))
+	edited := 0
+	for _, obj := range objects {
+		r, ok := obj.(*gatewayv1.HTTPRoute)
+		if !ok || len(r.Spec.Hostnames) == 0 || len(r.Spec.Rules) == 0 || len(r.Spec.Rules[0].Matches) == 0 || edited == 2 {
+			continue
+		}
+		r = r.DeepCopy()
+		r.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: new(fmt.Sprintf("/edited-%d", edited))}
+		edited++
+		res, _, err := tr.Update([]k8sruntime.Object{r}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := bridge.ForGRPC(res.XDS, xdsserver.Authorities(res.XDS))
+		kept := 0
+		for i, cla := range res.XDS.Endpoints {
+			if j := slices.Index(last.Endpoints, cla); j >= 0 {
+				if out.Endpoints[i] != lastOut.Endpoints[j] {
+					t.Fatalf("edit %d: load assignment %s made again", edited, cla.GetClusterName())
+				}
+				kept++
+			}
+		}
+		lastVhosts := map[*routev3.VirtualHost]*routev3.VirtualHost{}
+		for i, rc := range last.Routes {
+			for j, vh := range rc.GetVirtualHosts() {
+				lastVhosts[vh] = lastOut.Routes[i].GetVirtualHosts()[j]
+			}
+		}
+		for i, rc := range res.XDS.Routes {
+			for j, vh := range rc.GetVirtualHosts() {
+				if was, ok := lastVhosts[vh]; ok {
+					if out.Routes[i].GetVirtualHosts()[j] != was {
+						t.Fatalf("edit %d: virtual host %s made again", edited, vh.GetName())
+					}
+					kept++
+				}
+			}
+		}
+		if kept == 0 {
+			t.Fatalf("edit %d: nothing kept: the test no longer covers the bridge", edited)
+		}
+		// The same Result again, as after an Update that changed no route
+		// table: all is kept, and carried to the next edit.
+		again := bridge.ForGRPC(res.XDS, xdsserver.Authorities(res.XDS))
+		if !slices.Equal(again.Routes, out.Routes) || !slices.Equal(again.Endpoints, out.Endpoints) || !slices.Equal(again.Listeners, out.Listeners) {
+			t.Fatalf("edit %d: the same Result made again", edited)
+		}
+		last, lastOut = res.XDS, again
+	}
+	if edited < 2 {
+		t.Fatal("fewer than two routes edited")
 	}
 }

@@ -149,6 +149,7 @@ type serving struct {
 	held           map[sesame.ObjectKey]bool // the objects the Translator holds
 	warnings       map[string]bool           // printed at the last translation
 	good           time.Time                 // when the configuration served was read
+	grpc           xdsserver.GRPCBridge      // the group of gRPC clients, when served
 }
 
 // translate reads the inputs and serves their translation. The first
@@ -193,7 +194,7 @@ func (s *serving) translate(ctx context.Context, first bool) error {
 	s.held = keys
 	groups := xdsserver.GroupsOf(res)
 	if s.o.grpcNode != "" {
-		groups[s.o.grpcNode] = xdsserver.ForGRPC(res.XDS, xdsserver.Authorities(res.XDS))
+		groups[s.o.grpcNode] = s.grpc.ForGRPC(res.XDS, xdsserver.Authorities(res.XDS))
 	}
 	if err := s.srv.Set(ctx, groups); err != nil {
 		return keep(failure(err))
