@@ -91,7 +91,8 @@ func KeyOf(obj runtime.Object) (ObjectKey, error) {
 //
 // The Translator keeps the objects it is given, as informers' caches do:
 // they must not be changed after; a change is a changed copy given to
-// Update. A Translator is not safe for concurrent use.
+// Update. Its Results share messages with one another, so those must not
+// be changed either. A Translator is not safe for concurrent use.
 type Translator struct {
 	opts    Options
 	objects map[ObjectKey]runtime.Object
