@@ -82,13 +82,13 @@ func (b *GRPCBridge) ForGRPC(res *xdsgen.Resources, routes map[string]string) *x
 	return &out
 }
 
-// remember is what make makes of key, or made of it in the last call
+// remember is what build makes of key, or made of it in the last call
 // (last), kept for the next (next).
-func remember[K comparable, V any](last, next map[K]V, key K, make func() V) V {
+func remember[K comparable, V any](last, next map[K]V, key K, build func() V) V {
 	v, ok := next[key]
 	if !ok {
 		if v, ok = last[key]; !ok {
-			v = make()
+			v = build()
 		}
 		next[key] = v
 	}
