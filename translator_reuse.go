@@ -71,17 +71,13 @@ func keepVirtualHosts(old, rc *routev3.RouteConfiguration, was, is []sum) {
 	if len(was) != 1+len(old.GetVirtualHosts()) || len(is) != 1+len(rc.GetVirtualHosts()) {
 		return
 	}
-	type kept struct {
-		vh  *routev3.VirtualHost
-		sum sum
-	}
-	byName := make(map[string]kept, len(old.GetVirtualHosts()))
+	at := make(map[string]int, len(old.GetVirtualHosts()))
 	for i, vh := range old.GetVirtualHosts() {
-		byName[vh.GetName()] = kept{vh, was[1+i]}
+		at[vh.GetName()] = i
 	}
 	for i, vh := range rc.GetVirtualHosts() {
-		if k, ok := byName[vh.GetName()]; ok && k.sum == is[1+i] {
-			rc.VirtualHosts[i] = k.vh
+		if j, ok := at[vh.GetName()]; ok && was[1+j] == is[1+i] {
+			rc.VirtualHosts[i] = old.VirtualHosts[j]
 		}
 	}
 }

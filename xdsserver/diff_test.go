@@ -56,8 +56,8 @@ func TestDiffItems(t *testing.T) {
 				ordered = ordered && i == j
 			}
 		}
-		edits := diffItems(last, next, 20)
-		if edits == nil {
+		removed, added, ok := diffItems(last, next, 20)
+		if !ok {
 			if ordered && !slices.Equal(last, next) {
 				t.Fatalf("round %d: no edits found from %v to %v", round, names(last), names(next))
 			}
@@ -67,22 +67,18 @@ func TestDiffItems(t *testing.T) {
 		for _, m := range last {
 			held[cachev3.GetResourceName(m)] = m
 		}
-		for _, e := range edits {
-			if e.removed != nil {
-				delete(held, cachev3.GetResourceName(e.removed))
-			}
+		for _, m := range removed {
+			delete(held, cachev3.GetResourceName(m))
 		}
-		for _, e := range edits {
-			if e.added != nil {
-				held[cachev3.GetResourceName(e.added)] = e.added
-			}
+		for _, m := range added {
+			held[cachev3.GetResourceName(m)] = m
 		}
 		want := map[string]types.Resource{}
 		for _, m := range next {
 			want[cachev3.GetResourceName(m)] = m
 		}
 		if !maps.Equal(held, want) {
-			t.Fatalf("round %d: edits %v make %v of %v, want %v", round, edits, names(slices.Collect(maps.Values(held))), names(last), names(next))
+			t.Fatalf("round %d: taking out %v and putting in %v make %v of %v, want %v", round, names(removed), names(added), names(slices.Collect(maps.Values(held))), names(last), names(next))
 		}
 	}
 }

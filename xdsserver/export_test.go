@@ -25,3 +25,18 @@ func Served(s *Server, group, typeURL string) (map[string]string, map[string]typ
 	}
 	return snap.GetVersionMap(typeURL), items
 }
+
+// SharedTypes is how many types groups a and b were last Set with share,
+// made once for both.
+func SharedTypes(s *Server, a, b string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for t := range s.served[a].types {
+		x, y := s.served[a].types[t].items, s.served[b].types[t].items
+		if len(x) > 0 && len(x) == len(y) && &x[0] == &y[0] {
+			n++
+		}
+	}
+	return n
+}

@@ -29,22 +29,22 @@ var typeURLs = []string{resourcev3.ListenerType, resourcev3.RouteType, resourcev
 // same groups (a GRPCBridge's group of gRPC clients among them, against
 // ForGRPC's): what Set and the bridge keep from the last (types given the
 // same messages, digests of messages still served, what the bridge made
-// of each message) never goes stale, a refused
-// Set leaves nothing behind, and the digests it keeps stay bounded by
-// what it serves.
+// of each message) never goes stale, the only Gateway's group shares the
+// types made for the whole, a refused Set leaves nothing behind, and the
+// digests it keeps stay bounded by what it serves.
 func TestSetMatchesAFreshServer(t *testing.T) {
 	ctx := context.Background()
 	patched := 0
 	for seed := range uint64(3) {
 		objects := gen.Objects(gen.Config{Seed: seed + 1, Routes: 120, Hostnames: 10, Hostless: 50, Wildcard: 150})
 		var routes []*gatewayv1.HTTPRoute
-		var slices_ []*discoveryv1.EndpointSlice
+		var endpointSlices []*discoveryv1.EndpointSlice
 		for _, obj := range objects {
 			switch o := obj.(type) {
 			case *gatewayv1.HTTPRoute:
 				routes = append(routes, o)
 			case *discoveryv1.EndpointSlice:
-				slices_ = append(slices_, o)
+				endpointSlices = append(endpointSlices, o)
 			}
 		}
 		tr := sesame.NewTranslator(sesame.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
@@ -75,7 +75,7 @@ func TestSetMatchesAFreshServer(t *testing.T) {
 			case op == 0:
 				changed, deleted[i] = []k8sruntime.Object{routes[i]}, false
 			case op == 1:
-				es := slices_[rng.IntN(len(slices_))].DeepCopy()
+				es := endpointSlices[rng.IntN(len(endpointSlices))].DeepCopy()
 				if len(es.Endpoints) > 0 && len(es.Endpoints[0].Addresses) > 0 {
 					es.Endpoints[0].Addresses[0] = fmt.Sprintf("10.9.%d.%d", step, rng.IntN(250))
 				}
@@ -109,6 +109,17 @@ func TestSetMatchesAFreshServer(t *testing.T) {
 			freshGroups["grpc"] = xdsserver.ForGRPC(res.XDS, xdsserver.Authorities(res.XDS))
 			if err := fresh.Set(ctx, freshGroups); err != nil {
 				t.Fatal(err)
+			}
+			for name := range groups { // the only Gateway's group shares the whole's types
+				if all := groups[xdsserver.AllGroup]; name != xdsserver.AllGroup && name != "grpc" {
+					want := 0
+					for _, n := range []int{len(all.Listeners), len(all.Routes), len(all.Clusters), len(all.Endpoints), len(all.Secrets)} {
+						want += min(n, 1)
+					}
+					if got := xdsserver.SharedTypes(s, xdsserver.AllGroup, name); got != want {
+						t.Fatalf("seed %d, step %d: group %q shares %d types with the whole, want %d", seed, step, name, got, want)
+					}
+				}
 			}
 			served := 0
 			for _, name := range slices.Sorted(maps.Keys(groups)) {

@@ -65,9 +65,9 @@ func patchServedType[T types.Resource](d *digester, typeURL string, list []T, la
 	if len(last.items) < 64 {
 		return servedType{}, false, nil
 	}
-	edits := diffItems(last.items, list, len(last.items)/8)
-	if edits == nil {
-		return servedType{}, false, nil // too many, or none: not a type given again
+	removed, added, ok := diffItems(last.items, list, len(last.items)/8)
+	if !ok {
+		return servedType{}, false, nil
 	}
 	made := servedType{
 		items:     make([]types.Resource, len(list)),
@@ -78,64 +78,54 @@ func patchServedType[T types.Resource](d *digester, typeURL string, list []T, la
 		made.items[i] = m
 	}
 	drop := make([]bool, len(last.entries)) // by place in last.entries
-	for _, e := range edits {
-		if e.removed != nil {
-			name := cachev3.GetResourceName(e.removed)
-			delete(made.versions, name)
-			delete(made.resources.Items, name)
-			if j, ok := slices.BinarySearchFunc(last.entries, entry{name: name}, compareEntries); ok {
-				drop[j] = true
-			}
+	for _, m := range removed {
+		name := cachev3.GetResourceName(m)
+		delete(made.versions, name)
+		delete(made.resources.Items, name)
+		if j, ok := slices.BinarySearchFunc(last.entries, entry{name: name}, compareEntries); ok {
+			drop[j] = true
 		}
 	}
-	var added []entry
-	for _, e := range edits {
-		if e.added == nil {
-			continue
-		}
-		v, err := d.version(e.added)
+	put := make([]entry, len(added))
+	for i, m := range added {
+		v, err := d.version(m)
 		if err != nil {
-			return servedType{}, false, fmt.Errorf("%s %q: %w", typeURL, cachev3.GetResourceName(e.added), err)
+			return servedType{}, false, fmt.Errorf("%s %q: %w", typeURL, cachev3.GetResourceName(m), err)
 		}
-		name := cachev3.GetResourceName(e.added)
+		name := cachev3.GetResourceName(m)
 		if _, dup := made.versions[name]; dup {
 			return servedType{}, false, nil // given twice: said in full
 		}
 		made.versions[name] = v
-		made.resources.Items[name] = types.ResourceWithTTL{Resource: e.added}
-		added = append(added, entry{name, v})
+		made.resources.Items[name] = types.ResourceWithTTL{Resource: m}
+		put[i] = entry{name, v}
 	}
-	slices.SortFunc(added, compareEntries)
+	slices.SortFunc(put, compareEntries)
 	made.entries = make([]entry, 0, len(made.versions))
 	for j, e := range last.entries { // last's kept, the added among them
 		if drop[j] {
 			continue
 		}
-		for len(added) > 0 && added[0].name < e.name {
-			made.entries, added = append(made.entries, added[0]), added[1:]
+		for len(put) > 0 && put[0].name < e.name {
+			made.entries, put = append(made.entries, put[0]), put[1:]
 		}
 		made.entries = append(made.entries, e)
 	}
-	made.entries = append(made.entries, added...)
+	made.entries = append(made.entries, put...)
 	made.resources.Version = made.version()
 	d.patches++
 	return made, true, nil
 }
 
-// edit is a message of the last list taken out, one of the new put in,
-// or both (a message replaced).
-type edit struct{ removed, added types.Resource }
-
-// diffItems is how next differs from last, in at most limit edits: each
-// message of last that is not at its place in next is taken out, each of
-// next that is not at its place in last put in (a message of the same name
-// in the same place replaced), which, all taken out before any is put in,
-// makes last's resources next's. It looks up to lookAhead messages ahead
-// for where the two lists meet again, which finds the few edits of a list
-// that keeps its order; nil when there are more than limit.
-func diffItems[T types.Resource](last []types.Resource, next []T, limit int) []edit {
-	var edits []edit
-	i, j := 0, 0
+// diffItems is how next differs from last, in at most limit messages
+// taken out or put in (a message replaced is both): those of last that
+// are not at their place in next, and those of next that are not at their
+// place in last, which, all taken out before any is put in, make last's
+// resources next's. It looks up to lookAhead messages ahead for where the
+// two lists meet again, which finds the few edits of a list that keeps
+// its order; false when there are more than limit, or none.
+func diffItems[T types.Resource](last []types.Resource, next []T, limit int) (removed, added []types.Resource, ok bool) {
+	i, j, edits := 0, 0, 0
 	for i < len(last) || j < len(next) {
 		if i < len(last) && j < len(next) && last[i] == types.Resource(next[j]) {
 			i, j = i+1, j+1
@@ -154,23 +144,16 @@ func diffItems[T types.Resource](last []types.Resource, next []T, limit int) []e
 				in, out = 0, k
 			}
 		}
-		if len(edits)+max(in, out) > limit {
-			return nil
+		if edits += max(in, out); edits > limit {
+			return nil, nil, false
 		}
-		switch {
-		case in == 1 && out == 1: // replaced, under its name or another
-			edits = append(edits, edit{last[i], next[j]})
-		default:
-			for _, m := range next[j : j+in] {
-				edits = append(edits, edit{added: m})
-			}
-			for _, m := range last[i : i+out] {
-				edits = append(edits, edit{removed: m})
-			}
+		for _, m := range next[j : j+in] {
+			added = append(added, m)
 		}
+		removed = append(removed, last[i:i+out]...)
 		i, j = i+out, j+in
 	}
-	return edits
+	return removed, added, edits > 0
 }
 
 // lookAhead is how far diffItems looks for where two lists meet again.

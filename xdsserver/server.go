@@ -83,16 +83,6 @@ func (s *Server) Set(ctx context.Context, groups Groups) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	next := make(map[string]*served, len(groups))
-	if len(s.digests.sums) == 0 && len(s.digests.fresh) == 0 {
-		// All new: the digests' map at its size from the start.
-		n := 0
-		for _, res := range groups {
-			if res != nil {
-				n += len(res.Listeners) + len(res.Routes) + len(res.Clusters) + len(res.Endpoints) + len(res.Secrets)
-			}
-		}
-		s.digests.fresh = make(map[proto.Message]string, n)
-	}
 	if err := s.snapshots(groups, next); err != nil {
 		s.digests.keep(false, s.served)
 		return err

@@ -52,8 +52,9 @@ type digester struct {
 	// caller whose Set failed may change its messages before the next.
 	fresh       map[proto.Message]string
 	freshPieces map[*routev3.VirtualHost]xdsmsg.Sum
-	// kept is how many sums and pieces the last sweep kept: past twice
-	// as many, those of messages no longer served are dropped.
+	// kept is how many sums and pieces the last sweep kept, or the first
+	// Set made: past twice as many, those of messages no longer served
+	// are dropped.
 	kept    int
 	buf     []byte
 	patches int // types patched (patchServedType), for tests
@@ -133,18 +134,21 @@ func (d *digester) routesSum(rc *routev3.RouteConfiguration) (xdsmsg.Sum, error)
 // the messages of served.
 func (d *digester) keep(ok bool, served map[string]*served) {
 	d.made = [types.UnknownType][]servedType{}
-	switch {
-	case ok && len(d.sums) == 0 && len(d.pieces) == 0: // the first Set's are all
-		d.sums, d.fresh = d.fresh, make(map[proto.Message]string)
-		d.pieces, d.freshPieces = d.freshPieces, make(map[*routev3.VirtualHost]xdsmsg.Sum)
-		d.kept = len(d.sums) + len(d.pieces)
-		return
-	case ok:
+	if ok { // the smaller copied into the larger (the first Set's are all)
+		if len(d.fresh) > len(d.sums) {
+			d.sums, d.fresh = d.fresh, d.sums
+		}
+		if len(d.freshPieces) > len(d.pieces) {
+			d.pieces, d.freshPieces = d.freshPieces, d.pieces
+		}
 		maps.Copy(d.sums, d.fresh)
 		maps.Copy(d.pieces, d.freshPieces)
 	}
 	clear(d.fresh)
 	clear(d.freshPieces)
+	if d.kept == 0 { // nothing kept before: all are served
+		d.kept = len(d.sums) + len(d.pieces)
+	}
 	if len(d.sums)+len(d.pieces) <= 2*d.kept+64 {
 		return
 	}
@@ -279,24 +283,34 @@ func sameItems[T types.Resource](a []types.Resource, b []T) bool {
 // names and versions in name order (which State of the World compares).
 func addType[T types.Resource](d *digester, next, last *served, typeURL string, list []T) error {
 	t := cachev3.GetResponseType(typeURL)
-	var before servedType
-	if last != nil {
-		before = last.types[t]
-	}
-	switch i := slices.IndexFunc(d.made[t], func(m servedType) bool { return sameItems(m.items, list) }); {
-	case last != nil && sameItems(before.items, list):
-		next.types[t] = before
-	case i >= 0: // another group's, made by this Set: the whole and its only Gateway's
-		next.types[t] = d.made[t][i]
-	default:
-		made, err := newServedType(d, typeURL, list, before)
-		if err != nil {
+	made, same := sameType(d, t, last, list)
+	if !same {
+		var err error
+		if made, err = newServedType(d, typeURL, list, made); err != nil {
 			return err
 		}
-		next.types[t] = made
 		d.made[t] = append(d.made[t], made)
 	}
-	next.snap.Resources[t] = next.types[t].resources
-	next.snap.VersionMap[typeURL] = next.types[t].versions
+	next.types[t] = made
+	next.snap.Resources[t] = made.resources
+	next.snap.VersionMap[typeURL] = made.versions
 	return nil
+}
+
+// sameType is type t of list as last had it, or as this Set made it for
+// another group (the whole and its only Gateway's), when it is the same
+// messages (true); else last's, which list may be patched from.
+func sameType[T types.Resource](d *digester, t types.ResponseType, last *served, list []T) (servedType, bool) {
+	var was servedType
+	if last != nil {
+		if was = last.types[t]; sameItems(was.items, list) {
+			return was, true
+		}
+	}
+	for _, made := range d.made[t] {
+		if sameItems(made.items, list) {
+			return made, true
+		}
+	}
+	return was, false
 }
