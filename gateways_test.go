@@ -169,3 +169,53 @@ func TestOnlyGatewayTakesTheWhole(t *testing.T) {
 		t.Errorf("%d translations with one Gateway: the test no longer covers the golden cases", checked)
 	}
 }
+
+// TestPickedPartsAreGenerated: with several Gateways, ForGateway picks
+// each one's part out of Result.XDS by name; it must be what generating
+// the part of the graph gives (xdsgen.NamesOf names what Generate makes),
+// in the same order, and made of XDS's messages.
+func TestPickedPartsAreGenerated(t *testing.T) {
+	var results []*sesame.Result
+	for _, file := range goldenFiles(t) {
+		results = append(results, loadCase(t, file).result)
+	}
+	generated, err := sesame.Translate(gen.Objects(gen.Config{Seed: 5, Routes: 300, Gateways: 3}), sesame.Options{Now: goldenNow, AllGateways: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results = append(results, generated)
+	checked := 0
+	for _, res := range results {
+		gateways := res.Gateways()
+		if len(gateways) < 2 || len(res.Repairs) > 0 {
+			continue
+		}
+		own := map[proto.Message]bool{}
+		for _, pair := range typePairs(res.XDS, res.XDS) {
+			for _, m := range pair[0] {
+				own[m] = true
+			}
+		}
+		for _, gw := range gateways {
+			picked, part := res.ForGateway(gw), sesame.GenerateForGateway(res, gw)
+			if len(part.Listeners) == 0 {
+				t.Fatalf("%s: no listener in its part", gw)
+			}
+			for _, pair := range typePairs(picked, part) {
+				if diff := cmp.Diff(pair[1], pair[0], protocmp.Transform()); diff != "" {
+					t.Fatalf("%s: the part picked is not the part generated (-generated +picked):\n%s", gw, diff)
+				}
+				for _, m := range pair[0] {
+					if !own[m] {
+						t.Fatalf("%s: %s is not Result.XDS's message", gw, cachev3.GetResourceName(m))
+					}
+				}
+			}
+		}
+		checked++
+	}
+	t.Logf("%d translations with several Gateways", checked)
+	if checked < 5 {
+		t.Errorf("%d translations with several Gateways: the test no longer covers the golden cases", checked)
+	}
+}

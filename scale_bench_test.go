@@ -174,8 +174,15 @@ func BenchmarkUpdateAddDelete(b *testing.B) {
 // and a match, whose Services no other route uses.
 func heldTranslator(b *testing.B, n, count int) (*sesame.Translator, []*gatewayv1.HTTPRoute) {
 	b.Helper()
-	objects := gen.Objects(gen.Config{Seed: 1, Routes: n})
-	tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
+	return heldTranslatorOf(b, gen.Config{Seed: 1, Routes: n}, sesame.Options{Now: goldenNow}, count)
+}
+
+// heldTranslatorOf is heldTranslator of the objects c generates,
+// translated with opts.
+func heldTranslatorOf(b *testing.B, c gen.Config, opts sesame.Options, count int) (*sesame.Translator, []*gatewayv1.HTTPRoute) {
+	b.Helper()
+	objects := gen.Objects(c)
+	tr := sesame.NewTranslator(opts)
 	res, _, err := tr.Update(objects, nil)
 	if err != nil {
 		b.Fatal(err)

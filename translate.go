@@ -113,9 +113,13 @@ type Result struct {
 	// carry their names (translate).
 	fullClusters map[types.NamespacedName]bool
 	// merged says XDS is newer than the graph, but for the listeners,
-	// which serve its only Gateway and nothing else (a Translator merged
-	// a change to routes into it: translator_merge.go).
+	// which serve its Gateways and nothing else (a Translator merged a
+	// change to routes into it: translator_merge.go).
 	merged bool
+	// gatewayParts name each served Gateway's resources in XDS, when
+	// there are several (translate_parts.go); nil in a Result whose
+	// graph is current, for which they are found each time.
+	gatewayParts *gatewayParts
 }
 
 // Gateways lists the Gateways the result serves, by namespace and name.
@@ -175,14 +179,21 @@ func (r *Result) Fleets(objects []runtime.Object) []provision.Gateway {
 func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
 	// A graph's only Gateway takes the whole of it: the very messages of
 	// XDS, which a server keeping their digests (xdsserver) need not
-	// marshal again, and no generating (TestOnlyGatewayTakesTheWhole). A
-	// merged Result's XDS is newer than its graph, which serves one
-	// Gateway.
-	if gateways := r.graph.Gateways(); slices.Contains(gateways, gateway) && (len(gateways) == 1 || r.merged) {
+	// marshal again, and no generating (TestOnlyGatewayTakesTheWhole).
+	// One of several takes its part of them, picked by name
+	// (translate_parts.go), unless Translate repaired XDS: the part is
+	// then generated and repaired apart. A merged Result's XDS is newer
+	// than its graph; it has no repairs.
+	gateways := r.graph.Gateways()
+	switch {
+	case !slices.Contains(gateways, gateway):
+	case len(gateways) == 1:
 		return &xdsgen.Resources{
 			Listeners: slices.Clone(r.XDS.Listeners), Routes: slices.Clone(r.XDS.Routes), Clusters: slices.Clone(r.XDS.Clusters),
 			Endpoints: slices.Clone(r.XDS.Endpoints), Secrets: slices.Clone(r.XDS.Secrets),
 		}
+	case len(r.Repairs) == 0:
+		return r.pick(r.parts()[gateway])
 	}
 	return r.generateForGateway(gateway)
 }
@@ -252,7 +263,7 @@ func translate(ctx context.Context, objects []runtime.Object, opts Options, full
 	}
 	var in dag.Input
 	var ucs []*v1alpha1.UpstreamCluster // dag.Input is the HTTP/TLS gateway's
-	res := &Result{}
+	res := &Result{gatewayParts: new(gatewayParts)}
 	for i, obj := range objects {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()

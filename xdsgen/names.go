@@ -244,6 +244,18 @@ func newClusterNames(clusters []*graph.Cluster) clusterNames {
 	return clusterNames{clusters: clusters, names: names}
 }
 
+// all are the names of clusters, in their order.
+func (n clusterNames) all(clusters []*graph.Cluster) []string {
+	if len(n.clusters) == len(clusters) {
+		return n.names
+	}
+	out := make([]string, len(clusters))
+	for i, c := range clusters {
+		out[i] = n.of(c)
+	}
+	return out
+}
+
 func (n clusterNames) of(c *graph.Cluster) string {
 	if id := c.ID; id >= 0 && id < len(n.clusters) && n.clusters[id] == c {
 		return n.names[id]

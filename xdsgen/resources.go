@@ -99,7 +99,7 @@ func generate(ctx context.Context, g *graph.Graph, validate bool, full func(*gra
 			switch {
 			case fc.RoutesHTTP():
 				r.Routes = append(r.Routes, tables.table(httpsRouteName(l, fc), l, "https", fc.VirtualHosts))
-			case fc.TCP != nil && fc.TCP.RejectWeight > 0 && len(fc.TCP.Backends) > 0:
+			case rejects(fc):
 				reject = true
 			}
 		}

@@ -39,6 +39,12 @@ type Config struct {
 	// translation cost grows with hostnames times these routes; raise them
 	// to measure that.
 	Hostless, Wildcard int
+	// Gateways is the number of Gateways of the class (default 1), each
+	// with the same listener: "public", then "public-1" and so on. Route
+	// i attaches to Gateway i modulo Gateways, so routes of different
+	// Gateways share hostnames and Services; translate with AllGateways
+	// to serve them all.
+	Gateways int
 }
 
 // withDefaults fills in the defaults. Negative counts are a programmer's
@@ -79,7 +85,10 @@ func Objects(c Config) []runtime.Object {
 	g := &generator{rng: rand.New(rand.NewPCG(c.Seed, c.Seed)), config: c}
 	g.namespaces = namespaceNames(c.Namespaces)
 	g.hostnamePool(c.Hostnames)
-	g.out = append(g.out, gatewayClass(), gateway())
+	g.out = append(g.out, gatewayClass())
+	for k := range max(c.Gateways, 1) {
+		g.out = append(g.out, gateway(GatewayNameOf(k)))
+	}
 	for i, ns := range g.namespaces {
 		created := epoch.Add(time.Duration(i) * time.Hour)
 		for _, name := range sharedServices {
@@ -154,11 +163,20 @@ func gatewayClass() *gatewayv1.GatewayClass {
 	}
 }
 
-func gateway() *gatewayv1.Gateway {
+// GatewayNameOf is the name of Gateway k (Config.Gateways): GatewayName,
+// then GatewayName-1 and so on.
+func GatewayNameOf(k int) string {
+	if k == 0 {
+		return GatewayName
+	}
+	return fmt.Sprint(GatewayName, "-", k)
+}
+
+func gateway(name string) *gatewayv1.Gateway {
 	return &gatewayv1.Gateway{
 		TypeMeta: gatewayType("Gateway"),
 		ObjectMeta: metav1.ObjectMeta{
-			Namespace: GatewayNamespace, Name: GatewayName, Generation: 1, CreationTimestamp: metav1.NewTime(epoch),
+			Namespace: GatewayNamespace, Name: name, Generation: 1, CreationTimestamp: metav1.NewTime(epoch),
 		},
 		Spec: gatewayv1.GatewaySpec{
 			GatewayClassName: GatewayClassName,
@@ -197,7 +215,10 @@ func (g *generator) route(i int) {
 	}
 	g.lastRoute = created
 
-	parent := gatewayv1.ParentReference{Namespace: new(gatewayv1.Namespace(GatewayNamespace)), Name: GatewayName}
+	parent := gatewayv1.ParentReference{
+		Namespace: new(gatewayv1.Namespace(GatewayNamespace)),
+		Name:      gatewayv1.ObjectName(GatewayNameOf(i % max(g.config.Gateways, 1))),
+	}
 	if g.rng.IntN(10) < 3 {
 		parent.SectionName = new(gatewayv1.SectionName(ListenerName))
 	}
