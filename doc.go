@@ -31,5 +31,5 @@
 // status) and xdsgen (Envoy messages) for the HTTP/TLS gateway; dispatch and
 // dispatch/envoy for the kube-apiserver gateway's UpstreamClusters, which
 // Translate serves on one listener of their own, UpstreamClusterListenerName
-// (upstreamcluster.go says how, and what their status says).
+// (internal/upstreamcluster says how, and what their status says).
 package sesame

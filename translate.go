@@ -17,6 +17,7 @@ import (
 	"github.com/projectsesame/sesame/apis/proxy/v1alpha1"
 	"github.com/projectsesame/sesame/dag"
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/internal/upstreamcluster"
 	"github.com/projectsesame/sesame/provision"
 	"github.com/projectsesame/sesame/xdsgen"
 )
@@ -174,8 +175,9 @@ func (r *Result) Fleets(objects []runtime.Object) []provision.Gateway {
 // binds, and the clusters, load assignments and secrets they use; and the
 // UpstreamClusters' listener and resources, as Translate made them.
 // With Options.AllGateways each Gateway's Envoy fleet takes its own part,
-// since two Gateways may use the same port. The only Gateway of a
-// translation takes the whole of XDS: the same messages, in new lists.
+// since two Gateways may use the same port. The parts are XDS's own
+// messages, in new lists: the only Gateway of a translation takes the
+// whole of XDS, one of several the messages of its part.
 func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
 	// A graph's only Gateway takes the whole of it: the very messages of
 	// XDS, which a server keeping their digests (xdsserver) need not
@@ -216,7 +218,7 @@ func (r *Result) generateForGateway(gateway types.NamespacedName) *xdsgen.Resour
 			}
 		}
 	}
-	up := upstreamResources(r.XDS)
+	up := upstreamcluster.Resources(r.XDS)
 	xds.Listeners = append(xds.Listeners, up.Listeners...)
 	xds.Routes = append(xds.Routes, up.Routes...)
 	xds.Clusters = append(xds.Clusters, up.Clusters...)
@@ -229,7 +231,7 @@ func (r *Result) generateForGateway(gateway types.NamespacedName) *xdsgen.Resour
 // are invalid get a status saying why and the rest are still translated;
 // objects of kinds Sesame does not read are listed in Result.Warnings.
 // UpstreamClusters are translated beside the HTTP/TLS gateway's objects,
-// onto one listener of their own (upstreamcluster.go says how).
+// onto one listener of their own (internal/upstreamcluster says how).
 //
 // Every message Translate returns passes Envoy's validation, and the
 // resources form a consistent snapshot (xdsgen.GenerateAndValidate). A
@@ -303,7 +305,7 @@ func translate(ctx context.Context, objects []runtime.Object, opts Options, full
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, ctxErr
 	}
-	up, upStatus, upWarnings := translateUpstreamClusters(ctx, ucs, ucPort, res.XDS, opts.Now)
+	up, upStatus, upWarnings := upstreamcluster.Translate(ctx, ucs, ucPort, res.XDS, opts.Now)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, ctxErr
 	}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/internal/upstreamcluster"
 	"github.com/projectsesame/sesame/xdsgen"
 )
 
@@ -91,7 +92,7 @@ func (r *Result) pick(p *gatewayPart) *xdsgen.Resources {
 		Endpoints: picked(x.Endpoints, p.clusters, (*endpointv3.ClusterLoadAssignment).GetClusterName),
 		Secrets:   picked(x.Secrets, p.secrets, (*tlsv3.Secret).GetName),
 	}
-	up := upstreamResources(x)
+	up := upstreamcluster.Resources(x)
 	out.Listeners = append(out.Listeners, up.Listeners...)
 	out.Routes = append(out.Routes, up.Routes...)
 	out.Clusters = append(out.Clusters, up.Clusters...)

@@ -46,6 +46,7 @@ type merge struct {
 	unused         *graph.Unused                 // what nothing refers to now, when that changed
 	clusters       []*graph.Cluster              // the last's, with those added and without those removed
 	added, removed []*graph.Cluster
+	parts          map[types.NamespacedName]*gatewayPart // of each Gateway, when several are served
 }
 
 // statusChange is the new status of an object, or the last one it had,
@@ -63,7 +64,8 @@ func (m *merge) run() bool {
 	m.xds = &xds
 	m.next.XDS = m.xds
 	m.digests = t.digests
-	return m.sameOutside() && m.secrets() && m.warnings() && m.statuses() && m.routes() && m.clustersAndEndpoints()
+	return m.sameOutside() && m.secrets() && m.warnings() && m.statuses() && m.routes() && m.clustersAndEndpoints() &&
+		m.gatewayParts()
 }
 
 // sameOutside checks that the two translations agree on what the merge

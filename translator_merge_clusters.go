@@ -209,6 +209,9 @@ func (m *merge) commit() (*Result, *Delta) {
 		}
 	}
 	m.next.merged = true
+	if m.parts != nil {
+		m.next.gatewayParts = knownParts(m.parts)
+	}
 	t.last = &m.next
 	t.merges++
 	slices.Sort(m.delta.Routes.Changed)

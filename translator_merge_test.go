@@ -31,16 +31,22 @@ import (
 // (which route wins a match), backends other routes use or none does,
 // listeners that do not exist; and checks every step as
 // TestTranslatorMatchesTranslate does, and that many steps merged. The
-// last seed has GRPCRoutes among the HTTPRoutes; the middle one a listener
-// with a hostname.
+// third seed has GRPCRoutes among the HTTPRoutes; the second a listener
+// with a hostname; the last three Gateways, all served, whose routes
+// share hostnames and Services and move from one to another.
 func TestTranslatorMergesRouteChanges(t *testing.T) {
 	steps := 150
 	if testing.Short() {
 		steps = 50
 	}
-	for seed := range uint64(3) {
+	for seed := range uint64(4) {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+			opts := sesame.Options{Now: goldenNow}
 			objects := gen.Objects(gen.Config{Seed: seed, Routes: 90, Hostnames: 12, Hostless: 30, Wildcard: 120})
+			if seed == 3 {
+				opts.AllGateways = true
+				objects = gen.Objects(gen.Config{Seed: seed, Routes: 90, Hostnames: 12, Hostless: 30, Wildcard: 120, Gateways: 3})
+			}
 			mixed := seed == 2
 			if mixed {
 				// GRPCRoutes of hostnames no HTTPRoute has, and no
@@ -70,8 +76,8 @@ func TestTranslatorMergesRouteChanges(t *testing.T) {
 				initial = append(initial, obj)
 			}
 			rng := rand.New(rand.NewPCG(seed, 7))
-			tr := sesame.NewTranslator(sesame.Options{Now: goldenNow})
-			changes := runSteps(t, tr, initial, sesame.Options{Now: goldenNow}, steps, func(held map[sesame.ObjectKey]runtime.Object) ([]runtime.Object, []sesame.ObjectKey) {
+			tr := sesame.NewTranslator(opts)
+			changes := runSteps(t, tr, initial, opts, steps, func(held map[sesame.ObjectKey]runtime.Object) ([]runtime.Object, []sesame.ObjectKey) {
 				return routeChanges(rng, held, universe)
 			})
 			merges := sesame.Merges(tr)
@@ -230,7 +236,7 @@ func mutateRoute(rng *rand.Rand, route, other runtime.Object) runtime.Object {
 		return g
 	}
 	o, _ := other.(*gatewayv1.HTTPRoute)
-	switch rng.IntN(9) {
+	switch rng.IntN(10) {
 	case 0: // a path other routes may have too
 		if len(r.Spec.Rules) > 0 && len(r.Spec.Rules[0].Matches) > 0 {
 			r.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: new([]string{"/", "/static", "/login", "/new"}[rng.IntN(4)])}
@@ -263,6 +269,14 @@ func mutateRoute(rng *rand.Rand, route, other runtime.Object) runtime.Object {
 	case 7: // a listener the Gateway does not have
 		if len(r.Spec.ParentRefs) > 0 {
 			r.Spec.ParentRefs[0].SectionName = new(gatewayv1.SectionName("nothing"))
+		}
+	case 8: // the parents of another route, maybe another Gateway: moved there, or there too
+		if o != nil && len(o.Spec.ParentRefs) > 0 {
+			if rng.IntN(2) == 0 {
+				r.Spec.ParentRefs = slices.Clone(o.Spec.ParentRefs)
+			} else {
+				r.Spec.ParentRefs = append(slices.Clone(r.Spec.ParentRefs), o.Spec.ParentRefs[0])
+			}
 		}
 	default:
 		r.Generation++

@@ -48,6 +48,10 @@ func TestTranslatorMatchesTranslate(t *testing.T) {
 		objects := gen.Objects(gen.Config{Seed: 5, Routes: 150, Hostnames: 4, Hostless: 20, Wildcard: 20})
 		changes += runChanges(t, objects, sesame.Options{Now: goldenNow}, rand.New(rand.NewPCG(99, 22)), 3*steps)
 	})
+	t.Run("generated-gateways", func(t *testing.T) { // each served, routes of each sharing hostnames and Services
+		objects := gen.Objects(gen.Config{Seed: 6, Routes: 150, Hostnames: 4, Hostless: 20, Wildcard: 20, Gateways: 3})
+		changes += runChanges(t, objects, sesame.Options{Now: goldenNow, AllGateways: true}, rand.New(rand.NewPCG(98, 22)), 3*steps)
+	})
 	if changes < len(files)*steps/3 {
 		t.Errorf("only %d steps changed something Envoy or the API server sees", changes)
 	}

@@ -53,14 +53,20 @@ import (
 // a route out of scope may still use, a warning other than which Services
 // and EndpointSlices are unused) the merge gives up and the Translator
 // translates everything, as it does when the input holds kinds whose
-// hosts layer onto the Gateway's (HTTPProxy, Ingress) or serve apart
-// (ExtensionService, UpstreamCluster), when more than one Gateway is
-// served, when a listener refused an HTTPRoute for a GRPCRoute or the
-// other way round (of two with intersecting hostnames only the older is
-// accepted, which ties routes to routes that meet no changed one), when a
-// changed route has no hostname (it joins every virtual host), and when
-// the scope holds more than a third of 256 routes or more (then two
-// translations of it cost more than one of everything).
+// hosts layer onto the Gateways' (HTTPProxy, Ingress) or serve apart
+// (ExtensionService, UpstreamCluster), when a listener refused an
+// HTTPRoute for a GRPCRoute or the other way round (of two with
+// intersecting hostnames only the older is accepted, which ties routes to
+// routes that meet no changed one), when a changed route has no hostname
+// (it joins every virtual host), and when the scope holds more than a
+// third of 256 routes or more (then two translations of it cost more than
+// one of everything).
+//
+// Several Gateways served (Options.AllGateways) are merged into alike:
+// the scope's translations hold every Gateway, and so every route table a
+// changed route joins, whichever Gateway's; what a merge carries over
+// besides is which clusters each Gateway's part now uses
+// (translator_merge_parts.go).
 
 // routeIndex finds the routes whose hostnames may intersect a hostname,
 // and the routes that name a Service, by their specs.

@@ -40,14 +40,14 @@ func (s *routeScope) change(key ObjectKey, held, obj runtime.Object) {
 }
 
 // keepForMerge keeps what merging into res, a whole translation, needs,
-// and says whether it may be: one Gateway served and nothing else
-// (graph.Graph.ForGateway of it is then the whole), its clusters the
-// graph's, its warnings ending in the unused objects', nothing repaired.
+// and says whether it may be: Gateways served and nothing else (their
+// parts are then the whole), its clusters the graph's, its warnings
+// ending in the unused objects', nothing repaired.
 func (t *Translator) keepForMerge(res *Result) {
 	g := res.graph
 	unused := dag.UnusedWarnings(g.Unused)
 	n := len(res.Warnings) - len(unused)
-	t.routeable = len(res.Repairs) == 0 && len(g.Gateways()) == 1 && len(g.Extensions) == 0 &&
+	t.routeable = len(res.Repairs) == 0 && len(g.Gateways()) > 0 && len(g.Extensions) == 0 &&
 		len(res.XDS.Clusters) == len(g.Clusters) && len(res.XDS.Endpoints) == len(g.Clusters) &&
 		n >= 0 && slices.Equal(res.Warnings[n:], unused)
 	for _, l := range g.Listeners {

@@ -3,7 +3,7 @@
 // port another listener binds. Each check returns the sentence its
 // Programmed condition says, or "".
 
-package sesame
+package upstreamcluster
 
 import (
 	"crypto/tls"

@@ -1,0 +1,111 @@
+package sesame
+
+import (
+	"maps"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/xdsgen"
+)
+
+// gatewayParts carries over the names of each served Gateway's part of
+// XDS (translate_parts.go), when there are several. A merge changes no
+// listener, no route table's name and no secret's, so of a part only
+// its clusters may change: a cluster joins a Gateway's part when a route
+// of that Gateway uses it in the scope now and did not, and leaves it
+// when one did and none does now, provided no route out of the scope that
+// names its Service may attach to that Gateway (it may use the cluster
+// still, and the merge gives up). TLSRoutes, which send to clusters too,
+// are in both translations of every scope.
+func (m *merge) gatewayParts() bool {
+	gateways := m.t.last.graph.Gateways()
+	if len(gateways) < 2 {
+		return true
+	}
+	last := m.t.last.parts()
+	next := make(map[types.NamespacedName]*gatewayPart, len(last))
+	for _, gw := range gateways {
+		p := last[gw]
+		if p == nil {
+			return false
+		}
+		before, after := usedBy(m.before.graph, gw), usedBy(m.after.graph, gw)
+		var clusters map[string]bool // p's, copied when first edited
+		edit := func(name string, in bool) {
+			if clusters == nil {
+				if p.clusters[name] == in {
+					return
+				}
+				clusters = maps.Clone(p.clusters)
+			}
+			if in {
+				clusters[name] = true
+			} else {
+				delete(clusters, name)
+			}
+		}
+		for name := range after {
+			edit(name, true)
+		}
+		for name, svc := range before {
+			if _, ok := after[name]; ok {
+				continue
+			}
+			for _, key := range m.t.routes.naming[svc] {
+				if !m.inScope[key] && mayAttach(m.t.objects[key], gw) {
+					return false
+				}
+			}
+			edit(name, false)
+		}
+		if clusters != nil {
+			p = &gatewayPart{listeners: p.listeners, routes: p.routes, clusters: clusters, secrets: p.secrets}
+		}
+		next[gw] = p
+	}
+	m.parts = next
+	return true
+}
+
+// usedBy are the Services of the clusters of gateway's part of g, by the
+// clusters' names.
+func usedBy(g *graph.Graph, gateway types.NamespacedName) map[string]types.NamespacedName {
+	part := g.ForGateway(gateway)
+	names := xdsgen.NamesOf(part).Clusters
+	out := make(map[string]types.NamespacedName, len(part.Clusters))
+	for i, c := range part.Clusters {
+		out[names[i]] = c.Service
+	}
+	return out
+}
+
+// mayAttach says a route names gateway among its parents, or a parent
+// that may belong to it (a ListenerSet).
+func mayAttach(route runtime.Object, gateway types.NamespacedName) bool {
+	var refs []gatewayv1.ParentReference
+	var ns string
+	switch r := route.(type) {
+	case *gatewayv1.HTTPRoute:
+		refs, ns = r.Spec.ParentRefs, r.Namespace
+	case *gatewayv1.GRPCRoute:
+		refs, ns = r.Spec.ParentRefs, r.Namespace
+	default:
+		return true
+	}
+	for _, ref := range refs {
+		if ref.Group != nil && *ref.Group != gatewayv1.GroupName || ref.Kind != nil && *ref.Kind != "Gateway" {
+			return true
+		}
+		in := ns
+		if ref.Namespace != nil {
+			in = string(*ref.Namespace)
+		}
+		if in == gateway.Namespace && string(ref.Name) == gateway.Name {
+			return true
+		}
+	}
+	return false
+}
