@@ -26,7 +26,8 @@ var benchNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // EndpointSlice's endpoints, and of the
 // Gateway (a whole translation, whose output is the same), each back and
 // forth; and the same changes' whole way to the Envoys, the Update,
-// GroupsOf and Set timed together (serving-). Run the after- ones with
+// GroupsOf and Set timed together (serving-), and a route's with the
+// routes spread over four Gateways, all served (serving-update-gateways). Run the after- ones with
 // -benchtime 20x: the Updates between Sets are off the clock but not off
 // the wall, and the default benchtime makes hundreds of them.
 func BenchmarkSet(b *testing.B) {
@@ -130,6 +131,20 @@ func BenchmarkSet(b *testing.B) {
 	b.Run("routes=10000/serving-endpoints-forgrpc", func(b *testing.B) {
 		benchmarkSetAfter(b, objects, cases[2].updates, true, xdsserver.ForGRPC)
 	})
+	// The routes spread over four Gateways, all served: a group each,
+	// and the whole.
+	b.Run("routes=10000/serving-update-gateways", func(b *testing.B) {
+		objects := gen.Objects(gen.Config{Seed: 1, Routes: 10000, Gateways: 4})
+		var route *gatewayv1.HTTPRoute
+		for _, obj := range objects {
+			if o, ok := obj.(*gatewayv1.HTTPRoute); ok && route == nil && len(o.Spec.Hostnames) > 0 && !strings.HasPrefix(string(o.Spec.Hostnames[0]), "*") {
+				route = o
+			}
+		}
+		edited := route.DeepCopy()
+		edited.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: new("/changed")}
+		benchmarkSetAfterWith(b, sesame.Options{Now: benchNow, AllGateways: true}, objects, change(edited, route), true, nil)
+	})
 }
 
 // update is what a Translator's Update is given.
@@ -142,8 +157,15 @@ type update struct {
 // taken in turn; with the Updates and GroupsOf too when all, and a group
 // of gRPC clients made by grpc, when not nil.
 func benchmarkSetAfter(b *testing.B, objects []k8sruntime.Object, updates [2]update, all bool, grpc func(*xdsgen.Resources, map[string]string) *xdsgen.Resources) {
+	benchmarkSetAfterWith(b, sesame.Options{Now: benchNow}, objects, updates, all, grpc)
+}
+
+// benchmarkSetAfterWith is benchmarkSetAfter with a Translator of opts.
+func benchmarkSetAfterWith(b *testing.B, opts sesame.Options, objects []k8sruntime.Object, updates [2]update, all bool,
+	grpc func(*xdsgen.Resources, map[string]string) *xdsgen.Resources,
+) {
 	ctx := context.Background()
-	tr := sesame.NewTranslator(sesame.Options{Now: benchNow})
+	tr := sesame.NewTranslator(opts)
 	res, _, err := tr.Update(objects, nil)
 	if err != nil {
 		b.Fatal(err)
