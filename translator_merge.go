@@ -189,7 +189,10 @@ func (m *merge) routes() bool {
 }
 
 // routeConfiguration merges the changes from b to a, two versions of one
-// route configuration in the scope, into the last's.
+// route configuration in the scope, into the last's. A virtual host a
+// changed route may join, in both, is compared with the last's by digest
+// (the last's is kept, t.pieces): a changed one is digested anyway, and
+// proto.Equal of two took a quarter of a merge.
 func (m *merge) routeConfiguration(b, a *routev3.RouteConfiguration) bool {
 	vb, ok1 := vhostsByName(b.VirtualHosts)
 	va, ok2 := vhostsByName(a.VirtualHosts)
@@ -201,9 +204,13 @@ func (m *merge) routeConfiguration(b, a *routev3.RouteConfiguration) bool {
 		before bool                 // in b: it must be in the last, and not otherwise
 	}
 	changes := map[string]change{}
+	var digested []*routev3.VirtualHost // the changed and those a changed route may join, digested together, on every processor
 	for name, vh := range va {
-		if old, ok := vb[name]; !ok || m.mayJoin(vhostHostname(name)) && !proto.Equal(old, vh) {
-			changes[name] = change{vh, ok}
+		if _, ok := vb[name]; !ok {
+			changes[name] = change{vh, false}
+			digested = append(digested, vh)
+		} else if m.mayJoin(vhostHostname(name)) {
+			digested = append(digested, vh)
 		}
 	}
 	for name := range vb {
@@ -211,7 +218,7 @@ func (m *merge) routeConfiguration(b, a *routev3.RouteConfiguration) bool {
 			changes[name] = change{nil, true}
 		}
 	}
-	if len(changes) == 0 {
+	if len(digested) == 0 && len(changes) == 0 {
 		return true
 	}
 	name := a.GetName()
@@ -224,16 +231,26 @@ func (m *merge) routeConfiguration(b, a *routev3.RouteConfiguration) bool {
 	if len(pieces) != len(last.VirtualHosts)+1 {
 		return false
 	}
-	var changed []*routev3.VirtualHost // digested together, on every processor
-	for _, c := range changes {
-		if c.vh != nil {
-			changed = append(changed, c.vh)
+	sumOf := make(map[*routev3.VirtualHost]sum, len(digested))
+	made, _ := xdsmsg.DigestVirtualHosts(digested) // valid messages marshal
+	for i, s := range made {
+		vh := digested[i]
+		sumOf[vh] = s
+		if _, ok := changes[vh.GetName()]; ok {
+			continue
+		}
+		i, found := slices.BinarySearchFunc(last.VirtualHosts, vh.GetName(), func(x *routev3.VirtualHost, v string) int {
+			return compareVhosts(name, x.GetName(), v)
+		})
+		switch {
+		case !found || last.VirtualHosts[i].GetName() != vh.GetName():
+			return false // in both translations of the scope, but not in the last
+		case pieces[i+1] != s:
+			changes[vh.GetName()] = change{vh, true}
 		}
 	}
-	sumOf := make(map[*routev3.VirtualHost]sum, len(changed))
-	made, _ := xdsmsg.DigestVirtualHosts(changed) // valid messages marshal
-	for i, s := range made {
-		sumOf[changed[i]] = s
+	if len(changes) == 0 {
+		return true
 	}
 	vhosts := make([]*routev3.VirtualHost, 0, len(last.VirtualHosts)+len(changes))
 	sums := append(make([]sum, 0, len(pieces)+len(changes)), pieces[0])
