@@ -195,7 +195,7 @@ func (r *Result) ForGateway(gateway types.NamespacedName) *xdsgen.Resources {
 			Endpoints: slices.Clone(r.XDS.Endpoints), Secrets: slices.Clone(r.XDS.Secrets),
 		}
 	case len(r.Repairs) == 0:
-		return r.pick(r.parts()[gateway])
+		return r.pick(gateway)
 	}
 	return r.generateForGateway(gateway)
 }

@@ -1,6 +1,7 @@
 package sesame
 
 import (
+	"strings"
 	"sync"
 
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
@@ -26,10 +27,21 @@ import (
 // holds the two ways equal.
 
 // gatewayParts are the names of each served Gateway's resources in a
-// Result's XDS, found the first time a part is asked for.
+// Result's XDS, found the first time a part is asked for, and where they
+// lie in its lists. Those places hold for every Result that shares them:
+// one a Translator made of another by replacing load assignments
+// (translator_endpoints.go) keeps every list's order and length.
 type gatewayParts struct {
 	once sync.Once
 	of   map[types.NamespacedName]*gatewayPart
+	mu   sync.Mutex
+	at   map[types.NamespacedName]*partPlaces
+}
+
+// partPlaces are the indexes of a part's messages in XDS's lists, in
+// order, the UpstreamClusters' last.
+type partPlaces struct {
+	listeners, routes, clusters, endpoints, secrets []int32
 }
 
 // gatewayPart names the resources of one Gateway: its listeners and route
@@ -81,33 +93,72 @@ func knownParts(of map[types.NamespacedName]*gatewayPart) *gatewayParts {
 	return p
 }
 
-// pick is the part p of r's XDS, in XDS's order, and the UpstreamClusters'
-// resources.
-func (r *Result) pick(p *gatewayPart) *xdsgen.Resources {
-	x := r.XDS
-	out := &xdsgen.Resources{
-		Listeners: picked(x.Listeners, p.listeners, (*listenerv3.Listener).GetName),
-		Routes:    picked(x.Routes, p.routes, (*routev3.RouteConfiguration).GetName),
-		Clusters:  picked(x.Clusters, p.clusters, (*clusterv3.Cluster).GetName),
-		Endpoints: picked(x.Endpoints, p.clusters, (*endpointv3.ClusterLoadAssignment).GetClusterName),
-		Secrets:   picked(x.Secrets, p.secrets, (*tlsv3.Secret).GetName),
+// pick is gateway's part of r's XDS, in XDS's order, and the
+// UpstreamClusters' resources.
+func (r *Result) pick(gateway types.NamespacedName) *xdsgen.Resources {
+	at, x := r.places(gateway), r.XDS
+	return &xdsgen.Resources{
+		Listeners: gather(x.Listeners, at.listeners),
+		Routes:    gather(x.Routes, at.routes),
+		Clusters:  gather(x.Clusters, at.clusters),
+		Endpoints: gather(x.Endpoints, at.endpoints),
+		Secrets:   gather(x.Secrets, at.secrets),
 	}
-	up := upstreamcluster.Resources(x)
-	out.Listeners = append(out.Listeners, up.Listeners...)
-	out.Routes = append(out.Routes, up.Routes...)
-	out.Clusters = append(out.Clusters, up.Clusters...)
-	out.Endpoints = append(out.Endpoints, up.Endpoints...)
-	out.Secrets = append(out.Secrets, up.Secrets...)
-	return out
 }
 
-// picked are the messages of all whose names are in names.
-func picked[M any](all []M, names map[string]bool, name func(M) string) []M {
-	out := make([]M, 0, len(names))
-	for _, m := range all {
-		if names[name(m)] {
-			out = append(out, m)
+// places are where gateway's part lies in r's XDS, found once per
+// gatewayParts.
+func (r *Result) places(gateway types.NamespacedName) *partPlaces {
+	p := r.parts()[gateway]
+	if r.gatewayParts == nil {
+		return placesOf(r.XDS, p)
+	}
+	g := r.gatewayParts
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if at, ok := g.at[gateway]; ok {
+		return at
+	}
+	at := placesOf(r.XDS, p)
+	if g.at == nil {
+		g.at = map[types.NamespacedName]*partPlaces{}
+	}
+	g.at[gateway] = at
+	return at
+}
+
+// placesOf finds part p in x, and the UpstreamClusters' resources after.
+func placesOf(x *xdsgen.Resources, p *gatewayPart) *partPlaces {
+	return &partPlaces{
+		listeners: placed(x.Listeners, p.listeners, (*listenerv3.Listener).GetName),
+		routes:    placed(x.Routes, p.routes, (*routev3.RouteConfiguration).GetName),
+		clusters:  placed(x.Clusters, p.clusters, (*clusterv3.Cluster).GetName),
+		endpoints: placed(x.Endpoints, p.clusters, (*endpointv3.ClusterLoadAssignment).GetClusterName),
+		secrets:   placed(x.Secrets, p.secrets, (*tlsv3.Secret).GetName),
+	}
+}
+
+// placed are the indexes of the messages of all whose names are in names,
+// then of the UpstreamClusters' (upstreamcluster.Prefix).
+func placed[M any](all []M, names map[string]bool, name func(M) string) []int32 {
+	out := make([]int32, 0, len(names))
+	var upstream []int32
+	for i, m := range all {
+		switch n := name(m); {
+		case names[n]:
+			out = append(out, int32(i))
+		case strings.HasPrefix(n, upstreamcluster.Prefix):
+			upstream = append(upstream, int32(i))
 		}
+	}
+	return append(out, upstream...)
+}
+
+// gather are the messages of all at indexes at.
+func gather[M any](all []M, at []int32) []M {
+	out := make([]M, len(at))
+	for i, j := range at {
+		out[i] = all[j]
 	}
 	return out
 }

@@ -26,8 +26,9 @@ var benchNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // EndpointSlice's endpoints, and of the
 // Gateway (a whole translation, whose output is the same), each back and
 // forth; and the same changes' whole way to the Envoys, the Update,
-// GroupsOf and Set timed together (serving-), and a route's with the
-// routes spread over four Gateways, all served (serving-update-gateways). Run the after- ones with
+// GroupsOf and Set timed together (serving-), and a route's and an
+// EndpointSlice's with the routes spread over four Gateways, all served
+// (serving-*-gateways). Run the after- ones with
 // -benchtime 20x: the Updates between Sets are off the clock but not off
 // the wall, and the default benchtime makes hundreds of them.
 func BenchmarkSet(b *testing.B) {
@@ -133,18 +134,32 @@ func BenchmarkSet(b *testing.B) {
 	})
 	// The routes spread over four Gateways, all served: a group each,
 	// and the whole.
-	b.Run("routes=10000/serving-update-gateways", func(b *testing.B) {
-		objects := gen.Objects(gen.Config{Seed: 1, Routes: 10000, Gateways: 4})
-		var route *gatewayv1.HTTPRoute
-		for _, obj := range objects {
-			if o, ok := obj.(*gatewayv1.HTTPRoute); ok && route == nil && len(o.Spec.Hostnames) > 0 && !strings.HasPrefix(string(o.Spec.Hostnames[0]), "*") {
+	objects = gen.Objects(gen.Config{Seed: 1, Routes: 10000, Gateways: 4})
+	route, slice = nil, nil
+	for _, obj := range objects {
+		switch o := obj.(type) {
+		case *gatewayv1.HTTPRoute:
+			if route == nil && len(o.Spec.Hostnames) > 0 && !strings.HasPrefix(string(o.Spec.Hostnames[0]), "*") {
 				route = o
 			}
+		case *discoveryv1.EndpointSlice:
+			if slice == nil && len(o.Endpoints) > 0 && len(o.Endpoints[0].Addresses) > 0 {
+				slice = o
+			}
 		}
-		edited := route.DeepCopy()
-		edited.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: new("/changed")}
-		benchmarkSetAfterWith(b, sesame.Options{Now: benchNow, AllGateways: true}, objects, change(edited, route), true, nil)
-	})
+	}
+	edited = route.DeepCopy()
+	edited.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: new("/changed")}
+	moved = slice.DeepCopy()
+	moved.Endpoints[0].Addresses[0] = "10.255.0.1"
+	for _, c := range []struct {
+		name    string
+		updates [2]update
+	}{{"update", change(edited, route)}, {"endpoints", change(moved, slice)}} {
+		b.Run("routes=10000/serving-"+c.name+"-gateways", func(b *testing.B) {
+			benchmarkSetAfterWith(b, sesame.Options{Now: benchNow, AllGateways: true}, objects, c.updates, true, nil)
+		})
+	}
 }
 
 // update is what a Translator's Update is given.
