@@ -27,6 +27,7 @@ func (m *merge) gatewayParts() bool {
 	}
 	last := m.t.last.parts()
 	next := make(map[types.NamespacedName]*gatewayPart, len(last))
+	edited := false
 	for _, gw := range gateways {
 		p := last[gw]
 		if p == nil {
@@ -62,11 +63,16 @@ func (m *merge) gatewayParts() bool {
 			edit(name, false)
 		}
 		if clusters != nil {
-			p = &gatewayPart{listeners: p.listeners, routes: p.routes, clusters: clusters, secrets: p.secrets}
+			p, edited = &gatewayPart{listeners: p.listeners, routes: p.routes, clusters: clusters, secrets: p.secrets}, true
 		}
 		next[gw] = p
 	}
-	m.parts = next
+	// Parts unchanged, and so the lists' lengths (a cluster added or
+	// removed is one a part gained or lost): the merged Result shares
+	// the last's parts, and the places found of them.
+	if edited || len(m.xds.Clusters) != len(m.t.last.XDS.Clusters) || len(m.xds.Endpoints) != len(m.t.last.XDS.Endpoints) {
+		m.parts = next
+	}
 	return true
 }
 
