@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame"
@@ -52,13 +51,4 @@ func BenchmarkUpdateGateways(b *testing.B) {
 			})
 		}
 	}
-}
-
-// gatewayNames are the Gateways gen.Config.Gateways makes.
-func gatewayNames(count int) []types.NamespacedName {
-	out := make([]types.NamespacedName, count)
-	for k := range out {
-		out[k] = types.NamespacedName{Namespace: gen.GatewayNamespace, Name: gen.GatewayNameOf(k)}
-	}
-	return out
 }
