@@ -28,12 +28,17 @@ func (m *merge) gatewayParts() bool {
 	last := m.t.last.parts()
 	next := make(map[types.NamespacedName]*gatewayPart, len(last))
 	edited := false
+	namesBefore, namesAfter := clusterNames(m.before.graph), clusterNames(m.after.graph)
 	for _, gw := range gateways {
 		p := last[gw]
 		if p == nil {
 			return false
 		}
-		before, after := usedBy(m.before.graph, gw), usedBy(m.after.graph, gw)
+		before, ok1 := usedBy(m.before.graph, namesBefore, gw)
+		after, ok2 := usedBy(m.after.graph, namesAfter, gw)
+		if !ok1 || !ok2 {
+			return false
+		}
 		var clusters map[string]bool // p's, copied when first edited
 		edit := func(name string, in bool) {
 			if clusters == nil {
@@ -77,15 +82,24 @@ func (m *merge) gatewayParts() bool {
 }
 
 // usedBy are the Services of the clusters of gateway's part of g, by the
-// clusters' names.
-func usedBy(g *graph.Graph, gateway types.NamespacedName) map[string]types.NamespacedName {
-	part := g.ForGateway(gateway)
-	names := xdsgen.NamesOf(part).Clusters
-	out := make(map[string]types.NamespacedName, len(part.Clusters))
-	for i, c := range part.Clusters {
-		out[names[i]] = c.Service
+// clusters' names; names are those of g's clusters (clusterNames). False
+// when a cluster is not g's at its ID.
+func usedBy(g *graph.Graph, names []string, gateway types.NamespacedName) (map[string]types.NamespacedName, bool) {
+	used := g.UsedClusters(gateway)
+	out := make(map[string]types.NamespacedName, len(used))
+	for _, c := range used {
+		if c.ID < 0 || c.ID >= len(names) || g.Clusters[c.ID] != c {
+			return nil, false
+		}
+		out[names[c.ID]] = c.Service
 	}
-	return out
+	return out, true
+}
+
+// clusterNames are the names of g's clusters, by ID (graph.Graph.Index
+// numbers them by place).
+func clusterNames(g *graph.Graph) []string {
+	return xdsgen.NamesOf(&graph.Graph{Clusters: g.Clusters}).Clusters
 }
 
 // mayAttach says a route names gateway among its parents, or a parent

@@ -24,11 +24,7 @@ func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
 	if !slices.Contains(g.Gateways(), gateway) {
 		return part
 	}
-	for _, l := range g.Listeners {
-		if l.Gateway == gateway || l.Gateway == (types.NamespacedName{}) {
-			part.Listeners = append(part.Listeners, l)
-		}
-	}
+	part.Listeners = g.listenersOf(gateway)
 	part.Clusters = usedClusters(routesOf(part.Listeners), part.Listeners, 0)
 	sortClusters(part.Clusters)
 	part.Secrets = usedSecrets(part.Listeners, part.Clusters)
@@ -36,6 +32,28 @@ func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
 	part.DNSClusters = usedDNSClusters(part.Listeners)
 	part.RateLimitService = g.RateLimitService
 	return part
+}
+
+// UsedClusters are the clusters of ForGateway(gateway), in no order: those
+// the routes and TCP routes of its listeners, and of those of no Gateway,
+// send traffic to. It builds nothing else of the part.
+func (g *Graph) UsedClusters(gateway types.NamespacedName) []*Cluster {
+	if !slices.Contains(g.Gateways(), gateway) {
+		return nil
+	}
+	listeners := g.listenersOf(gateway)
+	return usedClusters(routesOf(listeners), listeners, 0)
+}
+
+// listenersOf are gateway's listeners and those of no Gateway.
+func (g *Graph) listenersOf(gateway types.NamespacedName) []*Listener {
+	var out []*Listener
+	for _, l := range g.Listeners {
+		if l.Gateway == gateway || l.Gateway == (types.NamespacedName{}) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // Gateways returns the Gateways served (Served) and those that have
