@@ -25,7 +25,7 @@ func (g *Graph) ForGateway(gateway types.NamespacedName) *Graph {
 		return part
 	}
 	part.Listeners = g.listenersOf(gateway)
-	part.Clusters = usedClusters(routesOf(part.Listeners), part.Listeners, 0)
+	part.Clusters = g.clustersOf(part.Listeners)
 	sortClusters(part.Clusters)
 	part.Secrets = usedSecrets(part.Listeners, part.Clusters)
 	part.Extensions = g.Extensions // any HTTPProxy root's filter chain may call them
@@ -41,8 +41,7 @@ func (g *Graph) UsedClusters(gateway types.NamespacedName) []*Cluster {
 	if !slices.Contains(g.Gateways(), gateway) {
 		return nil
 	}
-	listeners := g.listenersOf(gateway)
-	return usedClusters(routesOf(listeners), listeners, 0)
+	return g.clustersOf(g.listenersOf(gateway))
 }
 
 // listenersOf are gateway's listeners and those of no Gateway.
@@ -120,12 +119,60 @@ func usedDNSClusters(listeners []*Listener) []*DNSCluster {
 func usedClusters(routes iter.Seq[*Route], listeners []*Listener, about int) []*Cluster {
 	out := make([]*Cluster, 0, about)
 	seen := make(map[*Cluster]bool, about)
-	use := func(c *Cluster) {
+	eachCluster(routes, listeners, func(c *Cluster) {
 		if !seen[c] {
 			seen[c] = true
 			out = append(out, c)
 		}
+	})
+	return out
+}
+
+// clustersOf is usedClusters of the routes of listeners, g's, each route
+// read once however many virtual hosts share it and each cluster kept by
+// its ID, where Index numbered them: a map of every cluster met in every
+// virtual host was most of ForGateway.
+func (g *Graph) clustersOf(listeners []*Listener) []*Cluster {
+	var out []*Cluster
+	seen := make([]bool, len(g.Clusters))
+	var others map[*Cluster]bool // not g's at their ID
+	read := make([]bool, len(g.Routes))
+	routes := func(yield func(*Route) bool) {
+		for r := range routesOf(listeners) {
+			if r.ID >= 0 && r.ID < len(g.Routes) && g.Routes[r.ID] == r {
+				if read[r.ID] {
+					continue
+				}
+				read[r.ID] = true
+			}
+			if !yield(r) {
+				return
+			}
+		}
 	}
+	eachCluster(routes, listeners, func(c *Cluster) {
+		switch {
+		case c.ID >= 0 && c.ID < len(g.Clusters) && g.Clusters[c.ID] == c:
+			if seen[c.ID] {
+				return
+			}
+			seen[c.ID] = true
+		case others[c]:
+			return
+		default:
+			if others == nil {
+				others = map[*Cluster]bool{}
+			}
+			others[c] = true
+		}
+		out = append(out, c)
+	})
+	return out
+}
+
+// eachCluster calls use with each cluster routes, and the TCP routes of
+// listeners' filter chains, send traffic to, as often as they do.
+func eachCluster(routes iter.Seq[*Route], listeners []*Listener, use func(*Cluster)) {
 	for r := range routes {
 		for _, wc := range r.Backends {
 			use(wc.Cluster)
@@ -143,7 +190,6 @@ func usedClusters(routes iter.Seq[*Route], listeners []*Listener, about int) []*
 			}
 		}
 	}
-	return out
 }
 
 // routesOf yields the routes of the virtual hosts of listeners, as often

@@ -68,3 +68,52 @@ func TestCompareStatusOrdersAsSortStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestUsedClustersIsForGateways: a Gateway's clusters, read once per
+// route and kept by ID where Index numbered them, are ForGateway's, in
+// any order: shared routes and clusters counted once, the listeners of no
+// Gateway counted for every Gateway, and a cluster Index did not number
+// (a caller's) kept too.
+func TestUsedClustersIsForGateways(t *testing.T) {
+	a, b := types.NamespacedName{Namespace: "ns", Name: "a"}, types.NamespacedName{Namespace: "ns", Name: "b"}
+	cluster := func(name string) *Cluster {
+		return &Cluster{Service: types.NamespacedName{Namespace: "ns", Name: name}, Port: 80}
+	}
+	shared, own, other, tcp, ingress, stray := cluster("shared"), cluster("own"), cluster("other"), cluster("tcp"), cluster("ingress"), cluster("stray")
+	route := func(cs ...*Cluster) *Route {
+		r := &Route{}
+		for _, c := range cs {
+			r.Backends = append(r.Backends, WeightedCluster{Cluster: c, Weight: 1})
+		}
+		return r
+	}
+	common := route(shared)
+	g := &Graph{Listeners: []*Listener{
+		{Gateway: a, Port: 80, VirtualHosts: []*VirtualHost{
+			{Hostname: "x.example.com", Routes: []*Route{route(own, shared), common}},
+			{Hostname: "y.example.com", Routes: []*Route{common}},
+		}},
+		{Gateway: a, Port: 443, FilterChains: []*FilterChain{{TCP: &TCPRoute{Backends: []WeightedCluster{{Cluster: tcp, Weight: 1}}}}}},
+		{Gateway: b, Port: 80, VirtualHosts: []*VirtualHost{{Hostname: "z.example.com", Routes: []*Route{common, route(other)}}}},
+		{Port: 8080, VirtualHosts: []*VirtualHost{{Routes: []*Route{route(ingress)}}}},
+	}, Served: []types.NamespacedName{a, b}}
+	g.Index()
+	g.Listeners[2].VirtualHosts[0].Routes = append(g.Listeners[2].VirtualHosts[0].Routes, route(stray, stray))
+	names := func(cs []*Cluster) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Service.Name)
+		}
+		slices.Sort(out)
+		return out
+	}
+	for gw, want := range map[types.NamespacedName][]string{a: {"ingress", "own", "shared", "tcp"}, b: {"ingress", "other", "shared", "stray"}} {
+		used, part := names(g.UsedClusters(gw)), names(g.ForGateway(gw).Clusters)
+		if !slices.Equal(used, want) || !slices.Equal(part, want) {
+			t.Errorf("%s: UsedClusters %v, ForGateway's %v, want %v", gw, used, part, want)
+		}
+	}
+	if got := g.UsedClusters(types.NamespacedName{Namespace: "ns", Name: "none"}); got != nil {
+		t.Errorf("a Gateway not served: %v", names(got))
+	}
+}
