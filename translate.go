@@ -118,8 +118,8 @@ type Result struct {
 	// change to routes into it: translator_merge.go).
 	merged bool
 	// gatewayParts name each served Gateway's resources in XDS, when
-	// there are several (translate_parts.go); nil in a Result whose
-	// graph is current, for which they are found each time.
+	// there are several (translate_parts.go): found in the graph once,
+	// or carried over by the merge that made the Result.
 	gatewayParts *gatewayParts
 }
 

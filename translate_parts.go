@@ -22,8 +22,8 @@ import (
 // the part of a graph (graph.Graph.ForGateway) generates the very
 // messages the whole does for the same listeners, route tables, clusters
 // and secrets, so its names (xdsgen.NamesOf) are all that is needed, and
-// a Translator that merged a change into XDS (translator_merge.go)
-// carries each Gateway's names over with it. TestPickedPartsAreGenerated
+// a Translator that merged a change into XDS carries each Gateway's names
+// over with it (translator_merge_parts.go). TestPickedPartsAreGenerated
 // holds the two ways equal.
 
 // gatewayParts are the names of each served Gateway's resources in a

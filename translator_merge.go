@@ -239,13 +239,13 @@ func (m *merge) routeConfiguration(b, a *routev3.RouteConfiguration) bool {
 		if _, ok := changes[vh.GetName()]; ok {
 			continue
 		}
-		i, found := slices.BinarySearchFunc(last.VirtualHosts, vh.GetName(), func(x *routev3.VirtualHost, v string) int {
+		j, found := slices.BinarySearchFunc(last.VirtualHosts, vh.GetName(), func(x *routev3.VirtualHost, v string) int {
 			return compareVhosts(name, x.GetName(), v)
 		})
 		switch {
-		case !found || last.VirtualHosts[i].GetName() != vh.GetName():
+		case !found || last.VirtualHosts[j].GetName() != vh.GetName():
 			return false // in both translations of the scope, but not in the last
-		case pieces[i+1] != s:
+		case pieces[j+1] != s:
 			changes[vh.GetName()] = change{vh, true}
 		}
 	}
