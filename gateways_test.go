@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	cachev3 "github.com/envoyproxy/go-control-plane/pkg/cache/v3"
@@ -17,6 +19,7 @@ import (
 	"github.com/projectsesame/sesame/internal/gen"
 	"github.com/projectsesame/sesame/internal/manifest"
 	"github.com/projectsesame/sesame/internal/txtar"
+	"github.com/projectsesame/sesame/xdsgen"
 )
 
 // TestForGateway splits the translation of two Gateways served together
@@ -196,4 +199,37 @@ func checkParts(t *testing.T, c gen.Config, opts sesame.Options, take func([]typ
 		checked++
 	}
 	return checked
+}
+
+// TestForGatewayConcurrently: a server may ask for the parts of one
+// Result from several goroutines; the names and places found once per
+// Result are found under a lock (go test -race).
+func TestForGatewayConcurrently(t *testing.T) {
+	res, err := sesame.Translate(gen.Objects(gen.Config{Seed: 2, Routes: 60, Gateways: 3}), sesame.Options{Now: goldenNow, AllGateways: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gateways := res.Gateways()
+	if len(gateways) != 3 {
+		t.Fatalf("%d Gateways served, want 3", len(gateways))
+	}
+	parts := make([][]*xdsgen.Resources, 4)
+	var wg sync.WaitGroup
+	for i := range parts {
+		wg.Go(func() {
+			for _, gw := range gateways {
+				parts[i] = append(parts[i], res.ForGateway(gw))
+			}
+		})
+	}
+	wg.Wait()
+	for i := range parts[1:] {
+		for j := range gateways {
+			for _, pair := range typePairs(parts[0][j], parts[i+1][j]) {
+				if !slices.Equal(pair[0], pair[1]) {
+					t.Fatalf("%s: two goroutines were given different parts", gateways[j])
+				}
+			}
+		}
+	}
 }
