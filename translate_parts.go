@@ -51,17 +51,41 @@ type gatewayPart struct {
 	listeners, routes, clusters, secrets map[string]bool
 }
 
-// partsOf names the parts of each Gateway g serves.
+// partsOf names the parts of each Gateway g serves. The clusters are
+// named once for all parts, by ID (clusterNames).
 func partsOf(g *graph.Graph) map[types.NamespacedName]*gatewayPart {
 	out := map[types.NamespacedName]*gatewayPart{}
+	clusters := clusterNames(g)
 	for _, gw := range g.Gateways() {
-		n := xdsgen.NamesOf(g.ForGateway(gw))
+		part := g.ForGateway(gw)
+		rest := *part // its other clusters (extensions, DNS, reject) named by NamesOf
+		rest.Clusters = nil
+		n := xdsgen.NamesOf(&rest)
+		names := make([]string, 0, len(part.Clusters)+len(n.Clusters))
+		for _, c := range part.Clusters {
+			if c.ID < 0 || c.ID >= len(clusters) || g.Clusters[c.ID] != c {
+				names = nil // not g's at its ID: all named apart, below
+				break
+			}
+			names = append(names, clusters[c.ID])
+		}
+		if names == nil && len(part.Clusters) > 0 {
+			names = xdsgen.NamesOf(part).Clusters
+		} else {
+			names = append(names, n.Clusters...)
+		}
 		out[gw] = &gatewayPart{
 			listeners: nameSet(n.Listeners), routes: nameSet(n.Routes),
-			clusters: nameSet(n.Clusters), secrets: nameSet(n.Secrets),
+			clusters: nameSet(names), secrets: nameSet(n.Secrets),
 		}
 	}
 	return out
+}
+
+// clusterNames are the names of g's clusters, by ID (graph.Graph.Index
+// numbers them by place).
+func clusterNames(g *graph.Graph) []string {
+	return xdsgen.NamesOf(&graph.Graph{Clusters: g.Clusters}).Clusters
 }
 
 func nameSet(names []string) map[string]bool {

@@ -8,7 +8,6 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/dag/graph"
-	"github.com/projectsesame/sesame/xdsgen"
 )
 
 // gatewayParts carries over the names of each served Gateway's part of
@@ -94,12 +93,6 @@ func usedBy(g *graph.Graph, names []string, gateway types.NamespacedName) (map[s
 		out[names[c.ID]] = c.Service
 	}
 	return out, true
-}
-
-// clusterNames are the names of g's clusters, by ID (graph.Graph.Index
-// numbers them by place).
-func clusterNames(g *graph.Graph) []string {
-	return xdsgen.NamesOf(&graph.Graph{Clusters: g.Clusters}).Clusters
 }
 
 // mayAttach says a route names gateway among its parents, or a parent
