@@ -113,13 +113,10 @@ type Result struct {
 	// load assignments XDS holds in full: the others' are stubs that
 	// carry their names (translate).
 	fullClusters map[types.NamespacedName]bool
-	// merged says XDS is newer than the graph, but for the listeners,
-	// which serve its Gateways and nothing else (a Translator merged a
-	// change to routes into it: translator_merge.go).
-	merged bool
 	// gatewayParts name each served Gateway's resources in XDS, when
 	// there are several (translate_parts.go): found in the graph once,
-	// or carried over by the merge that made the Result.
+	// or carried over by the merge that made the Result, whose XDS is
+	// newer than its graph but for the listeners (translator_merge.go).
 	gatewayParts *gatewayParts
 }
 

@@ -32,10 +32,9 @@ import (
 // one a Translator made of another by replacing load assignments
 // (translator_endpoints.go) keeps every list's order and length.
 type gatewayParts struct {
-	once sync.Once
-	of   map[types.NamespacedName]*gatewayPart
-	mu   sync.Mutex
-	at   map[types.NamespacedName]*partPlaces
+	mu sync.Mutex
+	of map[types.NamespacedName]*gatewayPart // nil until found
+	at map[types.NamespacedName]*partPlaces
 }
 
 // partPlaces are the indexes of a part's messages in XDS's lists, in
@@ -61,18 +60,11 @@ func partsOf(g *graph.Graph) map[types.NamespacedName]*gatewayPart {
 		rest := *part // its other clusters (extensions, DNS, reject) named by NamesOf
 		rest.Clusters = nil
 		n := xdsgen.NamesOf(&rest)
-		names := make([]string, 0, len(part.Clusters)+len(n.Clusters))
-		for _, c := range part.Clusters {
-			if c.ID < 0 || c.ID >= len(clusters) || g.Clusters[c.ID] != c {
-				names = nil // not g's at its ID: all named apart, below
-				break
-			}
-			names = append(names, clusters[c.ID])
-		}
-		if names == nil && len(part.Clusters) > 0 {
-			names = xdsgen.NamesOf(part).Clusters
-		} else {
+		names, ok := namedByID(g, clusters, part.Clusters)
+		if ok {
 			names = append(names, n.Clusters...)
+		} else {
+			names = xdsgen.NamesOf(part).Clusters
 		}
 		out[gw] = &gatewayPart{
 			listeners: nameSet(n.Listeners), routes: nameSet(n.Routes),
@@ -88,6 +80,19 @@ func clusterNames(g *graph.Graph) []string {
 	return xdsgen.NamesOf(&graph.Graph{Clusters: g.Clusters}).Clusters
 }
 
+// namedByID are the names of clusters, g's, by their IDs in names
+// (clusterNames of g); false when one is not g's at its ID.
+func namedByID(g *graph.Graph, names []string, clusters []*graph.Cluster) ([]string, bool) {
+	out := make([]string, len(clusters), len(clusters)+4)
+	for i, c := range clusters {
+		if c.ID < 0 || c.ID >= len(names) || g.Clusters[c.ID] != c {
+			return nil, false
+		}
+		out[i] = names[c.ID]
+	}
+	return out, true
+}
+
 func nameSet(names []string) map[string]bool {
 	out := make(map[string]bool, len(names))
 	for _, n := range names {
@@ -99,22 +104,18 @@ func nameSet(names []string) map[string]bool {
 // parts are the names of r's Gateways' parts: found in its graph once, or
 // carried over by the merge that made r.
 func (r *Result) parts() map[types.NamespacedName]*gatewayPart {
-	if r.gatewayParts == nil {
-		return partsOf(r.graph)
-	}
-	r.gatewayParts.once.Do(func() {
-		if r.gatewayParts.of == nil {
-			r.gatewayParts.of = partsOf(r.graph)
-		}
-	})
-	return r.gatewayParts.of
+	p := r.gatewayParts
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.found(r.graph)
 }
 
-// knownParts are parts already found, which a merge carries over.
-func knownParts(of map[types.NamespacedName]*gatewayPart) *gatewayParts {
-	p := &gatewayParts{of: of}
-	p.once.Do(func() {})
-	return p
+// found are p's parts, found in g if they are not yet; p.mu is held.
+func (p *gatewayParts) found(g *graph.Graph) map[types.NamespacedName]*gatewayPart {
+	if p.of == nil {
+		p.of = partsOf(g)
+	}
+	return p.of
 }
 
 // pick is gateway's part of r's XDS, in XDS's order, and the
@@ -133,21 +134,17 @@ func (r *Result) pick(gateway types.NamespacedName) *xdsgen.Resources {
 // places are where gateway's part lies in r's XDS, found once per
 // gatewayParts.
 func (r *Result) places(gateway types.NamespacedName) *partPlaces {
-	p := r.parts()[gateway]
-	if r.gatewayParts == nil {
-		return placesOf(r.XDS, p)
-	}
-	g := r.gatewayParts
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if at, ok := g.at[gateway]; ok {
+	p := r.gatewayParts
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if at, ok := p.at[gateway]; ok {
 		return at
 	}
-	at := placesOf(r.XDS, p)
-	if g.at == nil {
-		g.at = map[types.NamespacedName]*partPlaces{}
+	at := placesOf(r.XDS, p.found(r.graph)[gateway])
+	if p.at == nil {
+		p.at = map[types.NamespacedName]*partPlaces{}
 	}
-	g.at[gateway] = at
+	p.at[gateway] = at
 	return at
 }
 

@@ -208,9 +208,8 @@ func (m *merge) commit() (*Result, *Delta) {
 			t.digests[2][name], t.digests[3][name] = sums.cluster, sums.endpoints
 		}
 	}
-	m.next.merged = true
 	if m.parts != nil {
-		m.next.gatewayParts = knownParts(m.parts)
+		m.next.gatewayParts = &gatewayParts{of: m.parts}
 	}
 	t.last = &m.next
 	t.merges++

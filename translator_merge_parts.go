@@ -85,12 +85,13 @@ func (m *merge) gatewayParts() bool {
 // when a cluster is not g's at its ID.
 func usedBy(g *graph.Graph, names []string, gateway types.NamespacedName) (map[string]types.NamespacedName, bool) {
 	used := g.UsedClusters(gateway)
+	named, ok := namedByID(g, names, used)
+	if !ok {
+		return nil, false
+	}
 	out := make(map[string]types.NamespacedName, len(used))
-	for _, c := range used {
-		if c.ID < 0 || c.ID >= len(names) || g.Clusters[c.ID] != c {
-			return nil, false
-		}
-		out[names[c.ID]] = c.Service
+	for i, c := range used {
+		out[named[i]] = c.Service
 	}
 	return out, true
 }
