@@ -28,3 +28,9 @@ func KindConflicts(r *Result) int { return r.graph.KindConflicts }
 func GenerateForGateway(r *Result, gateway types.NamespacedName) *xdsgen.Resources {
 	return r.generateForGateway(gateway)
 }
+
+// GraphNames are xdsgen.NamesOf of r's graph, and what xdsgen.Generate
+// makes of it.
+func GraphNames(r *Result) (xdsgen.Names, *xdsgen.Resources) {
+	return xdsgen.NamesOf(r.graph), xdsgen.Generate(r.graph)
+}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	cachetypes "github.com/envoyproxy/go-control-plane/pkg/cache/types"
 	cachev3 "github.com/envoyproxy/go-control-plane/pkg/cache/v3"
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/proto"
@@ -232,4 +233,41 @@ func TestForGatewayConcurrently(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestNamesOfIsGenerates: xdsgen.NamesOf, by which ForGateway picks parts
+// and a merge follows them, names what Generate makes of a graph, in its
+// order, in every golden case: a listener or route table named apart, a
+// reject cluster, an extension's, would make a part miss it.
+func TestNamesOfIsGenerates(t *testing.T) {
+	for _, file := range goldenFiles(t) {
+		names, made := sesame.GraphNames(loadCase(t, file).result)
+		for _, c := range []struct {
+			kind  string
+			names []string
+			made  []string
+		}{
+			{"listeners", names.Listeners, resourceNames(made.Listeners)},
+			{"route tables", names.Routes, resourceNames(made.Routes)},
+			{"clusters", names.Clusters, resourceNames(made.Clusters)},
+			{"secrets", names.Secrets, resourceNames(made.Secrets)},
+		} {
+			if !slices.Equal(c.names, c.made) {
+				t.Errorf("%s: %s named %q, made %q", file, c.kind, c.names, c.made)
+			}
+		}
+		for _, cla := range made.Endpoints {
+			if !slices.Contains(names.Clusters, cla.GetClusterName()) {
+				t.Errorf("%s: load assignment %q has no cluster's name", file, cla.GetClusterName())
+			}
+		}
+	}
+}
+
+func resourceNames[M cachetypes.Resource](list []M) []string {
+	out := make([]string, len(list))
+	for i, m := range list {
+		out[i] = cachev3.GetResourceName(m)
+	}
+	return out
 }

@@ -14,7 +14,7 @@ type Names struct {
 // holding the resources of a whole graph picks those of a part of it
 // (graph.Graph.ForGateway) by these names, where generating the part
 // again would build every one of its messages a second time.
-// TestPickedPartsAreGenerated (package sesame) holds it to Generate.
+// TestNamesOfIsGenerates (package sesame) holds it to Generate.
 func NamesOf(g *graph.Graph) Names {
 	var n Names
 	reject := false
