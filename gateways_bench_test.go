@@ -29,25 +29,17 @@ func BenchmarkUpdateGateways(b *testing.B) {
 					sesame.Options{Now: goldenNow, AllGateways: true}, 1)
 				v := routes[0].DeepCopy()
 				v.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: ptrTo("/changed")}
-				steps := []k8sruntime.Object{v, routes[0]}
-				b.ReportAllocs()
-				stolen := reportSteal(b)
-				i := 0
-				for b.Loop() {
-					res, d, err := tr.Update([]k8sruntime.Object{steps[i%len(steps)]}, nil)
-					if err != nil || d.Routes.Empty() {
-						b.Fatal("the route configuration should change", err)
-					}
-					if serving {
+				var then []func(*sesame.Result)
+				if serving {
+					then = append(then, func(res *sesame.Result) {
 						for _, gw := range res.Gateways() {
 							if part := res.ForGateway(gw); len(part.Listeners) == 0 {
 								b.Fatalf("Gateway %s has no listener", gw)
 							}
 						}
-					}
-					i++
+					})
 				}
-				stolen()
+				benchmarkUpdates(b, tr, []k8sruntime.Object{v, routes[0]}, then...)
 			})
 		}
 	}

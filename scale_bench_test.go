@@ -118,17 +118,20 @@ func BenchmarkUpdateSameRoute(b *testing.B) {
 }
 
 // benchmarkUpdates times Updates of steps in turn, each changing a route
-// configuration.
-func benchmarkUpdates(b *testing.B, tr *sesame.Translator, steps []k8sruntime.Object) {
+// configuration, and after each, when it is not nil, then.
+func benchmarkUpdates(b *testing.B, tr *sesame.Translator, steps []k8sruntime.Object, then ...func(*sesame.Result)) {
 	b.Helper()
 	runtime.GC()
 	b.ReportAllocs()
 	stolen := reportSteal(b)
 	i := 0
 	for b.Loop() {
-		_, d, err := tr.Update([]k8sruntime.Object{steps[i%len(steps)]}, nil)
+		res, d, err := tr.Update([]k8sruntime.Object{steps[i%len(steps)]}, nil)
 		if err != nil || d.Routes.Empty() {
 			b.Fatal("the route configuration should change", err)
+		}
+		for _, f := range then {
+			f(res)
 		}
 		i++
 	}

@@ -62,19 +62,14 @@ func BenchmarkSet(b *testing.B) {
 			}
 		}
 	}
-	// Routes of exact hostnames, as most are; alone uses Services no other
-	// route does.
-	var route, alone *gatewayv1.HTTPRoute
-	var slice *discoveryv1.EndpointSlice
+	// alone is a route of an exact hostname, as most are, whose Services no
+	// other route uses.
+	var alone *gatewayv1.HTTPRoute
 	var gateway *gatewayv1.Gateway
 	for _, obj := range objects {
 		switch o := obj.(type) {
 		case *gatewayv1.HTTPRoute:
-			exact := len(o.Spec.Hostnames) > 0 && !strings.HasPrefix(string(o.Spec.Hostnames[0]), "*")
-			if route == nil && exact {
-				route = o
-			}
-			if alone == nil && exact && len(o.Spec.Rules) > 0 && len(o.Spec.Rules[0].BackendRefs) > 0 {
+			if alone == nil && exactHostname(o) && len(o.Spec.Rules) > 0 && len(o.Spec.Rules[0].BackendRefs) > 0 {
 				own := true
 				for _, rule := range o.Spec.Rules {
 					for _, ref := range rule.BackendRefs {
@@ -85,34 +80,24 @@ func BenchmarkSet(b *testing.B) {
 					alone = o
 				}
 			}
-		case *discoveryv1.EndpointSlice:
-			if slice == nil && len(o.Endpoints) > 0 && len(o.Endpoints[0].Addresses) > 0 {
-				slice = o
-			}
 		case *gatewayv1.Gateway:
 			gateway = o
 		}
 	}
-	edited := route.DeepCopy()
-	edited.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: new("/changed")}
-	moved := slice.DeepCopy()
-	moved.Endpoints[0].Addresses[0] = "10.255.0.1"
+	edit, move := routeAndEndpointEdits(objects)
 	labelled := gateway.DeepCopy()
 	labelled.Labels = map[string]string{"variant": "1"}
 	key, err := sesame.KeyOf(alone)
 	if err != nil {
 		b.Fatal(err)
 	}
-	change := func(changed, held k8sruntime.Object) [2]update {
-		return [2]update{{changed: []k8sruntime.Object{changed}}, {changed: []k8sruntime.Object{held}}}
-	}
 	cases := []struct {
 		name    string
 		updates [2]update
 	}{
-		{"update", change(edited, route)},
+		{"update", edit},
 		{"add-delete", [2]update{{deleted: []sesame.ObjectKey{key}}, {changed: []k8sruntime.Object{alone}}}},
-		{"endpoints", change(moved, slice)},
+		{"endpoints", move},
 		{"gateway", change(labelled, gateway)},
 	}
 	for _, c := range cases {
@@ -135,11 +120,27 @@ func BenchmarkSet(b *testing.B) {
 	// The routes spread over four Gateways, all served: a group each,
 	// and the whole.
 	objects = gen.Objects(gen.Config{Seed: 1, Routes: 10000, Gateways: 4})
-	route, slice = nil, nil
+	edit, move = routeAndEndpointEdits(objects)
+	for _, c := range []struct {
+		name    string
+		updates [2]update
+	}{{"update", edit}, {"endpoints", move}} {
+		b.Run("routes=10000/serving-"+c.name+"-gateways", func(b *testing.B) {
+			benchmarkSetAfterWith(b, sesame.Options{Now: benchNow, AllGateways: true}, objects, c.updates, true, nil)
+		})
+	}
+}
+
+// routeAndEndpointEdits are the updates of the first route of objects
+// with an exact hostname, its first match's path edited and back, and of
+// the first EndpointSlice with an address, that address moved and back.
+func routeAndEndpointEdits(objects []k8sruntime.Object) (edit, move [2]update) {
+	var route *gatewayv1.HTTPRoute
+	var slice *discoveryv1.EndpointSlice
 	for _, obj := range objects {
 		switch o := obj.(type) {
 		case *gatewayv1.HTTPRoute:
-			if route == nil && len(o.Spec.Hostnames) > 0 && !strings.HasPrefix(string(o.Spec.Hostnames[0]), "*") {
+			if route == nil && exactHostname(o) {
 				route = o
 			}
 		case *discoveryv1.EndpointSlice:
@@ -148,18 +149,21 @@ func BenchmarkSet(b *testing.B) {
 			}
 		}
 	}
-	edited = route.DeepCopy()
+	edited := route.DeepCopy()
 	edited.Spec.Rules[0].Matches[0].Path = &gatewayv1.HTTPPathMatch{Value: new("/changed")}
-	moved = slice.DeepCopy()
+	moved := slice.DeepCopy()
 	moved.Endpoints[0].Addresses[0] = "10.255.0.1"
-	for _, c := range []struct {
-		name    string
-		updates [2]update
-	}{{"update", change(edited, route)}, {"endpoints", change(moved, slice)}} {
-		b.Run("routes=10000/serving-"+c.name+"-gateways", func(b *testing.B) {
-			benchmarkSetAfterWith(b, sesame.Options{Now: benchNow, AllGateways: true}, objects, c.updates, true, nil)
-		})
-	}
+	return change(edited, route), change(moved, slice)
+}
+
+// exactHostname says r's first hostname is not a wildcard.
+func exactHostname(r *gatewayv1.HTTPRoute) bool {
+	return len(r.Spec.Hostnames) > 0 && !strings.HasPrefix(string(r.Spec.Hostnames[0]), "*")
+}
+
+// change is changed given to an Update, then held given back.
+func change(changed, held k8sruntime.Object) [2]update {
+	return [2]update{{changed: []k8sruntime.Object{changed}}, {changed: []k8sruntime.Object{held}}}
 }
 
 // update is what a Translator's Update is given.
