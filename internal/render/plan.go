@@ -3,13 +3,12 @@ package render
 import (
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/projectsesame/sesame/internal/render/yamlrules"
-	"github.com/projectsesame/sesame/internal/typecache"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -69,7 +68,11 @@ type planField struct {
 
 // msgPlan is the plan of one message type in one format.
 type msgPlan struct {
-	typ    reflect.Type // *T of the generated struct T
+	typ   reflect.Type // *T of the generated struct T
+	cache *planCache   // which makes it
+	// made says the rest is set: ready sets it, and only ready reads it
+	// unset.
+	made   atomic.Bool
 	fields []planField
 	// unwrap is the value field of a wrapper (google.protobuf.UInt32Value
 	// and the others), which protojson writes as that value alone: route
@@ -93,8 +96,9 @@ const sharedRoute protoreflect.FullName = "envoy.config.route.v3.Route"
 // live as long as the program.
 type planCache struct {
 	compare  func(a, b string) int
-	plans    typecache.Cache[*msgPlan] // by *T
-	goFields sync.Map                  // reflect.Type -> []goField, of Go values (gowalk.go)
+	mu       sync.Mutex // held while a plan is made
+	plans    sync.Map   // reflect.Type (*T) -> *msgPlan, made or not
+	goFields sync.Map   // reflect.Type -> []goField, of Go values (gowalk.go)
 }
 
 var (
@@ -110,72 +114,94 @@ func plansOf(f Format) *planCache {
 	return &jsonPlans
 }
 
-// get is the plan of message type t.
-func (c *planCache) get(t reflect.Type) *msgPlan { return c.plans.Get(t, c.make) }
+// get is the plan of message type t, made.
+func (c *planCache) get(t reflect.Type) *msgPlan { return c.plan(t).ready() }
 
-// make is the plan of t, a pointer to a generated message struct, and of
-// every message type it reaches, in made.
-func (c *planCache) make(t reflect.Type, made map[reflect.Type]*msgPlan) *msgPlan {
-	if p, ok := c.plans.Made(t, made); ok {
-		return p
+// plan is the plan of t, a pointer to a generated message struct, made
+// or not yet (ready makes it): the one of its type in c.
+func (c *planCache) plan(t reflect.Type) *msgPlan {
+	if p, ok := c.plans.Load(t); ok {
+		return p.(*msgPlan)
 	}
-	p := &msgPlan{typ: t}
-	made[t] = p
+	p, _ := c.plans.LoadOrStore(t, &msgPlan{typ: t, cache: c})
+	return p.(*msgPlan)
+}
+
+// ready is p, made. Plans are made when a message of their type is first
+// written, not for every type a written type reaches: Envoy's types reach
+// hundreds of others, most never set, and making each (its descriptor
+// read whole, its struct mapped) was most of the first document's
+// rendering in a process.
+func (p *msgPlan) ready() *msgPlan {
+	if !p.made.Load() {
+		p.cache.mu.Lock()
+		defer p.cache.mu.Unlock()
+		if !p.made.Load() {
+			p.cache.make(p)
+			p.made.Store(true) // after its fields: a writer that sees it reads them
+		}
+	}
+	return p
+}
+
+// make fills in p's plan, with plans of the types of its message fields
+// that are made when first written.
+func (c *planCache) make(p *msgPlan) {
+	t := p.typ
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct || !t.Implements(protoMessage) {
 		p.viaReflect = true
-		return p
+		return
 	}
 	md := reflect.Zero(t).Interface().(proto.Message).ProtoReflect().Descriptor()
-	byNumber, byOneof := structFields(t.Elem())
+	layout := structFields(t)
 	if wrappers[md.FullName()] {
 		fd := md.Fields().ByNumber(1)
-		index, ok := byNumber[1]
+		index, ok := layout.byNumber[1]
 		if ok && fd != nil && fd.Name() == "value" && scalarHolds(fd.Kind(), t.Elem().Field(index).Type) {
 			p.unwrap = &planField{fd: fd, kind: fd.Kind(), name: fd.JSONName(), offset: t.Elem().Field(index).Offset}
-			return p
+			return
 		}
 	}
 	if _, ok := wellKnown[md.FullName()]; ok || md.ExtensionRanges().Len() > 0 {
 		p.viaReflect = true
-		return p
+		return
 	}
-	p.shared = md.FullName() == sharedRoute
 	ranks := (*fieldOrders)(nil).get(md, c.compare)
 	fds := md.Fields()
+	fields := make([]planField, 0, fds.Len())
 	for i := range fds.Len() {
-		fd := fds.Get(i)
-		f, ok := c.field(t, fd, byNumber, byOneof, made)
+		f, ok := c.field(t, fds.Get(i), layout)
 		if !ok {
-			*p = msgPlan{typ: t, viaReflect: true}
-			return p
+			p.viaReflect = true
+			return
 		}
-		p.fields = append(p.fields, f)
+		fields = append(fields, f)
 	}
-	slices.SortFunc(p.fields, func(a, b planField) int { return int(ranks[a.fd.Index()] - ranks[b.fd.Index()]) })
-	return p
+	slices.SortFunc(fields, func(a, b planField) int { return int(ranks[a.fd.Index()] - ranks[b.fd.Index()]) })
+	p.fields, p.shared = fields, md.FullName() == sharedRoute
 }
 
 var protoMessage = reflect.TypeFor[proto.Message]()
 
 // field plans fd of message type t; false when t's struct does not hold
 // it as generated code does.
-func (c *planCache) field(t reflect.Type, fd protoreflect.FieldDescriptor, byNumber map[int32]int, byOneof map[string]int, made map[reflect.Type]*msgPlan) (planField, bool) {
+func (c *planCache) field(t reflect.Type, fd protoreflect.FieldDescriptor, layout structLayout) (planField, bool) {
 	f := planField{fd: fd, kind: fd.Kind(), name: fd.JSONName()}
 	f.plainKey = plainKey(f.name)
 	var ft reflect.Type // the Go type of one value
 	if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
-		index, ok := byOneof[string(od.Name())]
+		index, ok := layout.byOneof[string(od.Name())]
 		if !ok {
 			return f, false
 		}
 		f.offset, f.has = t.Elem().Field(index).Offset, inOneof
-		wrapper, tab := wrapperOf(t, fd, index)
+		wrapper, tab := layout.member(t, fd, index)
 		if wrapper == nil {
 			return f, false
 		}
 		f.tab, ft = tab, wrapper.Elem().Field(0).Type // a wrapper's one field is at its start
 	} else {
-		index, ok := byNumber[int32(fd.Number())]
+		index, ok := layout.byNumber[int32(fd.Number())]
 		if !ok {
 			return f, false
 		}
@@ -186,7 +212,7 @@ func (c *planCache) field(t reflect.Type, fd protoreflect.FieldDescriptor, byNum
 			if ft.Kind() != reflect.Map {
 				return f, false
 			}
-			return f, c.mapValue(&f, ft, made)
+			return f, c.mapValue(&f, ft)
 		case fd.IsList():
 			if ft.Kind() != reflect.Slice {
 				return f, false
@@ -203,8 +229,11 @@ func (c *planCache) field(t reflect.Type, fd protoreflect.FieldDescriptor, byNum
 		}
 	}
 	if fd.Message() != nil {
-		f.child = c.make(ft, made)
-		return f, ft.Kind() == reflect.Pointer
+		if ft.Kind() != reflect.Pointer {
+			return f, false
+		}
+		f.child = c.plan(ft)
+		return f, true
 	}
 	return f, scalarHolds(fd.Kind(), ft)
 }
@@ -233,27 +262,6 @@ func scalarHolds(k protoreflect.Kind, t reflect.Type) bool {
 		return t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8
 	}
 	return false
-}
-
-// structFields maps a generated message struct's fields: by the field
-// number in their protobuf tag, and oneofs by name.
-func structFields(t reflect.Type) (byNumber map[int32]int, byOneof map[string]int) {
-	byNumber, byOneof = map[int32]int{}, map[string]int{}
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		if name, ok := sf.Tag.Lookup("protobuf_oneof"); ok {
-			byOneof[name] = i
-			continue
-		}
-		tag := strings.Split(sf.Tag.Get("protobuf"), ",")
-		if len(tag) < 2 {
-			continue
-		}
-		if n, err := strconv.ParseInt(tag[1], 10, 32); err == nil {
-			byNumber[int32(n)] = i
-		}
-	}
-	return byNumber, byOneof
 }
 
 // wrapperOf is the type the oneof interface at index of t holds when

@@ -18,7 +18,7 @@ import (
 // mapValue plans the value of map field f, of Go type ft, when its keys
 // are strings; false when ft does not hold the values as generated code
 // does.
-func (c *planCache) mapValue(f *planField, ft reflect.Type, made map[reflect.Type]*msgPlan) bool {
+func (c *planCache) mapValue(f *planField, ft reflect.Type) bool {
 	fd := f.fd
 	if fd.MapKey().Kind() != protoreflect.StringKind || ft.Key().Kind() != reflect.String {
 		return true // written through protoreflect
@@ -28,7 +28,7 @@ func (c *planCache) mapValue(f *planField, ft reflect.Type, made map[reflect.Typ
 		if ft.Elem().Kind() != reflect.Pointer {
 			return false
 		}
-		vf.child = c.make(ft.Elem(), made)
+		vf.child = c.plan(ft.Elem())
 	} else if !scalarHolds(fd.MapValue().Kind(), ft.Elem()) {
 		return false
 	}

@@ -34,6 +34,7 @@ func writeMessage(e encoder, m proto.Message) error {
 // write writes the message struct at p (nil for a nil message) of p's
 // type.
 func (p *msgPlan) write(e encoder, m unsafe.Pointer) error {
+	p.ready()
 	switch {
 	case p.viaReflect:
 		return reflectMessage(e, p.message(m).ProtoReflect())
