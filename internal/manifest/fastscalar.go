@@ -65,14 +65,17 @@ func scalar(s string) (fastValue, bool) {
 }
 
 // plainString: printable ASCII, no " #" comment, no ": ", no trailing
-// colon.
+// colon. One pass: this and number read most values of a manifest.
 func plainString(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e {
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e:
+			return false
+		case c == '#' && i > 0 && s[i-1] == ' ', c == ':' && (i+1 == len(s) || s[i+1] == ' '):
 			return false
 		}
 	}
-	return !strings.Contains(s, " #") && !strings.Contains(s, ": ") && !strings.HasSuffix(s, ":")
+	return true
 }
 
 // number reads a decimal integer (no sign but "-", no leading zero, at
@@ -80,13 +83,39 @@ func plainString(s string) bool {
 // string (an IPv4 address); anything else is left to yaml.v2.
 func number(s string) (fastValue, bool) {
 	digits := strings.TrimPrefix(s, "-")
-	if len(digits) > 0 && len(digits) <= 18 && (digits == "0" || digits[0] != '0') && strings.Trim(digits, "0123456789") == "" && s != "-0" {
+	if len(digits) > 0 && len(digits) <= 18 && (digits == "0" || digits[0] != '0') && allDigits(digits) && s != "-0" {
 		return fastValue{json: s}, true
 	}
-	if s[0] != '-' && strings.Count(s, ".") >= 2 && strings.Trim(s, "0123456789.") == "" && !strings.Contains(s, "..") {
+	if s[0] != '-' && dottedDigits(s) {
 		return fastValue{text: s, quoted: true}, true
 	}
 	return fastValue{}, false
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// dottedDigits: digits and at least two dots, no two dots together.
+func dottedDigits(s string) bool {
+	dots := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.':
+			if i > 0 && s[i-1] == '.' {
+				return false
+			}
+			dots++
+		case !isDigit(c):
+			return false
+		}
+	}
+	return dots >= 2
 }
 
 // doubleQuoted reads "..." whose escapes are all JSON's: its text is then
