@@ -9,20 +9,6 @@ import (
 // The scalars and keys fastJSON reads (fastyaml.go), and how it writes
 // them as JSON.
 
-// plainKey: letters, digits and ._/- , starting with a letter, and no word
-// YAML 1.1 reads as a boolean or null.
-func plainKey(k string) bool {
-	if !isLetter(k[0]) || yaml11Word(k) {
-		return false
-	}
-	for i := 1; i < len(k); i++ {
-		if c := k[i]; !isLetter(c) && !isDigit(c) && c != '.' && c != '_' && c != '/' && c != '-' {
-			return false
-		}
-	}
-	return true
-}
-
 // yaml11Word: a plain word YAML 1.1 (yaml.v2) reads as a boolean or null.
 func yaml11Word(s string) bool {
 	switch s {

@@ -368,17 +368,32 @@ func (p *fastParser) literal(i, indent int, strip bool) (*fastValue, int, bool) 
 }
 
 // splitKey splits "key: value" or "key:"; the key must be plain and read
-// as a string.
+// as a string: letters, digits and ._/- , starting with a letter, and no
+// word YAML 1.1 reads as a boolean or null.
 func splitKey(content string) (key, rest string, ok bool) {
-	i := strings.IndexByte(content, ':')
-	if i <= 0 || (i+1 < len(content) && content[i+1] != ' ') {
+	if content == "" || !isLetter(content[0]) {
 		return "", "", false
 	}
-	key = content[:i]
-	if !plainKey(key) {
+	i := 1
+	for ; i < len(content) && content[i] != ':'; i++ {
+		if c := content[i]; !isLetter(c) && !isDigit(c) && c != '.' && c != '_' && c != '/' && c != '-' {
+			return "", "", false
+		}
+	}
+	if i == len(content) || (i+1 < len(content) && content[i+1] != ' ') {
 		return "", "", false
 	}
-	return key, strings.Trim(content[i+1:], " "), true
+	key, rest = content[:i], content[i+1:]
+	if yaml11Word(key) {
+		return "", "", false
+	}
+	for rest != "" && rest[0] == ' ' {
+		rest = rest[1:]
+	}
+	for rest != "" && rest[len(rest)-1] == ' ' {
+		rest = rest[:len(rest)-1]
+	}
+	return key, rest, true
 }
 
 func isKeyLine(s string) bool {
