@@ -367,40 +367,6 @@ func (p *fastParser) literal(i, indent int, strip bool) (*fastValue, int, bool) 
 	return p.node(fastValue{text: s, quoted: true}), end, true
 }
 
-// splitKey splits "key: value" or "key:"; the key must be plain and read
-// as a string: letters, digits and ._/- , starting with a letter, and no
-// word YAML 1.1 reads as a boolean or null.
-func splitKey(content string) (key, rest string, ok bool) {
-	if content == "" || !isLetter(content[0]) {
-		return "", "", false
-	}
-	i := 1
-	for ; i < len(content) && content[i] != ':'; i++ {
-		if c := content[i]; !isLetter(c) && !isDigit(c) && c != '.' && c != '_' && c != '/' && c != '-' {
-			return "", "", false
-		}
-	}
-	if i == len(content) || (i+1 < len(content) && content[i+1] != ' ') {
-		return "", "", false
-	}
-	key, rest = content[:i], content[i+1:]
-	if yaml11Word(key) {
-		return "", "", false
-	}
-	for rest != "" && rest[0] == ' ' {
-		rest = rest[1:]
-	}
-	for rest != "" && rest[len(rest)-1] == ' ' {
-		rest = rest[:len(rest)-1]
-	}
-	return key, rest, true
-}
-
-func isKeyLine(s string) bool {
-	_, _, ok := splitKey(s)
-	return ok
-}
-
 // jsonText is v as JSON text; "null" for no value.
 func (v *fastValue) jsonText() []byte {
 	if v == nil {

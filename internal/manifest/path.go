@@ -136,7 +136,25 @@ func unmarshalProblem(data []byte, err error) problem {
 	if te.Field == "" || !strings.HasPrefix(path.keys()+".", te.Field+".") {
 		at, tok = te.Field, nil
 	}
-	return problem{path: at, err: fmt.Errorf("got %s, want %s", describeToken(tok, te.Value), describeType(te.Type, te.Value))}
+	want := describeType(te.Type, te.Value)
+	return problem{path: at, err: fmt.Errorf("got %s, want %s%s", describeToken(tok, te.Value), want, quoteHint(tok, want))}
+}
+
+// quoteHint says how to keep a value a string where YAML read it as a
+// boolean or a number: a Service named y, a port named on, a version
+// 1.10 (which YAML reads as 1.1). kubectl reads YAML 1.1 too, so the
+// value is wrong there as well, not just here.
+func quoteHint(tok json.Token, want string) string {
+	if want != "a string" {
+		return ""
+	}
+	switch tok.(type) {
+	case bool:
+		return " (YAML reads y, yes, on, n, no, off, true and false, in any case, as booleans: quote the value to keep it a string)"
+	case json.Number:
+		return " (YAML reads an unquoted number as a number: quote the value to keep it a string as written)"
+	}
+	return ""
 }
 
 // describeToken describes the value found, from its token when known, or
