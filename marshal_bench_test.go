@@ -1,9 +1,12 @@
 package sesame_test
 
 import (
+	"flag"
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -60,4 +63,39 @@ func outputMessages(res *sesame.Result) (msgs []proto.Message, entries int) {
 		}
 	}
 	return slices.Concat(messages(x.Listeners), messages(x.Routes), messages(x.Clusters), messages(x.Endpoints), messages(x.Secrets)), entries
+}
+
+var marshalRatio = flag.Bool("marshalratio", false,
+	"after each BenchmarkTranslate, marshal a translation's output with proto.Marshal as BenchmarkMarshal does and report x-marshal: the translation's CPU over the marshal's, in the same minutes (issue 22 holds it to 2)")
+
+// reportMarshalRatio, with -marshalratio, reports x-marshal for the
+// translations b timed, of cpuPerOp each: their CPU time over that of
+// proto.Marshal of res's messages, res being a translation of the same
+// objects. The marshal runs after the timed loop, long enough for a
+// second of CPU (or 50 times), so that the ratio is of the same minutes:
+// this machine's speed changes by half within an hour, and both sides
+// with it.
+func reportMarshalRatio(b *testing.B, res *sesame.Result, cpuPerOp time.Duration) {
+	if !*marshalRatio || cpuPerOp <= 0 {
+		return
+	}
+	msgs, _ := outputMessages(res)
+	runtime.GC() // the translations' garbage is theirs
+	start, ok := processCPU()
+	if !ok {
+		return
+	}
+	var used time.Duration
+	n := 0
+	for n == 0 || (used < time.Second && n < 50) {
+		for _, m := range msgs {
+			if _, err := proto.Marshal(m); err != nil {
+				b.Fatal(err)
+			}
+		}
+		n++
+		now, _ := processCPU()
+		used = now - start
+	}
+	b.ReportMetric(float64(cpuPerOp)/(float64(used)/float64(n)), "x-marshal")
 }

@@ -71,8 +71,15 @@ func benchmarkTranslate(b *testing.B, c gen.Config, hold bool) {
 			held = res
 		}
 	}
-	stolen()
+	cpuPerOp := stolen()
 	runtime.KeepAlive(held)
+	if *marshalRatio {
+		res, err := sesame.Translate(objects, sesame.Options{Now: goldenNow})
+		if err != nil {
+			b.Fatal(err)
+		}
+		reportMarshalRatio(b, res, cpuPerOp)
+	}
 }
 
 // BenchmarkUpdate times a Translator's Update after one HTTPRoute of n

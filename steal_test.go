@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // cpuTimes are the machine's CPU time counters from /proc/stat: all time,
@@ -63,17 +64,20 @@ func stealPercent(before, after cpuTimes) float64 {
 // function that reports them once the loop is done: the share of the
 // machine's time stolen (steal-%), and the CPU time the process used per
 // translation (cpu-ms/op), both processors together, which steal does not
-// inflate.
-func reportSteal(b *testing.B) func() {
+// inflate. That function returns the CPU time per operation, 0 where it
+// cannot be read.
+func reportSteal(b *testing.B) func() time.Duration {
 	before, ok := readCPUTimes()
 	cpuBefore, cpuOK := processCPU()
-	return func() {
+	return func() (cpuPerOp time.Duration) {
 		if after, ok2 := readCPUTimes(); ok && ok2 {
 			b.ReportMetric(stealPercent(before, after), "steal-%")
 		}
 		if cpuAfter, ok2 := processCPU(); cpuOK && ok2 && b.N > 0 {
-			b.ReportMetric(float64(cpuAfter-cpuBefore)/float64(b.N)/1e6, "cpu-ms/op")
+			cpuPerOp = (cpuAfter - cpuBefore) / time.Duration(b.N)
+			b.ReportMetric(float64(cpuPerOp)/1e6, "cpu-ms/op")
 		}
+		return cpuPerOp
 	}
 }
 
