@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -205,22 +207,65 @@ type objectKey struct {
 // order matters here only: two copies of an object are a conflict that the
 // input itself decides.
 func (d *Decoder) Dedupe(objects []runtime.Object) ([]runtime.Object, []Warning) {
-	last := make(map[objectKey]int, len(objects))
+	// Objects are found by a hash of their key, checked against the key
+	// on a match: a map keyed by the key's four strings hashed and
+	// compared them twice an object, 75 ms for the 50,000 objects of
+	// 10,000 routes, between reading and translating with one processor.
+	seed := maphash.MakeSeed()
 	keys := make([]objectKey, len(objects))
 	named := make([]bool, len(objects))
+	last := make(map[uint64]int32, len(objects))
+	superseded := 0
 	for i, obj := range objects {
-		m, err := meta.Accessor(obj)
-		if err != nil {
+		k, ok := keyOf(obj)
+		if !ok {
 			continue // not an object with a name: nothing to compare
 		}
-		keys[i], named[i] = objectKey{gk: obj.GetObjectKind().GroupVersionKind().GroupKind(), namespace: m.GetNamespace(), name: m.GetName()}, true
-		last[keys[i]] = i
+		keys[i], named[i] = k, true
+		h := maphash.Comparable(seed, k)
+		if j, ok := last[h]; ok {
+			if keys[j] != k {
+				return d.dedupeByKey(objects, keys, named) // two keys of one hash
+			}
+			superseded++
+		}
+		last[h] = int32(i)
 	}
+	if superseded == 0 {
+		return slices.Clone(objects), nil
+	}
+	return d.dropSuperseded(objects, keys, named, func(k objectKey) int { return int(last[maphash.Comparable(seed, k)]) })
+}
+
+// keyOf is obj's key; false for an object without a name.
+func keyOf(obj runtime.Object) (objectKey, bool) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return objectKey{}, false
+	}
+	return objectKey{gk: obj.GetObjectKind().GroupVersionKind().GroupKind(), namespace: m.GetNamespace(), name: m.GetName()}, true
+}
+
+// dedupeByKey is Dedupe with the keys themselves in the map, for inputs
+// where two keys share a hash.
+func (d *Decoder) dedupeByKey(objects []runtime.Object, keys []objectKey, named []bool) ([]runtime.Object, []Warning) {
+	last := make(map[objectKey]int, len(objects))
+	for i := range objects {
+		if named[i] {
+			last[keys[i]] = i
+		}
+	}
+	return d.dropSuperseded(objects, keys, named, func(k objectKey) int { return last[k] })
+}
+
+// dropSuperseded leaves out each named object that is not the last of its
+// key, lastOf says which is, and warns of it at the last one.
+func (d *Decoder) dropSuperseded(objects []runtime.Object, keys []objectKey, named []bool, lastOf func(objectKey) int) ([]runtime.Object, []Warning) {
 	out := make([]runtime.Object, 0, len(objects))
 	var warnings []Warning
 	for i, obj := range objects {
 		k := keys[i]
-		if j := last[k]; named[i] && j != i {
+		if j := lastOf(k); named[i] && j != i {
 			later := d.origins[objects[j]]
 			name := k.name
 			if k.namespace != "" {

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -152,5 +153,43 @@ func TestDedupe(t *testing.T) {
 	}
 	if len(warnings) != 1 || warnings[0].String() != "b.yaml: document 2: Service default/web is also in a.yaml document 1; this later one is used, as kubectl apply would leave it" {
 		t.Errorf("warnings %v", warnings)
+	}
+}
+
+// TestDedupeByHashIsByKey: Dedupe, which finds copies by a hash of their
+// key, keeps and warns of what the map of the keys themselves (its path
+// when two keys share a hash) does: three copies of one object, two of
+// another, and objects that share a name but not a kind or namespace.
+func TestDedupeByHashIsByKey(t *testing.T) {
+	d := new(Decoder)
+	var all []runtime.Object
+	for i, doc := range []string{
+		"apiVersion: v1\nkind: Service\nmetadata: {name: web, labels: {copy: a}}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: web}\n",
+		"apiVersion: v1\nkind: Service\nmetadata: {name: web, labels: {copy: b}}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: other}\n",
+		"apiVersion: v1\nkind: Secret\nmetadata: {name: web}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: web, labels: {copy: c}}\n",
+	} {
+		objs, _, err := d.Decode(fmt.Sprintf("%d.yaml", i), strings.NewReader(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, objs...)
+	}
+	keys, named := make([]objectKey, len(all)), make([]bool, len(all))
+	for i, obj := range all {
+		keys[i], named[i] = keyOf(obj)
+	}
+	want, wantWarnings := d.dedupeByKey(all, keys, named)
+	got, gotWarnings := d.Dedupe(all)
+	if !slices.Equal(got, want) || !slices.Equal(gotWarnings, wantWarnings) {
+		t.Errorf("Dedupe kept %v, warned %v; by key %v, %v", objectNames(t, got), gotWarnings, objectNames(t, want), wantWarnings)
+	}
+	if names := objectNames(t, got); !slices.Equal(names, []string{"Service other/web", "Secret default/web", "Service default/web"}) || len(gotWarnings) != 3 {
+		t.Errorf("kept %v, warned %v", names, gotWarnings)
+	}
+	if m, _ := meta.Accessor(got[2]); m.GetLabels()["copy"] != "c" {
+		t.Errorf("kept copy %q, want the last, c", m.GetLabels()["copy"])
+	}
+	if kept, _ := d.Dedupe(got); !slices.Equal(kept, got) || &kept[0] == &got[0] {
+		t.Error("Dedupe of objects without copies is not a copy of them")
 	}
 }
