@@ -37,3 +37,21 @@ func BenchmarkDecode(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDedupe looks for copies among the objects of n routes, as
+// sesame translate does between reading and translating: none there,
+// the common case.
+func BenchmarkDedupe(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("routes=%d", n), func(b *testing.B) {
+			objs := gen.Objects(gen.Config{Seed: 1, Routes: n})
+			d := new(manifest.Decoder)
+			b.ReportAllocs()
+			for b.Loop() {
+				if kept, dropped := d.Dedupe(objs); len(kept) != len(objs) || len(dropped) != 0 {
+					b.Fatal(len(kept), dropped)
+				}
+			}
+		})
+	}
+}
