@@ -214,27 +214,28 @@ func (d *Decoder) Dedupe(objects []runtime.Object) ([]runtime.Object, []Warning)
 	seed := maphash.MakeSeed()
 	keys := make([]objectKey, len(objects))
 	named := make([]bool, len(objects))
+	hashes := make([]uint64, len(objects))
 	last := make(map[uint64]int32, len(objects))
-	superseded := 0
+	copies := false
 	for i, obj := range objects {
 		k, ok := keyOf(obj)
 		if !ok {
 			continue // not an object with a name: nothing to compare
 		}
-		keys[i], named[i] = k, true
 		h := maphash.Comparable(seed, k)
+		keys[i], named[i], hashes[i] = k, true, h
 		if j, ok := last[h]; ok {
 			if keys[j] != k {
 				return d.dedupeByKey(objects, keys, named) // two keys of one hash
 			}
-			superseded++
+			copies = true
 		}
 		last[h] = int32(i)
 	}
-	if superseded == 0 {
+	if !copies {
 		return slices.Clone(objects), nil
 	}
-	return d.dropSuperseded(objects, keys, named, func(k objectKey) int { return int(last[maphash.Comparable(seed, k)]) })
+	return d.dropSuperseded(objects, keys, named, func(i int) int { return int(last[hashes[i]]) })
 }
 
 // keyOf is obj's key; false for an object without a name.
@@ -255,27 +256,31 @@ func (d *Decoder) dedupeByKey(objects []runtime.Object, keys []objectKey, named 
 			last[keys[i]] = i
 		}
 	}
-	return d.dropSuperseded(objects, keys, named, func(k objectKey) int { return last[k] })
+	return d.dropSuperseded(objects, keys, named, func(i int) int { return last[keys[i]] })
 }
 
 // dropSuperseded leaves out each named object that is not the last of its
-// key, lastOf says which is, and warns of it at the last one.
-func (d *Decoder) dropSuperseded(objects []runtime.Object, keys []objectKey, named []bool, lastOf func(objectKey) int) ([]runtime.Object, []Warning) {
+// key, the lastOf(i)-th of objects for the i-th, and warns of it at the
+// last one.
+func (d *Decoder) dropSuperseded(objects []runtime.Object, keys []objectKey, named []bool, lastOf func(i int) int) ([]runtime.Object, []Warning) {
 	out := make([]runtime.Object, 0, len(objects))
 	var warnings []Warning
 	for i, obj := range objects {
-		k := keys[i]
-		if j := lastOf(k); named[i] && j != i {
-			later := d.origins[objects[j]]
-			name := k.name
-			if k.namespace != "" {
-				name = k.namespace + "/" + name
-			}
-			warnings = append(warnings, Warning{Source: later.source, Document: later.document, Message: fmt.Sprintf(
-				"%s %s is also in %s; this later one is used, as kubectl apply would leave it", k.gk.Kind, name, d.origins[obj])})
+		j := i
+		if named[i] {
+			j = lastOf(i)
+		}
+		if j == i {
+			out = append(out, obj)
 			continue
 		}
-		out = append(out, obj)
+		k, later := keys[i], d.origins[objects[j]]
+		name := k.name
+		if k.namespace != "" {
+			name = k.namespace + "/" + name
+		}
+		warnings = append(warnings, Warning{Source: later.source, Document: later.document, Message: fmt.Sprintf(
+			"%s %s is also in %s; this later one is used, as kubectl apply would leave it", k.gk.Kind, name, d.origins[obj])})
 	}
 	return out, warnings
 }
