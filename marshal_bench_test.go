@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/proto"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/projectsesame/sesame"
 	"github.com/projectsesame/sesame/internal/gen"
@@ -37,14 +38,7 @@ func BenchmarkMarshal(b *testing.B) {
 			stolen := reportSteal(b)
 			size := 0
 			for b.Loop() {
-				size = 0
-				for _, m := range msgs {
-					wire, err := proto.Marshal(m)
-					if err != nil {
-						b.Fatal(err)
-					}
-					size += len(wire)
-				}
+				size = marshalAll(b, msgs)
 			}
 			stolen()
 			b.ReportMetric(float64(size)/1e6, "wire-MB")
@@ -68,16 +62,32 @@ func outputMessages(res *sesame.Result) (msgs []proto.Message, entries int) {
 var marshalRatio = flag.Bool("marshalratio", false,
 	"after each BenchmarkTranslate, marshal a translation's output with proto.Marshal as BenchmarkMarshal does and report x-marshal: the translation's CPU over the marshal's, in the same minutes (issue 22 holds it to 2)")
 
+// marshalAll is proto.Marshal of each of msgs, and the bytes written.
+func marshalAll(b *testing.B, msgs []proto.Message) int {
+	size := 0
+	for _, m := range msgs {
+		wire, err := proto.Marshal(m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size += len(wire)
+	}
+	return size
+}
+
 // reportMarshalRatio, with -marshalratio, reports x-marshal for the
-// translations b timed, of cpuPerOp each: their CPU time over that of
-// proto.Marshal of res's messages, res being a translation of the same
-// objects. The marshal runs after the timed loop, long enough for a
-// second of CPU (or 50 times), so that the ratio is of the same minutes:
-// this machine's speed changes by half within an hour, and both sides
-// with it.
-func reportMarshalRatio(b *testing.B, res *sesame.Result, cpuPerOp time.Duration) {
+// translations of objects b timed, of cpuPerOp each: their CPU time over
+// that of proto.Marshal of the output of one more. The marshal runs after
+// the timed loop, long enough for a second of CPU (or 50 times), so that
+// the ratio is of the same minutes: this machine's speed changes by half
+// within an hour, and both sides with it.
+func reportMarshalRatio(b *testing.B, objects []k8sruntime.Object, cpuPerOp time.Duration) {
 	if !*marshalRatio || cpuPerOp <= 0 {
 		return
+	}
+	res, err := sesame.Translate(objects, sesame.Options{Now: goldenNow})
+	if err != nil {
+		b.Fatal(err)
 	}
 	msgs, _ := outputMessages(res)
 	runtime.GC() // the translations' garbage is theirs
@@ -88,11 +98,7 @@ func reportMarshalRatio(b *testing.B, res *sesame.Result, cpuPerOp time.Duration
 	var used time.Duration
 	n := 0
 	for n == 0 || (used < time.Second && n < 50) {
-		for _, m := range msgs {
-			if _, err := proto.Marshal(m); err != nil {
-				b.Fatal(err)
-			}
-		}
+		marshalAll(b, msgs)
 		n++
 		now, _ := processCPU()
 		used = now - start
