@@ -80,8 +80,12 @@ func HeaderValue(v string) string {
 // NUL, CR or LF, which end a header or a request line, so that no request
 // carries it and Envoy may refuse it.
 func ControlChars(v string) string {
-	if i := strings.IndexAny(v, "\x00\r\n"); i >= 0 {
-		return fmt.Sprintf("the value %q holds the control character %q at byte %d; header values and paths cannot.", report.Value(v), v[i], i)
+	// A loop over the bytes, not strings.IndexAny, which builds a set of the
+	// characters on every call: this runs for every path and header value.
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c == 0 || c == '\r' || c == '\n' {
+			return fmt.Sprintf("the value %q holds the control character %q at byte %d; header values and paths cannot.", report.Value(v), c, i)
+		}
 	}
 	return ""
 }

@@ -211,6 +211,9 @@ func slicePort(slice *discoveryv1.EndpointSlice, name string) int32 {
 // node, which means nothing to Envoy. Addresses are nearly always written
 // canonically already; they are then returned as they are, without a copy.
 func canonicalAddress(addr string) (string, bool) {
+	if canonicalIPv4(addr) {
+		return addr, true
+	}
 	ip, err := netip.ParseAddr(addr)
 	if err != nil || ip.Zone() != "" {
 		return "", false
@@ -220,6 +223,32 @@ func canonicalAddress(addr string) (string, bool) {
 		return string(canon), true
 	}
 	return addr, true
+}
+
+// canonicalIPv4 says whether addr is an IPv4 address written as netip
+// writes it: four decimal fields of 0 to 255, without leading zeros. It is
+// canonicalAddress's way round parsing and writing again the address of
+// nearly every endpoint (a tenth of the cost of reading EndpointSlices);
+// FuzzCanonicalAddress holds it to netip.
+func canonicalIPv4(addr string) bool {
+	fields, v, digits := 0, 0, 0
+	for i := 0; i < len(addr); i++ {
+		switch c := addr[i]; {
+		case c >= '0' && c <= '9':
+			if digits == 1 && v == 0 {
+				return false // a leading zero
+			}
+			v, digits = v*10+int(c-'0'), digits+1
+			if v > 255 {
+				return false
+			}
+		case c == '.' && digits > 0 && fields < 3:
+			fields, v, digits = fields+1, 0, 0
+		default:
+			return false
+		}
+	}
+	return fields == 3 && digits > 0
 }
 
 // ValueOr returns *p, or def when p is nil: the API's defaulting of optional

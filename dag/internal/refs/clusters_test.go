@@ -3,6 +3,7 @@ package refs
 import (
 	"bytes"
 	"encoding/pem"
+	"net/netip"
 	"os"
 	"slices"
 	"testing"
@@ -62,12 +63,37 @@ func TestCanonicalAddress(t *testing.T) {
 		{"10.0.0.256", "", false},
 		{"example.com", "", false},
 		{"", "", false},
+		{"0.0.0.0", "0.0.0.0", true},
+		{"255.255.255.255", "255.255.255.255", true},
+		{"010.0.0.1", "", false}, // netip refuses leading zeros
+		{"10.0.0", "", false},
+		{"10.0.0.1.", "", false},
+		{"10..0.1", "", false},
+		{"1000.0.0.1", "", false},
 	} {
 		got, ok := canonicalAddress(tt.in)
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("canonicalAddress(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
+}
+
+// FuzzCanonicalAddress: canonicalAddress's shortcut for IPv4 says what
+// netip's parsing and writing say.
+func FuzzCanonicalAddress(f *testing.F) {
+	for _, s := range []string{"10.0.0.1", "0.0.0.0", "01.2.3.4", "1.2.3", "256.1.1.1", "::1", "1.2.3.4%eth0", "1.2.3.04"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, addr string) {
+		got, ok := canonicalAddress(addr)
+		want, wantOK := "", false
+		if ip, err := netip.ParseAddr(addr); err == nil && ip.Zone() == "" {
+			want, wantOK = ip.String(), true
+		}
+		if got != want || ok != wantOK {
+			t.Errorf("canonicalAddress(%q) = %q, %v; netip says %q, %v", addr, got, ok, want, wantOK)
+		}
+	})
 }
 
 // FuzzCertificateChain: whatever tls.crt holds, the chain holds only

@@ -128,8 +128,10 @@ func pathMatch(p *gatewayv1.HTTPPathMatch) (graph.PathMatch, string) {
 	if !strings.HasPrefix(value, "/") {
 		return graph.PathMatch{}, fmt.Sprintf("value %q does not start with \"/\".", report.Value(value))
 	}
-	if i := strings.IndexAny(value, "?#"); i >= 0 {
-		return graph.PathMatch{}, fmt.Sprintf("value %q contains %q; a path match cannot hold a query or fragment.", report.Value(value), value[i])
+	for i := 0; i < len(value); i++ { // not strings.IndexAny, which makes a set each call
+		if c := value[i]; c == '?' || c == '#' {
+			return graph.PathMatch{}, fmt.Sprintf("value %q contains %q; a path match cannot hold a query or fragment.", report.Value(value), c)
+		}
 	}
 	if strings.Contains(value, "//") {
 		return graph.PathMatch{}, fmt.Sprintf("value %q contains \"//\".", report.Value(value))
