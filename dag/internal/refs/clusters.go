@@ -228,8 +228,8 @@ func canonicalAddress(addr string) (string, bool) {
 // canonicalIPv4 says whether addr is an IPv4 address written as netip
 // writes it: four decimal fields of 0 to 255, without leading zeros. It is
 // canonicalAddress's way round parsing and writing again the address of
-// nearly every endpoint (a tenth of the cost of reading EndpointSlices);
-// FuzzCanonicalAddress holds it to netip.
+// nearly every endpoint, which was 2.5% of a translation's instructions
+// at 1,000 routes; FuzzCanonicalAddress holds it to netip.
 func canonicalIPv4(addr string) bool {
 	fields, v, digits := 0, 0, 0
 	for i := 0; i < len(addr); i++ {
