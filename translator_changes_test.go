@@ -11,6 +11,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -129,6 +130,12 @@ func mutate(rng *rand.Rand, obj runtime.Object) (renamed bool) {
 		if len(o.Spec.From) > 0 {
 			o.Spec.From[0].Namespace = "elsewhere"
 		}
+	case *unstructured.Unstructured: // a policy of another project's: it targets another route, or a rule of it
+		target := map[string]any{"group": gatewayv1.GroupName, "kind": "HTTPRoute", "name": []string{"foo", "bar", "backend"}[rng.IntN(3)]}
+		if rng.IntN(2) == 0 {
+			target["sectionName"] = "admin"
+		}
+		_ = unstructured.SetNestedField(o.Object, target, "spec", "targetRef")
 	case *corev1.Service:
 		if len(o.Spec.Ports) > 0 {
 			o.Spec.Ports[0].Port++

@@ -17,6 +17,7 @@ import (
 	"github.com/projectsesame/sesame/dag/graph"
 	"github.com/projectsesame/sesame/dag/httpproxy"
 	"github.com/projectsesame/sesame/dag/ingress"
+	"github.com/projectsesame/sesame/dag/internal/foreignpolicy"
 	"github.com/projectsesame/sesame/dag/internal/refs"
 	"github.com/projectsesame/sesame/dag/layer"
 	"github.com/projectsesame/sesame/internal/parallel"
@@ -45,6 +46,8 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		graph: &graph.Graph{},
 	}
 	a.index.IndexConfigMaps(in.ConfigMaps) // Gateways read them (spec.tls.frontend)
+	foreignPolicies := foreignpolicy.ReadAll(in.Policies)
+	a.index.Foreign = foreignpolicy.NewIndex(foreignPolicies)
 	// Services are indexed beside the Gateways, which do not read them, and
 	// the sorting of routes; compiling routes is the first to need them.
 	var services sync.WaitGroup
@@ -130,7 +133,8 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		Services: unused.Services, Secrets: unused.Secrets, ConfigMaps: unused.ConfigMaps, EndpointSlices: unused.EndpointSlices,
 		ReferenceGrants: unused.ReferenceGrants, Namespaces: unused.Namespaces,
 	}
-	a.graph.Warnings = slices.Concat(gw.Warnings(), policyWarnings, proxies.Warnings(), ingressWarnings, rlsWarnings, UnusedWarnings(a.graph.Unused))
+	a.graph.ForeignPolicies = len(foreignPolicies)
+	a.graph.Warnings = slices.Concat(gw.Warnings(), policyWarnings, a.index.Foreign.Warnings(foreignPolicies), proxies.Warnings(), ingressWarnings, rlsWarnings, UnusedWarnings(a.graph.Unused))
 	return a.graph, nil
 }
 

@@ -6,12 +6,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	contourv1 "github.com/projectsesame/sesame/apis/projectcontour/v1"
 	contourv1alpha1 "github.com/projectsesame/sesame/apis/projectcontour/v1alpha1"
 	sesamev1alpha1 "github.com/projectsesame/sesame/apis/projectsesame/v1alpha1"
+	"github.com/projectsesame/sesame/dag/internal/foreignpolicy"
 )
 
 // Input is every object a translation reads, grouped by kind. The order of
@@ -41,6 +43,11 @@ type Input struct {
 	// SesameConfigurations are Sesame's own configuration (Options.Config)
 	// and those GatewayClasses' and Gateways' parametersRefs name.
 	SesameConfigurations []*sesamev1alpha1.SesameConfiguration
+	// Policies are objects of kinds Sesame does not read that attach to
+	// others as policies do (targetRef, targetRefs or targetSelectors in
+	// their spec): what one that protects traffic targets fails closed,
+	// and each is named in a warning (package dag/internal/foreignpolicy).
+	Policies []*unstructured.Unstructured
 }
 
 // Add appends obj to the slice for its kind. It returns an error for a nil
@@ -81,6 +88,11 @@ func (in *Input) Add(obj runtime.Object) error {
 		in.Ingresses = appendNonNil(in.Ingresses, o)
 	case *sesamev1alpha1.SesameConfiguration:
 		in.SesameConfigurations = appendNonNil(in.SesameConfigurations, o)
+	case *unstructured.Unstructured:
+		if o != nil && foreignpolicy.Read(o) == nil {
+			return fmt.Errorf("dag: %s %s is of a kind Sesame does not read, and no policy: it is not translated", o.GroupVersionKind(), objectName(o))
+		}
+		in.Policies = appendNonNil(in.Policies, o)
 	case nil:
 		return fmt.Errorf("dag: nil object")
 	default:
@@ -96,4 +108,12 @@ func appendNonNil[T any](s []*T, o *T) []*T {
 		return s
 	}
 	return append(s, o)
+}
+
+// objectName is namespace/name, or name for an object of no namespace.
+func objectName(o *unstructured.Unstructured) string {
+	if o.GetNamespace() == "" {
+		return o.GetName()
+	}
+	return o.GetNamespace() + "/" + o.GetName()
 }

@@ -108,6 +108,7 @@ func (b *Builder) buildGateway(gw *gatewayv1.Gateway) *gateway {
 	conflictUnsupported(g)
 	for _, l := range g.listeners {
 		b.resolveCertificates(l, gw)
+		b.guardListener(l, gw)
 	}
 	g.insecureFrontend = b.resolveFrontendValidation(g, gw)
 	b.resolveBackendCertificate(g, gw)

@@ -415,7 +415,7 @@ func decodeJSON(data []byte, lim Limits, list bool) result {
 	gvk := gv.WithKind(head.Kind)
 	newObject, ok := kinds[gvk]
 	if !ok {
-		return unknownKind(head, gvk)
+		return unknownKind(head, gvk, data)
 	}
 	obj, fields, p := decodeObject(data, newObject)
 	if p != nil {
@@ -429,12 +429,6 @@ func decodeJSON(data []byte, lim Limits, list bool) result {
 	res.objects = []runtime.Object{obj}
 	res.fields = [][]problem{fields}
 	return res
-}
-
-// unknownKind is what a document of a kind Sesame does not read gives: a
-// warning.
-func unknownKind(head typeMeta, gvk schema.GroupVersionKind) result {
-	return result{count: 1, warnings: []string{fmt.Sprintf("skipped %s %s: Sesame does not translate this kind%s", short(head.APIVersion), short(head.Kind), knownVersions(gvk))}}
 }
 
 func missing(apiVersion, kind string) string {

@@ -280,7 +280,10 @@ func decodeTree(tree *fastValue, lim Limits) (result, bool) {
 	gvk := gv.WithKind(head.Kind)
 	newObject, ok := kinds[gvk]
 	if !ok {
-		return unknownKind(head, gvk), true
+		if treeHasTargets(tree) {
+			return unknownKind(head, gvk, tree.jsonText()), true
+		}
+		return unknownKind(head, gvk, nil), true
 	}
 	obj := newObject()
 	var d treeDecoder

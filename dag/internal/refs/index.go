@@ -11,6 +11,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/projectsesame/sesame/dag/graph"
+	"github.com/projectsesame/sesame/dag/internal/foreignpolicy"
 	"github.com/projectsesame/sesame/dag/internal/order"
 	"github.com/projectsesame/sesame/internal/parallel"
 )
@@ -45,6 +46,10 @@ type Index struct {
 	configMapsReferred map[types.NamespacedName]bool
 	// tls is what BackendTLSPolicies give Service ports.
 	tls backendTLS
+	// Foreign finds the policies of kinds Sesame does not read that
+	// protect what they target, which then fails closed (package
+	// foreign); nil when there are none.
+	Foreign *foreignpolicy.Index
 }
 
 // NewIndex indexes everything but Services and their

@@ -44,10 +44,11 @@ func (b *Compiler) GRPCRoute(route *gatewayv1.GRPCRoute) *Compiled {
 	for ri := range route.Spec.Rules {
 		rule := &route.Spec.Rules[ri]
 		field := ruleField(ri)
-		routes, problem := b.compileGRPCRouteRule(route, rule, ri, field, from, c)
+		guard := b.foreignGuard("GRPCRoute", route, rule.Name)
+		routes, problem := b.compileGRPCRouteRule(route, rule, ri, field, from, c, guard)
 		if problem != "" {
 			b.referToBackends(route.Namespace, len(rule.BackendRefs), func(i int) *gatewayv1.BackendRef { return &rule.BackendRefs[i].BackendRef })
-			g.drop(c, routes, problem)
+			g.drop(c, routes, problem, guard != "")
 			continue
 		}
 		if len(rule.BackendRefs) == 0 && len(routes) > 0 {
@@ -62,7 +63,7 @@ func (b *Compiler) GRPCRoute(route *gatewayv1.GRPCRoute) *Compiled {
 // compileGRPCRouteRule compiles one rule into its routes, one per match.
 // When the rule cannot be served, problem says why, and routes, if the
 // matches are valid, are the rule's guards.
-func (b *Compiler) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *Compiled) ([]Route, string) {
+func (b *Compiler) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewayv1.GRPCRouteRule, ri int, field string, from backendOrigin, c *Compiled, guard string) ([]Route, string) {
 	matches := []grpcRouteMatch{{RouteMatch: graph.RouteMatch{Path: graph.PathMatch{Type: graph.PathPrefix, Value: "/"}}}}
 	if len(rule.Matches) > 0 {
 		matches = matches[:0]
@@ -74,7 +75,11 @@ func (b *Compiler) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewa
 			matches = append(matches, m)
 		}
 	}
-	routes, problem := b.serveGRPCRouteRule(route, rule, ri, field, from, c, matches)
+	var routes []Route
+	problem := field + ": " + guard
+	if guard == "" {
+		routes, problem = b.serveGRPCRouteRule(route, rule, ri, field, from, c, matches)
+	}
 	if problem != "" {
 		plain := make([]graph.RouteMatch, len(matches))
 		for i, m := range matches {

@@ -92,10 +92,11 @@ func (b *Compiler) HTTPRoute(route *gatewayv1.HTTPRoute) *Compiled {
 	for ri := range rules {
 		rule := &rules[ri]
 		field := ruleField(ri)
-		routes, problem := b.compileHTTPRouteRule(route, rule, ri, field, c)
+		guard := b.foreignGuard("HTTPRoute", route, rule.Name)
+		routes, problem := b.compileHTTPRouteRule(route, rule, ri, field, c, guard)
 		if problem != "" {
 			b.referToBackends(route.Namespace, len(rule.BackendRefs), func(i int) *gatewayv1.BackendRef { return &rule.BackendRefs[i].BackendRef })
-			g.drop(c, routes, problem)
+			g.drop(c, routes, problem, guard != "")
 			continue
 		}
 		if len(rule.BackendRefs) == 0 && len(routes) > 0 && (routes[0].Filters == nil || routes[0].Filters.Redirect == nil) {
@@ -115,7 +116,20 @@ type guards struct {
 }
 
 // drop records a dropped rule's problem, and its guard routes, if any.
-func (g *guards) drop(c *Compiled, routes []Route, problem string) {
+// With closed (a policy protecting traffic that Sesame cannot apply
+// targets the rule: foreignGuard), the guard routes are served whatever
+// else the route serves, so that the rule's requests are answered with an
+// error even when it was the route's only rule, rather than go to another
+// route.
+func (g *guards) drop(c *Compiled, routes []Route, problem string, closed bool) {
+	if closed {
+		if len(routes) > 0 {
+			c.add(routes)
+			problem = strings.TrimSuffix(problem, ".") + fmt.Sprintf("; its matches answer %d.", routes[0].DirectResponseStatus)
+		}
+		c.Problems = append(c.Problems, problem)
+		return
+	}
 	if len(routes) > 0 {
 		g.Routes = append(g.Routes, routes)
 		g.Problems = append(g.Problems, len(c.Problems))
@@ -183,11 +197,14 @@ func (c *Compiled) add(routes []Route) {
 // compileHTTPRouteRule compiles one rule into its routes, one per match.
 // When the rule cannot be served, problem says why, and routes, if the
 // matches are valid, are the rule's guards (guardRoutes).
-func (b *Compiler) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *Compiled) ([]Route, string) {
+func (b *Compiler) compileHTTPRouteRule(route *gatewayv1.HTTPRoute, rule *gatewayv1.HTTPRouteRule, ri int, field string, c *Compiled, guard string) ([]Route, string) {
 	var buf [4]graph.RouteMatch // each is copied into its Route: most rules have a match or two
 	matches, problem := ruleMatches(rule, field, buf[:0])
 	if problem != "" {
 		return nil, problem
+	}
+	if guard != "" {
+		return guardRoutes("HTTPRoute", route, ri, matches), field + ": " + guard
 	}
 	routes, problem := b.serveHTTPRouteRule(route, rule, ri, field, c, matches)
 	if problem != "" {
@@ -381,4 +398,18 @@ func ruleMatches(rule *gatewayv1.HTTPRouteRule, field string, matches []graph.Ro
 		matches = append(matches, m)
 	}
 	return matches, ""
+}
+
+// foreignGuard says why a rule (by its name) of route must fail closed: a
+// policy of a kind Sesame does not read that protects traffic targets the
+// route or the rule (package foreignpolicy); "" when none does.
+func (b *Compiler) foreignGuard(kind string, route metav1.Object, rule *gatewayv1.SectionName) string {
+	if b.Index == nil || b.Index.Foreign == nil {
+		return ""
+	}
+	section := ""
+	if rule != nil {
+		section = string(*rule)
+	}
+	return b.Index.Foreign.Guard(gatewayv1.GroupName, kind, route.GetNamespace(), route.GetName(), route.GetLabels(), section)
 }

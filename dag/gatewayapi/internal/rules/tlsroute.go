@@ -22,6 +22,9 @@ func (b *Compiler) TLSRoute(route *gatewayv1.TLSRoute) *Compiled {
 			continue
 		}
 		backends, invalid, problem := b.resolveBackends(backendOrigin{kind: "TLSRoute", namespace: route.Namespace}, route.Spec.Rules[ri].BackendRefs, field, c, nil)
+		if guard := b.foreignGuard("TLSRoute", route, route.Spec.Rules[ri].Name); guard != "" {
+			problem = field + ": " + guard // its connections are not served, rather than served without it
+		}
 		if problem != "" {
 			c.Problems = append(c.Problems, problem)
 			continue
