@@ -29,7 +29,12 @@ import (
 //     Sesame reads them: they decode into its Go type and say its
 //     apiVersion, so that status is written against the served version. A
 //     well-formed object of another kind is skipped with a DecodeWarning,
-//     so that a whole cluster dump can be fed in.
+//     so that a whole cluster dump can be fed in, unless it is a policy:
+//     an object whose spec has targetRef, targetRefs or targetSelectors
+//     (the Gateway API's policy attachment, as Envoy Gateway, Kuadrant and
+//     Istio write theirs) is returned as an *unstructured.Unstructured,
+//     and Translate makes what a policy that protects traffic targets fail
+//     closed, rather than serve it without the policy.
 //   - An object of a namespaced kind that names no namespace is given
 //     Decoder.Namespace, or "default" when that is empty, as kubectl's
 //     --namespace; a cluster-scoped object (GatewayClass, Namespace) keeps

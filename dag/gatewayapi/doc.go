@@ -69,6 +69,18 @@
 // be ignored"). Listeners of other protocols get Accepted=False with reason
 // UnsupportedProtocol.
 //
+// Policies of kinds Sesame does not read that protect traffic
+// (authentication, authorization, rate limits, client certificate
+// validation; package dag/internal/foreignpolicy lists them) make what
+// they target fail closed: a targeted rule is dropped as above, its matches
+// answer 500 (503) even when no other rule of the route is left, so that
+// its requests do not fall through to another route; a targeted TLSRoute
+// is not served; a targeted listener (a Gateway whole, a listener by
+// sectionName, a ListenerSet) is not programmed (Programmed=False, reason
+// Invalid). The spec leaves policies of other implementations to them;
+// Sesame serving what they protect without them would be the one outcome
+// their authors did not mean.
+//
 // Backends: the protocol Envoy speaks to each Service port comes from
 // package protocol (appProtocol on the Service and its EndpointSlices, and
 // the route kind); a backend whose protocol the route cannot use is

@@ -41,6 +41,10 @@ func TestDecode(t *testing.T) {
 		{"Ingress v1; v1beta1 points at v1", "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: i}\n---\napiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata: {name: old}\n",
 			[]string{"networking.k8s.io/v1 Ingress i"}, []string{"(it reads networking.k8s.io/v1 Ingress)"}, nil},
 		{"unknown kind", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n", nil, []string{"skipped apps/v1 Deployment"}, nil},
+		// Policies of kinds Sesame does not read are kept, read by the fast
+		// reader (block style) and by the YAML parser (flow style) alike.
+		{"a policy of an unknown kind", "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: SecurityPolicy\nmetadata:\n  name: jwt\nspec:\n  targetRef:\n    kind: HTTPRoute\n    name: foo\n---\napiVersion: kuadrant.io/v1\nkind: AuthPolicy\nmetadata: {name: auth}\nspec: {targetRefs: [{kind: Gateway, name: eg}]}\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {targets: []}\n",
+			[]string{"gateway.envoyproxy.io/v1alpha1 SecurityPolicy jwt", "kuadrant.io/v1 AuthPolicy auth"}, []string{"skipped example.com/v1 Widget"}, nil},
 
 		// Errors name the document and the field, and the other documents
 		// are still read.

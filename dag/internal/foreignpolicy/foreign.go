@@ -162,7 +162,7 @@ func Warning(p *Policy, guarded bool) string {
 	case p.Protects != "" && guarded:
 		fmt.Fprintf(&b, ". It asks for %s, which Sesame cannot apply, so what it targets fails closed rather than be served without it: a route's rules answer with an error, a listener is not programmed (their status says so)", p.Protects)
 	case p.Protects != "":
-		fmt.Fprintf(&b, ". It asks for %s, which Sesame cannot apply; none of its targets is in the input, so nothing fails closed for it", p.Protects)
+		fmt.Fprintf(&b, ". It asks for %s, which Sesame cannot apply; Sesame serves nothing it targets, so nothing fails closed for it", p.Protects)
 	default:
 		b.WriteString("; what it targets is served without it")
 	}

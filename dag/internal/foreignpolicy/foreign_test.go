@@ -179,7 +179,7 @@ spec:
 			t.Errorf("warning %d = %q: says it fails closed: %v, want %v", i, warnings[i], got, guarded)
 		}
 	}
-	if w := NewIndex([]*Policy{jwt}).Warnings([]*Policy{jwt})[0]; !strings.Contains(w, "nothing fails closed") {
+	if w := NewIndex([]*Policy{jwt}).Warnings([]*Policy{jwt})[0]; !strings.Contains(w, "serves nothing it targets") {
 		t.Errorf("the warning of a policy that guarded nothing = %q", w)
 	}
 }
