@@ -135,6 +135,13 @@ metadata: {name: limits, namespace: default}
 spec:
   targetSelectors: [{group: gateway.networking.k8s.io, kind: Gateway, matchLabels: {tier: edge}}]
 `))
+	loose := Read(policy(t, `
+apiVersion: security.istio.io/v1
+kind: RequestAuthentication
+metadata: {name: loose, namespace: default}
+spec:
+  targetRef: {kind: GRPCRoute, name: grpc}
+`))
 	retries := Read(policy(t, `
 apiVersion: gateway.envoyproxy.io/v1alpha1
 kind: BackendTrafficPolicy
@@ -142,7 +149,7 @@ metadata: {name: retries, namespace: default}
 spec:
   targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: baz}]
 `))
-	x := NewIndex([]*Policy{jwt, rule, selected, retries})
+	x := NewIndex([]*Policy{jwt, rule, selected, retries, loose})
 	const gw = "gateway.networking.k8s.io"
 	for _, tt := range []struct {
 		kind, namespace, name, section string
@@ -158,7 +165,8 @@ spec:
 		{"HTTPRoute", "default", "bar", "", nil, ""}, // a rule without a name is not the section
 		{"Gateway", "default", "eg", "https", map[string]string{"tier": "edge"}, "RateLimitPolicy default/limits"},
 		{"Gateway", "default", "eg", "", map[string]string{"tier": "internal"}, ""},
-		{"HTTPRoute", "default", "baz", "", nil, ""}, // retries protect nothing
+		{"HTTPRoute", "default", "baz", "", nil, ""},                                     // retries protect nothing
+		{"GRPCRoute", "default", "grpc", "", nil, "RequestAuthentication default/loose"}, // no group: the Gateway API's
 	} {
 		got := x.Guard(gw, tt.kind, tt.namespace, tt.name, tt.labels, tt.section)
 		if tt.guarded == "" && got != "" || !strings.Contains(got, tt.guarded) {

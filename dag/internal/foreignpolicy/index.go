@@ -44,7 +44,7 @@ func NewIndex(policies []*Policy) *Index {
 			continue
 		}
 		for _, t := range p.Targets {
-			k := kindKey{t.Group, t.Kind, p.Namespace}
+			k := kindKey{groupOf(t), t.Kind, p.Namespace}
 			if t.Selector != nil {
 				if x.bySelector == nil {
 					x.bySelector = map[kindKey][]selected{}
@@ -110,4 +110,18 @@ func (x *Index) guarded(p *Policy) bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.used[p]
+}
+
+// gatewayAPIKinds are the kinds a policy may target that only the Gateway
+// API has.
+var gatewayAPIKinds = map[string]bool{"Gateway": true, "ListenerSet": true, "HTTPRoute": true, "GRPCRoute": true, "TLSRoute": true}
+
+// groupOf is the group of t's kind; a target that leaves the group out
+// but names a kind only the Gateway API has means the Gateway API's, so
+// that a policy written loosely still guards what it means to.
+func groupOf(t Target) string {
+	if t.Group == "" && gatewayAPIKinds[t.Kind] {
+		return "gateway.networking.k8s.io"
+	}
+	return t.Group
 }
