@@ -59,7 +59,10 @@
 // rule is left. A dropped rule's valid matches stay and answer 500 (503 for
 // GRPCRoute), so that its requests do not fall through to the route's other
 // rules: a path whose ExternalAuth Sesame cannot apply is not served
-// without it. The spec describes dropping; this is what it asks of an
+// without it. A rule dropped for its ExternalAuth filter, which protects
+// traffic, keeps its matches even when no other rule of the route is
+// left (the route is then accepted, PartiallyInvalid), so that its
+// requests do not go to another route either. The spec describes dropping; this is what it asks of an
 // unresolved filter, and what Envoy Gateway does for invalid filters.
 // Values Envoy would refuse (header values and paths with CR, LF or NUL,
 // weights beyond the API's range) are refused here, rule by rule: Envoy

@@ -14,9 +14,13 @@
 // namespace. Which kinds protect traffic is a table (protective): Envoy
 // Gateway's SecurityPolicy and EnvoyExtensionPolicy, its
 // BackendTrafficPolicy with rate limits and ClientTrafficPolicy with
-// client validation; Kuadrant's AuthPolicy, RateLimitPolicy and
+// client validation; NGINX Gateway Fabric's RateLimitPolicy and
+// WAFPolicy; Kuadrant's AuthPolicy, RateLimitPolicy and
 // TokenRateLimitPolicy; Istio's AuthorizationPolicy and
-// RequestAuthentication. A sectionName names a rule of a route or a
+// RequestAuthentication. Kinds for other purposes, which may still be
+// put to protecting traffic (NGINX Gateway Fabric's SnippetsPolicy, any
+// configuration snippet), are named in a warning only: failing all of
+// them closed would refuse most of what their users serve. A sectionName names a rule of a route or a
 // listener of a Gateway or ListenerSet; without one, a policy targets the
 // whole object.
 package foreignpolicy

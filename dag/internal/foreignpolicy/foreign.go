@@ -57,6 +57,8 @@ var protective = []struct {
 	{"gateway.envoyproxy.io", "EnvoyExtensionPolicy", nil, "request processing extensions (external processing, Wasm, Lua), which may decide what is served"},
 	{"gateway.envoyproxy.io", "BackendTrafficPolicy", []string{"rateLimit"}, "rate limits"},
 	{"gateway.envoyproxy.io", "ClientTrafficPolicy", []string{"tls", "clientValidation"}, "client certificate validation"},
+	{"gateway.nginx.org", "RateLimitPolicy", nil, "rate limits"},
+	{"gateway.nginx.org", "WAFPolicy", nil, "a web application firewall"},
 	{"kuadrant.io", "AuthPolicy", nil, "authentication and authorization"},
 	{"kuadrant.io", "RateLimitPolicy", nil, "rate limits"},
 	{"kuadrant.io", "TokenRateLimitPolicy", nil, "rate limits"},

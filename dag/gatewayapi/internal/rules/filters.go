@@ -66,6 +66,7 @@ func (b *Compiler) compileFilters(from backendOrigin, filters []gatewayv1.HTTPRo
 			}
 		case gatewayv1.HTTPRouteFilterExternalAuth:
 			problem = fmt.Sprintf("filter %s is not supported by this version of Sesame.", f.Type)
+			c.protective = true // the rule fails closed
 		default:
 			problem = fmt.Sprintf("filter type %q is not one of the Gateway API's.", report.Value(f.Type))
 		}

@@ -23,6 +23,10 @@ type Compiled struct {
 	TCP    *graph.TCPRoute
 	// Problems says, per dropped rule, why it is dropped.
 	Problems []string
+	// protective is set while a rule is compiled when what makes it
+	// unservable protects traffic (an ExternalAuth filter): it then fails
+	// closed, as a rule a foreign policy guards does (guards.drop).
+	protective bool
 	// ResolvedRefs is false when some backendRef cannot be used; refReason
 	// and refProblems say why, for the ResolvedRefs condition.
 	ResolvedRefs bool
@@ -93,10 +97,11 @@ func (b *Compiler) HTTPRoute(route *gatewayv1.HTTPRoute) *Compiled {
 		rule := &rules[ri]
 		field := ruleField(ri)
 		guard := b.foreignGuard("HTTPRoute", route, rule.Name)
+		c.protective = false
 		routes, problem := b.compileHTTPRouteRule(route, rule, ri, field, c, guard)
 		if problem != "" {
 			b.referToBackends(route.Namespace, len(rule.BackendRefs), func(i int) *gatewayv1.BackendRef { return &rule.BackendRefs[i].BackendRef })
-			g.drop(c, routes, problem, guard != "")
+			g.drop(c, routes, problem, guard != "" || c.protective)
 			continue
 		}
 		if len(rule.BackendRefs) == 0 && len(routes) > 0 && (routes[0].Filters == nil || routes[0].Filters.Redirect == nil) {
@@ -125,7 +130,7 @@ func (g *guards) drop(c *Compiled, routes []Route, problem string, closed bool) 
 	if closed {
 		if len(routes) > 0 {
 			c.add(routes)
-			problem = strings.TrimSuffix(problem, ".") + fmt.Sprintf("; its matches answer %d.", routes[0].DirectResponseStatus)
+			problem = strings.TrimSuffix(problem, ".") + fmt.Sprintf("; its matches answer %d, so that their requests go to no other rule or route.", routes[0].DirectResponseStatus)
 		}
 		c.Problems = append(c.Problems, problem)
 		return
