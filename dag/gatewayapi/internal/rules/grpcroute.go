@@ -45,10 +45,11 @@ func (b *Compiler) GRPCRoute(route *gatewayv1.GRPCRoute) *Compiled {
 		rule := &route.Spec.Rules[ri]
 		field := ruleField(ri)
 		guard := b.foreignGuard("GRPCRoute", route, rule.Name)
+		c.protective = false
 		routes, problem := b.compileGRPCRouteRule(route, rule, ri, field, from, c, guard)
 		if problem != "" {
 			b.referToBackends(route.Namespace, len(rule.BackendRefs), func(i int) *gatewayv1.BackendRef { return &rule.BackendRefs[i].BackendRef })
-			g.drop(c, routes, problem, guard != "")
+			g.drop(c, routes, problem, guard != "" || c.protective)
 			continue
 		}
 		if len(rule.BackendRefs) == 0 && len(routes) > 0 {
