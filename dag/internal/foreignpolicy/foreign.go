@@ -95,9 +95,10 @@ func Read(obj *unstructured.Unstructured) *Policy {
 		t, problem := selectorTarget(s)
 		if problem != "" {
 			p.Problems = append(p.Problems, fmt.Sprintf("spec.targetSelectors[%d]: %s", i, problem))
-			continue
 		}
-		p.Targets = append(p.Targets, t)
+		if t.Kind != "" {
+			p.Targets = append(p.Targets, t)
+		}
 	}
 	for _, k := range protective {
 		if k.group == p.GVK.Group && k.kind == p.GVK.Kind {
@@ -120,23 +121,26 @@ func target(v any) (Target, bool) {
 }
 
 // selectorTarget reads one of Envoy Gateway's targetSelectors: group,
-// kind, and matchLabels or matchExpressions.
+// kind, and matchLabels or matchExpressions. A selector of a kind that
+// cannot be read is taken to select every object of the kind, so that a
+// policy protecting traffic fails them closed rather than none.
 func selectorTarget(v any) (Target, string) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return Target{}, "not a mapping"
 	}
-	var sel metav1.LabelSelector
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, &sel); err != nil {
-		return Target{}, err.Error()
-	}
-	selector, err := metav1.LabelSelectorAsSelector(&sel)
-	if err != nil {
-		return Target{}, err.Error()
-	}
-	t := Target{Group: str(m["group"]), Kind: str(m["kind"]), Selector: selector}
+	t := Target{Group: str(m["group"]), Kind: str(m["kind"])}
 	if t.Kind == "" {
 		return Target{}, "no kind"
+	}
+	var sel metav1.LabelSelector
+	err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, &sel)
+	if err == nil {
+		t.Selector, err = metav1.LabelSelectorAsSelector(&sel)
+	}
+	if err != nil {
+		t.Selector = labels.Everything()
+		return t, fmt.Sprintf("its selector cannot be read (%v), so it is taken to select every %s of its namespace", err, t.Kind)
 	}
 	return t, ""
 }
@@ -179,6 +183,8 @@ func Warning(p *Policy, guarded bool) string {
 // "HTTPRoutes labelled app=web".
 func (t Target) String() string {
 	switch {
+	case t.Selector != nil && t.Selector.Empty():
+		return "every " + t.Kind
 	case t.Selector != nil:
 		return fmt.Sprintf("%ss selected by %q", t.Kind, t.Selector.String())
 	case t.SectionName != "":

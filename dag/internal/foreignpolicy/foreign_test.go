@@ -77,7 +77,7 @@ spec:
   - {group: gateway.networking.k8s.io, kind: HTTPRoute, matchLabels: {app: web}}
   - {group: gateway.networking.k8s.io, matchLabels: {app: web}}
   - {kind: HTTPRoute, matchExpressions: [{key: app, operator: Bogus}]}
-`, targets: []string{`HTTPRoutes selected by "app=web"`}, protects: "authentication and authorization", problems: 2},
+`, targets: []string{`HTTPRoutes selected by "app=web"`, "every HTTPRoute"}, protects: "authentication and authorization", problems: 2},
 		{name: "no targets", doc: `
 apiVersion: apps/v1
 kind: Deployment
