@@ -3,6 +3,7 @@ package foreignpolicy
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -217,4 +218,25 @@ func FuzzRead(f *testing.F) {
 		_ = x.Guard("gateway.networking.k8s.io", "HTTPRoute", p.Namespace, "r", map[string]string{"a": "b"}, "s")
 		_ = x.Warnings([]*Policy{p})
 	})
+}
+
+// TestGuardConcurrent: routes compile on several goroutines, each asking
+// Guard; what it records for Warnings is kept under a lock (go test -race).
+func TestGuardConcurrent(t *testing.T) {
+	jwt := Read(policy(t, jwtPolicy))
+	x := NewIndex([]*Policy{jwt})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 100 {
+				if x.Guard("gateway.networking.k8s.io", "HTTPRoute", "default", "foo", nil, "") == "" {
+					t.Error("foo is not guarded")
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if w := x.Warnings([]*Policy{jwt})[0]; !strings.Contains(w, "fails closed rather than") {
+		t.Errorf("warning = %q", w)
+	}
 }
