@@ -227,6 +227,11 @@ func (r *Result) generateForGateway(gateway types.NamespacedName) *xdsgen.Resour
 // Translate turns objects into Envoy configuration and status. Objects that
 // are invalid get a status saying why and the rest are still translated;
 // objects of kinds Sesame does not read are listed in Result.Warnings.
+// Policies of such kinds, given as *unstructured.Unstructured with
+// targetRef, targetRefs or targetSelectors in their spec (as Decode and
+// a dynamic informer give them), are read for what they target: what one
+// that protects traffic targets fails closed (its rules answer 500, its
+// listeners are not programmed), rather than be served without it.
 // UpstreamClusters are translated beside the HTTP/TLS gateway's objects,
 // onto one listener of their own (internal/upstreamcluster says how).
 //
