@@ -46,6 +46,15 @@
 //     (GEP-1911); Contour needs its websocket-routes annotation. Contour's
 //     other annotations (projectcontour.io/...) are not translated, and an
 //     Ingress that sets them is told.
+//   - An Ingress moved from another controller keeps its annotations
+//     (annotations.go). Those that protect traffic (ingress-nginx's
+//     authentication, client certificates, IP allow and deny lists, rate
+//     limits, CORS and ModSecurity; HAProxy's, NGINX Inc's and the AWS
+//     Load Balancer Controller's like them) cannot be applied, so every
+//     path of the Ingress answers 503, rather than be served without
+//     them, and a Warning Event names them; other annotations of known
+//     controllers are named as ignored. Contour reads no other
+//     controller's annotations and serves such an Ingress open.
 //   - An Ingress's status has only load balancer addresses, which Sesame does
 //     not know. Everything it has to say about an Ingress is in graph.Graph.Events
 //     (package report collects them), which a controller should record as Kubernetes Events: a

@@ -83,6 +83,10 @@ type ingressBuild struct {
 	// refused for them.
 	claims   layer.Claims
 	refusals []layer.Notice
+	// closed holds the Ingresses whose every path answers 503: they carry
+	// another controller's annotations that protect traffic
+	// (annotations.go).
+	closed map[*networkingv1.Ingress]bool
 }
 
 // ingressHost is what the Ingresses serve under one hostname.

@@ -222,3 +222,28 @@ func TestRuleHost(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherControllers: of another controller's annotations, those that
+// protect traffic close the Ingress unless their value asks for nothing;
+// the rest of known controllers' are only named.
+func TestOtherControllers(t *testing.T) {
+	for _, tt := range []struct {
+		annotations       map[string]string
+		protective, other []string
+	}{
+		{map[string]string{"nginx.ingress.kubernetes.io/auth-url": "http://auth.example.com/check"}, []string{"nginx.ingress.kubernetes.io/auth-url (external authentication)"}, nil},
+		{map[string]string{"nginx.ingress.kubernetes.io/enable-cors": "false", "nginx.ingress.kubernetes.io/rewrite-target": "/"},
+			nil, []string{"nginx.ingress.kubernetes.io/enable-cors", "nginx.ingress.kubernetes.io/rewrite-target"}},
+		{map[string]string{"nginx.ingress.kubernetes.io/auth-tls-verify-client": "off"}, nil, []string{"nginx.ingress.kubernetes.io/auth-tls-verify-client"}},
+		{map[string]string{"nginx.ingress.kubernetes.io/auth-tls-verify-client": "on"}, []string{"nginx.ingress.kubernetes.io/auth-tls-verify-client (client certificate verification)"}, nil},
+		{map[string]string{"haproxy.org/allow-list": "10.0.0.0/8", "traefik.ingress.kubernetes.io/router.middlewares": "default-auth@kubernetescrd"},
+			[]string{"haproxy.org/allow-list (an IP allow list)"}, []string{"traefik.ingress.kubernetes.io/router.middlewares"}},
+		{map[string]string{"example.com/anything": "x", "projectcontour.io/num-retries": "3"}, nil, nil},
+	} {
+		ing := &networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Annotations: tt.annotations}}
+		protective, other := otherControllers(ing)
+		if strings.Join(protective, "|") != strings.Join(tt.protective, "|") || strings.Join(other, "|") != strings.Join(tt.other, "|") {
+			t.Errorf("otherControllers(%v) = %q, %q; want %q, %q", tt.annotations, protective, other, tt.protective, tt.other)
+		}
+	}
+}

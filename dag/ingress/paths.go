@@ -134,6 +134,9 @@ func (ib *ingressBuild) route(ing *networkingv1.Ingress, field string, m graph.P
 		ib.event(ing, graph.EventWarning, reason, "%s: %s Requests to %s on %s are answered 503.", at, report.TrimDot(problem)+".", report.DescribeMatch(m), report.DescribeHost(host))
 		return r
 	}
+	if ib.closed[ing] {
+		return r // annotations that protect traffic cannot be honoured (readAnnotations): 503
+	}
 	r.Backends = []graph.WeightedCluster{{Cluster: cluster, Weight: 1}}
 	return r
 }

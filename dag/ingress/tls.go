@@ -69,6 +69,17 @@ func (ib *ingressBuild) readAnnotations(ing *networkingv1.Ingress) {
 		slices.Sort(ignored)
 		ib.event(ing, graph.EventWarning, "AnnotationNotTranslated", "annotations %s are Contour's, which Sesame does not translate; they are ignored. Use an HTTPProxy for these features.", strings.Join(ignored, ", "))
 	}
+	protective, other := otherControllers(ing)
+	if len(protective) > 0 {
+		if ib.closed == nil {
+			ib.closed = map[*networkingv1.Ingress]bool{}
+		}
+		ib.closed[ing] = true
+		ib.event(ing, graph.EventWarning, "ProtectionNotApplied", "annotations %s ask %s to protect traffic, which Sesame cannot do as they ask, so every path of the Ingress answers 503 rather than be served without it. Use an HTTPProxy (authorization, ipAllowPolicy, rateLimitPolicy, corsPolicy, clientValidation) for these features.", strings.Join(protective, ", "), controllersOf(protective))
+	}
+	if len(other) > 0 {
+		ib.event(ing, graph.EventWarning, "AnnotationNotTranslated", "annotations %s are %s's, which Sesame does not translate; they are ignored.", strings.Join(other, ", "), controllersOf(other))
+	}
 }
 
 // claimTLS reads an Ingress's spec.tls and claims its hosts.
