@@ -90,7 +90,7 @@ func (in *Input) Add(obj runtime.Object) error {
 		in.SesameConfigurations = appendNonNil(in.SesameConfigurations, o)
 	case *unstructured.Unstructured:
 		if o != nil && foreignpolicy.Read(o) == nil {
-			return fmt.Errorf("dag: %s %s is of a kind Sesame does not read, and no policy: it is not translated", o.GroupVersionKind(), objectName(o))
+			return fmt.Errorf("dag: %s %s (%s) is of a kind Sesame does not read, and no policy: it is not translated", o.GetKind(), objectName(o), o.GetAPIVersion())
 		}
 		in.Policies = appendNonNil(in.Policies, o)
 	case nil:

@@ -32,7 +32,7 @@ func TestInputAdd(t *testing.T) {
 		t.Errorf("Services %d, Policies %d; want 1 each", len(in.Services), len(in.Policies))
 	}
 	err := in.Add(deployment)
-	if err == nil || !strings.Contains(err.Error(), "apps/v1, Kind=Deployment default/web") {
+	if err == nil || !strings.Contains(err.Error(), "Deployment default/web (apps/v1)") {
 		t.Errorf("Add(Deployment) = %v, want an error naming it", err)
 	}
 	if err := in.Add(nil); err == nil {

@@ -50,7 +50,7 @@ func (b *Builder) resolveCertificates(l *listener, gw *gatewayv1.Gateway) {
 // guardListener keeps a listener from being programmed when a policy of a
 // kind Sesame does not read, protecting traffic, targets it: its Gateway
 // whole, the listener by name, or the ListenerSet it comes from (package
-// foreign). It then fails closed rather than serve without the policy.
+// dag/internal/foreignpolicy). It then fails closed rather than serve without the policy.
 func (b *Builder) guardListener(l *listener, gw *gatewayv1.Gateway) {
 	if b.index == nil || b.index.Foreign == nil {
 		return
