@@ -41,6 +41,7 @@ func TestTranslatorMergesRouteChanges(t *testing.T) {
 	}
 	for seed := range uint64(4) {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+			t.Parallel() // the longest test of the package: on every processor
 			opts := sesame.Options{Now: goldenNow}
 			objects := gen.Objects(gen.Config{Seed: seed, Routes: 90, Hostnames: 12, Hostless: 30, Wildcard: 120})
 			if seed == 3 {

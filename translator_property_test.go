@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
@@ -37,22 +38,29 @@ func TestTranslatorMatchesTranslate(t *testing.T) {
 	if testing.Short() {
 		files, steps = everyNth(files, 8), 10
 	}
-	var changes int
-	for i, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			c := loadCase(t, file)
-			changes += runChanges(t, c.objects, c.options, rand.New(rand.NewPCG(uint64(i), 22)), steps)
+	var changes atomic.Int64
+	// The subtests run on every processor; the group returns once all are
+	// done, so that the count below is theirs.
+	t.Run("group", func(t *testing.T) {
+		for i, file := range files {
+			t.Run(filepath.Base(file), func(t *testing.T) {
+				t.Parallel()
+				c := loadCase(t, file)
+				changes.Add(int64(runChanges(t, c.objects, c.options, rand.New(rand.NewPCG(uint64(i), 22)), steps)))
+			})
+		}
+		t.Run("generated", func(t *testing.T) {
+			t.Parallel()
+			objects := gen.Objects(gen.Config{Seed: 5, Routes: 150, Hostnames: 4, Hostless: 20, Wildcard: 20})
+			changes.Add(int64(runChanges(t, objects, sesame.Options{Now: goldenNow}, rand.New(rand.NewPCG(99, 22)), 3*steps)))
 		})
-	}
-	t.Run("generated", func(t *testing.T) {
-		objects := gen.Objects(gen.Config{Seed: 5, Routes: 150, Hostnames: 4, Hostless: 20, Wildcard: 20})
-		changes += runChanges(t, objects, sesame.Options{Now: goldenNow}, rand.New(rand.NewPCG(99, 22)), 3*steps)
+		t.Run("generated-gateways", func(t *testing.T) { // each served, routes of each sharing hostnames and Services
+			t.Parallel()
+			objects := gen.Objects(gen.Config{Seed: 6, Routes: 150, Hostnames: 4, Hostless: 20, Wildcard: 20, Gateways: 3})
+			changes.Add(int64(runChanges(t, objects, sesame.Options{Now: goldenNow, AllGateways: true}, rand.New(rand.NewPCG(98, 22)), 3*steps)))
+		})
 	})
-	t.Run("generated-gateways", func(t *testing.T) { // each served, routes of each sharing hostnames and Services
-		objects := gen.Objects(gen.Config{Seed: 6, Routes: 150, Hostnames: 4, Hostless: 20, Wildcard: 20, Gateways: 3})
-		changes += runChanges(t, objects, sesame.Options{Now: goldenNow, AllGateways: true}, rand.New(rand.NewPCG(98, 22)), 3*steps)
-	})
-	if changes < len(files)*steps/3 {
+	if changes := int(changes.Load()); changes < len(files)*steps/3 {
 		t.Errorf("only %d steps changed something Envoy or the API server sees", changes)
 	}
 }
