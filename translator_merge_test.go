@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -364,18 +365,22 @@ func TestTranslatorMergesGoldenRouteChanges(t *testing.T) {
 	if testing.Short() {
 		files, steps = everyNth(files, 6), 6
 	}
-	merges := 0
-	for i, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			c := loadCase(t, file)
-			rng := rand.New(rand.NewPCG(uint64(i), 31))
-			tr := sesame.NewTranslator(c.options)
-			runSteps(t, tr, c.objects, c.options, steps, func(held map[sesame.ObjectKey]runtime.Object) ([]runtime.Object, []sesame.ObjectKey) {
-				return routeChanges(rng, held, c.objects)
+	var total atomic.Int64
+	t.Run("group", func(t *testing.T) { // returns once every file's parallel subtest is done
+		for i, file := range files {
+			t.Run(filepath.Base(file), func(t *testing.T) {
+				t.Parallel()
+				c := loadCase(t, file)
+				rng := rand.New(rand.NewPCG(uint64(i), 31))
+				tr := sesame.NewTranslator(c.options)
+				runSteps(t, tr, c.objects, c.options, steps, func(held map[sesame.ObjectKey]runtime.Object) ([]runtime.Object, []sesame.ObjectKey) {
+					return routeChanges(rng, held, c.objects)
+				})
+				total.Add(int64(sesame.Merges(tr)))
 			})
-			merges += sesame.Merges(tr)
-		})
-	}
+		}
+	})
+	merges := int(total.Load())
 	t.Logf("%d of %d steps merged", merges, len(files)*steps)
 	if merges < len(files)*steps/10 {
 		t.Errorf("only %d of %d steps merged: the test no longer exercises merging", merges, len(files)*steps)
