@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -294,10 +295,12 @@ func (x *routeIndex) intersecting(h gatewayv1.Hostname, out keySet) bool {
 
 // blocks says the Translator holds an object of a kind that keeps the
 // scope from use: their hosts layer onto a Gateway's port, or they serve
-// apart.
+// apart; or a policy of another kind (an unstructured object), whose
+// warning says whether Sesame serves what it targets, which a merge,
+// keeping the last Result's warnings, would not follow.
 func blocks(obj runtime.Object) bool {
 	switch obj.(type) {
-	case *contourv1.HTTPProxy, *networkingv1.Ingress, *contourv1alpha1.ExtensionService, *v1alpha1.UpstreamCluster:
+	case *contourv1.HTTPProxy, *networkingv1.Ingress, *contourv1alpha1.ExtensionService, *v1alpha1.UpstreamCluster, *unstructured.Unstructured:
 		return true
 	}
 	return false

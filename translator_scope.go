@@ -47,7 +47,7 @@ func (t *Translator) keepForMerge(res *Result) {
 	g := res.graph
 	unused := dag.UnusedWarnings(g.Unused)
 	n := len(res.Warnings) - len(unused)
-	t.routeable = len(res.Repairs) == 0 && len(g.Gateways()) > 0 && len(g.Extensions) == 0 && g.ForeignPolicies == 0 &&
+	t.routeable = len(res.Repairs) == 0 && len(g.Gateways()) > 0 && len(g.Extensions) == 0 &&
 		len(res.XDS.Clusters) == len(g.Clusters) && len(res.XDS.Endpoints) == len(g.Clusters) &&
 		n >= 0 && slices.Equal(res.Warnings[n:], unused)
 	for _, l := range g.Listeners {

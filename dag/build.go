@@ -133,7 +133,6 @@ func BuildContext(ctx context.Context, in *Input, opts Options) (*graph.Graph, e
 		Services: unused.Services, Secrets: unused.Secrets, ConfigMaps: unused.ConfigMaps, EndpointSlices: unused.EndpointSlices,
 		ReferenceGrants: unused.ReferenceGrants, Namespaces: unused.Namespaces,
 	}
-	a.graph.ForeignPolicies = len(foreignPolicies)
 	a.graph.Warnings = slices.Concat(gw.Warnings(), policyWarnings, a.index.Foreign.Warnings(foreignPolicies), proxies.Warnings(), ingressWarnings, rlsWarnings, UnusedWarnings(a.graph.Unused))
 	return a.graph, nil
 }

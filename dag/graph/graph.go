@@ -62,10 +62,6 @@ type Graph struct {
 	// hostnames came first: with none, which routes a listener accepts
 	// depends on each route alone.
 	KindConflicts int
-	// ForeignPolicies counts the policies of kinds Sesame does not read in
-	// the input (dag.Input.Policies): what one protecting traffic targets
-	// fails closed, so a change to a route may change what they guard.
-	ForeignPolicies int
 	// ListenerSetPorts are, per served Gateway, the ports of the accepted
 	// listeners its ListenerSets add, ordered by port, each once with the
 	// first listener's name: with the Gateway's own, the ports its Envoy
