@@ -89,7 +89,7 @@ func (in *Input) Add(obj runtime.Object) error {
 	case *sesamev1alpha1.SesameConfiguration:
 		in.SesameConfigurations = appendNonNil(in.SesameConfigurations, o)
 	case *unstructured.Unstructured:
-		if o != nil && foreignpolicy.Read(o) == nil {
+		if o != nil && !foreignpolicy.Attaches(o) {
 			return fmt.Errorf("dag: %s %s (%s) is of a kind Sesame does not read, and no policy: it is not translated", o.GetKind(), objectName(o), o.GetAPIVersion())
 		}
 		in.Policies = appendNonNil(in.Policies, o)

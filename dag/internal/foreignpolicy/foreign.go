@@ -35,8 +35,9 @@ type Policy struct {
 	// phrase ("authentication and authorization"), or "" when it is of
 	// no kind the table knows to.
 	Protects string
-	// Problems are targets it names that cannot be read: a selector that
-	// does not parse, which selects nothing.
+	// Problems are targets it names that cannot be read: a selector
+	// without a kind, which selects nothing, or one that does not parse,
+	// taken to select every object of its kind.
 	Problems []string
 }
 
@@ -66,31 +67,40 @@ var protective = []struct {
 	{"security.istio.io", "RequestAuthentication", nil, "authentication"},
 }
 
-// Read reads obj as a policy, or returns nil when its spec has no
-// targetRef, targetRefs or targetSelectors. Fields of the wrong type are
-// left out, as a target of no kind and name selects nothing.
-func Read(obj *unstructured.Unstructured) *Policy {
+// Attaches says obj attaches as a policy does: its spec has targetRef,
+// targetRefs or targetSelectors.
+func Attaches(obj *unstructured.Unstructured) bool {
 	if obj == nil {
-		return nil
+		return false
 	}
 	spec, _ := obj.Object["spec"].(map[string]any)
-	ref, hasRef := spec["targetRef"]
-	refs, hasRefs := spec["targetRefs"]
-	selectors, hasSelectors := spec["targetSelectors"]
-	if !hasRef && !hasRefs && !hasSelectors {
+	for _, field := range []string{"targetRef", "targetRefs", "targetSelectors"} {
+		if _, ok := spec[field]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Read reads obj as a policy, or returns nil when it does not attach as
+// one (Attaches). Fields of the wrong type are left out, as a target of no
+// kind and name selects nothing.
+func Read(obj *unstructured.Unstructured) *Policy {
+	if !Attaches(obj) {
 		return nil
 	}
+	spec := obj.Object["spec"].(map[string]any)
 	p := &Policy{GVK: obj.GroupVersionKind(), Namespace: obj.GetNamespace(), Name: obj.GetName()}
-	if t, ok := target(ref); ok {
+	if t, ok := target(spec["targetRef"]); ok {
 		p.Targets = append(p.Targets, t)
 	}
-	list, _ := refs.([]any)
+	list, _ := spec["targetRefs"].([]any)
 	for _, r := range list {
 		if t, ok := target(r); ok {
 			p.Targets = append(p.Targets, t)
 		}
 	}
-	list, _ = selectors.([]any)
+	list, _ = spec["targetSelectors"].([]any)
 	for i, s := range list {
 		t, problem := selectorTarget(s)
 		if problem != "" {
@@ -101,11 +111,15 @@ func Read(obj *unstructured.Unstructured) *Policy {
 		}
 	}
 	for _, k := range protective {
-		if k.group == p.GVK.Group && k.kind == p.GVK.Kind {
-			if _, set, _ := unstructured.NestedFieldNoCopy(spec, k.field...); len(k.field) == 0 || set {
-				p.Protects = k.what
+		if k.group != p.GVK.Group || k.kind != p.GVK.Kind {
+			continue
+		}
+		if len(k.field) > 0 {
+			if _, set, _ := unstructured.NestedFieldNoCopy(spec, k.field...); !set {
+				continue
 			}
 		}
+		p.Protects = k.what
 	}
 	return p
 }
@@ -179,8 +193,8 @@ func Warning(p *Policy, guarded bool) string {
 	return b.String()
 }
 
-// String names a target: "HTTPRoute foo", "Gateway eg listener https",
-// "HTTPRoutes labelled app=web".
+// String names a target: "HTTPRoute foo", "Gateway eg section https",
+// `HTTPRoutes selected by "app=web"`, "every HTTPRoute".
 func (t Target) String() string {
 	switch {
 	case t.Selector != nil && t.Selector.Empty():
@@ -191,12 +205,6 @@ func (t Target) String() string {
 		return fmt.Sprintf("%s %s section %s", t.Kind, t.Name, t.SectionName)
 	}
 	return t.Kind + " " + t.Name
-}
-
-// sortedUnique sorts and compacts names.
-func sortedUnique(names []string) []string {
-	slices.Sort(names)
-	return slices.Compact(names)
 }
 
 // ReadAll reads the policies among objs (Read), in a stable order: by
@@ -212,15 +220,5 @@ func ReadAll(objs []*unstructured.Unstructured) []*Policy {
 		return cmp.Or(strings.Compare(a.GVK.Group, b.GVK.Group), strings.Compare(a.GVK.Kind, b.GVK.Kind),
 			strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name), strings.Compare(a.GVK.Version, b.GVK.Version))
 	})
-	return out
-}
-
-// Warnings are the warnings of policies, one each (Warning), once x has
-// guarded what they target.
-func (x *Index) Warnings(policies []*Policy) []string {
-	out := make([]string, len(policies))
-	for i, p := range policies {
-		out[i] = Warning(p, x.guarded(p))
-	}
 	return out
 }

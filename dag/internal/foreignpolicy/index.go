@@ -1,10 +1,12 @@
 package foreignpolicy
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/labels"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
 // Index finds the policies that protect traffic by what they target.
@@ -95,11 +97,22 @@ func (x *Index) Guard(group, kind, namespace, name string, objectLabels map[stri
 		found[i] = p.String() + " asks for " + p.Protects
 	}
 	x.mu.Unlock()
-	found = sortedUnique(found)
+	slices.Sort(found)
+	found = slices.Compact(found) // a policy that targets the object twice
 	if len(found) == 1 {
 		return found[0] + "; Sesame does not read its kind, so this fails closed rather than be served without it."
 	}
 	return strings.Join(found, "; ") + "; Sesame does not read their kinds, so this fails closed rather than be served without them."
+}
+
+// Warnings are the warnings of policies, one each (Warning), once x has
+// guarded what they target.
+func (x *Index) Warnings(policies []*Policy) []string {
+	out := make([]string, len(policies))
+	for i, p := range policies {
+		out[i] = Warning(p, x.guarded(p))
+	}
+	return out
 }
 
 // guarded says Guard found p for some object.
@@ -121,7 +134,7 @@ var gatewayAPIKinds = map[string]bool{"Gateway": true, "ListenerSet": true, "HTT
 // that a policy written loosely still guards what it means to.
 func groupOf(t Target) string {
 	if t.Group == "" && gatewayAPIKinds[t.Kind] {
-		return "gateway.networking.k8s.io"
+		return gatewayv1.GroupName
 	}
 	return t.Group
 }
