@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -33,18 +32,12 @@ func attachedPolicy(data []byte) *unstructured.Unstructured {
 	if !bytes.Contains(data, []byte(`"targetRef`)) && !bytes.Contains(data, []byte(`"targetSelectors"`)) {
 		return nil
 	}
-	var head struct {
-		Spec struct {
-			TargetRef       any `json:"targetRef"`
-			TargetRefs      any `json:"targetRefs"`
-			TargetSelectors any `json:"targetSelectors"`
-		} `json:"spec"`
-	}
-	if json.Unmarshal(data, &head) != nil || head.Spec.TargetRef == nil && head.Spec.TargetRefs == nil && head.Spec.TargetSelectors == nil {
-		return nil
-	}
 	obj := &unstructured.Unstructured{}
 	if obj.UnmarshalJSON(data) != nil {
+		return nil
+	}
+	spec, _ := obj.Object["spec"].(map[string]any)
+	if spec["targetRef"] == nil && spec["targetRefs"] == nil && spec["targetSelectors"] == nil {
 		return nil
 	}
 	return obj
