@@ -46,26 +46,3 @@ func (b *Builder) resolveCertificates(l *listener, gw *gatewayv1.Gateway) {
 		l.unprogrammable("No certificate can be used: " + strings.Join(problems, " "))
 	}
 }
-
-// guardListener keeps a listener from being programmed when a policy of a
-// kind Sesame does not read, protecting traffic, targets it: its Gateway
-// whole, the listener by name, or the ListenerSet it comes from (package
-// dag/internal/foreignpolicy). It then fails closed rather than serve without the policy.
-func (b *Builder) guardListener(l *listener, gw *gatewayv1.Gateway) {
-	if b.index == nil || b.index.Foreign == nil {
-		return
-	}
-	section := string(l.spec.Name)
-	guard := b.index.Foreign.Guard(gatewayv1.GroupName, "Gateway", gw.Namespace, gw.Name, gw.Labels, section)
-	if l.set != nil {
-		// A policy on the Gateway whole covers the listeners it takes in;
-		// one naming a Gateway listener does not name a ListenerSet's.
-		guard = b.index.Foreign.Guard(gatewayv1.GroupName, "Gateway", gw.Namespace, gw.Name, gw.Labels, "")
-		if set := b.index.Foreign.Guard(gatewayv1.GroupName, "ListenerSet", l.set.obj.Namespace, l.set.obj.Name, l.set.obj.Labels, section); set != "" {
-			guard = strings.TrimSpace(guard + " " + set)
-		}
-	}
-	if guard != "" {
-		l.unprogrammable(guard)
-	}
-}

@@ -62,8 +62,9 @@
 // without it. A rule dropped for its ExternalAuth filter, which protects
 // traffic, keeps its matches even when no other rule of the route is
 // left (the route is then accepted, PartiallyInvalid), so that its
-// requests do not go to another route either. The spec describes dropping; this is what it asks of an
-// unresolved filter, and what Envoy Gateway does for invalid filters.
+// requests do not go to another route either. The spec describes
+// dropping; this is what it asks of an unresolved filter, and what Envoy
+// Gateway does for invalid filters.
 // Values Envoy would refuse (header values and paths with CR, LF or NUL,
 // weights beyond the API's range) are refused here, rule by rule: Envoy
 // refuses a route table whole. Methods are the API's nine, and a header

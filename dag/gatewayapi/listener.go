@@ -194,6 +194,32 @@ func (l *listener) unprogrammable(message string) {
 	l.cond.Set(string(gatewayv1.ListenerConditionProgrammed), false, string(gatewayv1.ListenerReasonInvalid), message)
 }
 
+// guardListener keeps a listener from being programmed when a policy of a
+// kind Sesame does not read, protecting traffic, targets it (package
+// dag/internal/foreignpolicy): its Gateway whole, the listener by name,
+// or the ListenerSet it comes from, whole or by listener name. The
+// listener then fails closed rather than serve without the policy.
+func (b *Builder) guardListener(l *listener, gw *gatewayv1.Gateway) {
+	if b.index == nil || b.index.Foreign == nil {
+		return
+	}
+	section := string(l.spec.Name)
+	if l.set == nil {
+		if guard := b.index.Foreign.Guard(gatewayv1.GroupName, "Gateway", gw.Namespace, gw.Name, gw.Labels, section); guard != "" {
+			l.unprogrammable(guard)
+		}
+		return
+	}
+	// A policy on the Gateway whole covers the listeners it takes in; one
+	// naming a Gateway listener does not name a ListenerSet's.
+	set := l.set.obj
+	guard := strings.TrimSpace(b.index.Foreign.Guard(gatewayv1.GroupName, "Gateway", gw.Namespace, gw.Name, gw.Labels, "") + " " +
+		b.index.Foreign.Guard(gatewayv1.GroupName, "ListenerSet", set.Namespace, set.Name, set.Labels, section))
+	if guard != "" {
+		l.unprogrammable(guard)
+	}
+}
+
 // serves reports whether the listener is given to Envoy: accepted and
 // programmable.
 func (l *listener) serves() bool { return l.accepted && !l.unprogrammed }

@@ -45,11 +45,10 @@ func (b *Compiler) GRPCRoute(route *gatewayv1.GRPCRoute) *Compiled {
 		rule := &route.Spec.Rules[ri]
 		field := ruleField(ri)
 		guard := b.foreignGuard("GRPCRoute", route, rule.Name)
-		c.protective = false
 		routes, problem := b.compileGRPCRouteRule(route, rule, ri, field, from, c, guard)
 		if problem != "" {
 			b.referToBackends(route.Namespace, len(rule.BackendRefs), func(i int) *gatewayv1.BackendRef { return &rule.BackendRefs[i].BackendRef })
-			g.drop(c, routes, problem, guard != "" || c.protective)
+			g.drop(c, routes, problem, c.takeProtective() || guard != "")
 			continue
 		}
 		if len(rule.BackendRefs) == 0 && len(routes) > 0 {
@@ -77,8 +76,10 @@ func (b *Compiler) compileGRPCRouteRule(route *gatewayv1.GRPCRoute, rule *gatewa
 		}
 	}
 	var routes []Route
-	problem := field + ": " + guard
-	if guard == "" {
+	var problem string
+	if guard != "" {
+		problem = field + ": " + guard
+	} else {
 		routes, problem = b.serveGRPCRouteRule(route, rule, ri, field, from, c, matches)
 	}
 	if problem != "" {

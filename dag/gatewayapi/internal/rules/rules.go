@@ -24,8 +24,9 @@ type Compiled struct {
 	// Problems says, per dropped rule, why it is dropped.
 	Problems []string
 	// protective is set while a rule is compiled when what makes it
-	// unservable protects traffic (an ExternalAuth filter): it then fails
-	// closed, as a rule a foreign policy guards does (guards.drop).
+	// unservable protects traffic (an ExternalAuth filter), and taken by
+	// takeProtective: the rule then fails closed, as a rule a foreign
+	// policy guards does (guards.drop).
 	protective bool
 	// ResolvedRefs is false when some backendRef cannot be used; refReason
 	// and refProblems say why, for the ResolvedRefs condition.
@@ -97,11 +98,10 @@ func (b *Compiler) HTTPRoute(route *gatewayv1.HTTPRoute) *Compiled {
 		rule := &rules[ri]
 		field := ruleField(ri)
 		guard := b.foreignGuard("HTTPRoute", route, rule.Name)
-		c.protective = false
 		routes, problem := b.compileHTTPRouteRule(route, rule, ri, field, c, guard)
 		if problem != "" {
 			b.referToBackends(route.Namespace, len(rule.BackendRefs), func(i int) *gatewayv1.BackendRef { return &rule.BackendRefs[i].BackendRef })
-			g.drop(c, routes, problem, guard != "" || c.protective)
+			g.drop(c, routes, problem, c.takeProtective() || guard != "")
 			continue
 		}
 		if len(rule.BackendRefs) == 0 && len(routes) > 0 && (routes[0].Filters == nil || routes[0].Filters.Redirect == nil) {
@@ -193,6 +193,15 @@ func newCompiledRules(n int, matches func(i int) int) *Compiled {
 }
 
 // add adds the routes of a rule, which are allocated together.
+// takeProtective says the rule just compiled is unservable for a reason
+// that protects traffic, and clears it for the next rule. Only a problem
+// sets it, so every rule that sets it is dropped, and taken.
+func (c *Compiled) takeProtective() bool {
+	p := c.protective
+	c.protective = false
+	return p
+}
+
 func (c *Compiled) add(routes []Route) {
 	for i := range routes {
 		c.Routes = append(c.Routes, &routes[i])
