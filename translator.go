@@ -158,7 +158,8 @@ type Delta struct {
 	// differs from the last translation's, in Result.Status's order.
 	Status []graph.StatusUpdate
 	// StatusRemoved names the objects that had a status in the last
-	// translation and have none now (deleted, or out of scope).
+	// translation and have none now (deleted, or out of scope), ordered
+	// by group, kind, namespace and name.
 	StatusRemoved []ObjectKey
 }
 

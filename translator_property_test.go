@@ -250,6 +250,17 @@ func naiveDelta(t *testing.T, prev, next *sesame.Result) *sesame.Delta {
 			d.StatusRemoved = append(d.StatusRemoved, sesame.ObjectKey{Group: gv, Kind: s.Kind, Namespace: s.Namespace, Name: s.Name})
 		}
 	}
+	// By key, as Delta says: Result.Status's order is by apiVersion, which
+	// puts HTTPProxy (projectcontour.io/v1) before ExtensionService
+	// (projectcontour.io/v1alpha1).
+	slices.SortFunc(d.StatusRemoved, func(a, b sesame.ObjectKey) int {
+		for _, c := range [...]int{strings.Compare(a.Group, b.Group), strings.Compare(a.Kind, b.Kind), strings.Compare(a.Namespace, b.Namespace)} {
+			if c != 0 {
+				return c
+			}
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
 	return d
 }
 
